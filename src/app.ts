@@ -1,0 +1,68 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { channelsRoutes } from './channels/channels.routes.ts';
+import type { Config } from './config.ts';
+import { docsRoutes } from './docs/docs.routes.ts';
+import { groupsRoutes } from './groups/groups.routes.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { guardPlugin } from './http/guard.plugin.ts';
+import { headersPlugin } from './http/headers.plugin.ts';
+import { registerJsonParser } from './http/json-parser.ts';
+import { openapiPlugin } from './http/openapi.plugin.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Services } from './services.ts';
+import { publicUrls } from './status/status.service.ts';
+import { statusRoutes } from './status/status.routes.ts';
+import { workspacesRoutes } from './workspaces/workspaces.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type AppDeps = {
+  services: Services;
+  clock: Clock;
+  redis?: Redis | undefined;
+  logger?: FastifyServerOptions['logger'];
+};
+
+/** Builds the HTTP application. The server and the tests build the very same one. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('services', deps.services);
+
+  registerErrorHandling(app);
+  registerJsonParser(app);
+  const urls = publicUrls(config.baseUrl);
+  await app.register(headersPlugin, { policyUrl: urls.deprecationPolicy, deprecations: config.deprecations, now: () => deps.clock.now() });
+  await app.register(openapiPlugin, { baseUrl: config.baseUrl });
+  await app.register(guardPlugin, {
+    apiKeys: deps.services.apiKeys,
+    access: deps.services.access,
+    rateLimit: config.rateLimit,
+    redis: deps.redis,
+  });
+
+  await app.register(docsRoutes, { baseUrl: config.baseUrl });
+  await app.register(
+    async (api) => {
+      await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
+      await api.register(workspacesRoutes);
+      await api.register(channelsRoutes, { defaultPicture: `${config.baseUrl}/assets/channel.svg` });
+      await api.register(groupsRoutes);
+    },
+    { prefix: '/public/v1' },
+  );
+  return app;
+}

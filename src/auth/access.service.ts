@@ -1,0 +1,83 @@
+import type { Db } from '../db/database.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
+import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
+import { toWorkspace, type Workspace } from '../workspaces/workspaces.service.ts';
+import { effectiveScopes, isRole, type Role, type Scope } from './scopes.ts';
+
+/** What a request may do: the workspace it acts on, the owner's role there, and the scopes left. */
+export type WorkspaceAccess = {
+  principal: Principal;
+  workspace: Workspace;
+  role: Role;
+  scopes: ReadonlySet<Scope>;
+  /** Channel ids the key is limited to; null for all channels of the workspace. */
+  channelIds: readonly string[] | null;
+};
+
+export type Membership = { workspace: Workspace; role: Role };
+
+export class AccessService {
+  constructor(private readonly deps: { db: Db }) {}
+
+  /** The workspaces the key can act in, read fresh on every call so role changes apply at once. */
+  async memberships(principal: Principal): Promise<Membership[]> {
+    const rows = await listMembershipsOfUser(this.deps.db, principal.userId, principal.workspaceId);
+    return rows.flatMap((row) => (isRole(row.role) ? [{ workspace: toWorkspace(row), role: row.role }] : []));
+  }
+
+  /**
+   * Picks the workspace a request acts on. `selected` is the `showorg` header. A key that
+   * spans several workspaces must name one; it is never guessed.
+   */
+  async select(principal: Principal, selected: string | undefined): Promise<WorkspaceAccess> {
+    const memberships = await this.memberships(principal);
+    let chosen: Membership | undefined;
+    if (selected !== undefined) {
+      chosen = memberships.find((m) => m.workspace.id === selected);
+      if (!chosen) {
+        throw new ForbiddenError(`This key has no access to workspace "${selected}" (its owner is not a member there, or the key is limited to another workspace).`, {
+          code: 'workspace_forbidden',
+          details: { workspace: selected, role: null },
+        });
+      }
+    } else if (memberships.length === 1) {
+      chosen = memberships[0];
+    } else if (memberships.length === 0) {
+      throw new ForbiddenError(
+        principal.workspaceId
+          ? 'The key\'s owner is no longer a member of the workspace this key is limited to.'
+          : 'The key\'s owner is not a member of any workspace.',
+        { code: 'no_workspace', details: { role: null } },
+      );
+    } else {
+      throw new ForbiddenError(
+        `This key spans ${memberships.length} workspaces; send the "showorg" header with one of their ids (GET /public/v1/workspaces lists them).`,
+        { code: 'workspace_required', details: { workspaces: memberships.map((m) => m.workspace.id) } },
+      );
+    }
+    if (!chosen) throw new Error('unreachable');
+    if (!chosen.workspace.plan.apiAccess) {
+      throw new UnauthorizedError(`The plan of workspace "${chosen.workspace.name}" does not include API access.`, { code: 'plan_without_api' });
+    }
+    return {
+      principal,
+      workspace: chosen.workspace,
+      role: chosen.role,
+      scopes: effectiveScopes(principal.scopes, chosen.role),
+      channelIds: principal.channelIds,
+    };
+  }
+}
+
+/** Throws a 403 that names the missing scope and the owner's role. */
+export function requireScope(access: WorkspaceAccess, scope: Scope): void {
+  if (access.scopes.has(scope)) return;
+  const keyHasIt = access.principal.scopes.includes(scope);
+  throw new ForbiddenError(
+    keyHasIt
+      ? `Missing scope "${scope}": the key has it, but its owner's role "${access.role}" in this workspace does not allow it.`
+      : `Missing scope "${scope}": the key was not granted it (the owner's role here is "${access.role}").`,
+    { code: 'missing_scope', details: { scope, role: access.role } },
+  );
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const REST_SCOPES = [
+  'posts:read',
+  'posts:draft',
+  'posts:publish',
+  'channels:read',
+  'channels:write',
+  'media:write',
+  'analytics:read',
+] as const;
+export const MCP_SCOPES = ['mcp:read', 'mcp:write'] as const;
+
+export type RestScope = (typeof REST_SCOPES)[number];
+export type McpScope = (typeof MCP_SCOPES)[number];
+export type Scope = RestScope | McpScope;
+
+export const ROLES = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES).describe('A member\'s role in a workspace.');
+
+const READ: Scope[] = ['posts:read', 'channels:read', 'analytics:read', 'mcp:read'];
+const DRAFT: Scope[] = [...READ, 'posts:draft', 'media:write', 'mcp:write'];
+
+/** What each role may do; a key never does more than its owner's role allows. */
+export const ROLE_SCOPES: Readonly<Record<Role, ReadonlySet<Scope>>> = {
+  owner: new Set<Scope>([...REST_SCOPES, ...MCP_SCOPES]),
+  admin: new Set<Scope>([...REST_SCOPES, ...MCP_SCOPES]),
+  editor: new Set<Scope>([...DRAFT, 'posts:publish']),
+  contributor: new Set<Scope>(DRAFT),
+  viewer: new Set<Scope>(READ),
+};
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export function isScope(value: string): value is Scope {
+  return (REST_SCOPES as readonly string[]).includes(value) || (MCP_SCOPES as readonly string[]).includes(value);
+}
+
+/** The scopes a key may use in a workspace: its own, within its owner's role there. */
+export function effectiveScopes(keyScopes: readonly Scope[], role: Role): Set<Scope> {
+  const allowed = ROLE_SCOPES[role];
+  return new Set(keyScopes.filter((scope) => allowed.has(scope)));
+}

@@ -1,0 +1,27 @@
+import type { Db } from './db/database.ts';
+import { isUniqueViolation } from './db/dialect.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Services } from './services.ts';
+
+export type BootstrapResult = { workspaceId: string; userId: string; keyId: string; secret: string };
+
+/**
+ * On the first start with an empty database: a default workspace, its owner, and a key
+ * with every REST scope, so the API can be called at once. Runs at most once per database,
+ * even when several processes start together (the `meta` row is the claim).
+ */
+export async function bootstrapIfEmpty(db: Db, services: Services, clock: Clock): Promise<BootstrapResult | null> {
+  const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return null;
+  try {
+    await db.insertInto('meta').values({ key: 'bootstrapped_at', value: clock.now().toISOString() }).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  const workspace = await services.workspaces.create({ name: 'Default workspace' });
+  const user = await services.users.create({ email: 'owner@localhost', name: 'Owner' });
+  await services.workspaces.addMember(workspace.id, user.id, 'owner');
+  const { key, secret } = await services.apiKeys.create({ userId: user.id, name: 'bootstrap key' });
+  return { workspaceId: workspace.id, userId: user.id, keyId: key.id, secret };
+}

@@ -1,0 +1,188 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../config.ts';
+import { openRuntime, type Runtime } from '../runtime.ts';
+import { fail, print, type Printer } from './output.ts';
+
+function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function booleanFlag(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('use true or false');
+}
+
+function quota(value: string): number | null {
+  if (value === 'unlimited') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('use a whole number or "unlimited"');
+  return n;
+}
+
+function jsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('must be valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError('must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** Wraps an action: opens the database, runs, prints, closes; errors become a message and exit code 1. */
+function action<A extends unknown[]>(run: (rt: Runtime, out: Printer, ...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    const command = args[args.length - 1] as Command;
+    const out: Printer = { json: Boolean(command.optsWithGlobals().json) };
+    let runtime: Runtime | undefined;
+    try {
+      runtime = await openRuntime(loadConfig());
+      await run(runtime, out, ...args);
+    } catch (error) {
+      fail(out, error);
+    } finally {
+      await runtime?.close();
+    }
+  };
+}
+
+/** `herald admin …`: what whoever runs the service uses to set up users, workspaces and keys. */
+export function adminCommand(): Command {
+  const admin = new Command('admin').description('manage users, workspaces, channels and keys (talks to the database directly)');
+
+  const workspace = admin.command('workspace').description('workspaces');
+  workspace
+    .command('create')
+    .requiredOption('--name <name>', 'workspace name')
+    .action(action(async (rt, out, opts: { name: string }) => {
+      const created = await rt.services.workspaces.create({ name: opts.name });
+      print(out, created, [`workspace ${created.id} created ("${created.name}")`]);
+    }));
+
+  const user = admin.command('user').description('users');
+  user
+    .command('create')
+    .requiredOption('--email <email>', 'e-mail address')
+    .option('--name <name>', 'display name')
+    .action(action(async (rt, out, opts: { email: string; name?: string }) => {
+      if (!/^[^@\s]+@[^@\s]+$/.test(opts.email)) throw new InvalidArgumentError(`"${opts.email}" is not an e-mail address`);
+      const created = await rt.services.users.create(opts);
+      print(out, created, [`user ${created.id} created (${created.email})`]);
+    }));
+
+  const member = admin.command('member').description('workspace memberships and roles');
+  const roleOption = new Option('--role <role>', 'owner, admin, editor, contributor or viewer');
+  member
+    .command('add')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--user <id|email>', 'user id or e-mail')
+    .addOption(roleOption.makeOptionMandatory())
+    .action(action(async (rt, out, opts: { workspace: string; user: string; role: string }) => {
+      const u = await rt.services.users.get(opts.user);
+      const m = await rt.services.workspaces.addMember(opts.workspace, u.id, opts.role);
+      print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
+    }));
+  member
+    .command('set-role')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--user <id|email>', 'user id or e-mail')
+    .requiredOption('--role <role>', 'owner, admin, editor, contributor or viewer')
+    .action(action(async (rt, out, opts: { workspace: string; user: string; role: string }) => {
+      const u = await rt.services.users.get(opts.user);
+      const m = await rt.services.workspaces.setRole(opts.workspace, u.id, opts.role);
+      print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
+    }));
+  member
+    .command('remove')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--user <id|email>', 'user id or e-mail')
+    .action(action(async (rt, out, opts: { workspace: string; user: string }) => {
+      const u = await rt.services.users.get(opts.user);
+      await rt.services.workspaces.removeMember(opts.workspace, u.id);
+      print(out, { workspaceId: opts.workspace, userId: u.id, removed: true }, [`${u.email} removed from workspace ${opts.workspace}`]);
+    }));
+
+  const group = admin.command('group').description('client groups');
+  group
+    .command('create')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--name <name>', 'group name')
+    .action(action(async (rt, out, opts: { workspace: string; name: string }) => {
+      await rt.services.workspaces.get(opts.workspace);
+      const created = await rt.services.groups.create(opts.workspace, opts.name);
+      print(out, created, [`client group ${created.id} created ("${created.name}")`]);
+    }));
+
+  const channel = admin.command('channel').description('channels');
+  channel
+    .command('create')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--provider <identifier>', 'platform identifier, e.g. webhook or bluesky')
+    .requiredOption('--name <name>', 'display name')
+    .option('--profile <handle>', 'the account handle')
+    .option('--picture <url>', 'profile picture URL')
+    .option('--group <id>', 'client group id')
+    .option('--config <json>', 'provider configuration and credentials (JSON object); stored encrypted', jsonObject)
+    .action(action(async (rt, out, opts: { workspace: string; provider: string; name: string; profile?: string; picture?: string; group?: string; config?: Record<string, unknown> }) => {
+      const created = await rt.services.channels.create(opts.workspace, { ...opts, groupId: opts.group });
+      print(out, created, [`channel ${created.id} created (${created.provider}, "${created.name}")`]);
+    }));
+
+  const key = admin.command('key').description('API keys');
+  key
+    .command('create')
+    .requiredOption('--user <id|email>', 'the key\'s owner')
+    .option('--scopes <a,b>', 'scopes (default: all REST scopes, or all MCP scopes with --mcp)', list)
+    .option('--channels <id,id>', 'limit the key to these channels', list)
+    .option('--workspace <id>', 'limit the key to this workspace')
+    .option('--name <name>', 'a label for the key')
+    .option('--mcp', 'an MCP key (svc_mcp_…) instead of a REST key')
+    .action(action(async (rt, out, opts: { user: string; scopes?: string[]; channels?: string[]; workspace?: string; name?: string; mcp?: boolean }) => {
+      const u = await rt.services.users.get(opts.user);
+      const { key: created, secret } = await rt.services.apiKeys.create({
+        userId: u.id,
+        kind: opts.mcp ? 'mcp' : 'rest',
+        ...(opts.name !== undefined && { name: opts.name }),
+        ...(opts.scopes !== undefined && { scopes: opts.scopes }),
+        channelIds: opts.channels ?? null,
+        workspaceId: opts.workspace ?? null,
+      });
+      print(out, { ...created, secret }, [`key ${created.id} created with scopes ${created.scopes.join(', ')}`, `secret (shown once): ${secret}`]);
+    }));
+  key
+    .command('rotate')
+    .argument('<id>', 'key id')
+    .action(action(async (rt, out, id: string) => {
+      const { key: rotated, secret } = await rt.services.apiKeys.rotate(id);
+      print(out, { ...rotated, secret }, [`key ${rotated.id} rotated; the old secret no longer works`, `new secret (shown once): ${secret}`]);
+    }));
+  key
+    .command('revoke')
+    .argument('<id>', 'key id')
+    .action(action(async (rt, out, id: string) => {
+      const revoked = await rt.services.apiKeys.revoke(id);
+      print(out, revoked, [`key ${revoked.id} revoked`]);
+    }));
+
+  const plan = admin.command('plan').description('workspace plans and quotas');
+  plan
+    .command('set')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .option('--name <name>', 'plan name')
+    .option('--api-access <true|false>', 'whether the plan includes the API', booleanFlag)
+    .option('--posts-per-month <n|unlimited>', 'posts per calendar month (UTC)', quota)
+    .option('--channels <n|unlimited>', 'number of channels', quota)
+    .action(action(async (rt, out, opts: { workspace: string; name?: string; apiAccess?: boolean; postsPerMonth?: number | null; channels?: number | null }) => {
+      const ws = await rt.services.workspaces.setPlan(opts.workspace, {
+        ...(opts.name !== undefined && { name: opts.name }),
+        ...(opts.apiAccess !== undefined && { apiAccess: opts.apiAccess }),
+        ...(opts.postsPerMonth !== undefined && { postsPerMonth: opts.postsPerMonth }),
+        ...(opts.channels !== undefined && { channels: opts.channels }),
+      });
+      print(out, ws, [`workspace ${ws.id} plan: ${JSON.stringify(ws.plan)}`]);
+    }));
+
+  return admin;
+}

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+/** Every piece of SQL that only one dialect understands lives in this file. */
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export function createKysely(target: DatabaseTarget): Kysely<Database> {
+  if (target.kind === 'sqlite') {
+    fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    const sqlite = new SqliteDatabase(target.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** True when `error` is a unique-constraint violation, on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when the database could not be reached at all (as opposed to rejecting a query). */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e) return false;
+  if (e.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(e.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '');
+}

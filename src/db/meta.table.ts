@@ -1,0 +1,5 @@
+/** Instance-wide facts, such as whether the first-start bootstrap has run. */
+export interface MetaTable {
+  key: string;
+  value: string;
+}

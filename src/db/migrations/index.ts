@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './2026-11-21T0000-foundation.ts';
+
+/** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21T0000-foundation': foundation,
+};

@@ -1,0 +1,66 @@
+import { MCP_SCOPES, REST_SCOPES, ROLE_SCOPES, ROLES } from '../auth/scopes.ts';
+import { MIN_NOTICE_DAYS } from '../http/headers.plugin.ts';
+import { publicUrls, RATE_LIMIT_HEADERS } from '../status/status.service.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** llms.txt: a plain map of the API for language models and other machine readers. */
+export function llmsTxt(baseUrl: string): string {
+  const u = publicUrls(baseUrl);
+  return `# Herald
+
+> Herald is a self-hostable social publishing service: schedule and publish posts to connected channels (accounts on social platforms), keep a media library, and read the publishing calendar. Public REST API version 1 lives under ${u.api}.
+
+## Documentation
+- [OpenAPI 3.1 description](${u.openapi}): every endpoint, field and error of the public API
+- [OpenAPI mirror](${u.openapiMirror})
+- [Swagger UI](${u.swaggerUi})
+- [Developers' guide](${u.developers})
+- [Service status and discovery](${u.api}/status): clock, scopes, URLs; no credential needed
+
+## Essentials
+- Authentication: send an API key as the whole header value, \`Authorization: svc_…\` (no "Bearer"). OAuth tokens go as \`Authorization: Bearer svco_…\`. MCP keys (\`svc_mcp_…\`) only work on the MCP server at ${u.mcp}.
+- Workspaces: a key that spans several workspaces must send \`showorg: <workspace id>\` (list them with GET ${u.api}/workspaces).
+- REST scopes: ${REST_SCOPES.join(', ')}. MCP scopes: ${MCP_SCOPES.join(', ')}.
+- Rate limits: per route and per key; headers ${RATE_LIMIT_HEADERS.join(', ')}; a 429 carries Retry-After in seconds.
+- Errors: \`{msg, code}\` for business rules, \`{statusCode, message, error}\` for invalid requests. Another workspace's object answers 404.
+- Times are ISO 8601 in UTC; GET /status \`time\` is the authoritative clock.
+`;
+}
+
+/** The developers' page: quick start, authentication, limits and the deprecation policy. */
+export function developersHtml(baseUrl: string): string {
+  const u = publicUrls(baseUrl);
+  const roles = ROLES.map((role) => `<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s) => `<code>${s}</code>`).join(' ')}</td></tr>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Herald for developers</title>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}code,pre{background:#f1f3f7;border-radius:4px;padding:.1em .3em}pre{padding:.8em;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d5d9e2;padding:.3em .5em;text-align:left;vertical-align:top}</style>
+</head><body>
+<h1>Herald for developers</h1>
+<p>The public API (version 1) is at <code>${escapeHtml(u.api)}</code>. Its full description is the <a href="${escapeHtml(u.openapi)}">OpenAPI document</a>, browsable in <a href="${escapeHtml(u.swaggerUi)}">Swagger UI</a>; a summary for machines is at <a href="${escapeHtml(u.llms)}">llms.txt</a>.</p>
+<h2 id="quick-start">Quick start</h2>
+<pre>curl -H "Authorization: svc_…" ${escapeHtml(u.api)}/integrations</pre>
+<h2 id="accounts">Accounts and keys</h2>
+<p>On a self-hosted instance the operator creates users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
+<h2 id="authentication">Authentication</h2>
+<ul>
+<li>API keys (<code>svc_…</code>) go as the whole <code>Authorization</code> value, without <code>Bearer</code>.</li>
+<li>OAuth access tokens (<code>svco_…</code>) go as <code>Authorization: Bearer …</code>.</li>
+<li>MCP keys (<code>svc_mcp_…</code>) only work on the MCP server; REST keys are refused there, and MCP keys here.</li>
+<li>A key that spans several workspaces must send <code>showorg: &lt;workspace id&gt;</code>.</li>
+<li>What a key may do is its scopes, within its owner's current role in the workspace. A demotion applies on the next call.</li>
+</ul>
+<table><tr><th>Role</th><th>Scopes it allows</th></tr>${roles}</table>
+<h2 id="rate-limits">Rate limits</h2>
+<p>Each route has its own quota per key (per client address without a valid key). Every response carries ${RATE_LIMIT_HEADERS.map((h) => `<code>${h}</code>`).join(', ')}; <code>RateLimit-Reset</code> is in seconds and <code>RateLimit-Policy</code> reads <code>&lt;quota&gt;;w=&lt;window seconds&gt;</code>. A 429 carries <code>Retry-After</code>.</p>
+<h2 id="errors">Errors</h2>
+<p>Business rules answer <code>{"msg": "…", "code": "…"}</code>; invalid requests answer <code>{"statusCode": 400, "message": […], "error": "Bad Request"}</code>. An object of another workspace is a 404, exactly like one that does not exist.</p>
+<h2 id="deprecation-policy">Deprecation policy</h2>
+<p>The version is in the path (<code>/public/v1</code>). Breaking changes come as a new version; v1 only gains optional fields, new paths and new enum values, so clients must ignore fields they do not know. A route being retired answers with <code>Deprecation: true</code> and a <code>Sunset</code> date at least ${MIN_NOTICE_DAYS} days after the first such answer. Every response links here with <code>Link: &lt;…&gt;; rel="sunset"</code>. Nothing is deprecated today.</p>
+</body></html>`;
+}
+
+export const CHANNEL_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="32" fill="#c9d2e3"/><circle cx="32" cy="25" r="11" fill="#8793ab"/><path d="M12 54c3-11 11-17 20-17s17 6 20 17" fill="#8793ab"/></svg>`;

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { REST_SCOPES } from '../auth/scopes.ts';
+import { publicUrls } from '../status/status.service.ts';
+import { CHANNEL_AVATAR_SVG, developersHtml, llmsTxt } from './docs.content.ts';
+
+/** Machine- and human-facing documentation outside the versioned API, plus the OpenAPI document. */
+export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, { baseUrl }) => {
+  const page = { auth: 'none', rateLimited: false } as const;
+  const hidden = { hide: true };
+  const urls = publicUrls(baseUrl);
+  const developers = developersHtml(baseUrl);
+  const llms = llmsTxt(baseUrl);
+
+  app.get('/', { config: page, schema: hidden }, async (_request, reply) => reply.redirect(urls.developers));
+  app.get('/developers', { config: page, schema: hidden }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(developers));
+  app.get('/llms.txt', { config: page, schema: hidden }, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+  app.get('/assets/channel.svg', { config: page, schema: hidden }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(CHANNEL_AVATAR_SVG),
+  );
+  app.get('/.well-known/oauth-protected-resource', { config: page, schema: hidden }, async () => ({
+    resource: urls.api,
+    authorization_servers: [],
+    scopes_supported: [...REST_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_documentation: urls.developers,
+  }));
+  app.get('/openapi.json', { config: page, schema: hidden }, async () => app.swagger());
+  app.get('/public/v1/openapi.json', { config: { auth: 'none' }, schema: hidden }, async () => app.swagger());
+};

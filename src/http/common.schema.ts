@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Every error body: `{msg}` for business rules, `{statusCode, message, error}` for request validation. */
+export const apiErrorSchema = z
+  .looseObject({
+    msg: z.string().optional().describe('Business-rule errors: a sentence for a person.'),
+    code: z.string().optional().describe('Business-rule errors: a stable machine-readable code.'),
+    statusCode: z.number().int().optional().describe('Validation errors: the HTTP status.'),
+    message: z.union([z.string(), z.array(z.string())]).optional().describe('Validation errors: what is wrong, one entry per problem.'),
+    error: z.string().optional().describe('Validation errors: the HTTP reason phrase.'),
+  })
+  .meta({ id: 'ApiError', description: 'An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner\'s `role`.' });
+
+/** The error answers every authenticated route may give, for the OpenAPI document. */
+export const authErrors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  429: apiErrorSchema,
+} as const;
+
+export const showorgHeader = z.looseObject({
+  showorg: z
+    .string()
+    .optional()
+    .describe('The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces).'),
+});

@@ -1,0 +1,48 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isUnavailable } from '../db/dialect.ts';
+import { AppError } from '../errors.ts';
+
+/** The request-validation shape of the public API: `{statusCode, message, error}`. */
+export function validationBody(statusCode: number, message: string | string[]) {
+  return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' };
+}
+
+function sendAppError(reply: FastifyReply, error: AppError) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.status(error.statusCode).send({ msg: error.message, code: error.code, ...error.details });
+}
+
+/** One place maps every error to the API's two error shapes; a 5xx never shows its cause. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
+      return sendAppError(reply, error);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'request';
+      const messages = error.validation.map((issue) => {
+        const path = issue.instancePath.split('/').filter(Boolean).join('.');
+        return `${where}${path ? `.${path}` : ''}: ${issue.message}`;
+      });
+      return reply.status(400).send(validationBody(400, messages));
+    }
+    if (isUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return reply.status(503).send({ msg: 'The service is temporarily unavailable; retry shortly.', code: 'unavailable' });
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(validationBody(status, error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ msg: 'Internal server error. It has been logged; retry later.', code: 'internal' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(validationBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+}

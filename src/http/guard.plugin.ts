@@ -1,0 +1,99 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import { requireScope, type AccessService } from '../auth/access.service.ts';
+import { AppError } from '../errors.ts';
+import type { ApiKeysService } from '../keys/api-keys.service.ts';
+import './route-config.ts';
+import { readShoworg } from './showorg.ts';
+
+export type GuardOptions = {
+  apiKeys: ApiKeysService;
+  access: AccessService;
+  rateLimit: { max: number; windowSeconds: number; routes: Record<string, number> };
+  /** Shared counter store for several API processes; in-process counters when absent. */
+  redis?: Redis | undefined;
+};
+
+type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; max?: number; remaining?: number; ttlInSeconds?: number; isExceeded?: boolean }>;
+
+function routeKey(request: FastifyRequest): string {
+  return request.is404 ? 'unknown route' : `${request.method} ${request.routeOptions.url}`;
+}
+
+/**
+ * Every request passes here first, in this order: read the credential, count it against
+ * the route's quota (per key, or per client address without a valid one), then enforce
+ * the credential, the workspace selection and the route's scope. Counting before refusing
+ * means failed credentials are rate limited too, and every answer carries the headers.
+ */
+async function guard(app: FastifyInstance, options: GuardOptions) {
+  await app.register(rateLimit, {
+    global: false,
+    redis: options.redis,
+    nameSpace: 'herald:ratelimit:',
+    cache: 100_000,
+    skipOnError: false,
+  });
+  app.decorateRequest('principal', null);
+  app.decorateRequest('credentialError', null);
+  app.decorateRequest('access', null);
+
+  const limiters = new Map<string, { limiter: Limiter; max: number }>();
+  function limiterFor(request: FastifyRequest) {
+    const key = routeKey(request);
+    let entry = limiters.get(key);
+    if (!entry) {
+      const max = options.rateLimit.routes[key] ?? request.routeOptions.config.quota ?? options.rateLimit.max;
+      const limiter = app.createRateLimit({
+        max,
+        timeWindow: options.rateLimit.windowSeconds * 1000,
+        keyGenerator: (req: FastifyRequest) => `${key}|${req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`}`,
+      }) as Limiter;
+      entry = { limiter, max };
+      limiters.set(key, entry);
+    }
+    return entry;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    const auth = request.is404 ? 'none' : (config.auth ?? 'workspace');
+
+    if (auth !== 'none') {
+      try {
+        request.principal = await options.apiKeys.authenticate(request.headers.authorization, 'rest');
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        request.credentialError = error;
+      }
+    }
+
+    if (config.rateLimited !== false) {
+      const { limiter, max } = limiterFor(request);
+      const result = await limiter(request);
+      if (!result.isAllowed) {
+        const reset = result.ttlInSeconds ?? options.rateLimit.windowSeconds;
+        reply.header('RateLimit-Limit', max);
+        reply.header('RateLimit-Remaining', result.remaining ?? 0);
+        reply.header('RateLimit-Reset', reset);
+        reply.header('RateLimit-Policy', `${max};w=${options.rateLimit.windowSeconds}`);
+        if (result.isExceeded) {
+          throw new AppError(429, 'rate_limited', `Too many requests to ${routeKey(request)}: the quota is ${max} per ${options.rateLimit.windowSeconds} s. Retry in ${reset} s.`, {
+            headers: { 'Retry-After': String(reset) },
+          });
+        }
+      }
+    }
+
+    if (auth === 'none') return;
+    if (request.credentialError) throw request.credentialError;
+    if (auth === 'key' || !request.principal) return;
+
+    request.access = await options.access.select(request.principal, readShoworg(request));
+    if (config.scope) requireScope(request.access, config.scope);
+  });
+}
+
+export const guardPlugin = fp(guard, { name: 'herald-guard' });

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type Deprecation = { sunset: string; since?: string | undefined };
+
+export type HeadersOptions = {
+  /** Where the deprecation policy is published; sent as `Link: <…>; rel="sunset"` on every response. */
+  policyUrl: string;
+  /** Routes being retired, by "METHOD /path". */
+  deprecations: Record<string, Deprecation>;
+  now: () => Date;
+};
+
+/** The shortest notice between the first Deprecation header and the sunset (spec, section 9). */
+export const MIN_NOTICE_DAYS = 180;
+const DAY_MS = 86_400_000;
+
+/** Checks the notice period; throws a message naming the route when it is too short. */
+export function checkDeprecations(deprecations: Record<string, Deprecation>, now: Date): void {
+  for (const [route, { sunset, since }] of Object.entries(deprecations)) {
+    const sunsetAt = Date.parse(sunset);
+    const noticeFrom = since ? Date.parse(since) : now.getTime();
+    if (Number.isNaN(sunsetAt) || Number.isNaN(noticeFrom)) throw new Error(`DEPRECATIONS: "${route}" has an invalid date.`);
+    if (sunsetAt - noticeFrom < MIN_NOTICE_DAYS * DAY_MS) {
+      throw new Error(
+        `DEPRECATIONS: the sunset of "${route}" (${new Date(sunsetAt).toISOString()}) is closer than ${MIN_NOTICE_DAYS} days to its first deprecation notice (${new Date(noticeFrom).toISOString()}).`,
+      );
+    }
+  }
+}
+
+async function headers(app: FastifyInstance, options: HeadersOptions) {
+  checkDeprecations(options.deprecations, options.now());
+  const link = `<${options.policyUrl}>; rel="sunset"`;
+  const retiring = new Map(
+    Object.entries(options.deprecations).map(([route, d]) => [route, { sunset: new Date(d.sunset).toUTCString(), since: d.since ? Date.parse(d.since) : 0 }]),
+  );
+  const seen = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) seen.add(`${method} ${route.url}`);
+  });
+  app.addHook('onReady', async () => {
+    const unknown = [...retiring.keys()].filter((route) => !seen.has(route));
+    if (unknown.length > 0) throw new Error(`DEPRECATIONS names routes that do not exist: ${unknown.join(', ')}`);
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('Link', link);
+    if (request.is404) return;
+    const deprecation = retiring.get(`${request.method} ${request.routeOptions.url}`);
+    if (deprecation && options.now().getTime() >= deprecation.since) {
+      reply.header('Deprecation', 'true');
+      reply.header('Sunset', deprecation.sunset);
+    }
+  });
+}
+
+export const headersPlugin = fp(headers, { name: 'herald-headers' });

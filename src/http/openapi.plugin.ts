@@ -1,0 +1,53 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { publicUrls } from '../status/status.service.ts';
+
+export const OPENAPI_INFO = {
+  title: 'Herald public API',
+  version: '1.0.0',
+  description: [
+    'Schedule and publish posts to connected channels, keep a media library and read the publishing calendar.',
+    '',
+    'Authenticate with an API key sent as the whole `Authorization` header value (`Authorization: svc_…`, no `Bearer`), or with an OAuth access token as `Authorization: Bearer svco_…`.',
+    'When a key spans several workspaces, send `showorg: <workspace id>`; without it every route but `/status` and `/workspaces` answers 403.',
+    '',
+    'Every response carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy` (`<quota>;w=<seconds>`), counted per route and per key (per client address without a valid key); a 429 adds `Retry-After`.',
+    'Every response carries `Link: <…>; rel="sunset"` pointing at the deprecation policy; a route being retired adds `Deprecation: true` and `Sunset`, at least 180 days ahead.',
+    '',
+    'Errors: business rules answer `{msg, code}`; request validation answers `{statusCode, message, error}`. Another workspace\'s object is a 404, exactly like a missing one.',
+  ].join('\n'),
+};
+
+/** Generates the OpenAPI 3.1 document from the routes' Zod schemas and serves it with Swagger UI. */
+async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
+  const urls = publicUrls(baseUrl);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      servers: [{ url: urls.api }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key (svc_…) as the whole header value.' },
+          oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token (svco_…).' },
+        },
+      },
+      security: [{ apiKey: [] }, { oauth: [] }],
+      externalDocs: { url: urls.developers, description: 'Developers\' guide' },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: createJsonSchemaTransformObject({}),
+  });
+
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'none', rateLimited: false };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
+}
+
+export const openapiPlugin = fp(openapi, { name: 'herald-openapi' });

@@ -1,0 +1,152 @@
+import type { Db } from '../db/database.ts';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
+import type { Clock } from '../lib/clock.ts';
+import { findUserById } from '../users/users.repository.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import * as repo from './api-keys.repository.ts';
+import { formatKey, hashSecret, newKeyId, newSecret, parseAuthorization, secretMatches, type KeyKind } from './key-format.ts';
+
+export type ApiKey = {
+  id: string;
+  userId: string;
+  kind: KeyKind;
+  name: string;
+  scopes: Scope[];
+  channelIds: string[] | null;
+  workspaceId: string | null;
+  createdAt: string;
+  rotatedAt: string | null;
+  revokedAt: string | null;
+};
+
+/** Who is calling: a valid, unrevoked key and its owner. Workspace access is decided later. */
+export type Principal = {
+  keyId: string;
+  userId: string;
+  kind: KeyKind;
+  scopes: Scope[];
+  channelIds: string[] | null;
+  workspaceId: string | null;
+};
+
+type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.findKey>>>;
+
+function toApiKey(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    kind: row.kind as KeyKind,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    channelIds: row.channel_ids === null ? null : (JSON.parse(row.channel_ids) as string[]),
+    workspaceId: row.workspace_id,
+    createdAt: row.created_at,
+    rotatedAt: row.rotated_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** How often a key's last-used time is written, at most. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class ApiKeysService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  /** Creates a key and returns its secret, which is never available again. */
+  async create(input: {
+    userId: string;
+    kind?: KeyKind;
+    name?: string;
+    scopes?: string[];
+    channelIds?: string[] | null;
+    workspaceId?: string | null;
+  }): Promise<{ key: ApiKey; secret: string }> {
+    const kind = input.kind ?? 'rest';
+    const allowed: readonly string[] = kind === 'mcp' ? MCP_SCOPES : REST_SCOPES;
+    const scopes = input.scopes ?? [...allowed];
+    const unknown = scopes.filter((s) => !isScope(s) || !allowed.includes(s));
+    if (unknown.length > 0) {
+      throw new BadRequestError(`Unknown ${kind === 'mcp' ? 'MCP' : 'REST'} scope(s): ${unknown.join(', ')}. Allowed: ${allowed.join(', ')}.`);
+    }
+    if (scopes.length === 0) throw new BadRequestError('A key needs at least one scope.');
+    if (!(await findUserById(this.deps.db, input.userId))) throw new NotFoundError(`No user ${input.userId}.`);
+    if (input.workspaceId && !(await findWorkspace(this.deps.db, input.workspaceId))) {
+      throw new NotFoundError(`No workspace ${input.workspaceId}.`);
+    }
+    const id = newKeyId();
+    const secret = newSecret();
+    const row: KeyRow = {
+      id,
+      user_id: input.userId,
+      kind,
+      name: input.name?.trim() || `${kind} key`,
+      secret_hash: hashSecret(secret),
+      scopes: JSON.stringify([...new Set(scopes)]),
+      channel_ids: input.channelIds ? JSON.stringify([...new Set(input.channelIds)]) : null,
+      workspace_id: input.workspaceId ?? null,
+      created_at: this.deps.clock.now().toISOString(),
+      rotated_at: null,
+      revoked_at: null,
+      last_used_at: null,
+    };
+    await repo.insertKey(this.deps.db, row);
+    return { key: toApiKey(row), secret: formatKey(kind, id, secret) };
+  }
+
+  /** Replaces a key's secret; the old one stops working at once. */
+  async rotate(id: string): Promise<{ key: ApiKey; secret: string }> {
+    const row = await repo.findKey(this.deps.db, id);
+    if (!row) throw new NotFoundError(`No key ${id}.`);
+    if (row.revoked_at) throw new BadRequestError('A revoked key cannot be rotated; create a new one.');
+    const secret = newSecret();
+    const rotatedAt = this.deps.clock.now().toISOString();
+    await repo.updateKey(this.deps.db, id, { secret_hash: hashSecret(secret), rotated_at: rotatedAt });
+    return { key: toApiKey({ ...row, rotated_at: rotatedAt }), secret: formatKey(row.kind as KeyKind, id, secret) };
+  }
+
+  async revoke(id: string): Promise<ApiKey> {
+    const row = await repo.findKey(this.deps.db, id);
+    if (!row) throw new NotFoundError(`No key ${id}.`);
+    const revokedAt = row.revoked_at ?? this.deps.clock.now().toISOString();
+    await repo.updateKey(this.deps.db, id, { revoked_at: revokedAt });
+    return toApiKey({ ...row, revoked_at: revokedAt });
+  }
+
+  async list(userId: string): Promise<ApiKey[]> {
+    return (await repo.listKeysOfUser(this.deps.db, userId)).map(toApiKey);
+  }
+
+  /**
+   * Checks an Authorization header for the given surface. Every refusal is a 401 whose
+   * message says what is wrong with the credential, never whether another key exists.
+   */
+  async authenticate(header: string | undefined, surface: KeyKind): Promise<Principal> {
+    const parsed = parseAuthorization(header);
+    if (parsed.form === 'invalid') throw new UnauthorizedError(parsed.reason, { code: 'invalid_credential' });
+    if (parsed.form === 'oauth') {
+      throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
+    }
+    if (parsed.kind !== surface) {
+      throw new UnauthorizedError(
+        surface === 'rest'
+          ? 'This is an MCP key (svc_mcp_…); it only works with the MCP server. The REST API takes REST keys (svc_…).'
+          : 'This is a REST API key (svc_…); the MCP server only accepts MCP keys (svc_mcp_…). Create one in the developer settings.',
+        { code: 'wrong_key_type' },
+      );
+    }
+    const row = await repo.findKey(this.deps.db, parsed.id);
+    // The hash is compared even when the row is missing, so both refusals take the same time.
+    const matches = secretMatches(parsed.secret, row?.secret_hash ?? '0'.repeat(64));
+    if (!row || !matches || row.kind !== parsed.kind) {
+      throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
+    }
+    if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
+    const now = this.deps.clock.now();
+    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await repo.updateKey(this.deps.db, row.id, { last_used_at: now.toISOString() });
+    }
+    const key = toApiKey(row);
+    return { keyId: key.id, userId: key.userId, kind: key.kind, scopes: key.scopes, channelIds: key.channelIds, workspaceId: key.workspaceId };
+  }
+}

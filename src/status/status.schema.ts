@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const statusSchema = z
+  .object({
+    name: z.string().describe('Service name.'),
+    status: z.literal('ok'),
+    version: z.literal('v1'),
+    time: z.iso.datetime({ precision: 3 }).describe('The server clock, UTC with milliseconds: the authoritative clock for scheduling.'),
+    documentation: z.object({
+      developers: z.url(),
+      openapi: z.url(),
+      openapiMirror: z.url(),
+      swaggerUi: z.url(),
+      llms: z.url(),
+    }),
+    authentication: z.object({
+      apiKey: z.object({
+        header: z.literal('Authorization'),
+        format: z.string(),
+        selfServe: z.boolean(),
+      }),
+      oauth2: z.object({
+        resource: z.url(),
+        metadata: z.url().describe('OAuth 2.0 protected resource metadata (RFC 9728).'),
+        tokenPrefix: z.string(),
+        header: z.string(),
+      }),
+      signUp: z.url(),
+      salesContactRequired: z.literal(false),
+    }),
+    mcp: z.object({ endpoint: z.url(), transport: z.literal('streamable-http') }),
+    scopes: z.object({ rest: z.array(z.string()), mcp: z.array(z.string()) }),
+    rateLimits: z.object({ headers: z.array(z.string()).length(4) }),
+    versioning: z.object({ scheme: z.literal('url-path'), current: z.literal('v1') }),
+  })
+  .meta({ id: 'Status', description: 'What this service is, where its documentation lives, and how to authenticate.' });
+
+export type Status = z.infer<typeof statusSchema>;

@@ -1,0 +1,36 @@
+import { isUniqueViolation } from '../db/dialect.ts';
+import type { Db } from '../db/database.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import * as repo from './users.repository.ts';
+
+export type User = { id: string; email: string; name: string | null; createdAt: string };
+
+function toUser(row: { id: string; email: string; name: string | null; created_at: string }): User {
+  return { id: row.id, email: row.email, name: row.name, createdAt: row.created_at };
+}
+
+export class UsersService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  async create(input: { email: string; name?: string | null | undefined }): Promise<User> {
+    const row = { id: newId(), email: input.email.trim().toLowerCase(), name: input.name ?? null, created_at: this.deps.clock.now().toISOString() };
+    try {
+      await repo.insertUser(this.deps.db, row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A user with e-mail ${row.email} already exists.`, { cause: error });
+      throw error;
+    }
+    return toUser(row);
+  }
+
+  /** Finds a user by id or e-mail address. */
+  async get(idOrEmail: string): Promise<User> {
+    const row = idOrEmail.includes('@')
+      ? await repo.findUserByEmail(this.deps.db, idOrEmail.trim().toLowerCase())
+      : await repo.findUserById(this.deps.db, idOrEmail);
+    if (!row) throw new NotFoundError(`No user ${idOrEmail}.`);
+    return toUser(row);
+  }
+}

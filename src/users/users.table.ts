@@ -1,0 +1,6 @@
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: string;
+}

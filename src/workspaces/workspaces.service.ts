@@ -1,0 +1,110 @@
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import { isRole, type Role } from '../auth/scopes.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { findUserById } from '../users/users.repository.ts';
+import * as repo from './workspaces.repository.ts';
+
+export type Plan = { name: string; apiAccess: boolean; postsPerMonth: number | null; channels: number | null };
+export type Workspace = { id: string; name: string; plan: Plan };
+
+type WorkspaceRow = {
+  id: string;
+  name: string;
+  plan_name: string;
+  plan_api_access: number;
+  plan_posts_per_month: number | null;
+  plan_channels: number | null;
+};
+
+export function toWorkspace(row: WorkspaceRow): Workspace {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: {
+      name: row.plan_name,
+      apiAccess: Number(row.plan_api_access) === 1,
+      postsPerMonth: row.plan_posts_per_month === null ? null : Number(row.plan_posts_per_month),
+      channels: row.plan_channels === null ? null : Number(row.plan_channels),
+    },
+  };
+}
+
+export const DEFAULT_PLAN: Plan = { name: 'self-hosted', apiAccess: true, postsPerMonth: null, channels: null };
+
+export class WorkspacesService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  async create(input: { name: string; plan?: Partial<Plan> }): Promise<Workspace> {
+    const name = input.name.trim();
+    if (!name) throw new BadRequestError('A workspace needs a name.');
+    const plan = { ...DEFAULT_PLAN, ...input.plan };
+    const row = {
+      id: newId(),
+      name,
+      plan_name: plan.name,
+      plan_api_access: plan.apiAccess ? 1 : 0,
+      plan_posts_per_month: plan.postsPerMonth,
+      plan_channels: plan.channels,
+      created_at: this.deps.clock.now().toISOString(),
+    };
+    await repo.insertWorkspace(this.deps.db, row);
+    return toWorkspace(row);
+  }
+
+  async get(id: string): Promise<Workspace> {
+    const row = await repo.findWorkspace(this.deps.db, id);
+    if (!row) throw new NotFoundError(`No workspace ${id}.`);
+    return toWorkspace(row);
+  }
+
+  async setPlan(id: string, changes: Partial<Plan>): Promise<Workspace> {
+    const update: Parameters<typeof repo.updateWorkspace>[2] = {};
+    if (changes.name !== undefined) update.plan_name = changes.name;
+    if (changes.apiAccess !== undefined) update.plan_api_access = changes.apiAccess ? 1 : 0;
+    if (changes.postsPerMonth !== undefined) update.plan_posts_per_month = changes.postsPerMonth;
+    if (changes.channels !== undefined) update.plan_channels = changes.channels;
+    if (Object.keys(update).length > 0) {
+      const result = await repo.updateWorkspace(this.deps.db, id, update);
+      if (Number(result.numUpdatedRows) === 0) throw new NotFoundError(`No workspace ${id}.`);
+    }
+    return this.get(id);
+  }
+
+  async addMember(workspaceId: string, userId: string, role: string): Promise<{ workspaceId: string; userId: string; role: Role }> {
+    const checked = checkRole(role);
+    await this.get(workspaceId);
+    if (!(await findUserById(this.deps.db, userId))) throw new NotFoundError(`No user ${userId}.`);
+    try {
+      await repo.insertMembership(this.deps.db, {
+        workspace_id: workspaceId,
+        user_id: userId,
+        role: checked,
+        created_at: this.deps.clock.now().toISOString(),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('That user is already a member of the workspace; use set-role to change the role.', { cause: error });
+      throw error;
+    }
+    return { workspaceId, userId, role: checked };
+  }
+
+  async setRole(workspaceId: string, userId: string, role: string): Promise<{ workspaceId: string; userId: string; role: Role }> {
+    const checked = checkRole(role);
+    const result = await repo.updateMembershipRole(this.deps.db, workspaceId, userId, checked);
+    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+    return { workspaceId, userId, role: checked };
+  }
+
+  async removeMember(workspaceId: string, userId: string): Promise<void> {
+    const result = await repo.deleteMembership(this.deps.db, workspaceId, userId);
+    if (Number(result.numDeletedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+  }
+}
+
+function checkRole(role: string): Role {
+  if (!isRole(role)) throw new BadRequestError(`Unknown role "${role}". Roles: owner, admin, editor, contributor, viewer.`);
+  return role;
+}
