@@ -21,6 +21,37 @@ export const OPENAPI_INFO = {
   ].join('\n'),
 };
 
+const componentsTransform = createJsonSchemaTransformObject({});
+
+/**
+ * Tidies the generated components: drops the `$schema`/`$id` keywords Zod writes into each
+ * one, and the `…Input` twins that no operation refers to (response-only shapes).
+ */
+const transformObject: typeof componentsTransform = (input) => {
+  const document = componentsTransform(input) as { components?: { schemas?: Record<string, Record<string, unknown>> } };
+  const schemas = document.components?.schemas;
+  if (!schemas) return document as ReturnType<typeof componentsTransform>;
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  const referenced = (name: string) => {
+    const { [name]: _self, ...rest } = schemas;
+    return JSON.stringify({ ...document, components: { ...document.components, schemas: rest } }).includes(`"#/components/schemas/${name}"`);
+  };
+  let removed = true;
+  while (removed) {
+    removed = false;
+    for (const name of Object.keys(schemas)) {
+      if (name.endsWith('Input') && schemas[name.slice(0, -'Input'.length)] && !referenced(name)) {
+        delete schemas[name];
+        removed = true;
+      }
+    }
+  }
+  return document as ReturnType<typeof componentsTransform>;
+};
+
 /** Generates the OpenAPI 3.1 document from the routes' Zod schemas and serves it with Swagger UI. */
 async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
   const urls = publicUrls(baseUrl);
@@ -39,7 +70,7 @@ async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
       externalDocs: { url: urls.developers, description: 'Developers\' guide' },
     },
     transform: jsonSchemaTransform,
-    transformObject: createJsonSchemaTransformObject({}),
+    transformObject,
   });
 
   await app.register(async (docs) => {

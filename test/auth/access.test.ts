@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireScope } from '../../src/auth/access.service.ts';
+import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+async function accessOf(key: string) {
+  const principal = await t.services.apiKeys.authenticate(key, 'rest');
+  return t.services.access.select(principal, undefined);
+}
+
+describe('effective access', () => {
+  it('is the key\'s scopes within the owner\'s role, read afresh on every call', async () => {
+    const tenant = await createTenant(t);
+    let access = await accessOf(tenant.key);
+    expect(() => requireScope(access, 'posts:publish')).not.toThrow();
+
+    await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'contributor');
+    access = await accessOf(tenant.key);
+    expect(access.role).toBe('contributor');
+    expect(() => requireScope(access, 'posts:publish')).toThrow(/posts:publish.*contributor/);
+    expect(() => requireScope(access, 'posts:draft')).not.toThrow();
+
+    await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'viewer');
+    access = await accessOf(tenant.key);
+    expect(() => requireScope(access, 'media:write')).toThrow(/media:write.*viewer/);
+    expect(() => requireScope(access, 'posts:read')).not.toThrow();
+
+    await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'admin');
+    access = await accessOf(tenant.key);
+    expect([...access.scopes].sort()).toEqual(['analytics:read', 'channels:read', 'channels:write', 'media:write', 'posts:draft', 'posts:publish', 'posts:read']);
+  });
+
+  it('never grants more than the key carries, whatever the role', async () => {
+    const tenant = await createTenant(t, { scopes: ['posts:read'] });
+    const access = await accessOf(tenant.key);
+    expect([...access.scopes]).toEqual(['posts:read']);
+    expect(() => requireScope(access, 'channels:read')).toThrow(/not granted/);
+  });
+
+  it('stores only a hash of the secret', async () => {
+    const tenant = await createTenant(t);
+    const row = await t.runtime.db.selectFrom('api_keys').selectAll().where('id', '=', tenant.keyId).executeTakeFirstOrThrow();
+    const secretPart = tenant.key.split('_').pop()!;
+    expect(JSON.stringify(row)).not.toContain(secretPart);
+    expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses unknown scopes and REST scopes on MCP keys', async () => {
+    const tenant = await createTenant(t);
+    await expect(t.services.apiKeys.create({ userId: tenant.userId, scopes: ['posts:everything'] })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp', scopes: ['posts:read'] })).rejects.toMatchObject({ statusCode: 400 });
+    const mcp = await t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp' });
+    expect(mcp.secret).toMatch(/^svc_mcp_/);
+    expect(mcp.key.scopes).toEqual(['mcp:read', 'mcp:write']);
+  });
+});

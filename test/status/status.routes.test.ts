@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectRateLimitHeaders, runAuthMatrix } from '../helpers/auth-matrix.ts';
+
+const clock = new ManualClock('2026-03-29T01:30:00.123Z');
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+});
+
+describe('GET /public/v1/status', () => {
+  it('answers the whole status document without any credential', async () => {
+    const res = await t.request({ method: 'GET', url: '/public/v1/status' });
+    expect(res.statusCode).toBe(200);
+    expectRateLimitHeaders(res);
+    expect(res.json()).toEqual({
+      name: 'Herald',
+      status: 'ok',
+      version: 'v1',
+      time: '2026-03-29T01:30:00.123Z',
+      documentation: {
+        developers: 'http://herald.test/developers',
+        openapi: 'http://herald.test/public/v1/openapi.json',
+        openapiMirror: 'http://herald.test/openapi.json',
+        swaggerUi: 'http://herald.test/docs',
+        llms: 'http://herald.test/llms.txt',
+      },
+      authentication: {
+        apiKey: { header: 'Authorization', format: expect.stringContaining('svc_'), selfServe: true },
+        oauth2: {
+          resource: 'http://herald.test/public/v1',
+          metadata: 'http://herald.test/.well-known/oauth-protected-resource',
+          tokenPrefix: 'svco_',
+          header: 'Authorization: Bearer <token>',
+        },
+        signUp: 'http://herald.test/developers#accounts',
+        salesContactRequired: false,
+      },
+      mcp: { endpoint: 'http://herald.test/mcp-oauth', transport: 'streamable-http' },
+      scopes: {
+        rest: ['posts:read', 'posts:draft', 'posts:publish', 'channels:read', 'channels:write', 'media:write', 'analytics:read'],
+        mcp: ['mcp:read', 'mcp:write'],
+      },
+      rateLimits: { headers: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] },
+      versioning: { scheme: 'url-path', current: 'v1' },
+    });
+  });
+
+  it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {
+    clock.set('2026-10-04T02:30:00.000+10:30');
+    const res = await t.request({ method: 'GET', url: '/public/v1/status' });
+    expect(res.json().time).toBe('2026-10-03T16:00:00.000Z');
+  });
+
+  it('ignores a credential, even a broken one', async () => {
+    const res = await t.request({ method: 'GET', url: '/public/v1/status', key: 'garbage' });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('GET /public/v1/is-connected', () => {
+  it('is true for a valid key', async () => {
+    const tenant = await createTenant(t);
+    const res = await t.request({ method: 'GET', url: '/public/v1/is-connected', key: tenant.key });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ connected: true });
+  });
+
+  runAuthMatrix(() => t, {
+    method: 'GET',
+    url: () => '/public/v1/is-connected',
+    afterRemoval: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ connected: false });
+    },
+  });
+});
