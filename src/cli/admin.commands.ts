@@ -13,8 +13,9 @@ function booleanFlag(value: string): boolean {
   throw new InvalidArgumentError('use true or false');
 }
 
-function quota(value: string): number | null {
-  if (value === 'unlimited') return null;
+/** A quota size; commander cannot carry null, so "unlimited" stays a word until it is used. */
+function quota(value: string): number | 'unlimited' {
+  if (value === 'unlimited') return value;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('use a whole number or "unlimited"');
   return n;
@@ -174,12 +175,12 @@ export function adminCommand(): Command {
     .option('--api-access <true|false>', 'whether the plan includes the API', booleanFlag)
     .option('--posts-per-month <n|unlimited>', 'posts per calendar month (UTC)', quota)
     .option('--channels <n|unlimited>', 'number of channels', quota)
-    .action(action(async (rt, out, opts: { workspace: string; name?: string; apiAccess?: boolean; postsPerMonth?: number | null; channels?: number | null }) => {
+    .action(action(async (rt, out, opts: { workspace: string; name?: string; apiAccess?: boolean; postsPerMonth?: number | 'unlimited'; channels?: number | 'unlimited' }) => {
       const ws = await rt.services.workspaces.setPlan(opts.workspace, {
         ...(opts.name !== undefined && { name: opts.name }),
         ...(opts.apiAccess !== undefined && { apiAccess: opts.apiAccess }),
-        ...(opts.postsPerMonth !== undefined && { postsPerMonth: opts.postsPerMonth }),
-        ...(opts.channels !== undefined && { channels: opts.channels }),
+        ...(opts.postsPerMonth !== undefined && { postsPerMonth: opts.postsPerMonth === 'unlimited' ? null : opts.postsPerMonth }),
+        ...(opts.channels !== undefined && { channels: opts.channels === 'unlimited' ? null : opts.channels }),
       });
       print(out, ws, [`workspace ${ws.id} plan: ${JSON.stringify(ws.plan)}`]);
     }));

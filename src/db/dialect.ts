@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
@@ -18,7 +18,7 @@ export function createKysely(target: DatabaseTarget): Kysely<Database> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -29,6 +29,29 @@ export function createKysely(target: DatabaseTarget): Kysely<Database> {
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs about as much as running a small
+ * query on SQLite, so prepared statements are kept by SQL text (a bounded, most-recent set).
+ * Reuse is safe: better-sqlite3 runs each statement to completion synchronously.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, size = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (query: string) => {
+      let statement = cache.get(query);
+      if (statement) {
+        cache.delete(query);
+      } else {
+        statement = sqlite.prepare(query);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(query, statement);
+      return statement;
+    },
+  };
 }
 
 /** True when `error` is a unique-constraint violation, on either dialect. */
@@ -43,4 +66,14 @@ export function isUnavailable(error: unknown): boolean {
   if (!e) return false;
   if (e.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(e.code)) return true;
   return /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '');
+}
+
+/**
+ * The schema unqualified names resolve to on PostgreSQL (undefined on SQLite). The migrator
+ * needs it, or it may mistake another schema's migration tables for this one's.
+ */
+export async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

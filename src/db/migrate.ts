@@ -1,10 +1,16 @@
 import { Migrator, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { currentSchema } from './dialect.ts';
 import { migrations } from './migrations/index.ts';
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const schema = await currentSchema(db);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema && { migrationTableSchema: schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

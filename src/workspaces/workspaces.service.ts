@@ -61,6 +61,12 @@ export class WorkspacesService {
   }
 
   async setPlan(id: string, changes: Partial<Plan>): Promise<Workspace> {
+    for (const [name, size] of [['postsPerMonth', changes.postsPerMonth], ['channels', changes.channels]] as const) {
+      if (size !== undefined && size !== null && !(Number.isInteger(size) && size >= 0)) {
+        throw new BadRequestError(`The ${name} quota must be a whole number of at least 0, or unlimited.`);
+      }
+    }
+    if (changes.name !== undefined && !changes.name.trim()) throw new BadRequestError('A plan needs a name.');
     const update: Parameters<typeof repo.updateWorkspace>[2] = {};
     if (changes.name !== undefined) update.plan_name = changes.name;
     if (changes.apiAccess !== undefined) update.plan_api_access = changes.apiAccess ? 1 : 0;

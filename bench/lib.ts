@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import autocannon from 'autocannon';
+
+export type Load = { requestsPerSecond: number; latencyP50: number; latencyP99: number; errors: number; non2xx: number; total: number };
+
+/** Runs autocannon on loopback for `seconds` and summarises the run. */
+export async function load(url: string, options: { seconds: number; connections: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Load> {
+  const result = await autocannon({
+    url,
+    duration: options.seconds,
+    connections: options.connections,
+    method: options.method ?? 'GET',
+    ...(options.headers && { headers: options.headers }),
+    ...(options.body !== undefined && { body: options.body }),
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/** Starts a node process running `script` and resolves with the port it prints as `listening N`, or the URL Fastify logs. */
+export async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /listening (\d+)/.exec(output) ?? /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', () => reject(new Error(`process exited:\n${output}`)));
+  });
+  return { child, port, output: () => output };
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A loopback port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `herald serve` quietly (LOG_LEVEL=warn) and waits until /status answers. */
+export async function startHerald(bin: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`herald exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/public/v1/status`)).ok) return { child, port };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('herald did not start within 30 s');
+}

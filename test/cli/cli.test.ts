@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../helpers/backend.ts';
+import { adminJson, herald, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+
+let env: Record<string, string>;
+let drop: () => Promise<void>;
+let server: ServerProcess;
+let bootstrapKey: string;
+
+beforeAll(async () => {
+  const fresh = await freshDatabaseUrl();
+  drop = fresh.drop;
+  env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test' };
+  server = await startServerProcess(env);
+  bootstrapKey = /API key\s+(svc_\S+)/.exec(server.output())?.[1] ?? '';
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await drop?.();
+});
+
+const api = (path: string, key: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.baseUrl}/public/v1${path}`, { headers: { authorization: key, ...headers } });
+
+describe('first start and the operator CLI, against the real server process', () => {
+  it('the first start prints a one-time key that works straight away', async () => {
+    expect(bootstrapKey).toMatch(/^svc_[0-9A-Za-z]{16}_[0-9A-Za-z]{40}$/);
+    const res = await api('/integrations', bootstrapKey);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+  });
+
+  it('sets up a workspace, member, group, channel and key that the API then serves', async () => {
+    const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Acme'], env);
+    const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'Editor@Acme.test', '--name', 'Eddie'], env);
+    expect(user).toMatchObject({ email: 'editor@acme.test' });
+    await adminJson(['member', 'add', '--workspace', ws.id, '--user', 'editor@acme.test', '--role', 'editor'], env);
+    const group = await adminJson<{ id: string }>(['group', 'create', '--workspace', ws.id, '--name', 'Clients'], env);
+    const channel = await adminJson<{ id: string }>(
+      ['channel', 'create', '--workspace', ws.id, '--provider', 'webhook', '--name', 'Hook', '--profile', 'acme', '--group', group.id, '--config', '{"url":"https://hooks.example.test/in"}'],
+      env,
+    );
+    const key = await adminJson<{ id: string; secret: string; scopes: string[] }>(['key', 'create', '--user', user.id, '--scopes', 'channels:read,posts:read'], env);
+    expect(key.scopes).toEqual(['channels:read', 'posts:read']);
+
+    const res = await api('/integrations', key.secret);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([
+      expect.objectContaining({ id: channel.id, name: 'Hook', identifier: 'webhook', profile: 'acme', customer: { id: group.id, name: 'Clients' } }),
+    ]);
+
+    const rotated = await adminJson<{ secret: string }>(['key', 'rotate', key.id], env);
+    expect((await api('/integrations', key.secret)).status).toBe(401);
+    expect((await api('/integrations', rotated.secret)).status).toBe(200);
+
+    await adminJson(['member', 'set-role', '--workspace', ws.id, '--user', user.id, '--role', 'viewer'], env);
+    const workspaces = (await (await api('/workspaces', rotated.secret)).json()) as Array<{ role: string }>;
+    expect(workspaces.map((w) => w.role)).toEqual(['viewer']);
+
+    await adminJson(['plan', 'set', '--workspace', ws.id, '--api-access', 'false'], env);
+    expect((await api('/integrations', rotated.secret)).status).toBe(401);
+    await adminJson(['plan', 'set', '--workspace', ws.id, '--posts-per-month', '10'], env);
+    const plan = await adminJson<{ plan: unknown }>(['plan', 'set', '--workspace', ws.id, '--api-access', 'true', '--channels', '5', '--posts-per-month', 'unlimited'], env);
+    expect(plan.plan).toEqual({ name: 'self-hosted', apiAccess: true, channels: 5, postsPerMonth: null });
+    expect((await api('/integrations', rotated.secret)).status).toBe(200);
+
+    await adminJson(['member', 'remove', '--workspace', ws.id, '--user', user.id], env);
+    expect((await api('/integrations', rotated.secret)).status).toBe(403);
+
+    await adminJson(['key', 'revoke', key.id], env);
+    expect((await api('/integrations', rotated.secret)).status).toBe(401);
+  });
+
+  it('prints readable text without --json and shows a key\'s secret once', async () => {
+    const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'text@acme.test'], env);
+    const result = await herald(['admin', 'key', 'create', '--user', user.id, '--mcp'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/secret \(shown once\): svc_mcp_/);
+  });
+
+  it('explains bad input with a non-zero exit and no stack trace', async () => {
+    const cases: string[][] = [
+      ['member', 'add', '--workspace', 'nope', '--user', 'nobody@acme.test', '--role', 'owner'],
+      ['member', 'set-role', '--workspace', 'nope', '--user', 'text@acme.test', '--role', 'king'],
+      ['key', 'create', '--user', 'text@acme.test', '--scopes', 'posts:everything'],
+      ['channel', 'create', '--workspace', 'nope', '--provider', 'myspace', '--name', 'x'],
+      ['channel', 'create', '--workspace', 'nope', '--provider', 'webhook', '--name', 'x', '--config', 'not json'],
+      ['user', 'create', '--email', 'text@acme.test'],
+      ['plan', 'set', '--workspace', 'nope', '--channels', 'lots'],
+      ['key', 'rotate', 'missing'],
+    ];
+    for (const args of cases) {
+      const result = await herald(['admin', ...args], env);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr, args.join(' ')).toMatch(/\S/);
+      expect(result.stderr, args.join(' ')).not.toMatch(/ at .*\.ts:\d+/);
+    }
+  });
+
+  it('a second start on the same database prints no new key, and SIGTERM stops it cleanly', async () => {
+    const second = await startServerProcess(env);
+    expect(second.output()).not.toMatch(/API key/);
+    expect((await fetch(`${second.baseUrl}/public/v1/status`)).status).toBe(200);
+    expect(await second.stop('SIGTERM')).toBe(0);
+  });
+
+  it('refuses a bad configuration with a message naming the variable', async () => {
+    const result = await herald(['serve'], { ...env, PORT: 'eighty' });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toMatch(/PORT/);
+  });
+});

@@ -1,0 +1,62 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const HERALD_BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
+const run = promisify(execFile);
+
+/** Runs `herald …` and returns its output; never throws on a non-zero exit. */
+export async function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** Runs `herald admin … --json` and parses the answer; throws with stderr when it fails. */
+export async function adminJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>): Promise<T> {
+  const result = await herald(['admin', ...args, '--json'], env);
+  if (result.code !== 0) throw new Error(`herald admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+export type ServerProcess = { child: ChildProcess; baseUrl: string; output: () => string; stop(signal?: NodeJS.Signals): Promise<number | null> };
+
+/** Starts `herald serve` on a free loopback port and waits until it listens. */
+export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [HERALD_BIN, 'serve', ...args], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const check = () => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early:\n${output}`));
+    });
+  });
+  return {
+    child,
+    baseUrl,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
