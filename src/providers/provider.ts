@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import type { OutboundClient } from '../net/outbound.ts';
+
+/** Where a post or comment landed on the platform: its id (the post's release id) and URL. */
+export type PublishedRef = {
+  id: string;
+  url?: string | undefined;
+  /** Provider-specific facts later parts need (e.g. Bluesky's record `uri` and `cid`). */
+  meta?: Record<string, unknown> | undefined;
+};
+
+/** A file to attach, already in the workspace's media library. */
+export type PublishMedia = {
+  id: string;
+  url: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  /** Reads the stored bytes (for platforms that take uploads rather than URLs). */
+  read(): Promise<Buffer>;
+};
+
+export type PublishInput = {
+  /** Stable for this post; with `part` it makes writes idempotent where the platform allows. */
+  postId: string;
+  /** 0 for the post itself, 1… for the comments under it. */
+  part: number;
+  /** The content converted to this platform's text form. */
+  text: string;
+  /** The stored, sanitised HTML. */
+  html: string;
+  media: PublishMedia[];
+  settings: Record<string, unknown>;
+  /** For comments: the post (part 0) and the part just before this one. */
+  root?: PublishedRef | undefined;
+  parent?: PublishedRef | undefined;
+};
+
+export type ProviderContext = {
+  channel: { id: string; workspaceId: string; name: string; profile: string | null };
+  /** The channel's configuration and credentials, decrypted. */
+  config: Record<string, unknown>;
+  /** The guarded client for every request to the platform. */
+  outbound: OutboundClient;
+  signal?: AbortSignal | undefined;
+};
+
+/** One thing a publish would lack right now, for GET /posts/:id/missing. */
+export type MissingItem = { field: string; reason: string };
+
+export type ProviderTool = {
+  description: string;
+  input: z.ZodType;
+  run(ctx: ProviderContext, data: unknown): Promise<unknown>;
+};
+
+/**
+ * How a platform call failed, which decides what the engine does next:
+ * - `rate_limited`, `transient`: retried with backoff (`retryAfterMs` honoured).
+ * - `auth`: the channel needs reconnecting; it is disabled and the owner notified.
+ * - `rejected`: the platform refused the post; it goes to ERROR with `message`.
+ * - `unknown_outcome`: the request may have been applied (e.g. a timeout after sending);
+ *   retried only when the provider's writes are idempotent.
+ */
+export type ProviderFailureKind = 'rate_limited' | 'transient' | 'auth' | 'rejected' | 'unknown_outcome';
+
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  constructor(
+    readonly kind: ProviderFailureKind,
+    message: string,
+    readonly options: { retryAfterMs?: number | undefined; status?: number | undefined; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+  }
+}
+
+/** A platform Herald can publish to. One implementation per folder under src/providers/. */
+export interface Provider {
+  /** The platform id (`settings.__type`, the channel's `identifier`). */
+  readonly identifier: string;
+  readonly name: string;
+  /** The text limit and how the platform counts it. */
+  readonly textLimit: { max: number; unit: 'graphemes' | 'characters' | 'bytes' };
+  /** Counts `text` the way the platform does. */
+  countText(text: string): number;
+  /** Turns stored HTML into the text the platform takes. */
+  toText(html: string): string;
+  /** The post settings (`settings`, besides `__type`). */
+  readonly settingsSchema: z.ZodType;
+  /** What the channel configuration (`admin channel create --config`) must hold. */
+  readonly configSchema: z.ZodType;
+  readonly mediaRules: { maxItems: number; mimeTypes: readonly string[]; maxBytes: number; required: boolean };
+  /** Tools runnable through POST /integration-trigger/:id, by name. */
+  readonly tools: Readonly<Record<string, ProviderTool>>;
+  /** True when retrying a write cannot duplicate it (the platform deduplicates on a key Herald chooses). */
+  readonly idempotentWrites: boolean;
+  /** How a channel is connected, for people: which config fields, where to get them. */
+  readonly connectHelp: string;
+  /** Platform-specific checks beyond text length and media rules; empty when ready. */
+  validate(input: { text: string; media: PublishMedia[] | Array<Omit<PublishMedia, 'read'>>; settings: Record<string, unknown>; part: number }): MissingItem[];
+  /** Publishes the post itself (part 0). */
+  publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
+  /** Publishes a comment (part ≥ 1) under `input.parent`. */
+  comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
+}
