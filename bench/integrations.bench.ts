@@ -23,7 +23,7 @@ export async function integrationsBench(options: { seconds: number; connections:
   await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
   const group = await runtime.services.groups.create(ws.id, 'Clients');
   for (let i = 0; i < 10; i++) {
-    await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `Channel ${i}`, profile: `channel${i}`, groupId: i % 2 ? group.id : null, config: { url: 'https://example.test/' } });
+    await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `Channel ${i}`, profile: `channel${i}`, groupId: i % 2 ? group.id : null, config: { url: 'https://example.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
   }
   const { secret } = await runtime.services.apiKeys.create({ userId: user.id });
   await runtime.close();

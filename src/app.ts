@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import { channelToolsRoutes } from './channels/channel-tools.routes.ts';
 import { channelsRoutes } from './channels/channels.routes.ts';
 import type { Config } from './config.ts';
 import { docsRoutes } from './docs/docs.routes.ts';
@@ -10,6 +11,9 @@ import { guardPlugin } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { postsRoutes } from './posts/posts.routes.ts';
+import { shortLinksRoutes } from './short-links/short-links.routes.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
 import { publicUrls } from './status/status.service.ts';
@@ -55,12 +59,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   await app.register(docsRoutes, { baseUrl: config.baseUrl });
+  await app.register(shortLinksRoutes);
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
       await api.register(workspacesRoutes);
       await api.register(channelsRoutes, { defaultPicture: `${config.baseUrl}/assets/channel.svg` });
       await api.register(groupsRoutes);
+      await api.register(channelToolsRoutes);
+      await api.register(postsRoutes);
+      await api.register(notificationsRoutes);
     },
     { prefix: '/public/v1' },
   );

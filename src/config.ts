@@ -51,6 +51,12 @@ const envSchema = z.object({
   RATE_LIMIT_ROUTES: routeQuotaMap.optional(),
   DEPRECATIONS: deprecationMap.optional(),
   BOOTSTRAP: booleanString.default(true),
+  OUTBOUND_ALLOW_LOOPBACK: booleanString.default(false),
+  OUTBOUND_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(15),
+  PUBLISH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(10).default(300),
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 
 export type Config = Readonly<{
@@ -67,6 +73,11 @@ export type Config = Readonly<{
   rateLimit: { max: number; windowSeconds: number; routes: Record<string, number> };
   deprecations: Record<string, { sunset: string; since?: string | undefined }>;
   bootstrap: boolean;
+  /** Lets server-side fetches reach loopback (tests and local development only). */
+  outboundAllowLoopback: boolean;
+  /** Time limit of one server-side request (connect, send, answer). */
+  outboundTimeoutMs: number;
+  publishing: { concurrency: number; maxAttempts: number; leaseSeconds: number; sweepIntervalSeconds: number };
 }>;
 
 export class ConfigError extends Error {
@@ -101,5 +112,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { max: e.RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, routes: e.RATE_LIMIT_ROUTES ?? {} },
     deprecations: e.DEPRECATIONS ?? {},
     bootstrap: e.BOOTSTRAP,
+    outboundAllowLoopback: e.OUTBOUND_ALLOW_LOOPBACK,
+    outboundTimeoutMs: Math.round(e.OUTBOUND_TIMEOUT_SECONDS * 1000),
+    publishing: {
+      concurrency: e.PUBLISH_CONCURRENCY,
+      maxAttempts: e.PUBLISH_MAX_ATTEMPTS,
+      leaseSeconds: e.PUBLISH_LEASE_SECONDS,
+      sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+    },
   });
 }

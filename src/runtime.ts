@@ -7,9 +7,21 @@ import { createKysely, type DatabaseTarget } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { SecretBox } from './lib/secret-box.ts';
+import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
+import { EmbeddedQueue } from './publishing/embedded-queue.ts';
+import type { JobQueue } from './publishing/job-queue.ts';
 import { createServices, type Services } from './services.ts';
 
-export type Runtime = { config: Config; db: Db; clock: Clock; secretBox: SecretBox; services: Services; close(): Promise<void> };
+export type Runtime = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox;
+  queue: JobQueue;
+  outbound: OutboundClient;
+  services: Services;
+  close(): Promise<void>;
+};
 
 /**
  * The key that seals channel credentials: SECRET_KEY, or a key generated once into
@@ -30,7 +42,10 @@ export function loadSecretKey(config: Config): string {
 }
 
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
-export async function openRuntime(config: Config, options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient } = {},
+): Promise<Runtime> {
   const db = createKysely(options.target ?? config.database);
   try {
     if (options.migrate !== false) await migrateToLatest(db);
@@ -40,6 +55,21 @@ export async function openRuntime(config: Config, options: { clock?: Clock; targ
   }
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(loadSecretKey(config));
-  const services = createServices({ db, clock, secretBox });
-  return { config, db, clock, secretBox, services, close: () => db.destroy() };
+  const queue = new EmbeddedQueue(clock);
+  const outbound = options.outbound ?? createOutboundClient({ allowLoopback: config.outboundAllowLoopback, timeoutMs: config.outboundTimeoutMs, connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs) });
+  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl });
+  return {
+    config,
+    db,
+    clock,
+    secretBox,
+    queue,
+    outbound,
+    services,
+    close: async () => {
+      await queue.stop();
+      await outbound.close();
+      await db.destroy();
+    },
+  };
 }

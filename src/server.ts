@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createPublisher } from './publishing/engine.ts';
 import { openRuntime } from './runtime.ts';
 
 /** Starts the service: migrations, first-start bootstrap, HTTP. Resolves once listening. */
@@ -28,16 +29,25 @@ export async function startServer(config: Config) {
       );
     }
   }
+  const publisher = createPublisher(runtime, app.log.child({ component: 'publisher' }));
+  // SQLite means one process owns the database, so parts left SENDING at boot are orphans.
+  await publisher.start({
+    concurrency: config.publishing.concurrency,
+    sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
+    exclusive: config.database.kind === 'sqlite',
+  });
   await app.listen({ port: config.port, host: config.host });
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      // Stop taking requests, let the publishes in flight finish, then close the database.
       await app.close();
+      await publisher.stop();
       await runtime.close();
     })();
     return closing;
   };
-  return { app, runtime, close };
+  return { app, runtime, publisher, close };
 }
 
 /** Runs until SIGTERM or SIGINT, then stops taking requests, finishes those in flight and exits. */

@@ -49,3 +49,12 @@ export function countChannels(db: Executor, workspaceId: string) {
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirstOrThrow();
 }
+
+/** Disables a channel; only the first of several concurrent callers sees a row change. */
+export function disableChannel(db: Executor, id: string, reason: string, at: string) {
+  return db.updateTable('channels').set({ disabled: 1, disabled_reason: reason, updated_at: at }).where('id', '=', id).where('disabled', '=', 0).executeTakeFirst();
+}
+
+export function updateChannel(db: Executor, workspaceId: string, id: string, changes: { credentials?: string; disabled?: number; disabled_reason?: string | null; updated_at: string }) {
+  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}

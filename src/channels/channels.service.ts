@@ -1,10 +1,13 @@
 import type { Db } from '../db/database.ts';
-import { BadRequestError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import { AppError, BadRequestError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
-import { isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
+import type { OutboundClient } from '../net/outbound.ts';
+import { ProviderError } from '../providers/provider.ts';
+import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
+import { z } from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import * as repo from './channels.repository.ts';
 
@@ -36,6 +39,16 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
+/** The provider's own check of a channel configuration; a 400 listing every problem. */
+function validConfig(provider: string, config: Record<string, unknown>): Record<string, unknown> {
+  const checked = getProvider(provider).configSchema.safeParse(config);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+    throw new BadRequestError(`The ${provider} configuration is invalid: ${problems}.`);
+  }
+  return checked.data as Record<string, unknown>;
+}
+
 export type NewChannel = {
   provider: string;
   name: string;
@@ -46,13 +59,14 @@ export type NewChannel = {
 };
 
 export class ChannelsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient }) {}
 
   async create(workspaceId: string, input: NewChannel): Promise<Channel> {
     const { db } = this.deps;
     if (!isProviderIdentifier(input.provider)) {
       throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}.`);
     }
+    const config = validConfig(input.provider, input.config ?? {});
     const name = input.name.trim();
     if (!name) throw new BadRequestError('A channel needs a name.');
     if (input.picture != null && !/^https?:\/\//.test(input.picture)) throw new BadRequestError('The picture must be an http(s) URL.');
@@ -79,7 +93,7 @@ export class ChannelsService {
       disabled: 0,
       disabled_reason: null,
       client_group_id: input.groupId ?? null,
-      credentials: input.config ? this.deps.secretBox.seal(JSON.stringify(input.config)) : null,
+      credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       created_at: now,
       updated_at: now,
     });
@@ -98,10 +112,79 @@ export class ChannelsService {
     return toChannel(row);
   }
 
+  /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */
+  async disable(id: string, reason: string): Promise<boolean> {
+    const result = await repo.disableChannel(this.deps.db, id, reason, this.deps.clock.now().toISOString());
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Replaces a channel's configuration (reconnecting it) and enables it again. */
+  async reconnect(workspaceId: string, id: string, config: Record<string, unknown>): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      credentials: this.deps.secretBox.seal(JSON.stringify(validConfig(channel.provider, config))),
+      disabled: 0,
+      disabled_reason: null,
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+    return this.get(workspaceId, id);
+  }
+
   /** The provider configuration stored for a channel, decrypted. */
   async config(workspaceId: string, id: string): Promise<Record<string, unknown>> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
     return row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
+  }
+
+  /** The channel's platform rules: settings as JSON Schema, text limit, media rules, tools. */
+  async settings(workspaceId: string, id: string) {
+    const channel = await this.get(workspaceId, id);
+    const provider = getProvider(channel.provider);
+    return {
+      integration: channel.id,
+      identifier: provider.identifier,
+      name: provider.name,
+      settings: z.toJSONSchema(provider.settingsSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+      textLimit: provider.textLimit,
+      media: { ...provider.mediaRules, mimeTypes: [...provider.mediaRules.mimeTypes] },
+      tools: Object.entries(provider.tools).map(([name, tool]) => ({
+        name,
+        description: tool.description,
+        inputSchema: z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+      })),
+      idempotentWrites: provider.idempotentWrites,
+      connect: provider.connectHelp,
+    };
+  }
+
+  /** Runs one of the channel's tools with `data` checked against the tool's input schema. */
+  async trigger(workspaceId: string, id: string, methodName: string, data: Record<string, unknown>): Promise<unknown> {
+    const channel = await this.get(workspaceId, id);
+    const provider = getProvider(channel.provider);
+    const tool = Object.hasOwn(provider.tools, methodName) ? provider.tools[methodName] : undefined;
+    if (!tool) {
+      const names = Object.keys(provider.tools);
+      throw new BadRequestError(`Unknown methodName "${methodName}". ${provider.name} channels have: ${names.length ? names.join(', ') : 'no tools'}.`, {
+        code: 'unknown_tool',
+        details: { tools: names },
+      });
+    }
+    const parsed = tool.input.safeParse(data);
+    if (!parsed.success) {
+      throw new BadRequestError(`Invalid data for ${methodName}: ${parsed.error.issues.map((i) => `${['data', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ')}.`, {
+        code: 'invalid_tool_input',
+      });
+    }
+    const ctx = { channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile }, config: await this.config(workspaceId, id), outbound: this.deps.outbound };
+    try {
+      return await tool.run(ctx, parsed.data);
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        const status = error.kind === 'rejected' ? 400 : 502;
+        throw new AppError(status, `platform_${error.kind}`, `${provider.name} answered: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
   }
 }

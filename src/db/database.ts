@@ -5,6 +5,11 @@ import type { ClientGroupsTable } from '../groups/groups.table.ts';
 import type { UsersTable } from '../users/users.table.ts';
 import type { MembershipsTable, WorkspacesTable } from '../workspaces/workspaces.table.ts';
 import type { MetaTable } from './meta.table.ts';
+import type { MediaTable } from '../media/media.table.ts';
+import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-links.table.ts';
+import type { NotificationsTable } from '../notifications/notifications.table.ts';
+import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
+import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 
 export interface Database {
   meta: MetaTable;
@@ -14,6 +19,15 @@ export interface Database {
   client_groups: ClientGroupsTable;
   channels: ChannelsTable;
   api_keys: ApiKeysTable;
+  media: MediaTable;
+  upload_links: UploadLinksTable;
+  upload_link_files: UploadLinkFilesTable;
+  posts: PostsTable;
+  post_parts: PostPartsTable;
+  post_media: PostMediaTable;
+  idempotency_keys: IdempotencyKeysTable;
+  notifications: NotificationsTable;
+  short_links: ShortLinksTable;
 }
 
 export type Db = Kysely<Database>;

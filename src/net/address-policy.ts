@@ -96,7 +96,23 @@ export function embeddedIpv4(address: string): string | null {
   return null;
 }
 
-export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+export type AddressVerdict =
+  | { allowed: true }
+  | {
+      allowed: false;
+      /** A sentence fragment naming the address and why: "10.0.0.1 is a private address". */
+      reason: string;
+      /** What the address is, for composing other sentences: "a private address". */
+      range: string;
+    };
+
+function withArticle(words: string): string {
+  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+}
+
+function refused(address: string, range: string): AddressVerdict {
+  return { allowed: false, reason: `${address} is ${range}`, range };
+}
 
 /**
  * Decides whether a connection to `address` (an IP literal) is allowed. With `allowLoopback`
@@ -108,7 +124,7 @@ export function checkAddress(address: string, options: { allowLoopback?: boolean
     for (const { list, reason } of v4Lists) {
       if (list.check(address, 'ipv4')) {
         if (reason === 'loopback' && options.allowLoopback) return { allowed: true };
-        return { allowed: false, reason: `${address} is a ${reason} address` };
+        return refused(address, `${withArticle(reason)} address`);
       }
     }
     return { allowed: true };
@@ -118,16 +134,16 @@ export function checkAddress(address: string, options: { allowLoopback?: boolean
     const v4 = embeddedIpv4(bare);
     if (v4) {
       const inner = checkAddress(v4, options);
-      return inner.allowed ? inner : { allowed: false, reason: `${address} embeds ${inner.reason}` };
+      return inner.allowed ? inner : refused(address, `an IPv6 form of ${v4}, ${inner.range}`);
     }
     for (const { list, reason } of v6Lists) {
       if (list.check(bare, 'ipv6')) {
         if (reason === 'loopback' && options.allowLoopback) return { allowed: true };
-        return { allowed: false, reason: `${address} is a ${reason} address` };
+        return refused(address, `${withArticle(reason)} address`);
       }
     }
-    if (!globalUnicast.check(bare, 'ipv6')) return { allowed: false, reason: `${address} is not a global unicast address` };
+    if (!globalUnicast.check(bare, 'ipv6')) return refused(address, 'not a global unicast address');
     return { allowed: true };
   }
-  return { allowed: false, reason: `${address} is not an IP address` };
+  return refused(address, 'not an IP address');
 }

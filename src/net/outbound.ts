@@ -48,8 +48,9 @@ export type OutboundInit = {
 export interface OutboundClient {
   /**
    * Fetches `url` over http(s): the name is resolved once, every address is checked against
-   * the policy, the connection goes to the checked address (no second lookup), and every
-   * redirect is checked again. Throws OutboundRefusedError for a refused target.
+   * the policy, the connection goes to a checked address (no second lookup), and every
+   * redirect is checked again. Throws OutboundRefusedError for a refused target, and a 400
+   * AppError (`invalid_url`) for a URL that does not parse.
    */
   fetch(url: string | URL, init?: OutboundInit): Promise<Response>;
   close(): Promise<void>;
@@ -57,44 +58,67 @@ export interface OutboundClient {
 
 const defaultLookup: LookupFunction = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/** Connection errors after which the next checked address of the same name is worth trying. */
+const TRY_NEXT_ADDRESS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+/** Headers that carry credentials; they never follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = /^(authorization|cookie|proxy-authorization)$/i;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
 export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
   const lookup = options.lookup ?? defaultLookup;
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
   const base = options.connector ?? buildConnector({ timeout: connectTimeout });
   const policy = { allowLoopback: options.allowLoopback ?? false };
+  const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   const guardedConnect: buildConnector.connector = (opts, callback) => {
     const host = opts.hostname.replace(/^\[|\]$/g, '');
-    const connectTo = (address: string) => base({ ...opts, hostname: address, servername: opts.servername ?? (isIP(host) ? undefined : host) }, callback);
+    // The connection goes to the literal address; TLS still verifies the certificate against the name.
+    const servername = opts.servername ?? (isIP(host) ? undefined : host);
+    const connectTo = (addresses: string[], index: number) => {
+      base({ ...opts, hostname: addresses[index]!, servername }, (...args) => {
+        const [error] = args;
+        const code = (error as { code?: string } | null)?.code;
+        if (error && index + 1 < addresses.length && code && TRY_NEXT_ADDRESS.has(code)) return connectTo(addresses, index + 1);
+        callback(...args);
+      });
+    };
     if (isIP(host)) {
       const verdict = checkAddress(host, policy);
       if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason), null);
-      return connectTo(host);
+      return connectTo([host], 0);
     }
-    lookup(host).then(
-      (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' }), null);
-        // Every address the name resolves to must be allowed, so a name cannot mix a public and a private one.
-        for (const { address } of addresses) {
-          const verdict = checkAddress(address, policy);
-          if (!verdict.allowed) return callback(new OutboundRefusedError(`${host} resolves to ${verdict.reason}`), null);
-        }
-        connectTo(addresses[0]!.address);
-      },
-      (error: unknown) => callback(error as Error, null),
-    );
+    Promise.resolve()
+      .then(() => lookup(host))
+      .then(
+        (answers) => {
+          if (answers.length === 0) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host }), null);
+          // Every address the name resolves to must be allowed, so a name cannot mix a public and a private one.
+          for (const { address } of answers) {
+            const verdict = checkAddress(address, policy);
+            if (!verdict.allowed) return callback(new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`), null);
+          }
+          connectTo(
+            answers.map((a) => a.address),
+            0,
+          );
+        },
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+      );
   };
 
-  const agent: Dispatcher = new Agent({ connect: guardedConnect, connectTimeout, headersTimeout: options.timeoutMs ?? 15_000, bodyTimeout: options.timeoutMs ?? 15_000 });
+  const agent: Dispatcher = new Agent({ connect: guardedConnect, connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
 
-  async function fetchOnce(url: URL, init: OutboundInit, signal: AbortSignal): Promise<Response> {
+  async function fetchOnce(url: URL, request: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined }, signal: AbortSignal): Promise<Response> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
     if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
     try {
       return (await undiciFetch(url, {
-        method: init.method ?? 'GET',
-        ...(init.headers && { headers: init.headers }),
-        ...(init.body !== undefined && { body: init.body }),
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined && { body: request.body }),
         redirect: 'manual',
         signal,
         dispatcher: agent,
@@ -106,34 +130,51 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     }
   }
 
+  function parseUrl(input: string, base?: URL): URL {
+    try {
+      return new URL(input, base);
+    } catch (error) {
+      if (base) throw new AppError(502, 'bad_redirect', `${base.host} redirected to an invalid address ("${input.slice(0, 200)}").`, { cause: error });
+      throw new AppError(400, 'invalid_url', `"${input.slice(0, 200)}" is not a valid URL.`, { cause: error });
+    }
+  }
+
   return {
     async fetch(input, init = {}) {
-      const timeout = AbortSignal.timeout(init.timeoutMs ?? options.timeoutMs ?? 15_000);
+      const timeout = AbortSignal.timeout(init.timeoutMs ?? defaultTimeout);
       const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-      let url = new URL(String(input));
-      let method = init.method ?? 'GET';
-      let body = init.body;
+      let url = parseUrl(String(input));
+      // A copy: dropping credentials on a redirect must not change the caller's object.
+      const request = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
       const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? 3;
       for (let hop = 0; ; hop++) {
-        const response = await fetchOnce(url, { ...init, method, ...(body !== undefined ? { body } : { body: undefined }) }, signal);
+        const response = await fetchOnce(url, request, signal);
         const location = response.headers.get('location');
         if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response;
         await response.body?.cancel();
         if (hop >= maxRedirects) throw new AppError(502, 'too_many_redirects', `Gave up after ${maxRedirects} redirects.`);
-        const next = new URL(location, url);
-        if (next.origin !== url.origin && init.headers) {
-          // Credentials never follow a redirect to another origin.
-          for (const name of Object.keys(init.headers)) if (/^(authorization|cookie)$/i.test(name)) delete init.headers[name];
+        const next = parseUrl(location, url);
+        if (next.origin !== url.origin) {
+          for (const name of Object.keys(request.headers)) if (CREDENTIAL_HEADERS.test(name)) delete request.headers[name];
         }
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-          method = 'GET';
-          body = undefined;
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST')) {
+          request.method = 'GET';
+          request.body = undefined;
+          for (const name of Object.keys(request.headers)) if (/^content-/i.test(name)) delete request.headers[name];
         }
         url = next;
       }
     },
     close: () => agent.close(),
   };
+}
+
+function errorCodes(error: unknown): Set<string> {
+  const codes = new Set<string>();
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') codes.add(e.code);
+  }
+  return codes;
 }
 
 /**
@@ -143,13 +184,34 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
  */
 export function wasNotSent(error: unknown): boolean {
   if (error instanceof OutboundRefusedError) return true;
-  const codes = new Set<string>();
-  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string') codes.add(e.code);
-  }
+  if (error instanceof AppError && (error.code === 'invalid_url' || error.code === 'outbound_refused')) return true;
+  const codes = errorCodes(error);
   return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED'].some((c) =>
     codes.has(c),
   );
+}
+
+/**
+ * Turns whatever a guarded fetch (or reading its body) threw into an AppError with a sentence
+ * for a person: a refusal or a bad URL stays a 400, a name that does not resolve is a 400, and a
+ * source that cannot be reached, fails or is too slow is a 502. `what` names the resource.
+ */
+export function explainOutboundFailure(error: unknown, what: string, timeoutMs: number): AppError {
+  if (error instanceof AppError) return error;
+  const name = (error as { name?: string } | undefined)?.name;
+  const codes = errorCodes(error);
+  const has = (...list: string[]) => list.some((c) => codes.has(c));
+  if (name === 'TimeoutError' || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) {
+    return new AppError(502, 'upstream_timeout', `${what} did not answer in time (limit ${Math.round(timeoutMs / 1000)} s).`, { cause: error });
+  }
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA')) return new AppError(400, 'host_not_found', `The host of ${what} could not be found.`, { cause: error });
+  if (has('ECONNREFUSED')) return new AppError(502, 'upstream_unreachable', `${what} refused the connection.`, { cause: error });
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) return new AppError(502, 'upstream_unreachable', `${what} cannot be reached from this server.`, { cause: error });
+  if ([...codes].some((c) => c.startsWith('ERR_TLS') || c.includes('CERT'))) return new AppError(502, 'upstream_tls', `${what} does not present a valid TLS certificate.`, { cause: error });
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE')) {
+    return new AppError(502, 'upstream_failed', `${what} closed the connection before the answer was complete.`, { cause: error });
+  }
+  return new AppError(502, 'upstream_failed', `Fetching ${what} failed.`, { cause: error });
 }
 
 /** Reads a response body as bytes, failing once it passes `limit`. */

@@ -100,7 +100,14 @@ export interface Provider {
   /** How a channel is connected, for people: which config fields, where to get them. */
   readonly connectHelp: string;
   /** Platform-specific checks beyond text length and media rules; empty when ready. */
-  validate(input: { text: string; media: PublishMedia[] | Array<Omit<PublishMedia, 'read'>>; settings: Record<string, unknown>; part: number }): MissingItem[];
+  validate(input: {
+    text: string;
+    media: Array<Omit<PublishMedia, 'read'>>;
+    settings: Record<string, unknown>;
+    part: number;
+    /** The channel's configuration (decrypted), for rules that depend on it. */
+    config: Record<string, unknown>;
+  }): MissingItem[];
   /** Publishes the post itself (part 0). */
   publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
   /** Publishes a comment (part ≥ 1) under `input.parent`. */

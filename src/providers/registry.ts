@@ -1,7 +1,18 @@
-/** The platforms Herald can post to, by identifier (`settings.__type` in the public API). */
-export const PROVIDER_IDENTIFIERS = ['webhook', 'bluesky'] as const;
-export type ProviderIdentifier = (typeof PROVIDER_IDENTIFIERS)[number];
+import { NotFoundError } from '../errors.ts';
+import type { Provider } from './provider.ts';
+import { webhookProvider } from './webhook/webhook.provider.ts';
 
-export function isProviderIdentifier(value: string): value is ProviderIdentifier {
-  return (PROVIDER_IDENTIFIERS as readonly string[]).includes(value);
+/** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
+const PROVIDERS: ReadonlyMap<string, Provider> = new Map([webhookProvider].map((p) => [p.identifier, p]));
+
+export const PROVIDER_IDENTIFIERS: readonly string[] = [...PROVIDERS.keys()];
+
+export function isProviderIdentifier(value: string): boolean {
+  return PROVIDERS.has(value);
+}
+
+export function getProvider(identifier: string): Provider {
+  const provider = PROVIDERS.get(identifier);
+  if (!provider) throw new NotFoundError(`No provider "${identifier}".`);
+  return provider;
 }

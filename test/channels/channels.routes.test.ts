@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
 
 let t: TestApp;
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 
 async function channel(workspaceId: string, name: string, extra: { groupId?: string; profile?: string; picture?: string } = {}) {
-  return t.services.channels.create(workspaceId, { provider: 'webhook', name, config: { url: 'https://example.test/hook' }, ...extra });
+  return t.services.channels.create(workspaceId, { provider: 'webhook', name, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET }, ...extra });
 }
 
 describe('GET /public/v1/integrations', () => {
@@ -97,9 +97,19 @@ describe('channel plan quota', () => {
 
   it('stores provider credentials sealed, never in clear', async () => {
     const tenant = await createTenant(t);
-    const c = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Sealed', config: { secret: 'whsec_topsecret' } });
+    const config = { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET };
+    const c = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Sealed', config });
     const row = await t.runtime.db.selectFrom('channels').select('credentials').where('id', '=', c.id).executeTakeFirstOrThrow();
-    expect(row.credentials).not.toContain('topsecret');
-    expect(await t.services.channels.config(tenant.workspaceId, c.id)).toEqual({ secret: 'whsec_topsecret' });
+    expect(row.credentials).not.toContain(TEST_WEBHOOK_SECRET.slice(6));
+    expect(row.credentials).not.toContain('example.test');
+    expect(await t.services.channels.config(tenant.workspaceId, c.id)).toEqual(config);
+  });
+
+  it('refuses a configuration the provider does not accept', async () => {
+    const tenant = await createTenant(t);
+    await expect(t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'X', config: { url: 'ftp://x' } })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/url.*secret|secret.*url/s),
+    });
   });
 });

@@ -38,7 +38,7 @@ describe('first start and the operator CLI, against the real server process', ()
     await adminJson(['member', 'add', '--workspace', ws.id, '--user', 'editor@acme.test', '--role', 'editor'], env);
     const group = await adminJson<{ id: string }>(['group', 'create', '--workspace', ws.id, '--name', 'Clients'], env);
     const channel = await adminJson<{ id: string }>(
-      ['channel', 'create', '--workspace', ws.id, '--provider', 'webhook', '--name', 'Hook', '--profile', 'acme', '--group', group.id, '--config', '{"url":"https://hooks.example.test/in"}'],
+      ['channel', 'create', '--workspace', ws.id, '--provider', 'webhook', '--name', 'Hook', '--profile', 'acme', '--group', group.id, '--config', '{"url":"https://hooks.example.test/in","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}'],
       env,
     );
     const key = await adminJson<{ id: string; secret: string; scopes: string[] }>(['key', 'create', '--user', user.id, '--scopes', 'channels:read,posts:read'], env);

@@ -5,16 +5,25 @@ import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
-import { freshDatabase } from './backend.ts';
+import { createPublisher } from '../../src/publishing/engine.ts';
+import type { Publisher } from '../../src/publishing/publisher.ts';
+import type { EmbeddedQueue } from '../../src/publishing/embedded-queue.ts';
+import { freshDatabase, type FreshDatabase } from './backend.ts';
 
 export const TEST_BASE_URL = 'http://herald.test';
 export const TEST_SECRET_KEY = 'ab'.repeat(32);
+export const TEST_WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 export type TestApp = {
   app: FastifyInstance;
   runtime: Runtime;
   config: Config;
   services: Runtime['services'];
+  database: FreshDatabase;
+  /** The publishing engine (started only with `engine: true`). */
+  publisher: Publisher;
+  /** Waits until the engine has nothing running and nothing due. */
+  settle(): Promise<void>;
   /** Sends a request through the full HTTP stack. `key` becomes the Authorization header. */
   request(options: InjectOptions & { key?: string; showorg?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -22,12 +31,20 @@ export type TestApp = {
 
 /** Builds the real application on a fresh database; closed after the file's tests. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; extraRoutes?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    extraRoutes?: (app: FastifyInstance) => void;
+    engine?: boolean;
+    /** Open this app's database again (a restart); it is then dropped by its first owner only. */
+    reopen?: TestApp;
+  } = {},
 ): Promise<TestApp> {
-  const fresh = await freshDatabase();
+  const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
   let config: Config;
   let runtime: Runtime;
   let app: FastifyInstance;
+  let publisher: Publisher;
   try {
     config = loadConfig({
       DATA_DIR: fresh.dataDir,
@@ -45,6 +62,8 @@ export async function createTestApp(
     app = await buildApp(config, { services: runtime.services, clock: runtime.clock, logger: false });
     options.extraRoutes?.(app);
     await app.ready();
+    publisher = createPublisher(runtime, silentLog);
+    if (options.engine) await publisher.start({ concurrency: 4, sweepIntervalMs: 0, exclusive: true });
   } catch (error) {
     await runtime.close();
     await fresh.drop();
@@ -55,6 +74,7 @@ export async function createTestApp(
     if (closed) return;
     closed = true;
     await app.close();
+    await publisher.stop();
     await runtime.close();
     await fresh.drop();
   };
@@ -63,7 +83,10 @@ export async function createTestApp(
     app,
     runtime,
     config,
+    database: fresh,
     services: runtime.services,
+    publisher,
+    settle: () => (runtime.queue as EmbeddedQueue).idle(),
     request: ({ key, showorg, headers, ...rest }) =>
       app.inject({
         ...rest,
@@ -72,6 +95,8 @@ export async function createTestApp(
     close,
   };
 }
+
+const silentLog = { info: () => {}, warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
 
 let counter = 0;
 /** A unique suffix for names and e-mail addresses within a run. */

@@ -1,0 +1,68 @@
+import type { Executor } from '../db/database.ts';
+import type { UploadLinkFilesTable, UploadLinksTable } from './upload-links.table.ts';
+
+export function insertUploadLink(db: Executor, row: UploadLinksTable) {
+  return db.insertInto('upload_links').values(row).execute();
+}
+
+export function findUploadLink(db: Executor, workspaceId: string, id: string) {
+  return db.selectFrom('upload_links').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A link by its secret's hash, with what decides whether it still works: the workspace's
+ * plan, and the key that made it, its owner's role in the workspace (null once removed).
+ */
+export function findUploadLinkByTokenHash(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('upload_links')
+    .innerJoin('workspaces', 'workspaces.id', 'upload_links.workspace_id')
+    .innerJoin('api_keys', 'api_keys.id', 'upload_links.created_by_key_id')
+    .leftJoin('memberships', (join) =>
+      join.onRef('memberships.workspace_id', '=', 'upload_links.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
+    )
+    .select([
+      'upload_links.id',
+      'upload_links.workspace_id',
+      'upload_links.created_at',
+      'upload_links.expires_at',
+      'workspaces.plan_api_access',
+      'api_keys.kind as key_kind',
+      'api_keys.scopes as key_scopes',
+      'api_keys.workspace_id as key_workspace_id',
+      'api_keys.revoked_at as key_revoked_at',
+      'memberships.role as owner_role',
+    ])
+    .where('upload_links.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** The files sent through a link, oldest first, with the name the person gave each. */
+export function listUploadLinkFiles(db: Executor, linkId: string) {
+  return db
+    .selectFrom('upload_link_files')
+    .innerJoin('media', 'media.id', 'upload_link_files.media_id')
+    .select(['media.id', 'upload_link_files.name', 'media.storage_key', 'media.type', 'media.mime_type', 'media.size', 'upload_link_files.created_at'])
+    .where('upload_link_files.upload_link_id', '=', linkId)
+    .orderBy('upload_link_files.created_at')
+    .orderBy('media.id')
+    .execute();
+}
+
+export function uploadLinkUsage(db: Executor, linkId: string) {
+  return db
+    .selectFrom('upload_link_files')
+    .innerJoin('media', 'media.id', 'upload_link_files.media_id')
+    .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.coalesce(eb.fn.sum<number | string>('media.size'), eb.lit(0)).as('bytes')])
+    .where('upload_link_files.upload_link_id', '=', linkId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Adds a file to a link; the same file twice through one link is one entry. */
+export function insertUploadLinkFile(db: Executor, row: UploadLinkFilesTable) {
+  return db
+    .insertInto('upload_link_files')
+    .values(row)
+    .onConflict((oc) => oc.columns(['upload_link_id', 'media_id']).doNothing())
+    .execute();
+}

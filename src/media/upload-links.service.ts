@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ROLE_SCOPES, isRole } from '../auth/scopes.ts';
+import type { Db } from '../db/database.ts';
+import { AppError, ForbiddenError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId, randomToken } from '../lib/ids.ts';
+import { formatBytes, type MediaKind } from './media-content.ts';
+import type { MediaService, StagedUpload } from './media.service.ts';
+import * as repo from './upload-links.repository.ts';
+
+/** How long a link works: the API promises two hours. */
+export const UPLOAD_LINK_LIFETIME_MS = 2 * 3600_000;
+/** At most this many files go through one link. */
+export const UPLOAD_LINK_MAX_FILES = 500;
+/** At most this many bytes go through one link, all files together. */
+export const UPLOAD_LINK_MAX_BYTES = 10 * 1024 ** 3;
+
+/** 43 characters of [0-9A-Za-z]: about 256 bits, so a link cannot be guessed. */
+const TOKEN_LENGTH = 43;
+const TOKEN_SHAPE = /^[0-9A-Za-z]{43}$/;
+
+export type UploadLink = { id: string; url: string; expiresAt: string };
+
+export type UploadLinkFile = { id: string; name: string; path: string; type: MediaKind };
+
+export type UploadLinkContents = { id: string; status: 'empty' | 'ready'; count: number; files: UploadLinkFile[] };
+
+/**
+ * What a link's secret opens:
+ * - `active`: the page works;
+ * - `expired`: two hours have passed;
+ * - `inactive`: the key that made it was revoked, its owner can no longer upload to the
+ *   workspace (removed, demoted), or the workspace's plan lost API access;
+ * - `unknown`: no such link (or it was deleted with its workspace).
+ */
+export type LinkState =
+  | { state: 'active'; linkId: string; workspaceId: string; expiresAt: string }
+  | { state: 'expired'; expiresAt: string }
+  | { state: 'inactive' }
+  | { state: 'unknown' };
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class UploadLinksService {
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; media: MediaService }) {}
+
+  /** The page a person opens; the secret in it is all the page needs. */
+  urlOf(token: string): string {
+    return `${this.deps.baseUrl}/u/${token}`;
+  }
+
+  /** A new link for `workspaceId`, made by the key `keyId`; it works for two hours. */
+  async create(workspaceId: string, keyId: string): Promise<UploadLink> {
+    const token = randomToken(TOKEN_LENGTH);
+    const now = this.deps.clock.now();
+    const row = {
+      id: newId(),
+      workspace_id: workspaceId,
+      token_hash: hashToken(token),
+      created_by_key_id: keyId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + UPLOAD_LINK_LIFETIME_MS).toISOString(),
+    };
+    await repo.insertUploadLink(this.deps.db, row);
+    return { id: row.id, url: this.urlOf(token), expiresAt: row.expires_at };
+  }
+
+  /**
+   * What has arrived through a link, oldest first. A link of another workspace (or one that
+   * does not exist) has the same empty answer: it is not an error, and it reveals nothing.
+   */
+  async contents(workspaceId: string, id: string): Promise<UploadLinkContents> {
+    const link = await repo.findUploadLink(this.deps.db, workspaceId, id);
+    const files = link ? await this.#files(link.id) : [];
+    return { id, status: files.length > 0 ? 'ready' : 'empty', count: files.length, files };
+  }
+
+  async #files(linkId: string): Promise<UploadLinkFile[]> {
+    const rows = await repo.listUploadLinkFiles(this.deps.db, linkId);
+    return rows.map((row) => ({ id: row.id, name: row.name, path: this.deps.media.pathOf(row.storage_key), type: row.type as MediaKind }));
+  }
+
+  /** Whether the secret opens a link right now. */
+  async resolve(token: string): Promise<LinkState> {
+    if (!TOKEN_SHAPE.test(token)) return { state: 'unknown' };
+    const row = await repo.findUploadLinkByTokenHash(this.deps.db, hashToken(token));
+    if (!row) return { state: 'unknown' };
+    if (this.deps.clock.now().getTime() >= Date.parse(row.expires_at)) return { state: 'expired', expiresAt: row.expires_at };
+    const scopes = JSON.parse(row.key_scopes) as string[];
+    const ownerMayUpload = row.owner_role !== null && isRole(row.owner_role) && ROLE_SCOPES[row.owner_role].has('media:write');
+    const keyMayUpload =
+      row.key_kind === 'rest' && row.key_revoked_at === null && scopes.includes('media:write') && (row.key_workspace_id === null || row.key_workspace_id === row.workspace_id);
+    if (Number(row.plan_api_access) !== 1 || !ownerMayUpload || !keyMayUpload) return { state: 'inactive' };
+    return { state: 'active', linkId: row.id, workspaceId: row.workspace_id, expiresAt: row.expires_at };
+  }
+
+  /** The files of an active link, for its page; nothing else of the library is ever shown. */
+  async filesOf(token: string): Promise<UploadLinkFile[]> {
+    const link = await this.#requireActive(token);
+    return this.#files(link.linkId);
+  }
+
+  /**
+   * Checks that the link takes one more file of about `declaredBytes` (the request's size, if
+   * known). Called before the file is read, so a refused upload costs nothing.
+   */
+  async admit(token: string, declaredBytes: number | undefined): Promise<Extract<LinkState, { state: 'active' }>> {
+    const link = await this.#requireActive(token);
+    const usage = await repo.uploadLinkUsage(this.deps.db, link.linkId);
+    if (Number(usage.files) >= UPLOAD_LINK_MAX_FILES) {
+      throw new ForbiddenError(`This link has taken the most files it accepts (${UPLOAD_LINK_MAX_FILES}). Ask for a new link.`, { code: 'link_full' });
+    }
+    if (Number(usage.bytes) + (declaredBytes ?? 0) > UPLOAD_LINK_MAX_BYTES) {
+      throw new ForbiddenError(`This link has taken the most data it accepts (${formatBytes(UPLOAD_LINK_MAX_BYTES)} in all). Ask for a new link.`, { code: 'link_full' });
+    }
+    return link;
+  }
+
+  /** Records a staged file as sent through the link, under the name the person gave it. */
+  async add(link: Extract<LinkState, { state: 'active' }>, staged: StagedUpload): Promise<UploadLinkFile> {
+    const { media } = await this.deps.media.commit(link.workspaceId, staged, { uploadLinkId: link.linkId });
+    await repo.insertUploadLinkFile(this.deps.db, { upload_link_id: link.linkId, media_id: media.id, name: staged.name, created_at: this.deps.clock.now().toISOString() });
+    return { id: media.id, name: staged.name, path: media.path, type: media.type };
+  }
+
+  /** Admits, stages and adds one file: what the page's upload does. */
+  async upload(token: string, source: Readable, input: { name?: string; declaredBytes?: number }): Promise<UploadLinkFile> {
+    const link = await this.admit(token, input.declaredBytes);
+    const staged = await this.deps.media.stage(source, { name: input.name });
+    return this.add(link, staged);
+  }
+
+  async #requireActive(token: string): Promise<Extract<LinkState, { state: 'active' }>> {
+    const link = await this.resolve(token);
+    if (link.state === 'active') return link;
+    if (link.state === 'expired') throw new AppError(410, 'link_expired', 'This upload link has expired; ask for a new one.');
+    if (link.state === 'inactive') throw new AppError(410, 'link_inactive', 'This upload link is no longer active; ask for a new one.');
+    throw new AppError(404, 'link_not_found', 'This upload link does not exist. Check that the address is complete.');
+  }
+}

@@ -1,0 +1,18 @@
+export interface UploadLinksTable {
+  id: string;
+  workspace_id: string;
+  /** SHA-256 of the secret in the link's URL, hex. The secret itself is never stored. */
+  token_hash: string;
+  /** The key that created the link; the link works only while that key and its owner could still upload. */
+  created_by_key_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The files a person sent through a link, with the name they gave each. */
+export interface UploadLinkFilesTable {
+  upload_link_id: string;
+  media_id: string;
+  name: string;
+  created_at: string;
+}

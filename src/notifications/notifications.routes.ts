@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authErrors, showorgHeader } from '../http/common.schema.ts';
+import { NOTIFICATION_KINDS } from './notifications.service.ts';
+
+const notificationSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(NOTIFICATION_KINDS).describe('publish_failed, comment_failed, channel_disconnected (needs reconnecting) or limit_warning.'),
+    message: z.string(),
+    postId: z.string().nullable(),
+    integration: z.string().nullable().describe('The channel ID, when the notification is about one.'),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Notification' });
+
+export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/notifications',
+    {
+      config: { scope: 'posts:read' },
+      schema: {
+        tags: ['Notifications'],
+        summary: 'List notifications, newest first',
+        description: 'Failed publishing (naming the post and the platform\'s reason), channels that need reconnecting, and plan limits close to their end.',
+        headers: showorgHeader,
+        querystring: z.object({ page: z.coerce.number().int().min(0).max(100_000).default(0).describe('Page number, from zero.') }),
+        response: {
+          200: z.object({ notifications: z.array(notificationSchema), page: z.number().int(), pageSize: z.number().int(), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
+          ...authErrors,
+        },
+      },
+    },
+    async (request) => app.services.notifications.list(request.access!.workspace.id, request.query.page),
+  );
+};

@@ -1,0 +1,44 @@
+import { convert } from 'html-to-text';
+import sanitize from 'sanitize-html';
+
+/** The HTML subset a post's content is stored in: paragraphs, line breaks, emphasis, links, lists, quotes and code. */
+const SANITIZE_OPTIONS: sanitize.IOptions = {
+  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'h1', 'h2', 'h3', 'span'],
+  allowedAttributes: { a: ['href', 'rel'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: sanitize.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }),
+  },
+  // Keep the text of tags that are dropped (e.g. <div>) but never that of script or style.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'head'],
+};
+
+/** Stores content as a safe HTML subset: scripts, handlers, styles and foreign schemes are gone. */
+export function sanitizePostHtml(html: string): string {
+  return sanitize(html, SANITIZE_OPTIONS).trim();
+}
+
+/**
+ * Plain text for platforms that take text: paragraphs separated by a blank line, `<br>` as
+ * a line break, list items as "- item", and a link as its URL (or "text (URL)" when the
+ * text says something else).
+ */
+export function htmlToPlainText(html: string): string {
+  const text = convert(html, {
+    wordwrap: false,
+    preserveNewlines: false,
+    selectors: [
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
+      { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+      { selector: 'ul', options: { itemPrefix: '- ', leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+      { selector: 'ol', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'blockquote', options: { trimEmptyLines: true } },
+    ],
+  });
+  return text.replace(/\n{3,}/g, '\n\n').trim();
+}

@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.ts';
+import type { IdempotencyKeysTable, PostPartsTable, PostsTable } from './posts.table.ts';
+
+export function insertPost(db: Executor, row: PostsTable) {
+  return db.insertInto('posts').values(row).execute();
+}
+
+export function insertParts(db: Executor, rows: PostPartsTable[]) {
+  return rows.length ? db.insertInto('post_parts').values(rows).execute() : Promise.resolve([]);
+}
+
+export function deleteParts(db: Executor, postId: string) {
+  return db.deleteFrom('post_parts').where('post_id', '=', postId).execute();
+}
+
+export function replaceMediaLinks(db: Executor, postId: string, mediaIds: string[]) {
+  return (async () => {
+    await db.deleteFrom('post_media').where('post_id', '=', postId).execute();
+    const unique = [...new Set(mediaIds)];
+    if (unique.length) await db.insertInto('post_media').values(unique.map((media_id) => ({ post_id: postId, media_id }))).execute();
+  })();
+}
+
+export function findPost(db: Executor, workspaceId: string, id: string) {
+  return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** The engine reads posts without a workspace: it acts for whichever workspace owns them. */
+export function findPostForEngine(db: Executor, id: string) {
+  return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listGroupPosts(db: Executor, workspaceId: string, groupId: string) {
+  return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('group_id', '=', groupId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+}
+
+export function listPostsInWindow(db: Executor, workspaceId: string, from: string, to: string, groupId: string | undefined) {
+  let query = db
+    .selectFrom('posts')
+    .innerJoin('channels', 'channels.id', 'posts.channel_id')
+    .selectAll('posts')
+    .select('channels.provider as provider')
+    .where('posts.workspace_id', '=', workspaceId)
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.publish_at', '>=', from)
+    .where('posts.publish_at', '<=', to);
+  if (groupId !== undefined) query = query.where('channels.client_group_id', '=', groupId);
+  return query.orderBy('posts.publish_at').orderBy('posts.id').execute();
+}
+
+export function listParts(db: Executor, postIds: string[]) {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('post_parts').selectAll().where('post_id', 'in', postIds).orderBy('post_id').orderBy('idx').execute();
+}
+
+export function updatePost(db: Executor, id: string, changes: Partial<PostsTable>, where: { state?: string[] } = {}) {
+  let query = db.updateTable('posts').set(changes).where('id', '=', id).where('deleted_at', 'is', null);
+  if (where.state) query = query.where('state', 'in', where.state);
+  return query.executeTakeFirst();
+}
+
+export function updatePart(db: Executor, postId: string, idx: number, changes: Partial<PostPartsTable>, where: { state?: string[] } = {}) {
+  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx);
+  if (where.state) query = query.where('state', 'in', where.state);
+  return query.executeTakeFirst();
+}
+
+export function countPostsCreatedSince(db: Executor, workspaceId: string, since: string) {
+  return db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+}
+
+/** Posts not yet published that attach a media file (the media library refuses to delete it). */
+export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string, mediaId: string) {
+  return db
+    .selectFrom('post_media')
+    .innerJoin('posts', 'posts.id', 'post_media.post_id')
+    .select('posts.id')
+    .where('post_media.media_id', '=', mediaId)
+    .where('posts.workspace_id', '=', workspaceId)
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.state', '!=', 'PUBLISHED')
+    .orderBy('posts.id')
+    .execute();
+}
+
+/** Posts whose next step is due: the engine's sweep re-enqueues them (harmless when already queued). */
+export function listDuePosts(db: Executor, until: string, limit: number) {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'next_run_at'])
+    .where('state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
+    .where('next_run_at', 'is not', null)
+    .where('next_run_at', '<=', until)
+    .where('deleted_at', 'is', null)
+    .orderBy('next_run_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Parts a worker claimed and never finished, with their claim older than `before`. */
+export function listStaleSendingParts(db: Executor, before: string) {
+  return db.selectFrom('post_parts').select(['post_id', 'idx']).where('state', '=', 'SENDING').where('claimed_at', '<', before).execute();
+}
+
+export function insertIdempotencyKey(db: Executor, row: IdempotencyKeysTable) {
+  return db.insertInto('idempotency_keys').values(row).execute();
+}
+
+export function findIdempotencyKey(db: Executor, workspaceId: string, key: string) {
+  return db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).where('key', '=', key).executeTakeFirst();
+}
+
+export function completeIdempotencyKey(db: Executor, workspaceId: string, key: string, statusCode: number, response: string) {
+  return db.updateTable('idempotency_keys').set({ status_code: statusCode, response }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+}
+
+export function deleteIdempotencyKey(db: Executor, workspaceId: string, key: string) {
+  return db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).where('status_code', 'is', null).execute();
+}
+
+export function purgeIdempotencyKeys(db: Executor, before: string) {
+  return db.deleteFrom('idempotency_keys').where('created_at', '<', before).execute();
+}
+
+/** Used by tests and the sweep to count work in flight. */
+export function countByState(db: Executor) {
+  return db.selectFrom('posts').select(['state', sql<number>`count(*)`.as('n')]).where('deleted_at', 'is', null).groupBy('state').execute();
+}

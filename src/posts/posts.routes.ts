@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
+import {
+  changeStatusBody,
+  createPostsBody,
+  createPostsResponse,
+  deletedSchema,
+  groupParams,
+  idempotencyHeaders,
+  listPostsQuery,
+  missingSchema,
+  postIdParams,
+  postSchema,
+  releaseIdBody,
+} from './posts.schema.ts';
+import { z } from 'zod';
+
+const errors = { ...authErrors, 404: apiErrorSchema };
+
+export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const posts = () => app.services.posts;
+
+  app.post(
+    '/posts',
+    {
+      config: { scope: 'posts:draft' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Create, schedule or publish posts (one per channel)',
+        description:
+          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402.',
+        headers: idempotencyHeaders,
+        body: createPostsBody,
+        response: { 200: createPostsResponse, ...errors, 402: apiErrorSchema, 409: apiErrorSchema },
+      },
+    },
+    async (request) => posts().create(request.access!, request.body, request.headers['idempotency-key'] as string | undefined),
+  );
+
+  app.get(
+    '/posts',
+    {
+      config: { scope: 'posts:read' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Read the calendar',
+        description: 'Posts whose publish date is within the window (inclusive), oldest first. The window is at most one year.',
+        headers: showorgHeader,
+        querystring: listPostsQuery,
+        response: { 200: z.object({ posts: z.array(postSchema) }).meta({ id: 'PostList' }), ...errors },
+      },
+    },
+    async (request) => ({ posts: await posts().list(request.access!, request.query) }),
+  );
+
+  app.get(
+    '/posts/:id',
+    {
+      config: { scope: 'posts:read' },
+      schema: { tags: ['Posts'], summary: 'Read one post', headers: showorgHeader, params: postIdParams, response: { 200: postSchema, ...errors } },
+    },
+    async (request) => posts().get(request.access!, request.params.id),
+  );
+
+  app.get(
+    '/posts/:id/missing',
+    {
+      config: { scope: 'posts:read' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'What a publish would lack right now',
+        description: 'Required platform settings, media, title, text over the platform\'s limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready.',
+        headers: showorgHeader,
+        params: postIdParams,
+        response: { 200: missingSchema, ...errors },
+      },
+    },
+    async (request) => posts().missing(request.access!, request.params.id),
+  );
+
+  app.put(
+    '/posts/:id/status',
+    {
+      config: { scope: 'posts:publish' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Move a post between draft and scheduled',
+        description: '`schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing.',
+        headers: showorgHeader,
+        params: postIdParams,
+        body: changeStatusBody,
+        response: { 200: postSchema, ...errors },
+      },
+    },
+    async (request) => posts().changeStatus(request.access!, request.params.id, request.body.status),
+  );
+
+  app.put(
+    '/posts/:id/release-id',
+    {
+      config: { scope: 'posts:publish' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Record the platform\'s ID (and URL) for a post',
+        description: 'No state change.',
+        headers: showorgHeader,
+        params: postIdParams,
+        body: releaseIdBody,
+        response: { 200: postSchema, ...errors },
+      },
+    },
+    async (request) => posts().setReleaseId(request.access!, request.params.id, request.body.releaseId, request.body.releaseURL),
+  );
+
+  app.delete(
+    '/posts/:id',
+    {
+      config: { scope: 'posts:draft' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Remove a post',
+        description: 'Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform.',
+        headers: showorgHeader,
+        params: postIdParams,
+        response: { 200: deletedSchema, ...errors },
+      },
+    },
+    async (request) => posts().delete(request.access!, request.params.id),
+  );
+
+  app.delete(
+    '/posts/group/:group',
+    {
+      config: { scope: 'posts:draft' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Remove every post of a group',
+        headers: showorgHeader,
+        params: groupParams,
+        response: { 200: deletedSchema, ...errors },
+      },
+    },
+    async (request) => posts().deleteGroup(request.access!, request.params.group),
+  );
+};

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { POST_STATES } from './posts.table.ts';
+
+/** An instant: ISO 8601 with `Z` or an offset. A local time without a zone is ambiguous and refused. */
+export const instantSchema = z.iso
+  .datetime({ offset: true })
+  .describe('ISO 8601 date-time in UTC (e.g. 2026-12-01T09:30:00Z); an explicit offset is accepted and converted to UTC.');
+
+export const imageRefSchema = z
+  .object({
+    id: z.string().min(1).optional().describe('The media ID from the upload response (optional; `path` is what counts).'),
+    path: z.url().describe('The `path` of a file in this workspace\'s media library, as returned by POST /upload.'),
+  })
+  .meta({ id: 'ImageRef' });
+
+export const valueItemSchema = z
+  .object({
+    content: z.string().max(100_000).describe('HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form.'),
+    image: z.array(imageRefSchema).max(50).default([]).describe('Media to attach, by their library `path`.'),
+    delay: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_080)
+      .optional()
+      .describe('Comments only: minutes after the previous element that this one goes out (default 0).'),
+  })
+  .meta({ id: 'PostValue' });
+
+export const postItemSchema = z
+  .object({
+    integration: z.object({ id: z.string().min(1).describe('The channel ID.') }),
+    value: z.array(valueItemSchema).min(1).max(26).describe('The first element is the post; the rest are published as comments under it, in order.'),
+    settings: z
+      .looseObject({ __type: z.string().min(1).describe('The platform ID; must equal the channel\'s `identifier`.') })
+      .optional()
+      .describe('Platform-specific settings; GET /integration-settings/:id lists them.'),
+  })
+  .meta({ id: 'PostItem' });
+
+export const createPostsBody = z
+  .object({
+    type: z.enum(['draft', 'schedule', 'now']).describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
+    date: instantSchema.describe('Publish time, ISO 8601 UTC. For `now` the server\'s clock is used instead.'),
+    shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
+    tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]).describe('Internal labels; not sent to the platform.'),
+    group: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one.'),
+    posts: z.array(postItemSchema).min(1).max(100).describe('One item per channel; a channel may appear once.'),
+  })
+  .meta({ id: 'CreatePosts' });
+
+export const createPostsResponse = z.array(
+  z.object({ postId: z.string(), integration: z.string().describe('The channel ID.') }).meta({ id: 'CreatedPost' }),
+);
+
+export const postStateSchema = z.enum(POST_STATES).describe('DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.');
+
+export const postSchema = z
+  .object({
+    id: z.string(),
+    group: z.string().describe('Shared by the posts of one multi-channel composition.'),
+    state: postStateSchema,
+    publishDate: z.string().describe('ISO 8601 UTC.'),
+    integration: z.object({ id: z.string(), providerIdentifier: z.string() }),
+    content: z.string().describe('The post\'s sanitised HTML (value[0].content).'),
+    value: z.array(
+      z.object({
+        content: z.string(),
+        image: z.array(imageRefSchema),
+        delay: z.number().int(),
+        state: z.enum(['PENDING', 'SENDING', 'PUBLISHED', 'ERROR']).describe('Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.'),
+        releaseId: z.string().nullable(),
+        releaseURL: z.string().nullable(),
+        publishedAt: z.string().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+    settings: z.record(z.string(), z.unknown()),
+    tags: z.array(z.string()),
+    shortLink: z.boolean(),
+    releaseId: z.string().nullable().describe('The post\'s ID on the platform, once published (or recorded with PUT /posts/:id/release-id).'),
+    releaseURL: z.string().nullable(),
+    error: z.string().nullable().describe('Why the post (or one of its comments) failed, in the platform\'s words where it gave any.'),
+    errorKind: z.string().nullable().describe('`rejected`, `auth`, `unconfirmed`, `missing`, `gave_up` or `channel_disabled`.'),
+    publishedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Post' });
+
+export const listPostsQuery = z.object({
+  startDate: instantSchema.describe('Start of the window (inclusive), ISO 8601 UTC.'),
+  endDate: instantSchema.describe('End of the window (inclusive), ISO 8601 UTC; at most one year after the start.'),
+  customer: z.string().min(1).optional().describe('Only posts of channels in this client group.'),
+});
+
+export const postIdParams = z.object({ id: z.string().min(1).max(100) });
+export const groupParams = z.object({ group: z.string().min(1).max(100) });
+
+export const changeStatusBody = z.object({
+  status: z.enum(['draft', 'schedule']).describe('`schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out of it.'),
+});
+
+export const releaseIdBody = z.object({
+  releaseId: z.string().trim().min(1).max(500).describe('The post\'s ID on the platform.'),
+  releaseURL: z.url({ protocol: /^https?$/ }).optional().describe('The post\'s address on the platform.'),
+});
+
+export const missingSchema = z
+  .object({
+    postId: z.string(),
+    ready: z.boolean().describe('True when nothing is missing.'),
+    missing: z.array(z.object({ field: z.string().describe('The request field at fault, e.g. `value[0].content` or `settings.title`.'), reason: z.string() })),
+  })
+  .meta({ id: 'MissingCheck' });
+
+export const deletedSchema = z.object({ deleted: z.number().int().describe('How many posts were removed.'), ids: z.array(z.string()) }).meta({ id: 'Deleted' });
+
+export const idempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is refused. Kept at least 24 hours per workspace.'),
+  showorg: z.string().optional().describe('The workspace to act on, when the key spans several.'),
+});

@@ -1,0 +1,454 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { ChannelsService, Channel } from '../channels/channels.service.ts';
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { JobQueue } from '../publishing/job-queue.ts';
+import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
+import { sanitizePostHtml } from './html.ts';
+import { describeMedia, type MediaLookup } from './media-lookup.ts';
+import { checkReadiness, checkSettingsTypes } from './readiness.ts';
+import * as repo from './posts.repository.ts';
+import type { createPostsBody, postSchema } from './posts.schema.ts';
+import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
+
+export type CreatePostsInput = z.infer<typeof createPostsBody>;
+export type PostRecord = z.infer<typeof postSchema>;
+export type MissingReport = { postId: string; ready: boolean; missing: Array<{ field: string; reason: string }> };
+
+/** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
+export const SCHEDULE_GRACE_MS = 5 * 60_000;
+/** Share of a plan quota at which a limit warning is sent. */
+const WARN_AT = 0.8;
+/** How long a second request with the same Idempotency-Key waits for the first to finish. */
+const IDEMPOTENCY_WAIT_MS = 5_000;
+
+type PartRow = PostPartsTable;
+type PostRow = PostsTable;
+
+export type PostsDeps = {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  channels: ChannelsService;
+  media: MediaLookup;
+  notifications: NotificationsService;
+};
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function monthStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier: string): PostRecord {
+  const ordered = parts.filter((p) => p.post_id === post.id).sort((a, b) => a.idx - b.idx);
+  return {
+    id: post.id,
+    group: post.group_id,
+    state: post.state as PostState,
+    publishDate: post.publish_at,
+    integration: { id: post.channel_id, providerIdentifier },
+    content: ordered[0]?.content ?? '',
+    value: ordered.map((p) => ({
+      content: p.content,
+      image: parseJson<Array<{ id?: string; path: string }>>(p.images, []),
+      delay: Number(p.delay_minutes),
+      state: p.state as PostRecord['value'][number]['state'],
+      releaseId: p.release_id,
+      releaseURL: p.release_url,
+      publishedAt: p.published_at,
+      error: p.error,
+    })),
+    settings: parseJson<Record<string, unknown>>(post.settings, {}),
+    tags: parseJson<string[]>(post.tags, []),
+    shortLink: Number(post.short_link) === 1,
+    releaseId: post.release_id,
+    releaseURL: post.release_url,
+    error: post.error,
+    errorKind: post.error_kind,
+    publishedAt: post.published_at,
+    createdAt: post.created_at,
+    updatedAt: post.updated_at,
+  };
+}
+
+/** Posts: the calendar, compositions across channels, and the transitions a person can make. */
+export class PostsService {
+  constructor(private readonly deps: PostsDeps) {}
+
+  /**
+   * Creates (or, with `group`, updates in place) one post per channel. With an idempotency
+   * key, a retry of the same request answers the first result and creates nothing.
+   */
+  async create(access: WorkspaceAccess, input: CreatePostsInput, idempotencyKey?: string): Promise<Array<{ postId: string; integration: string }>> {
+    if (input.type !== 'draft') requireScope(access, 'posts:publish');
+    if (!idempotencyKey) return this.createOnce(access, input);
+
+    const { db, clock } = this.deps;
+    const workspaceId = access.workspace.id;
+    const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex');
+    try {
+      await repo.insertIdempotencyKey(db, { workspace_id: workspaceId, key: idempotencyKey, request_hash: hash, status_code: null, response: null, created_at: clock.now().toISOString() });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.replay(workspaceId, idempotencyKey, hash);
+    }
+    try {
+      const result = await this.createOnce(access, input);
+      await repo.completeIdempotencyKey(db, workspaceId, idempotencyKey, 200, JSON.stringify(result));
+      return result;
+    } catch (error) {
+      // A failed request leaves nothing behind, so it can be retried with the same key.
+      await repo.deleteIdempotencyKey(db, workspaceId, idempotencyKey).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async replay(workspaceId: string, key: string, hash: string): Promise<Array<{ postId: string; integration: string }>> {
+    const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+    for (;;) {
+      const row = await repo.findIdempotencyKey(this.deps.db, workspaceId, key);
+      if (!row) throw new ConflictError('The first request with this Idempotency-Key failed while this one waited; send it again.', { code: 'idempotency_retry' });
+      if (row.request_hash !== hash) {
+        throw new BadRequestError('This Idempotency-Key was already used with a different request body; use a new key for a new request.', { code: 'idempotency_key_reused' });
+      }
+      if (row.status_code !== null && row.response !== null) return JSON.parse(row.response) as Array<{ postId: string; integration: string }>;
+      if (Date.now() > deadline) {
+        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', { code: 'idempotency_in_progress' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async createOnce(access: WorkspaceAccess, input: CreatePostsInput): Promise<Array<{ postId: string; integration: string }>> {
+    const { db, clock } = this.deps;
+    const workspaceId = access.workspace.id;
+    const now = clock.now();
+
+    const publishAt = this.publishDate(input, now);
+    const channels = await this.resolveChannels(access, input);
+    const media = await this.resolveMedia(workspaceId, input);
+
+    const existing = input.group ? await this.editableGroup(workspaceId, input.group) : [];
+    const groupId = input.group ?? newId();
+    const byChannel = new Map(existing.map((p) => [p.channel_id, p]));
+    const newCount = input.posts.filter((item) => !byChannel.has(item.integration.id)).length;
+    await this.checkPostQuota(access, newCount, now);
+
+    const state: PostState = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
+    const stamp = now.toISOString();
+    const result: Array<{ postId: string; integration: string }> = [];
+    // Posts of the group for channels no longer listed are removed, except those a channel-limited key cannot see.
+    const removed = existing.filter(
+      (p) => !input.posts.some((item) => item.integration.id === p.channel_id) && (!access.channelIds || access.channelIds.includes(p.channel_id)),
+    );
+
+    await db.transaction().execute(async (trx) => {
+      for (const [i, item] of input.posts.entries()) {
+        const channel = channels[i]!;
+        const previous = byChannel.get(channel.id);
+        const postId = previous?.id ?? newId();
+        const row: PostRow = {
+          id: postId,
+          workspace_id: workspaceId,
+          group_id: groupId,
+          channel_id: channel.id,
+          state,
+          publish_at: publishAt,
+          settings: JSON.stringify({ ...item.settings, __type: channel.provider }),
+          tags: JSON.stringify([...new Set(input.tags)]),
+          short_link: input.shortLink ? 1 : 0,
+          release_id: null,
+          release_url: null,
+          error: null,
+          error_kind: null,
+          next_run_at: state === 'QUEUE' ? publishAt : null,
+          published_at: null,
+          created_at: previous?.created_at ?? stamp,
+          updated_at: stamp,
+          deleted_at: null,
+        };
+        if (previous) {
+          const { id: _id, created_at: _created, ...changes } = row;
+          const updated = await repo.updatePost(trx, postId, changes, { state: ['DRAFT', 'QUEUE', 'ERROR'] });
+          if (Number(updated.numUpdatedRows) === 0) throw new BadRequestError(`Post ${postId} started publishing meanwhile; it can no longer be edited.`, { code: 'invalid_transition' });
+          await repo.deleteParts(trx, postId);
+        } else {
+          await repo.insertPost(trx, row);
+        }
+        await repo.insertParts(
+          trx,
+          item.value.map((value, idx) => ({
+            post_id: postId,
+            idx,
+            content: sanitizePostHtml(value.content),
+            images: JSON.stringify(value.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
+            delay_minutes: idx === 0 ? 0 : (value.delay ?? 0),
+            state: 'PENDING',
+            attempts: 0,
+            claimed_at: null,
+            release_id: null,
+            release_url: null,
+            release_meta: null,
+            error: null,
+            published_at: null,
+          })),
+        );
+        await repo.replaceMediaLinks(
+          trx,
+          postId,
+          item.value.flatMap((value) => value.image.map((image) => media.get(image.path)!.id)),
+        );
+        result.push({ postId, integration: channel.id });
+      }
+      for (const gone of removed) await repo.updatePost(trx, gone.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+    });
+
+    for (const gone of removed) await this.deps.queue.remove(gone.id);
+    for (const { postId } of result) {
+      if (state === 'QUEUE') await this.deps.queue.enqueue({ postId, runAt: new Date(publishAt) });
+      else await this.deps.queue.remove(postId);
+    }
+    if (newCount > 0) await this.warnNearPostQuota(access, now);
+    return result;
+  }
+
+  private publishDate(input: CreatePostsInput, now: Date): string {
+    if (input.type === 'now') return now.toISOString();
+    const date = new Date(input.date);
+    if (input.type === 'schedule' && date.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {
+      throw new BadRequestError(`The date ${date.toISOString()} is in the past; schedule for a later time or use type "now".`, { code: 'date_in_past' });
+    }
+    return date.toISOString();
+  }
+
+  /** Every channel named must be this workspace's, allowed to the key, enabled, and of the right platform. */
+  private async resolveChannels(access: WorkspaceAccess, input: CreatePostsInput): Promise<Channel[]> {
+    const workspaceId = access.workspace.id;
+    const seen = new Set<string>();
+    const channels: Channel[] = [];
+    for (const [i, item] of input.posts.entries()) {
+      const where = `posts[${i}]`;
+      const id = item.integration.id;
+      if (seen.has(id)) throw new BadRequestError(`${where}.integration.id: channel ${id} appears twice; send one item per channel.`);
+      seen.add(id);
+      let channel: Channel;
+      try {
+        channel = await this.deps.channels.get(workspaceId, id);
+      } catch (error) {
+        if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
+        throw error;
+      }
+      if (access.channelIds && !access.channelIds.includes(id)) {
+        throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, { code: 'channel_forbidden' });
+      }
+      if (channel.disabled) {
+        const why = channel.disabledReason === 'needs_reconnect' ? 'it needs reconnecting' : 'it is disabled';
+        throw new BadRequestError(`${where}.integration.id: channel "${channel.name}" cannot post: ${why}.`, { code: 'channel_disabled' });
+      }
+      if (!isProviderIdentifier(channel.provider)) throw new BadRequestError(`${where}: the channel's platform "${channel.provider}" is not available on this server.`);
+      const type = item.settings?.__type;
+      if (type !== undefined && type !== channel.provider) {
+        throw new BadRequestError(`${where}.settings.__type: "${type}" does not match the channel's platform "${channel.provider}".`);
+      }
+      const problems = checkSettingsTypes(getProvider(channel.provider), item.settings ?? {});
+      if (problems.length > 0) throw new BadRequestError(`${where}.${problems.join(`; ${where}.`)}`);
+      channels.push(channel);
+    }
+    return channels;
+  }
+
+  /** Every image must name a file of this workspace's library by its `path`. */
+  private async resolveMedia(workspaceId: string, input: CreatePostsInput) {
+    const paths = input.posts.flatMap((item) => item.value.flatMap((value) => value.image.map((image) => image.path)));
+    const found = paths.length ? await this.deps.media.findByPaths(workspaceId, [...new Set(paths)]) : new Map();
+    input.posts.forEach((item, i) =>
+      item.value.forEach((value, j) =>
+        value.image.forEach((image, k) => {
+          const where = `posts[${i}].value[${j}].image[${k}]`;
+          const file = found.get(image.path);
+          if (!file) throw new BadRequestError(`${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`);
+          if (image.id !== undefined && image.id !== file.id) throw new BadRequestError(`${where}: id ${image.id} does not match the file at that path (${file.id}).`);
+        }),
+      ),
+    );
+    return found;
+  }
+
+  private async editableGroup(workspaceId: string, groupId: string): Promise<PostRow[]> {
+    const posts = await repo.listGroupPosts(this.deps.db, workspaceId, groupId);
+    if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
+    const locked = posts.find((p) => p.state === 'PUBLISHING' || p.state === 'PUBLISHED');
+    if (locked) {
+      throw new BadRequestError(`Post ${locked.id} of this group is ${locked.state === 'PUBLISHED' ? 'already published' : 'being published'}; a published composition cannot be edited.`, {
+        code: 'invalid_transition',
+      });
+    }
+    return posts;
+  }
+
+  private async checkPostQuota(access: WorkspaceAccess, adding: number, now: Date): Promise<void> {
+    const limit = access.workspace.plan.postsPerMonth;
+    if (limit === null || adding === 0) return;
+    const { n } = await repo.countPostsCreatedSince(this.deps.db, access.workspace.id, monthStart(now));
+    if (Number(n) + adding > limit) {
+      throw new PaymentRequiredError(
+        `The plan allows ${limit} posts a month (UTC); ${Number(n)} are used and this request adds ${adding}. Remove channels from the request or wait for next month.`,
+        { code: 'quota_posts' },
+      );
+    }
+  }
+
+  private async warnNearPostQuota(access: WorkspaceAccess, now: Date): Promise<void> {
+    const limit = access.workspace.plan.postsPerMonth;
+    if (limit === null || limit === 0) return;
+    const { n } = await repo.countPostsCreatedSince(this.deps.db, access.workspace.id, monthStart(now));
+    const used = Number(n);
+    const month = monthStart(now).slice(0, 7);
+    if (used >= limit) {
+      await this.deps.notifications.notify(access.workspace.id, {
+        kind: 'limit_warning',
+        message: `All ${limit} posts of this month's plan are used; new posts are refused until ${month} ends.`,
+        dedupeKey: `posts-${month}-100`,
+      });
+    } else if (used >= Math.ceil(limit * WARN_AT)) {
+      await this.deps.notifications.notify(access.workspace.id, {
+        kind: 'limit_warning',
+        message: `${used} of the ${limit} posts this month's plan allows are used.`,
+        dedupeKey: `posts-${month}-80`,
+      });
+    }
+  }
+
+  async list(access: WorkspaceAccess, query: { startDate: string; endDate: string; customer?: string | undefined }): Promise<PostRecord[]> {
+    const start = new Date(query.startDate);
+    const end = new Date(query.endDate);
+    if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
+    const yearLater = new Date(start);
+    yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
+    if (end.getTime() > yearLater.getTime()) throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
+    if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
+    const posts = await repo.listPostsInWindow(this.deps.db, access.workspace.id, start.toISOString(), end.toISOString(), query.customer);
+    const visible = access.channelIds ? posts.filter((p) => access.channelIds!.includes(p.channel_id)) : posts;
+    const parts = await repo.listParts(this.deps.db, visible.map((p) => p.id));
+    return visible.map((p) => toPostRecord(p, parts, p.provider));
+  }
+
+  private async ensureGroup(workspaceId: string, groupId: string): Promise<void> {
+    const group = await this.deps.db.selectFrom('client_groups').select('id').where('workspace_id', '=', workspaceId).where('id', '=', groupId).executeTakeFirst();
+    if (!group) throw new NotFoundError(`No client group ${groupId} in this workspace.`);
+  }
+
+  /** A post of this workspace (and, for a channel-limited key, of its channels); anything else is "not found". */
+  private async find(access: WorkspaceAccess, id: string): Promise<PostRow> {
+    const post = await repo.findPost(this.deps.db, access.workspace.id, id);
+    if (!post || (access.channelIds && !access.channelIds.includes(post.channel_id))) throw new NotFoundError(`No post ${id} in this workspace.`);
+    return post;
+  }
+
+  async get(access: WorkspaceAccess, id: string): Promise<PostRecord> {
+    const post = await this.find(access, id);
+    return this.record(post);
+  }
+
+  private async record(post: PostRow): Promise<PostRecord> {
+    const parts = await repo.listParts(this.deps.db, [post.id]);
+    const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+    return toPostRecord(post, parts, channel.provider);
+  }
+
+  /** draft ↔ schedule, and nothing else. Asking for the state a post is already in changes nothing. */
+  async changeStatus(access: WorkspaceAccess, id: string, status: 'draft' | 'schedule'): Promise<PostRecord> {
+    const { db, clock, queue } = this.deps;
+    const post = await this.find(access, id);
+    const now = clock.now();
+    const stamp = now.toISOString();
+    if (status === 'schedule') {
+      if (post.state === 'QUEUE') return this.record(post);
+      if (post.state !== 'DRAFT') throw this.invalidTransition(post.state, 'QUEUE');
+      if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
+        throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
+      }
+      const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+      if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
+      const updated = await repo.updatePost(db, id, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { state: ['DRAFT'] });
+      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('changed meanwhile', 'QUEUE');
+      await queue.enqueue({ postId: id, runAt: new Date(post.publish_at) });
+    } else {
+      if (post.state === 'DRAFT') return this.record(post);
+      if (post.state !== 'QUEUE') throw this.invalidTransition(post.state, 'DRAFT');
+      const updated = await repo.updatePost(db, id, { state: 'DRAFT', next_run_at: null, updated_at: stamp }, { state: ['QUEUE'] });
+      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('being published', 'DRAFT');
+      await queue.remove(id);
+    }
+    return this.record((await repo.findPost(db, access.workspace.id, id))!);
+  }
+
+  private invalidTransition(from: string, to: string): AppError {
+    const names: Record<string, string> = { PUBLISHING: 'being published', PUBLISHED: 'already published', ERROR: 'in error (edit it with POST /posts and its group)' };
+    return new BadRequestError(`The post cannot move to ${to}: it is ${names[from] ?? from}.`, { code: 'invalid_transition' });
+  }
+
+  async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {
+    const post = await this.find(access, id);
+    await repo.updatePost(this.deps.db, id, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
+    return this.record((await repo.findPost(this.deps.db, access.workspace.id, id))!);
+  }
+
+  /** Removes posts from the calendar and stops their scheduling; nothing is deleted from a platform. */
+  async delete(access: WorkspaceAccess, id: string): Promise<{ deleted: number; ids: string[] }> {
+    const post = await this.find(access, id);
+    return this.remove([post]);
+  }
+
+  async deleteGroup(access: WorkspaceAccess, groupId: string): Promise<{ deleted: number; ids: string[] }> {
+    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter(
+      (p) => !access.channelIds || access.channelIds.includes(p.channel_id),
+    );
+    if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
+    return this.remove(posts);
+  }
+
+  private async remove(posts: PostRow[]): Promise<{ deleted: number; ids: string[] }> {
+    const stamp = this.deps.clock.now().toISOString();
+    for (const post of posts) {
+      await repo.updatePost(this.deps.db, post.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+      await this.deps.queue.remove(post.id);
+    }
+    return { deleted: posts.length, ids: posts.map((p) => p.id) };
+  }
+
+  /** What publishing this post would lack right now; empty when it is ready. */
+  async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
+    const post = await this.find(access, id);
+    const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+    const provider = getProvider(channel.provider);
+    const parts = await repo.listParts(this.deps.db, [post.id]);
+    const partImages = parts.map((p) => ({ idx: Number(p.idx), content: p.content, images: parseJson<Array<{ id?: string; path: string }>>(p.images, []) }));
+    const paths = [...new Set(partImages.flatMap((p) => p.images.map((i) => i.path)))];
+    const files = paths.length ? await this.deps.media.findByPaths(post.workspace_id, paths) : new Map();
+    const media = new Map([...files].map(([path, file]) => [path, describeMedia(file)]));
+    const missing = checkReadiness({
+      provider,
+      channel,
+      config: await this.deps.channels.config(post.workspace_id, post.channel_id),
+      settings: parseJson<Record<string, unknown>>(post.settings, {}),
+      parts: partImages,
+      media,
+    });
+    return { postId: post.id, ready: missing.length === 0, missing };
+  }
+}

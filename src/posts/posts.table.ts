@@ -1,0 +1,65 @@
+export const POST_STATES = ['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR'] as const;
+export type PostState = (typeof POST_STATES)[number];
+
+/** One post: a composition's content for one channel. */
+export interface PostsTable {
+  id: string;
+  workspace_id: string;
+  /** Shared by the posts of one multi-channel composition. */
+  group_id: string;
+  channel_id: string;
+  state: string;
+  /** The instant it is (or was) to be published, ISO 8601 UTC. */
+  publish_at: string;
+  settings: string;
+  tags: string;
+  short_link: number;
+  release_id: string | null;
+  release_url: string | null;
+  error: string | null;
+  /** `rejected`, `auth`, `unconfirmed`, `missing`, `gave_up`, `channel_disabled` — why it is in ERROR. */
+  error_kind: string | null;
+  /** When the engine should next look at it (the post itself, a retry, or the next comment). */
+  next_run_at: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export const PART_STATES = ['PENDING', 'SENDING', 'PUBLISHED', 'ERROR'] as const;
+export type PartState = (typeof PART_STATES)[number];
+
+/** An element of a post's `value`: part 0 is the post, then its comments in order. */
+export interface PostPartsTable {
+  post_id: string;
+  idx: number;
+  content: string;
+  /** JSON array of `{id, path}`. */
+  images: string;
+  delay_minutes: number;
+  state: string;
+  attempts: number;
+  /** Set while a worker is calling the platform for this part (SENDING). */
+  claimed_at: string | null;
+  release_id: string | null;
+  release_url: string | null;
+  release_meta: string | null;
+  error: string | null;
+  published_at: string | null;
+}
+
+export interface PostMediaTable {
+  post_id: string;
+  media_id: string;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  request_hash: string;
+  /** Null while the first request with this key is still running. */
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { MissingItem, Provider, PublishMedia } from '../providers/provider.ts';
+
+export type ReadinessInput = {
+  provider: Provider;
+  channel: { disabled: boolean; disabledReason: string | null };
+  config: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  parts: Array<{ idx: number; content: string; images: Array<{ id?: string | undefined; path: string }> }>;
+  /** The library files the parts name, by path; a path missing here was deleted or never existed. */
+  media: ReadonlyMap<string, Omit<PublishMedia, 'read'>>;
+};
+
+function settingsWithoutType(settings: Record<string, unknown>): Record<string, unknown> {
+  const { __type: _type, ...rest } = settings;
+  return rest;
+}
+
+/**
+ * What a publish would lack right now: a disabled channel, required settings, media that is
+ * gone or breaks the platform's rules, empty or over-long text, and the provider's own checks.
+ * Empty when ready. The same check runs for GET /posts/:id/missing and before publishing.
+ */
+export function checkReadiness(input: ReadinessInput): MissingItem[] {
+  const { provider } = input;
+  const missing: MissingItem[] = [];
+  if (input.channel.disabled) {
+    missing.push({
+      field: 'integration',
+      reason: input.channel.disabledReason === 'needs_reconnect' ? 'The channel needs reconnecting before it can publish.' : 'The channel is disabled.',
+    });
+  }
+  const settings = settingsWithoutType(input.settings);
+  const parsed = provider.settingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      missing.push({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message });
+    }
+  }
+  for (const part of input.parts) {
+    const where = `value[${part.idx}]`;
+    const text = provider.toText(part.content);
+    const media: Array<Omit<PublishMedia, 'read'>> = [];
+    part.images.forEach((image, i) => {
+      const found = input.media.get(image.path);
+      if (!found) missing.push({ field: `${where}.image[${i}]`, reason: 'This file is no longer in the media library.' });
+      else media.push(found);
+    });
+    if (text.trim() === '' && part.images.length === 0) missing.push({ field: `${where}.content`, reason: 'There is no text and no media to publish.' });
+    const length = provider.countText(text);
+    if (length > provider.textLimit.max) {
+      missing.push({ field: `${where}.content`, reason: `The text is ${length} ${provider.textLimit.unit} long; ${provider.name} allows ${provider.textLimit.max}.` });
+    }
+    const rules = provider.mediaRules;
+    if (media.length > rules.maxItems) missing.push({ field: `${where}.image`, reason: `${provider.name} takes at most ${rules.maxItems} files per post; there are ${media.length}.` });
+    if (part.idx === 0 && rules.required && part.images.length === 0) missing.push({ field: `${where}.image`, reason: `${provider.name} needs at least one image or video.` });
+    media.forEach((m, i) => {
+      if (!rules.mimeTypes.includes(m.mimeType)) missing.push({ field: `${where}.image[${i}]`, reason: `${provider.name} does not take ${m.mimeType} files.` });
+      else if (m.size > rules.maxBytes) missing.push({ field: `${where}.image[${i}]`, reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.` });
+    });
+    for (const item of provider.validate({ text, media, settings, part: part.idx, config: input.config })) {
+      if (!missing.some((m) => m.field === item.field && m.reason === item.reason)) missing.push(item);
+    }
+  }
+  return missing;
+}
+
+/** Checks only the types of the settings given at creation; what is missing is reported later. */
+export function checkSettingsTypes(provider: Provider, settings: Record<string, unknown>): string[] {
+  const schema = provider.settingsSchema;
+  const partial = schema instanceof z.ZodObject ? schema.partial() : schema;
+  const parsed = partial.safeParse(settingsWithoutType(settings));
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${['settings', ...i.path.map(String)].join('.')}: ${i.message}`);
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { readLimited, wasNotSent } from '../../net/outbound.ts';
+import { htmlToPlainText } from '../../posts/html.ts';
+import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
+import { signWebhook } from './webhook.signature.ts';
+
+const configSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }).describe('Where each post and comment is delivered (POST, JSON).'),
+  secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/, 'a Standard Webhooks secret: "whsec_" and at least 15 base64-encoded bytes')
+    .describe('Signing secret (whsec_…); deliveries carry webhook-id, webhook-timestamp and webhook-signature.'),
+  requireTitle: z.boolean().optional().describe('When true, a post without settings.title is not ready to publish.'),
+  requireMedia: z.boolean().optional().describe('When true, a post without media is not ready to publish.'),
+});
+
+const settingsSchema = z.object({
+  title: z.string().min(1).max(300).optional().describe('A title, for receivers that publish articles.'),
+  eventType: z
+    .string()
+    .regex(/^[a-z0-9._-]{1,64}$/)
+    .optional()
+    .describe('Overrides the delivery `type` (default `post.published` / `comment.published`).'),
+});
+
+type WebhookConfig = z.infer<typeof configSchema>;
+
+const TEXT_LIMIT = 10_000;
+const RESPONSE_LIMIT = 64 * 1024;
+
+function config(ctx: ProviderContext): WebhookConfig {
+  const parsed = configSchema.safeParse(ctx.config);
+  if (!parsed.success) throw new ProviderError('auth', `The webhook channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+  return parsed.data;
+}
+
+/** Sends one signed delivery; maps the receiver's answer to the engine's failure kinds. */
+async function deliver(ctx: ProviderContext, type: string, id: string, data: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+  const { url, secret } = config(ctx);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({ type, timestamp: new Date(timestamp * 1000).toISOString(), data });
+  let response: Response;
+  try {
+    response = await ctx.outbound.fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Herald-Webhooks/1',
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(secret, id, timestamp, body),
+      },
+      body,
+      maxRedirects: 0,
+      ...(ctx.signal && { signal: ctx.signal }),
+    });
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    if ((error as { code?: string }).code === 'outbound_refused') {
+      throw new ProviderError('rejected', (error as Error).message, { cause: error });
+    }
+    if (wasNotSent(error)) throw new ProviderError('transient', `The webhook receiver could not be reached: ${(error as Error).message}`, { cause: error });
+    throw new ProviderError('unknown_outcome', 'The webhook receiver did not answer in time; the delivery may or may not have arrived.', { cause: error });
+  }
+  let text = '';
+  try {
+    text = (await readLimited(response, RESPONSE_LIMIT)).toString('utf8');
+  } catch {
+    text = '';
+  }
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status, body: parsed };
+  }
+  const reason = `The webhook receiver answered ${status}${text ? `: ${text.slice(0, 300)}` : ''}`;
+  if (status === 429) {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new ProviderError('rate_limited', reason, { status, retryAfterMs: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined });
+  }
+  if (status >= 500) throw new ProviderError('transient', reason, { status });
+  if (status === 401 || status === 403) throw new ProviderError('auth', reason, { status });
+  if (status >= 300 && status < 400) throw new ProviderError('rejected', `${reason} (redirects are not followed for deliveries)`, { status });
+  throw new ProviderError('rejected', reason, { status });
+}
+
+function toRef(id: string, answer: { body: unknown }): PublishedRef {
+  const body = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as Record<string, unknown>;
+  const remoteId = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : id;
+  const url = typeof body.url === 'string' && /^https?:\/\//.test(body.url) ? body.url : undefined;
+  return { id: remoteId, url, meta: { deliveryId: id } };
+}
+
+async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+  const settings = settingsSchema.parse(input.settings);
+  // Stable per post and part, so a receiver that deduplicates on webhook-id sees a retry as the same message.
+  const id = `msg_${input.postId}_${input.part}`;
+  const type = settings.eventType ?? (input.part === 0 ? 'post.published' : 'comment.published');
+  const answer = await deliver(ctx, type, id, {
+    postId: input.postId,
+    part: input.part,
+    channel: { id: ctx.channel.id, name: ctx.channel.name },
+    ...(settings.title !== undefined && { title: settings.title }),
+    text: input.text,
+    html: input.html,
+    media: input.media.map((m) => ({ id: m.id, url: m.url, name: m.name, mimeType: m.mimeType, size: m.size, width: m.width, height: m.height })),
+    ...(input.parent && { inReplyTo: { id: input.parent.id, url: input.parent.url ?? null } }),
+    ...(input.root && { root: { id: input.root.id, url: input.root.url ?? null } }),
+  });
+  return toRef(id, answer);
+}
+
+/** Delivers posts and comments as signed JSON to a URL of the channel owner's choosing. */
+export const webhookProvider: Provider = {
+  identifier: 'webhook',
+  name: 'Webhook',
+  textLimit: { max: TEXT_LIMIT, unit: 'characters' },
+  countText: (text) => [...text].length,
+  toText: htmlToPlainText,
+  settingsSchema,
+  configSchema,
+  mediaRules: {
+    maxItems: 20,
+    mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/tiff', 'video/mp4'],
+    maxBytes: 1024 * 1024 * 1024,
+    required: false,
+  },
+  idempotentWrites: false,
+  connectHelp:
+    'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published.',
+  tools: {
+    ping: {
+      description: 'Sends a signed `ping` delivery to the channel\'s URL and reports how the receiver answered.',
+      input: z.object({ message: z.string().max(200).optional() }),
+      async run(ctx, data) {
+        const { message } = data as { message?: string };
+        const id = `msg_ping_${Date.now()}`;
+        try {
+          const answer = await deliver(ctx, 'ping', id, { message: message ?? 'ping from Herald' });
+          return { ok: true, status: answer.status, deliveryId: id };
+        } catch (error) {
+          if (error instanceof ProviderError) return { ok: false, status: error.options.status ?? null, error: error.message, deliveryId: id };
+          throw error;
+        }
+      },
+    },
+  },
+  validate({ settings, media, part, config: channelConfig }): MissingItem[] {
+    const missing: MissingItem[] = [];
+    const required = channelConfig as Pick<WebhookConfig, 'requireTitle' | 'requireMedia'>;
+    if (part === 0 && required.requireTitle && !settings.title) missing.push({ field: 'settings.title', reason: 'This webhook channel requires a title.' });
+    if (part === 0 && required.requireMedia && media.length === 0) missing.push({ field: 'value[0].image', reason: 'This webhook channel requires at least one image or video.' });
+    return missing;
+  },
+  publish: send,
+  comment: send,
+};

@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+export const shortLinksRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Params: { code: string } }>(
+    '/s/:code',
+    { config: { auth: 'none', rateLimited: false }, schema: { hide: true } },
+    async (request, reply) => {
+      const code = request.params.code;
+      const target = /^[0-9A-Za-z]{8}$/.test(code) ? await app.services.shortLinks.follow(code) : null;
+      if (!target) return reply.status(404).type('text/plain; charset=utf-8').send('This short link does not exist.');
+      return reply.header('cache-control', 'no-store').redirect(target, 302);
+    },
+  );
+};

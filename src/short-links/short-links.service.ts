@@ -1,0 +1,57 @@
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
+import type { Clock } from '../lib/clock.ts';
+import { randomToken } from '../lib/ids.ts';
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:!?]/g;
+
+/** Short links served by Herald at `{BASE_URL}/s/{code}`: a redirect that counts clicks. */
+export class ShortLinksService {
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string }) {}
+
+  /** The short link for `url` in a post, the same one every time it is asked for. */
+  async shorten(workspaceId: string, postId: string, url: string): Promise<string> {
+    const { db } = this.deps;
+    const existing = await db.selectFrom('short_links').select('code').where('post_id', '=', postId).where('url', '=', url).executeTakeFirst();
+    if (existing) return this.address(existing.code);
+    const code = randomToken(8);
+    try {
+      await db.insertInto('short_links').values({ code, workspace_id: workspaceId, post_id: postId, url, clicks: 0, created_at: this.deps.clock.now().toISOString() }).execute();
+      return this.address(code);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const raced = await db.selectFrom('short_links').select('code').where('post_id', '=', postId).where('url', '=', url).executeTakeFirst();
+      if (raced) return this.address(raced.code);
+      throw error;
+    }
+  }
+
+  /** Replaces every http(s) link in `text` with its short link (its own links are left alone). */
+  async shortenAll(workspaceId: string, postId: string, text: string): Promise<string> {
+    const own = `${this.deps.baseUrl}/s/`;
+    const urls = [...new Set(text.match(URL_PATTERN) ?? [])].filter((u) => !u.startsWith(own));
+    let out = text;
+    for (const url of urls) {
+      const short = await this.shorten(workspaceId, postId, url);
+      out = out.split(url).join(short);
+    }
+    return out;
+  }
+
+  /** Follows a code: the target URL (counting the click), or null when unknown. */
+  async follow(code: string): Promise<string | null> {
+    const row = await this.deps.db.selectFrom('short_links').select(['url']).where('code', '=', code).executeTakeFirst();
+    if (!row) return null;
+    await this.deps.db.updateTable('short_links').set((eb) => ({ clicks: eb('clicks', '+', 1) })).where('code', '=', code).execute();
+    return row.url;
+  }
+
+  async clicks(code: string): Promise<number | null> {
+    const row = await this.deps.db.selectFrom('short_links').select('clicks').where('code', '=', code).executeTakeFirst();
+    return row ? Number(row.clicks) : null;
+  }
+
+  private address(code: string): string {
+    return `${this.deps.baseUrl}/s/${code}`;
+  }
+}

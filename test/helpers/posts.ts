@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
+
+/** A tenant with one webhook channel pointing at `url`. */
+export async function webhookTenant(t: TestApp, url: string, config: Record<string, unknown> = {}, tenantOptions: Parameters<typeof createTenant>[1] = {}) {
+  const tenant = await createTenant(t, tenantOptions);
+  const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url, secret: TEST_WEBHOOK_SECRET, ...config } });
+  return { ...tenant, channelId: channel.id };
+}
+
+export type PostBody = {
+  type: 'draft' | 'schedule' | 'now';
+  date: string;
+  posts: Array<{ integration: { id: string }; value: Array<{ content: string; image?: Array<{ id?: string; path: string }>; delay?: number }>; settings?: Record<string, unknown> }>;
+  shortLink?: boolean;
+  tags?: string[];
+  group?: string;
+};
+
+export function postBody(channelId: string, overrides: Partial<PostBody> = {}, values: PostBody['posts'][number]['value'] = [{ content: '<p>Hello world</p>' }]): PostBody {
+  return { type: 'schedule', date: '2026-06-01T10:00:00.000Z', posts: [{ integration: { id: channelId }, value: values }], ...overrides };
+}
+
+export async function createPosts(t: TestApp, tenant: Tenant, body: unknown, headers: Record<string, string> = {}) {
+  const res = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, payload: body as Record<string, unknown>, headers });
+  return res;
+}
+
+export async function createOk(t: TestApp, tenant: Tenant, body: unknown): Promise<Array<{ postId: string; integration: string }>> {
+  const res = await createPosts(t, tenant, body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+export async function getPost(t: TestApp, tenant: Tenant, id: string) {
+  const res = await t.request({ method: 'GET', url: `/public/v1/posts/${id}`, key: tenant.key });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as {
+    id: string;
+    state: string;
+    group: string;
+    publishDate: string;
+    releaseId: string | null;
+    releaseURL: string | null;
+    error: string | null;
+    errorKind: string | null;
+    value: Array<{ state: string; releaseId: string | null; error: string | null; publishedAt: string | null }>;
+  };
+}

@@ -1,0 +1,62 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+
+export type Delivery = { id: string; timestamp: string; signature: string; body: { type: string; data: Record<string, unknown> }; raw: string; at: number };
+
+/** How the receiver answers the next deliveries; the default is 200 with `{id, url}`. */
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'drop';
+
+/**
+ * A local webhook receiver on loopback that records every delivery and answers as told:
+ * scripted statuses (429 with Retry-After, 5xx, 401, 400), a hang (for timeouts), or a dropped connection.
+ */
+export async function startWebhookReceiver() {
+  const deliveries: Delivery[] = [];
+  const script: Answer[] = [];
+  let fallback: Answer | null = null;
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (raw += c));
+    req.on('end', () => {
+      let body: Delivery['body'] = { type: '', data: {} };
+      try {
+        body = JSON.parse(raw) as Delivery['body'];
+      } catch {
+        // recorded as is
+      }
+      const id = String(req.headers['webhook-id'] ?? '');
+      deliveries.push({ id, timestamp: String(req.headers['webhook-timestamp'] ?? ''), signature: String(req.headers['webhook-signature'] ?? ''), body, raw, at: Date.now() });
+      const answer = script.shift() ?? fallback ?? { status: 200, body: { id: `remote-${deliveries.length}`, url: `https://receiver.example/p/${deliveries.length}` } };
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      if (answer === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const close = async () => {
+    for (const res of hanging) res.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  afterAll(close);
+  return {
+    url,
+    deliveries,
+    /** Queues answers for the next deliveries, in order. */
+    answer: (...answers: Answer[]) => script.push(...answers),
+    /** Sets the answer once the script is used up (null for the default 200). */
+    always: (answer: Answer | null) => (fallback = answer),
+    close,
+  };
+}
