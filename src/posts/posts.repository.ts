@@ -93,12 +93,13 @@ export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string
 export function listDuePosts(db: Executor, until: string, limit: number) {
   return db
     .selectFrom('posts')
-    .select(['id', 'next_run_at'])
-    .where('state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
-    .where('next_run_at', 'is not', null)
-    .where('next_run_at', '<=', until)
-    .where('deleted_at', 'is', null)
-    .orderBy('next_run_at')
+    .innerJoin('channels', 'channels.id', 'posts.channel_id')
+    .select(['posts.id', 'posts.next_run_at', 'channels.provider'])
+    .where('posts.state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
+    .where('posts.next_run_at', 'is not', null)
+    .where('posts.next_run_at', '<=', until)
+    .where('posts.deleted_at', 'is', null)
+    .orderBy('posts.next_run_at')
     .limit(limit)
     .execute();
 }

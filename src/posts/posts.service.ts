@@ -218,8 +218,8 @@ export class PostsService {
     });
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
-    for (const { postId } of result) {
-      if (state === 'QUEUE') await this.deps.queue.enqueue({ postId, runAt: new Date(publishAt) });
+    for (const [i, { postId }] of result.entries()) {
+      if (state === 'QUEUE') await this.deps.queue.enqueue({ postId, runAt: new Date(publishAt), provider: channels[i]!.provider });
       else await this.deps.queue.remove(postId);
     }
     if (newCount > 0) await this.warnNearPostQuota(access, now);
@@ -386,7 +386,7 @@ export class PostsService {
       if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
       const updated = await repo.updatePost(db, id, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { state: ['DRAFT'] });
       if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('changed meanwhile', 'QUEUE');
-      await queue.enqueue({ postId: id, runAt: new Date(post.publish_at) });
+      await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
       if (post.state === 'DRAFT') return this.record(post);
       if (post.state !== 'QUEUE') throw this.invalidTransition(post.state, 'DRAFT');

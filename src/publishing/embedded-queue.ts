@@ -32,7 +32,7 @@ export class EmbeddedQueue implements JobQueue {
     const at = job.runAt.getTime();
     const id = `${job.postId}:${at}`;
     if (this.#jobs.has(id)) return;
-    const entry = { id, job: { postId: job.postId, runAt: new Date(at) }, at };
+    const entry = { id, job: { ...job, runAt: new Date(at) }, at };
     this.#jobs.set(id, entry);
     let ids = this.#byPost.get(job.postId);
     if (!ids) this.#byPost.set(job.postId, (ids = new Set()));

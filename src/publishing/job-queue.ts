@@ -3,6 +3,8 @@ export type PublishJob = {
   postId: string;
   /** When it should run; the job id includes it, so enqueueing the same job twice is harmless. */
   runAt: Date;
+  /** The channel's platform, so a queue can limit concurrency per platform (`unknown` when it could not be read: any value must be accepted). */
+  provider: string;
 };
 
 export type JobHandler = (job: PublishJob) => Promise<void>;

@@ -121,7 +121,7 @@ export class Publisher {
     let count = 0;
     for (;;) {
       const due = await repo.listDuePosts(this.#deps.db, until, 10_000);
-      for (const post of due) await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!) });
+      for (const post of due) await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider });
       count += due.length;
       if (due.length < 10_000) return count;
       // More than a page of pending work: the queue deduplicates, so the next page is what matters.
@@ -158,7 +158,7 @@ export class Publisher {
     const now = clock.now();
     if (Date.parse(post.next_run_at) > now.getTime()) {
       // Rescheduled later than this job: make sure a job exists for the new time.
-      await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at) });
+      await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
       return;
     }
     const parts = await repo.listParts(db, [post.id]);
@@ -238,7 +238,7 @@ export class Publisher {
       const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
-      await this.#succeed(post, part, parts, ref);
+      await this.#succeed(post, part, parts, ref, provider.identifier);
     } catch (error) {
       if (error instanceof ProviderError) {
         await this.#settleFailure(post, part, provider, error, { claimedAt: part.claimed_at });
@@ -259,7 +259,7 @@ export class Publisher {
     }
   }
 
-  async #succeed(post: Post, part: Part, parts: Part[], ref: PublishedRef): Promise<void> {
+  async #succeed(post: Post, part: Part, parts: Part[], ref: PublishedRef, provider: string): Promise<void> {
     const { db, clock, queue } = this.#deps;
     const idx = Number(part.idx);
     const now = clock.now();
@@ -279,7 +279,7 @@ export class Publisher {
       await repo.updatePost(trx, post.id, changes);
     });
     this.#deps.log.info({ postId: post.id, part: idx, releaseId: ref.id }, idx === 0 ? 'post published' : 'comment published');
-    if (nextRun) await queue.enqueue({ postId: post.id, runAt: new Date(nextRun) });
+    if (nextRun) await queue.enqueue({ postId: post.id, runAt: new Date(nextRun), provider });
   }
 
   /** Decides what a failure means: retry later, disable the channel, or record the error. */
@@ -288,7 +288,7 @@ export class Publisher {
     const retryable =
       error.kind === 'rate_limited' || error.kind === 'transient' || (error.kind === 'unknown_outcome' && provider !== null && provider.idempotentWrites);
     if (retryable && attempts < this.#options.maxAttempts) {
-      await this.#retry(post, part, error, guard);
+      await this.#retry(post, part, provider?.identifier ?? 'unknown', error, guard);
       return;
     }
     if (error.kind === 'auth') {
@@ -314,7 +314,7 @@ export class Publisher {
     await this.#fail(post, part, 'rejected', error.message, guard);
   }
 
-  async #retry(post: Post, part: Part, error: ProviderError, guard: { claimedAt: string | null }): Promise<void> {
+  async #retry(post: Post, part: Part, provider: string, error: ProviderError, guard: { claimedAt: string | null }): Promise<void> {
     const { db, clock, queue } = this.#deps;
     const idx = Number(part.idx);
     const now = clock.now();
@@ -338,7 +338,7 @@ export class Publisher {
     });
     if (!settled) return;
     this.#deps.log.warn({ postId: post.id, part: idx, attempt: attempts, retryAt: runAt, reason: error.message }, 'publish failed; retrying');
-    await queue.enqueue({ postId: post.id, runAt: new Date(runAt) });
+    await queue.enqueue({ postId: post.id, runAt: new Date(runAt), provider });
   }
 
   /** Records a failure that will not be retried, and tells the workspace. */

@@ -93,7 +93,7 @@ describe('publishing on time', () => {
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-06-03T08:00:00Z' }));
     // Scheduled behind the queue's back, then handled by "two workers" at once.
     await t.runtime.db.updateTable('posts').set({ state: 'QUEUE', next_run_at: '2026-06-03T08:00:00.000Z' }).where('id', '=', created!.postId).execute();
-    const job = { postId: created!.postId, runAt: new Date('2026-06-03T08:00:00.000Z') };
+    const job = { postId: created!.postId, runAt: new Date('2026-06-03T08:00:00.000Z'), provider: 'webhook' };
     await Promise.all([t.publisher.handle(job), t.publisher.handle(job), t.publisher.handle(job)]);
     await t.settle();
     expect(deliveriesFor(created!.postId)).toHaveLength(1);
