@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { REST_SCOPES } from '../../src/auth/scopes.ts';
 import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
 
 /** A tenant with one webhook channel pointing at `url`. */
@@ -46,4 +47,23 @@ export async function getPost(t: TestApp, tenant: Tenant, id: string) {
     errorKind: string | null;
     value: Array<{ state: string; releaseId: string | null; error: string | null; publishedAt: string | null }>;
   };
+}
+
+/**
+ * A draft post in `workspaceId`, made through the service (not through any key), so auth
+ * tests can point at a real post whatever they do to the caller's key.
+ */
+export async function seedPost(t: TestApp, workspaceId: string): Promise<{ postId: string; group: string }> {
+  const channel = await t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Seed', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+  const workspace = await t.services.workspaces.get(workspaceId);
+  const access = {
+    principal: { keyId: 'seed', userId: 'seed', kind: 'rest' as const, scopes: [], channelIds: null, workspaceId: null },
+    workspace,
+    role: 'owner' as const,
+    scopes: new Set(REST_SCOPES),
+    channelIds: null,
+  };
+  const [created] = await t.services.posts.create(access, { type: 'draft', date: '2026-05-10T10:00:00.000Z', shortLink: false, tags: [], posts: [{ integration: { id: channel.id }, value: [{ content: 'seed', image: [] }] }] });
+  const row = await t.runtime.db.selectFrom('posts').select('group_id').where('id', '=', created!.postId).executeTakeFirstOrThrow();
+  return { postId: created!.postId, group: row.group_id };
 }

@@ -1,0 +1,48 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+});
+
+describe('short links', () => {
+  it('replaces links in the published text with {BASE_URL}/s/{code}, a redirect that counts clicks', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now', shortLink: true }, [{ content: '<p>Read <a href="https://example.com/a?b=1">this</a> and https://example.org/x.</p>' }]),
+    );
+    await t.settle();
+    const delivery = receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!;
+    const text = delivery.body.data.text as string;
+    const links = text.match(/http:\/\/herald\.test\/s\/[0-9A-Za-z]{8}/g) ?? [];
+    expect(links).toHaveLength(2);
+    expect(text).not.toContain('example.com');
+    expect(text).toMatch(/s\/[0-9A-Za-z]{8}\.$/);
+    const code = links[0]!.split('/').pop()!;
+    for (let i = 0; i < 3; i++) {
+      const res = await t.request({ method: 'GET', url: `/s/${code}` });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('https://example.com/a?b=1');
+    }
+    expect(await t.services.shortLinks.clicks(code)).toBe(3);
+    // The stored post keeps its original links.
+    const post = (await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}`, key: tenant.key })).json();
+    expect(post.content).toContain('https://example.com/a?b=1');
+  });
+
+  it('leaves links alone without shortLink, and an unknown code is a 404', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>https://example.com/keep</p>' }]));
+    await t.settle();
+    expect(receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!.body.data.text).toBe('https://example.com/keep');
+    expect((await t.request({ method: 'GET', url: '/s/ZZZZZZZZ' })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/s/..%2F..' })).statusCode).toBe(404);
+  });
+});
