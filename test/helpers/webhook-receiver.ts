@@ -15,6 +15,7 @@ export async function startWebhookReceiver() {
   const deliveries: Delivery[] = [];
   const script: Answer[] = [];
   let fallback: Answer | null = null;
+  let delayMs = 0;
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -38,8 +39,12 @@ export async function startWebhookReceiver() {
         req.socket.destroy();
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      const send = () => {
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      };
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,6 +60,8 @@ export async function startWebhookReceiver() {
     deliveries,
     /** Queues answers for the next deliveries, in order. */
     answer: (...answers: Answer[]) => script.push(...answers),
+    /** Answers every delivery after `ms` milliseconds. */
+    slow: (ms: number) => (delayMs = ms),
     /** Sets the answer once the script is used up (null for the default 200). */
     always: (answer: Answer | null) => (fallback = answer),
     close,
