@@ -64,7 +64,9 @@ export async function freePort(): Promise<number> {
 /** Starts `herald serve` quietly (LOG_LEVEL=warn) and waits until /status answers. */
 export async function startHerald(bin: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+  // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

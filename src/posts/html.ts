@@ -1,4 +1,4 @@
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import sanitize from 'sanitize-html';
 
 /** The HTML subset a post's content is stored in: paragraphs, line breaks, emphasis, links, lists, quotes and code. */
@@ -20,25 +20,27 @@ export function sanitizePostHtml(html: string): string {
   return sanitize(html, SANITIZE_OPTIONS).trim();
 }
 
+// Compiled once: html-to-text builds its selector machinery for each options object.
+const convert = compile({
+  wordwrap: false,
+  preserveNewlines: false,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
+    { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+    { selector: 'ul', options: { itemPrefix: '- ', leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    { selector: 'ol', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    { selector: 'h1', options: { uppercase: false } },
+    { selector: 'h2', options: { uppercase: false } },
+    { selector: 'h3', options: { uppercase: false } },
+    { selector: 'blockquote', options: { trimEmptyLines: true } },
+  ],
+});
+
 /**
  * Plain text for platforms that take text: paragraphs separated by a blank line, `<br>` as
  * a line break, list items as "- item", and a link as its URL (or "text (URL)" when the
  * text says something else).
  */
 export function htmlToPlainText(html: string): string {
-  const text = convert(html, {
-    wordwrap: false,
-    preserveNewlines: false,
-    selectors: [
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
-      { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
-      { selector: 'ul', options: { itemPrefix: '- ', leadingLineBreaks: 1, trailingLineBreaks: 1 } },
-      { selector: 'ol', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
-      { selector: 'h1', options: { uppercase: false } },
-      { selector: 'h2', options: { uppercase: false } },
-      { selector: 'h3', options: { uppercase: false } },
-      { selector: 'blockquote', options: { trimEmptyLines: true } },
-    ],
-  });
-  return text.replace(/\n{3,}/g, '\n\n').trim();
+  return convert(html).replace(/\n{3,}/g, '\n\n').trim();
 }

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { startHerald, stop } from './lib.ts';
+import { percentile, startBenchReceiver } from './receiver.ts';
+
+const HERALD = fileURLToPath(new URL('../bin/herald.js', import.meta.url));
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+/**
+ * `count` posts, one channel each, all scheduled for the same instant, published by the real
+ * server to a webhook receiver on loopback. Lateness is arrival at the receiver minus the
+ * scheduled time.
+ */
+export async function burstBench(options: { count: number; leadSeconds: number; env?: Record<string, string> }) {
+  const receiver = await startBenchReceiver();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-burst-'));
+  const env = {
+    DATA_DIR: dataDir,
+    BOOTSTRAP: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    SECRET_KEY: 'cd'.repeat(32),
+    OUTBOUND_ALLOW_LOOPBACK: 'true',
+    ...options.env,
+  };
+  const runtime = await openRuntime(loadConfig(env));
+  const ws = await runtime.services.workspaces.create({ name: 'Burst' });
+  const user = await runtime.services.users.create({ email: 'burst@example.test' });
+  await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
+  const channels: string[] = [];
+  for (let i = 0; i < options.count; i++) {
+    channels.push((await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i}`, config: { url: receiver.url, secret: SECRET } })).id);
+  }
+  const { secret } = await runtime.services.apiKeys.create({ userId: user.id });
+  await runtime.close();
+
+  const herald = await startHerald(HERALD, env);
+  try {
+    const due = new Date(Date.now() + options.leadSeconds * 1000);
+    due.setMilliseconds(0);
+    const created: string[] = [];
+    for (let i = 0; i < channels.length; i += 100) {
+      const res = await fetch(`http://127.0.0.1:${herald.port}/public/v1/posts`, {
+        method: 'POST',
+        headers: { authorization: secret, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'schedule', date: due.toISOString(), posts: channels.slice(i, i + 100).map((id) => ({ integration: { id }, value: [{ content: '<p>burst</p>' }] })) }),
+      });
+      if (res.status !== 200) throw new Error(`POST /posts answered ${res.status}: ${await res.text()}`);
+      created.push(...((await res.json()) as Array<{ postId: string }>).map((p) => p.postId));
+    }
+    if (Date.now() >= due.getTime()) throw new Error('creating the posts took longer than the lead time; raise --lead');
+    const deadline = due.getTime() + 300_000;
+    while (receiver.arrivals.size < created.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const times = [...receiver.arrivals.values()].map((list) => list[0]! - due.getTime()).sort((a, b) => a - b);
+    const duplicates = [...receiver.arrivals.values()].filter((list) => list.length > 1).length;
+    const last = times.at(-1) ?? NaN;
+    return {
+      posts: created.length,
+      delivered: receiver.arrivals.size,
+      duplicates,
+      latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
+      postsPerSecond: Math.round((created.length / Math.max(last, 1)) * 1000),
+    };
+  } finally {
+    await stop(herald.child);
+    await receiver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
