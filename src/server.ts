@@ -40,9 +40,8 @@ export async function startServer(config: Config) {
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      // Stop taking requests, let the publishes in flight finish, then close the database.
-      await app.close();
-      await publisher.stop();
+      // Stop taking requests and starting publishes; let those in flight finish; then close the database.
+      await Promise.all([app.close(), publisher.stop()]);
       await runtime.close();
     })();
     return closing;

@@ -131,6 +131,16 @@ export function adminCommand(): Command {
       print(out, created, [`channel ${created.id} created (${created.provider}, "${created.name}")`]);
     }));
 
+  channel
+    .command('reconnect')
+    .argument('<id>', 'channel id')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--config <json>', 'the new provider configuration and credentials (JSON object)', jsonObject)
+    .action(action(async (rt, out, id: string, opts: { workspace: string; config: Record<string, unknown> }) => {
+      const updated = await rt.services.channels.reconnect(opts.workspace, id, opts.config);
+      print(out, updated, [`channel ${updated.id} reconnected and enabled`]);
+    }));
+
   const key = admin.command('key').description('API keys');
   key
     .command('create')

@@ -58,8 +58,9 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
       if (!rules.mimeTypes.includes(m.mimeType)) missing.push({ field: `${where}.image[${i}]`, reason: `${provider.name} does not take ${m.mimeType} files.` });
       else if (m.size > rules.maxBytes) missing.push({ field: `${where}.image[${i}]`, reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.` });
     });
+    // The provider's own checks may restate a generic one in its words: one reason per field is enough.
     for (const item of provider.validate({ text, media, settings, part: part.idx, config: input.config })) {
-      if (!missing.some((m) => m.field === item.field && m.reason === item.reason)) missing.push(item);
+      if (!missing.some((m) => m.field === item.field)) missing.push(item);
     }
   }
   return missing;

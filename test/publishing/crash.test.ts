@@ -118,3 +118,28 @@ describe('crash while publishing (real process, SIGKILL)', () => {
     console.info(`crash test: ${atKill} delivered before the kill; after restart ${JSON.stringify(Object.fromEntries(states))}`);
   }, 180_000);
 });
+
+describe('graceful stop (real process, SIGTERM)', () => {
+  it('lets the publish in flight finish and exits cleanly', async () => {
+    receiver.slow(1500);
+    const server = await start();
+    const res = await fetch(`${server.baseUrl}/public/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'now', date: new Date().toISOString(), posts: [{ integration: { id: channelIds[0] }, value: [{ content: '<p>in flight</p>' }] }] }),
+    });
+    expect(res.status).toBe(200);
+    const postId = ((await res.json()) as Array<{ postId: string }>)[0]!.postId;
+    const deadline = Date.now() + 10_000;
+    while (!receiver.deliveries.some((d) => d.id === `msg_${postId}_0`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(await server.stop('SIGTERM')).toBe(0);
+    receiver.slow(15);
+    const runtime = await openRuntime(loadConfig(env), { migrate: false });
+    try {
+      const row = await runtime.db.selectFrom('posts').select(['state']).where('id', '=', postId).executeTakeFirstOrThrow();
+      expect(row.state).toBe('PUBLISHED');
+    } finally {
+      await runtime.close();
+    }
+  }, 60_000);
+});

@@ -57,7 +57,8 @@ async function deliver(ctx: ProviderContext, type: string, id: string, data: Rec
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if ((error as { code?: string }).code === 'outbound_refused') {
-      throw new ProviderError('rejected', (error as Error).message, { cause: error });
+      // The channel's URL points somewhere Herald may not go: nothing will work until it is changed.
+      throw new ProviderError('auth', (error as Error).message, { cause: error });
     }
     if (wasNotSent(error)) throw new ProviderError('transient', `The webhook receiver could not be reached: ${(error as Error).message}`, { cause: error });
     throw new ProviderError('unknown_outcome', 'The webhook receiver did not answer in time; the delivery may or may not have arrived.', { cause: error });

@@ -1,0 +1,89 @@
+import { UnicodeString } from '@atproto/api';
+import { convert, type DomNode, type FormatCallback } from 'html-to-text';
+
+/** Bluesky's limits on a post's text (app.bsky.feed.post: maxGraphemes 300, maxLength 3000 UTF-8 bytes). */
+export const MAX_GRAPHEMES = 300;
+export const MAX_BYTES = 3000;
+
+/** Counts graphemes exactly as the PDS validates `app.bsky.feed.post#text` (same library). */
+export function countGraphemes(text: string): number {
+  return new UnicodeString(text).graphemeLength;
+}
+
+export function countBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function textOf(node: DomNode): string {
+  if (node.type === 'text') return node.data ?? '';
+  return (node.children ?? []).map(textOf).join('');
+}
+
+/** "https://Example.com/a/" and "example.com/a" say the same thing. */
+function sameLink(text: string, href: string): boolean {
+  const norm = (s: string) =>
+    s
+      .trim()
+      .replace(/^https?:\/\//i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
+  return norm(text) === norm(href);
+}
+
+/**
+ * A link becomes its URL, which Bluesky turns into a link facet: the bare URL when the text
+ * only repeats it, "text URL" otherwise. A mailto link keeps its text (Bluesky has no facet for it).
+ */
+const anchor: FormatCallback = (elem, walk, builder) => {
+  const href = String(elem.attribs?.href ?? '').trim();
+  const text = textOf(elem).trim();
+  if (/^mailto:/i.test(href)) {
+    if (text) walk(elem.children, builder);
+    else builder.addInline(href.replace(/^mailto:/i, ''));
+    return;
+  }
+  if (!/^https?:\/\//i.test(href)) {
+    walk(elem.children, builder);
+    return;
+  }
+  if (!text || sameLink(text, href)) {
+    builder.addInline(href, { noWordTransform: true });
+    return;
+  }
+  walk(elem.children, builder);
+  builder.addInline(` ${href}`, { noWordTransform: true });
+};
+
+/**
+ * The stored, sanitised HTML as the plain text of a Bluesky post: paragraphs separated by a
+ * blank line, `<br>` as a line break, emphasis dropped, list items as "• item" (numbered for
+ * `<ol>`), links as their URL, no wrapping.
+ */
+export function htmlToBlueskyText(html: string): string {
+  const text = convert(html, {
+    wordwrap: false,
+    preserveNewlines: false,
+    formatters: { blueskyAnchor: anchor },
+    selectors: [
+      { selector: 'a', format: 'blueskyAnchor' },
+      { selector: 'img', format: 'skip' },
+      { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+      { selector: 'ul', options: { itemPrefix: '• ', leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+      { selector: 'ol', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'h4', options: { uppercase: false } },
+      { selector: 'h5', options: { uppercase: false } },
+      { selector: 'h6', options: { uppercase: false } },
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ],
+  });
+  return text
+    .split('\n')
+    // html-to-text indents numbered items by one space ("␠1. one"); a post starts them at the margin.
+    .map((line) => line.trimEnd().replace(/^ (\d+\. )/, '$1'))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

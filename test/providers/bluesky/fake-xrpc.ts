@@ -1,0 +1,134 @@
+// A small XRPC server on loopback that answers as Bluesky's PDS documents it (sessions, records,
+// blobs, handles), so tests can make it fail in the ways Bluesky fails: rate limits, 5xx,
+// expired tokens, answers that never come.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { cidFor } from './helpers.ts';
+
+export type FakeRequest = { method: string; nsid: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; token: string | undefined };
+export type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'destroy';
+export type FakeHandler = (req: FakeRequest, next: () => FakeAnswer) => FakeAnswer;
+
+export type FakeAccount = { did: string; handle: string; appPassword: string };
+
+export class FakeXrpc {
+  readonly account: FakeAccount = { did: 'did:plc:fakealice0000000000000000', handle: 'alice.test', appPassword: 'abcd-efgh-ijkl-mnop' };
+  readonly others = new Map<string, string>([['bob.test', 'did:plc:fakebob00000000000000000000']]);
+  /** Every request, in order. */
+  readonly requests: FakeRequest[] = [];
+  readonly records = new Map<string, { uri: string; cid: string; value: Record<string, unknown> }>();
+  readonly access = new Set<string>();
+  readonly refresh = new Set<string>();
+  private readonly overrides = new Map<string, FakeHandler>();
+  private server!: http.Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.serve(req, res));
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  /** Answers `nsid` with `handler` (which may call `next()` for the normal answer). */
+  on(nsid: string, handler: FakeHandler): void {
+    this.overrides.set(nsid, handler);
+  }
+
+  calls(nsid: string): FakeRequest[] {
+    return this.requests.filter((r) => r.nsid === nsid);
+  }
+
+  /** Makes every access token issued so far expired. */
+  expireAccessTokens(): void {
+    this.access.clear();
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const nsid = url.pathname.replace(/^\/xrpc\//, '');
+    const auth = req.headers.authorization;
+    const request: FakeRequest = { method: req.method ?? 'GET', nsid, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks), token: auth?.replace(/^Bearer /, '') };
+    this.requests.push(request);
+    const override = this.overrides.get(nsid);
+    const answer = override ? override(request, () => this.answer(request)) : this.answer(request);
+    if (answer === 'hang') return; // never answers; the client's timeout ends it
+    if (answer === 'destroy') {
+      req.socket.destroy();
+      return;
+    }
+    const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    res.writeHead(answer.status, { ...(text && { 'content-type': 'application/json' }), ...answer.headers });
+    res.end(text);
+  }
+
+  private session() {
+    const accessJwt = `access-${randomUUID()}`;
+    const refreshJwt = `refresh-${randomUUID()}`;
+    this.access.add(accessJwt);
+    this.refresh.add(refreshJwt);
+    return { accessJwt, refreshJwt, handle: this.account.handle, did: this.account.did, active: true };
+  }
+
+  /** The documented answer for each method this fake knows. */
+  answer(req: FakeRequest): FakeAnswer {
+    const json = () => JSON.parse(req.body.toString('utf8') || '{}') as Record<string, unknown>;
+    const invalid = (message: string, error = 'InvalidRequest') => ({ status: 400, body: { error, message } });
+    switch (req.nsid) {
+      case 'com.atproto.server.createSession': {
+        const { identifier, password } = json();
+        if ((identifier !== this.account.handle && identifier !== this.account.did) || password !== this.account.appPassword) {
+          return { status: 401, body: { error: 'AuthenticationRequired', message: 'Invalid identifier or password' } };
+        }
+        return { status: 200, body: this.session() };
+      }
+      case 'com.atproto.server.refreshSession': {
+        if (!req.token || !this.refresh.delete(req.token)) return invalid('Token has been revoked', 'ExpiredToken');
+        return { status: 200, body: this.session() };
+      }
+    }
+    if (!req.token || !this.access.has(req.token)) return invalid('Token has expired', 'ExpiredToken');
+    switch (req.nsid) {
+      case 'com.atproto.server.getSession':
+        return { status: 200, body: { handle: this.account.handle, did: this.account.did, active: true } };
+      case 'com.atproto.identity.resolveHandle': {
+        const handle = req.query.get('handle') ?? '';
+        const did = handle === this.account.handle ? this.account.did : this.others.get(handle);
+        return did ? { status: 200, body: { did } } : invalid('Unable to resolve handle');
+      }
+      case 'com.atproto.repo.uploadBlob':
+        return { status: 200, body: { blob: { $type: 'blob', ref: { $link: cidFor(req.body, 0x55) }, mimeType: String(req.headers['content-type']), size: req.body.byteLength } } };
+      case 'com.atproto.repo.createRecord': {
+        const { repo, collection, rkey, record } = json() as { repo: string; collection: string; rkey?: string; record: Record<string, unknown> };
+        if (repo !== this.account.did) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Bad repo' } };
+        const key = rkey ?? randomUUID();
+        // The reference PDS answers a taken key with a 500 (the MST refuses the duplicate).
+        if (this.records.has(key)) return { status: 500, body: { error: 'InternalServerError', message: 'Internal Server Error' } };
+        const uri = `at://${repo}/${collection}/${key}`;
+        const cid = cidFor(JSON.stringify(record));
+        this.records.set(key, { uri, cid, value: record });
+        return { status: 200, body: { uri, cid, commit: { cid: cidFor(`commit-${key}`), rev: '3n2sbm6qlmc2u' }, validationStatus: 'valid' } };
+      }
+      case 'com.atproto.repo.getRecord': {
+        const found = this.records.get(req.query.get('rkey') ?? '');
+        return found ? { status: 200, body: found } : invalid(`Could not locate record: ${req.query.get('rkey')}`, 'RecordNotFound');
+      }
+      case 'app.bsky.actor.searchActorsTypeahead': {
+        const q = (req.query.get('q') ?? '').toLowerCase();
+        const all = [[this.account.handle, this.account.did] as const, ...this.others.entries()];
+        const actors = all.filter(([handle]) => handle.startsWith(q)).map(([handle, did]) => ({ did, handle, displayName: handle.split('.')[0] }));
+        return { status: 200, body: { actors: actors.slice(0, Number(req.query.get('limit') ?? 10)) } };
+      }
+      default:
+        return { status: 501, body: { error: 'MethodNotImplemented', message: `Method Not Implemented: ${req.nsid}` } };
+    }
+  }
+}
