@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // A zone with a half-hour offset and daylight saving time shakes out local-time bugs.
-    env: { TZ: 'Australia/Adelaide' },
+    // The AWS SDK (S3 media store) warns on every start that its 2027 releases will need Node 22.
+    env: { TZ: 'Australia/Adelaide', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

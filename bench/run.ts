@@ -1,19 +1,29 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--video-mib N]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { burstBench } from './burst.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
+import { mediaBench } from './media.bench.ts';
+import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' } },
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   burst: () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) }),
+  // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
+  'burst-scale': async () => ({
+    oneWorker: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 1 }),
+    twoWorkers: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 2 }),
+  }),
+  'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
+  media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
-const chosen = positionals.length > 0 ? positionals : Object.keys(scenarios);
+// The scale-out scenarios need PostgreSQL and Redis: only when named.
+const chosen = positionals.length > 0 ? positionals : Object.keys(scenarios).filter((name) => !name.endsWith('-scale'));
 const machine = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) };
 for (const name of chosen) {
   const scenario = scenarios[name];

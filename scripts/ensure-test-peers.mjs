@@ -2,6 +2,7 @@
 // compiles better-sqlite3 (about 70 s), so it is skipped while the installed lockfile is unchanged.
 // Runs before `npm test` and `npm run test:scale`; HERALD_SKIP_BLUESKY_PEER=1 skips it.
 import { execFileSync } from 'node:child_process';
+import process from 'node:process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

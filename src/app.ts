@@ -6,11 +6,17 @@ import { channelsRoutes } from './channels/channels.routes.ts';
 import type { Config } from './config.ts';
 import { docsRoutes } from './docs/docs.routes.ts';
 import { groupsRoutes } from './groups/groups.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import type { ReadinessCheck } from './health/readiness.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { guardPlugin } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
+import { mediaFilesRoutes } from './media/media-files.routes.ts';
+import { mediaRoutes } from './media/media.routes.ts';
+import { uploadLinksRoutes } from './media/upload-links.routes.ts';
+import { uploadPageRoutes } from './media/upload-page.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
@@ -30,6 +36,8 @@ export type AppDeps = {
   services: Services;
   clock: Clock;
   redis?: Redis | undefined;
+  /** What /readyz asks (the database, Redis, the media store); /healthz and /readyz exist only with it. */
+  readiness?: ReadinessCheck[] | undefined;
   logger?: FastifyServerOptions['logger'];
 };
 
@@ -58,8 +66,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     redis: deps.redis,
   });
 
+  if (deps.readiness) await app.register(healthRoutes, { checks: deps.readiness });
   await app.register(docsRoutes, { baseUrl: config.baseUrl });
   await app.register(shortLinksRoutes);
+  await app.register(mediaFilesRoutes);
+  await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
@@ -69,6 +80,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
       await api.register(notificationsRoutes);
+      await api.register(mediaRoutes);
+      await api.register(uploadLinksRoutes);
     },
     { prefix: '/public/v1' },
   );

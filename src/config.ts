@@ -22,6 +22,7 @@ function jsonVariable<T extends z.ZodType>(shape: T) {
 
 const routeKey = z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'keys look like "GET /public/v1/integrations"');
 const instant = z.iso.date().or(z.iso.datetime({ offset: true }));
+const providerConcurrencyMap = jsonVariable(z.record(z.string().regex(/^[a-z0-9_-]+$/, 'keys are platform identifiers (`webhook`, `bluesky`) or `default`'), z.number().int().min(1).max(1000)));
 const routeQuotaMap = jsonVariable(z.record(routeKey, z.number().int().positive()));
 const deprecationMap = jsonVariable(z.record(routeKey, z.object({ sunset: instant, since: instant.optional() })));
 
@@ -57,6 +58,22 @@ const envSchema = z.object({
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(10).default(300),
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  PUBLISH_CONCURRENCY_BY_PROVIDER: providerConcurrencyMap.optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/[^/]/, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, ".", "_" and "-" only').default('herald'),
+  QUEUE_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folders ending in "/", like "herald/media/"').default(''),
+  MIGRATE_ON_START: booleanString.default(true),
+  MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1).max(10 * 1024 ** 2, 'at most 10 MB (10485760), the API\'s promise').default(10 * 1024 ** 2),
+  MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(1024 ** 3, 'at most 1 GB (1073741824), the API\'s promise').default(1024 ** 3),
+  MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(120),
 });
 
 export type Config = Readonly<{
@@ -77,7 +94,24 @@ export type Config = Readonly<{
   outboundAllowLoopback: boolean;
   /** Time limit of one server-side request (connect, send, answer). */
   outboundTimeoutMs: number;
-  publishing: { concurrency: number; maxAttempts: number; leaseSeconds: number; sweepIntervalSeconds: number };
+  publishing: {
+    concurrency: number;
+    maxAttempts: number;
+    leaseSeconds: number;
+    sweepIntervalSeconds: number;
+    /** Per-platform (or `default`) job concurrency of each worker process with the BullMQ queue. */
+    concurrencyByProvider: Record<string, number>;
+    /** How long a dead worker's BullMQ jobs stay locked before another worker takes them. */
+    queueLockSeconds: number;
+  };
+  /** Redis (BullMQ job queue, shared rate-limit counters); null for the embedded, in-process default. */
+  redis: { url: string; prefix: string } | null;
+  /** Where media bytes live: `DATA_DIR/media`, or an S3-compatible bucket. */
+  storage: { kind: 'local' } | { kind: 's3'; endpoint: string | undefined; bucket: string; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined; forcePathStyle: boolean; prefix: string };
+  /** Apply pending migrations at start (otherwise refuse to start while some are pending: run `herald migrate`). */
+  migrateOnStart: boolean;
+  /** Largest image and video accepted, and the time limit of /upload-from-url. */
+  media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
 }>;
 
 export class ConfigError extends Error {
@@ -93,6 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const problems = [
+    e.STORAGE === 's3' && !e.S3_BUCKET && 'S3_BUCKET: required with STORAGE=s3',
+    Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY) && 'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+  ].filter((problem) => typeof problem === 'string');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   const database: Config['database'] =
     e.DATABASE_URL && !e.DATABASE_URL.startsWith('sqlite:')
@@ -119,6 +158,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.PUBLISH_MAX_ATTEMPTS,
       leaseSeconds: e.PUBLISH_LEASE_SECONDS,
       sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+      concurrencyByProvider: e.PUBLISH_CONCURRENCY_BY_PROVIDER ?? {},
+      queueLockSeconds: e.QUEUE_LOCK_SECONDS,
     },
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : null,
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3' as const,
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            prefix: e.S3_PREFIX,
+          }
+        : { kind: 'local' as const },
+    migrateOnStart: e.MIGRATE_ON_START,
+    media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
   });
 }

@@ -4,13 +4,21 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createKysely, type DatabaseTarget } from './db/dialect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
+import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createRedis } from './lib/redis.ts';
 import { SecretBox } from './lib/secret-box.ts';
+import { createMediaStore, type MediaStore } from './media/media-store.ts';
 import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
+import type { Redis } from 'ioredis';
+import { BullmqQueue } from './publishing/bullmq-queue.ts';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
+import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 export type Runtime = {
   config: Config;
@@ -20,6 +28,11 @@ export type Runtime = {
   queue: JobQueue;
   outbound: OutboundClient;
   services: Services;
+  mediaStore: MediaStore;
+  /** The shared rate-limit counters (keys under `REDIS_PREFIX:`), when REDIS_URL is set. */
+  redis: Redis | undefined;
+  /** What `/readyz` asks: the database, Redis when configured, the media store. */
+  readiness: ReadinessCheck[];
   close(): Promise<void>;
 };
 
@@ -44,20 +57,40 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log } = {},
 ): Promise<Runtime> {
   const db = createKysely(options.target ?? config.database);
   try {
-    if (options.migrate !== false) await migrateToLatest(db);
+    if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
+    else if (options.migrate !== false) {
+      const pending = await pendingMigrations(db);
+      if (pending.length > 0) throw new Error(`The database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START is false: run \`herald migrate\` first.`);
+    }
   } catch (error) {
     await db.destroy();
     throw error;
   }
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(loadSecretKey(config));
-  const queue = new EmbeddedQueue(clock);
+  const bullmq = config.redis
+    ? new BullmqQueue({
+        redisUrl: config.redis.url,
+        prefix: config.redis.prefix,
+        clock,
+        providers: PROVIDER_IDENTIFIERS,
+        concurrencyByProvider: config.publishing.concurrencyByProvider,
+        lockDurationMs: config.publishing.queueLockSeconds * 1000,
+        ...(options.log && { log: options.log }),
+      })
+    : null;
+  const queue: JobQueue = bullmq ?? new EmbeddedQueue(clock);
+  // ioredis prefixes every key of this connection, so the rate-limit counters of deployments sharing a Redis stay apart.
+  const redis = config.redis ? createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` }) : undefined;
   const outbound = options.outbound ?? createOutboundClient({ allowLoopback: config.outboundAllowLoopback, timeoutMs: config.outboundTimeoutMs, connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs) });
-  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl });
+  const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
+  const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);
+  const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
+  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl, mediaStore, mediaLimits: config.media });
   return {
     config,
     db,
@@ -66,8 +99,15 @@ export async function openRuntime(
     queue,
     outbound,
     services,
+    mediaStore,
+    redis,
+    readiness,
     close: async () => {
       await queue.stop();
+      await bullmq?.close();
+      if (redis && redis.status !== 'end' && redis.status !== 'wait') await redis.quit().catch(() => redis.disconnect());
+      else redis?.disconnect();
+      s3?.close();
       await outbound.close();
       await db.destroy();
     },

@@ -2,17 +2,35 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { buildHealthApp } from './health/health-app.ts';
 import { createPublisher } from './publishing/engine.ts';
 import { openRuntime } from './runtime.ts';
 
-/** Starts the service: migrations, first-start bootstrap, HTTP. Resolves once listening. */
-export async function startServer(config: Config) {
-  const runtime = await openRuntime(config);
-  const app = await buildApp(config, { services: runtime.services, clock: runtime.clock });
+/**
+ * What a process runs: `api` serves HTTP and only enqueues, `worker` publishes (and answers
+ * /healthz and /readyz only), `all` both, as one embedded process does.
+ */
+export type Role = 'all' | 'api' | 'worker';
+export const ROLES: readonly Role[] = ['all', 'api', 'worker'];
+
+/** Starts the service: migrations, first-start bootstrap, HTTP, the publisher. Resolves once listening. */
+export async function startServer(config: Config, options: { role?: Role } = {}) {
+  const role = options.role ?? 'all';
+  if (role !== 'all' && !config.redis) {
+    // An API process alone would queue jobs in its own memory where no worker can see them.
+    throw new ConfigError(`--role ${role} needs REDIS_URL: API and worker processes share their jobs through Redis. Without it, run --role all (one process).`);
+  }
+  let log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } | undefined;
+  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) } });
+  const app =
+    role === 'worker'
+      ? await buildHealthApp({ checks: runtime.readiness, logger: { level: config.logLevel } })
+      : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness });
+  log = app.log.child({ component: 'queue' });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');
   }
-  if (config.bootstrap) {
+  if (config.bootstrap && role !== 'worker') {
     const created = await bootstrapIfEmpty(runtime.db, runtime.services, runtime.clock);
     if (created) {
       process.stdout.write(
@@ -30,13 +48,17 @@ export async function startServer(config: Config) {
     }
   }
   const publisher = createPublisher(runtime, app.log.child({ component: 'publisher' }));
-  // SQLite means one process owns the database, so parts left SENDING at boot are orphans.
-  await publisher.start({
-    concurrency: config.publishing.concurrency,
-    sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
-    exclusive: config.database.kind === 'sqlite',
-  });
+  if (role !== 'api') {
+    // The embedded default is one process owning a SQLite file, so parts left SENDING at boot are
+    // orphans; anywhere else another worker may be mid-publish, and only expired leases are settled.
+    await publisher.start({
+      concurrency: config.publishing.concurrency,
+      sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
+      exclusive: config.database.kind === 'sqlite' && !config.redis && role === 'all',
+    });
+  }
   await app.listen({ port: config.port, host: config.host });
+  app.log.info({ role, queue: config.redis ? 'bullmq' : 'embedded', database: config.database.kind, storage: config.storage.kind }, 'herald started');
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
@@ -50,10 +72,10 @@ export async function startServer(config: Config) {
 }
 
 /** Runs until SIGTERM or SIGINT, then stops taking requests, finishes those in flight and exits. */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let config: Config;
+export async function main(env: NodeJS.ProcessEnv = process.env, options: { role?: Role } = {}): Promise<void> {
+  let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    config = loadConfig(env);
+    server = await startServer(loadConfig(env), options);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -61,7 +83,6 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw error;
   }
-  const server = await startServer(config);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       server.app.log.info({ signal }, 'stopping');

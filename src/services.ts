@@ -5,9 +5,12 @@ import { GroupsService } from './groups/groups.service.ts';
 import { ApiKeysService } from './keys/api-keys.service.ts';
 import type { Clock } from './lib/clock.ts';
 import type { SecretBox } from './lib/secret-box.ts';
+import type { MediaStore } from './media/media-store.ts';
+import { MediaService, type MediaLimits } from './media/media.service.ts';
+import { UploadLinksService } from './media/upload-links.service.ts';
 import type { OutboundClient } from './net/outbound.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
-import type { MediaLookup } from './posts/media-lookup.ts';
+import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
@@ -23,21 +26,24 @@ export type ServiceDeps = {
   /** The one guarded client for every server-side request. */
   outbound: OutboundClient;
   baseUrl: string;
-};
-
-// Replaced by the media feature: until then no library file can be found.
-const emptyLibrary: MediaLookup = {
-  findByPaths: async () => new Map(),
-  read: async () => {
-    throw new Error('no media library');
-  },
+  /** Where media bytes are kept. */
+  mediaStore: MediaStore;
+  mediaLimits?: MediaLimits;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
 export function createServices(deps: ServiceDeps) {
-  const channels = new ChannelsService(deps);
   const notifications = new NotificationsService(deps);
-  const media = emptyLibrary;
+  const channels = new ChannelsService({ ...deps, notifications });
+  const media = new MediaService({
+    ...deps,
+    store: deps.mediaStore,
+    limits: deps.mediaLimits,
+    // A file attached to a post not yet published stays in the library.
+    attachments: {
+      unpublishedPostsUsing: async (workspaceId: string, mediaId: string) => (await listUnpublishedPostsUsingMedia(deps.db, workspaceId, mediaId)).map((row) => row.id),
+    },
+  });
   return {
     users: new UsersService(deps),
     workspaces: new WorkspacesService(deps),
@@ -48,6 +54,7 @@ export function createServices(deps: ServiceDeps) {
     notifications,
     shortLinks: new ShortLinksService(deps),
     media,
+    uploadLinks: new UploadLinksService({ ...deps, media }),
     posts: new PostsService({ ...deps, channels, media, notifications }),
   };
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { ProviderError } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { z } from 'zod';
@@ -59,7 +60,7 @@ export type NewChannel = {
 };
 
 export class ChannelsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {}
 
   async create(workspaceId: string, input: NewChannel): Promise<Channel> {
     const { db } = this.deps;
@@ -97,7 +98,19 @@ export class ChannelsService {
       created_at: now,
       updated_at: now,
     });
+    if (workspace.plan_channels !== null) await this.warnNearChannelQuota(workspaceId, Number(workspace.plan_channels));
     return this.get(workspaceId, id);
+  }
+
+  private async warnNearChannelQuota(workspaceId: string, limit: number): Promise<void> {
+    const used = Number((await repo.countChannels(this.deps.db, workspaceId)).n);
+    if (limit === 0 || used < Math.ceil(limit * 0.8)) return;
+    const full = used >= limit;
+    await this.deps.notifications.notify(workspaceId, {
+      kind: 'limit_warning',
+      message: full ? `All ${limit} channels of the plan are in use; no more can be connected.` : `${used} of the ${limit} channels the plan allows are in use.`,
+      dedupeKey: `channels-${limit}-${full ? 100 : 80}`,
+    });
   }
 
   /** Channels of a workspace; `channelIds` narrows to what a channel-limited key may see. */

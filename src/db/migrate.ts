@@ -3,14 +3,24 @@ import type { Database } from './database.ts';
 import { currentSchema } from './dialect.ts';
 import { migrations } from './migrations/index.ts';
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+async function migratorFor(db: Kysely<Database>): Promise<Migrator> {
   const schema = await currentSchema(db);
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     ...(schema && { migrationTableSchema: schema }),
   });
+}
+
+/** Names of the migrations not yet applied to this database. */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const all = await (await migratorFor(db)).getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = await migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

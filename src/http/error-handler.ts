@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isUnavailable } from '../db/dialect.ts';
 import { AppError } from '../errors.ts';
+import { isRedisUnavailable } from '../lib/redis.ts';
 
 /** The request-validation shape of the public API: `{statusCode, message, error}`. */
 export function validationBody(statusCode: number, message: string | string[]) {
@@ -29,8 +30,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       return reply.status(400).send(validationBody(400, messages));
     }
-    if (isUnavailable(error)) {
-      request.log.error({ err: error }, 'database unavailable');
+    if (isUnavailable(error) || isRedisUnavailable(error)) {
+      request.log.error({ err: error }, isUnavailable(error) ? 'database unavailable' : 'redis unavailable');
       reply.header('retry-after', '5');
       return reply.status(503).send({ msg: 'The service is temporarily unavailable; retry shortly.', code: 'unavailable' });
     }

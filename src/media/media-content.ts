@@ -77,7 +77,7 @@ export class TooLargeError extends AppError {
 }
 
 /**
- * Watches bytes go by: counts them, hashes them, keeps the first HEAD_BYTES, and throws
+ * Watches bytes go by: counts them, hashes them, keeps the first `keep` bytes, and throws
  * TooLargeError as soon as the count passes the limit (before the chunk is passed on).
  */
 export class ContentMeter {
@@ -89,14 +89,15 @@ export class ContentMeter {
   constructor(
     private readonly limit: number,
     private readonly onTooLarge: () => Error,
+    private readonly keep = HEAD_BYTES,
   ) {}
 
   take(chunk: Buffer): void {
     this.size += chunk.length;
     if (this.size > this.limit) throw this.onTooLarge();
     this.#hash.update(chunk);
-    if (this.#headLength < HEAD_BYTES) {
-      const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
+    if (this.#headLength < this.keep) {
+      const part = chunk.subarray(0, this.keep - this.#headLength);
       this.#head.push(part);
       this.#headLength += part.length;
     }

@@ -48,6 +48,8 @@ const STALE_TEMPORARY_MS = 24 * 3600_000;
 export class LocalDiskMediaStore implements MediaStore {
   readonly #root: string;
   readonly #tmp: string;
+  /** Folders known to exist, so a put does not ask the file system each time. */
+  readonly #folders = new Set<string>();
   #swept = false;
 
   constructor(root: string) {
@@ -62,8 +64,8 @@ export class LocalDiskMediaStore implements MediaStore {
 
   async put(key: string, body: Readable, _options: { contentType: string }): Promise<{ size: number }> {
     const file = this.#file(key);
-    await fs.promises.mkdir(this.#tmp, { recursive: true });
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await this.#folder(this.#tmp);
+    await this.#folder(path.dirname(file));
     if (!this.#swept) {
       this.#swept = true;
       void this.#sweepTemporary();
@@ -73,7 +75,13 @@ export class LocalDiskMediaStore implements MediaStore {
     try {
       const out = fs.createWriteStream(temporary, { flags: 'wx', flush: true });
       await pipeline(body, out);
-      await fs.promises.rename(temporary, file);
+      await fs.promises.rename(temporary, file).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        // The folder was removed behind our back: make it again, once.
+        this.#folders.delete(path.dirname(file));
+        await this.#folder(path.dirname(file));
+        await fs.promises.rename(temporary, file);
+      });
       return { size: out.bytesWritten };
     } catch (error) {
       await fs.promises.rm(temporary, { force: true });
@@ -106,6 +114,12 @@ export class LocalDiskMediaStore implements MediaStore {
     await fs.promises.rm(this.#file(key), { force: true });
   }
 
+  async #folder(folder: string): Promise<void> {
+    if (this.#folders.has(folder)) return;
+    await fs.promises.mkdir(folder, { recursive: true });
+    this.#folders.add(folder);
+  }
+
   /** Temporary files a crashed process left behind. */
   async #sweepTemporary(): Promise<void> {
     try {
@@ -119,4 +133,9 @@ export class LocalDiskMediaStore implements MediaStore {
       // Best effort; the next process start tries again.
     }
   }
+}
+
+/** The store the configuration asks for: local disk under `DATA_DIR/media` (the only kind so far). */
+export function createMediaStore(config: { dataDir: string }): MediaStore {
+  return new LocalDiskMediaStore(path.join(config.dataDir, 'media'));
 }

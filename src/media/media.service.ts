@@ -9,6 +9,7 @@ import { newId } from '../lib/ids.ts';
 import { explainOutboundFailure, type OutboundClient } from '../net/outbound.ts';
 import {
   ContentMeter,
+  HEAD_BYTES,
   imageDimensions,
   mp4Dimensions,
   recogniseType,
@@ -170,7 +171,7 @@ export class MediaService {
    * kept. On failure `source` is left as it is (the caller drains or destroys it).
    */
   async stage(source: Readable, input: { name?: string | undefined; declaredSize?: number | undefined } = {}): Promise<StagedUpload> {
-    const displayName = cleanFileName(input.name, 'file');
+    const displayName = cleanFileName(input.name, 'upload');
     const iterator = source.iterator({ destroyOnReturn: false });
     try {
       const first: Buffer[] = [];
@@ -185,7 +186,8 @@ export class MediaService {
       const type = await recogniseType(Buffer.concat(first), displayName);
       const limit = this.limitFor(type);
       if (input.declaredSize !== undefined && input.declaredSize > limit) throw new TooLargeError(displayName, type, limit);
-      const meter = new ContentMeter(limit, () => new TooLargeError(displayName, type, limit));
+      // Images keep their first megabyte for reading dimensions; a video's are read back by range.
+      const meter = new ContentMeter(limit, () => new TooLargeError(displayName, type, limit), type.type === 'image' ? HEAD_BYTES : 0);
       const key = `${randomBytes(1).toString('hex')}/${randomBytes(16).toString('hex')}.${type.extension}`;
       async function* metered() {
         for (const chunk of first) {
@@ -207,7 +209,7 @@ export class MediaService {
       } catch {
         dimensions = null;
       }
-      const name = input.name ? displayName : `upload.${type.extension}`;
+      const name = cleanFileName(input.name, `upload.${type.extension}`);
       return { key, name, type, size: meter.size, sha256: meter.digest(), dimensions };
     } finally {
       await iterator.return?.();

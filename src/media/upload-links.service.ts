@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { ROLE_SCOPES, isRole } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
@@ -124,13 +123,6 @@ export class UploadLinksService {
     const { media } = await this.deps.media.commit(link.workspaceId, staged, { uploadLinkId: link.linkId });
     await repo.insertUploadLinkFile(this.deps.db, { upload_link_id: link.linkId, media_id: media.id, name: staged.name, created_at: this.deps.clock.now().toISOString() });
     return { id: media.id, name: staged.name, path: media.path, type: media.type };
-  }
-
-  /** Admits, stages and adds one file: what the page's upload does. */
-  async upload(token: string, source: Readable, input: { name?: string; declaredBytes?: number }): Promise<UploadLinkFile> {
-    const link = await this.admit(token, input.declaredBytes);
-    const staged = await this.deps.media.stage(source, { name: input.name });
-    return this.add(link, staged);
   }
 
   async #requireActive(token: string): Promise<Extract<LinkState, { state: 'active' }>> {

@@ -90,8 +90,13 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason), null);
       return connectTo([host], 0);
     }
-    Promise.resolve()
-      .then(() => lookup(host))
+    // The lookup counts towards the connection time, so a resolver that never answers cannot hold a connection (or close()) forever.
+    let timer: NodeJS.Timeout | undefined;
+    const slowLookup = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`Resolving ${host} took longer than ${connectTimeout} ms`), { code: 'EAI_AGAIN', hostname: host })), connectTimeout);
+    });
+    Promise.race([Promise.resolve().then(() => lookup(host)), slowLookup])
+      .finally(() => clearTimeout(timer))
       .then(
         (answers) => {
           if (answers.length === 0) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host }), null);
@@ -139,6 +144,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     }
   }
 
+  let closing: Promise<void> | undefined;
   return {
     async fetch(input, init = {}) {
       const timeout = AbortSignal.timeout(init.timeoutMs ?? defaultTimeout);
@@ -165,7 +171,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         url = next;
       }
     },
-    close: () => agent.close(),
+    close: () => (closing ??= agent.close()),
   };
 }
 

@@ -133,3 +133,13 @@ export function purgeIdempotencyKeys(db: Executor, before: string) {
 export function countByState(db: Executor) {
   return db.selectFrom('posts').select(['state', sql<number>`count(*)`.as('n')]).where('deleted_at', 'is', null).groupBy('state').execute();
 }
+
+/**
+ * Settles a part a worker claimed: the update applies only while the part is still SENDING
+ * under that claim, so a late worker and the lease recovery cannot both settle it.
+ */
+export function settleClaimedPart(db: Executor, postId: string, idx: number, claimedAt: string | null, changes: Partial<PostPartsTable>) {
+  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx).where('state', '=', 'SENDING');
+  if (claimedAt) query = query.where('claimed_at', '=', claimedAt);
+  return query.executeTakeFirst();
+}

@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
+import { parseJsonOr } from '../lib/json.ts';
 import { newId } from '../lib/ids.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { JobQueue } from '../publishing/job-queue.ts';
@@ -40,14 +41,6 @@ export type PostsDeps = {
   notifications: NotificationsService;
 };
 
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
@@ -64,7 +57,7 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
     content: ordered[0]?.content ?? '',
     value: ordered.map((p) => ({
       content: p.content,
-      image: parseJson<Array<{ id?: string; path: string }>>(p.images, []),
+      image: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []),
       delay: Number(p.delay_minutes),
       state: p.state as PostRecord['value'][number]['state'],
       releaseId: p.release_id,
@@ -72,8 +65,8 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
       publishedAt: p.published_at,
       error: p.error,
     })),
-    settings: parseJson<Record<string, unknown>>(post.settings, {}),
-    tags: parseJson<string[]>(post.tags, []),
+    settings: parseJsonOr<Record<string, unknown>>(post.settings, {}),
+    tags: parseJsonOr<string[]>(post.tags, []),
     shortLink: Number(post.short_link) === 1,
     releaseId: post.release_id,
     releaseURL: post.release_url,
@@ -437,7 +430,7 @@ export class PostsService {
     const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
     const provider = getProvider(channel.provider);
     const parts = await repo.listParts(this.deps.db, [post.id]);
-    const partImages = parts.map((p) => ({ idx: Number(p.idx), content: p.content, images: parseJson<Array<{ id?: string; path: string }>>(p.images, []) }));
+    const partImages = parts.map((p) => ({ idx: Number(p.idx), content: p.content, images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []) }));
     const paths = [...new Set(partImages.flatMap((p) => p.images.map((i) => i.path)))];
     const files = paths.length ? await this.deps.media.findByPaths(post.workspace_id, paths) : new Map();
     const media = new Map([...files].map(([path, file]) => [path, describeMedia(file)]));
@@ -445,7 +438,7 @@ export class PostsService {
       provider,
       channel,
       config: await this.deps.channels.config(post.workspace_id, post.channel_id),
-      settings: parseJson<Record<string, unknown>>(post.settings, {}),
+      settings: parseJsonOr<Record<string, unknown>>(post.settings, {}),
       parts: partImages,
       media,
     });

@@ -23,4 +23,6 @@ export interface JobQueue {
   start(handler: JobHandler, options?: { concurrency?: number }): Promise<void>;
   /** Stops taking jobs and waits for the running ones to finish. */
   stop(): Promise<void>;
+  /** Resolves once nothing is running and nothing is due (tests wait on it after moving a test clock). */
+  idle?(): Promise<void>;
 }

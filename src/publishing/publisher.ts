@@ -1,6 +1,7 @@
 import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { describeMedia, toPublishMedia, type MediaLookup } from '../posts/media-lookup.ts';
@@ -49,18 +50,10 @@ type Post = PostsTable;
 type Part = PostPartsTable;
 type Images = Array<{ id?: string; path: string }>;
 
-function parse<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 function refOf(part: Part | undefined): PublishedRef | undefined {
   if (!part || part.state !== 'PUBLISHED' || part.release_id === null) return undefined;
-  return { id: part.release_id, url: part.release_url ?? undefined, meta: parse<Record<string, unknown>>(part.release_meta, {}) };
+  return { id: part.release_id, url: part.release_url ?? undefined, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) };
 }
 
 /**
@@ -200,8 +193,8 @@ export class Publisher {
       const channel = await channels.get(post.workspace_id, post.channel_id);
       provider = getProvider(channel.provider);
       const config = await channels.config(post.workspace_id, post.channel_id);
-      const settings = parse<Record<string, unknown>>(post.settings, {});
-      const images = parse<Images>(part.images, []);
+      const settings = parseJsonOr<Record<string, unknown>>(post.settings, {});
+      const images = parseJsonOr<Images>(part.images, []);
       const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
 
       const missing = checkReadiness({
@@ -324,14 +317,11 @@ export class Publisher {
     const wait = Math.max(jittered, error.options.retryAfterMs ?? 0);
     const runAt = new Date(now.getTime() + wait).toISOString();
     const settled = await db.transaction().execute(async (trx) => {
-      let claim = trx
-        .updateTable('post_parts')
-        .set({ state: 'PENDING', claimed_at: null, error: `Attempt ${attempts} failed, retrying: ${error.message}` })
-        .where('post_id', '=', post.id)
-        .where('idx', '=', idx)
-        .where('state', '=', 'SENDING');
-      if (guard.claimedAt) claim = claim.where('claimed_at', '=', guard.claimedAt);
-      const released = await claim.executeTakeFirst();
+      const released = await repo.settleClaimedPart(trx, post.id, idx, guard.claimedAt, {
+        state: 'PENDING',
+        claimed_at: null,
+        error: `Attempt ${attempts} failed, retrying: ${error.message}`,
+      });
       if (Number(released.numUpdatedRows) !== 1) return false;
       await repo.updatePost(trx, post.id, { ...(idx === 0 && { state: 'QUEUE' }), next_run_at: runAt, updated_at: now.toISOString() });
       return true;
@@ -347,9 +337,7 @@ export class Publisher {
     const idx = Number(part.idx);
     const stamp = clock.now().toISOString();
     const settled = await db.transaction().execute(async (trx) => {
-      let claim = trx.updateTable('post_parts').set({ state: 'ERROR', claimed_at: null, error: reason }).where('post_id', '=', post.id).where('idx', '=', idx).where('state', '=', 'SENDING');
-      if (guard.claimedAt) claim = claim.where('claimed_at', '=', guard.claimedAt);
-      const result = await claim.executeTakeFirst();
+      const result = await repo.settleClaimedPart(trx, post.id, idx, guard.claimedAt, { state: 'ERROR', claimed_at: null, error: reason });
       if (Number(result.numUpdatedRows) !== 1) return false;
       if (idx === 0) {
         await trx.updateTable('post_parts').set({ state: 'ERROR', error: 'Not published: the post itself failed.' }).where('post_id', '=', post.id).where('idx', '>', 0).where('state', '=', 'PENDING').execute();

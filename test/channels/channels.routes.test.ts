@@ -93,6 +93,16 @@ describe('channel plan quota', () => {
     await t.services.workspaces.setPlan(tenant.workspaceId, { channels: 1 });
     await channel(tenant.workspaceId, 'First');
     await expect(channel(tenant.workspaceId, 'Second')).rejects.toMatchObject({ statusCode: 402 });
+    const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications;
+    expect(notes).toEqual([expect.objectContaining({ type: 'limit_warning', message: 'All 1 channels of the plan are in use; no more can be connected.' })]);
+  });
+
+  it('warns once when the channel quota is nearly used', async () => {
+    const tenant = await createTenant(t);
+    await t.services.workspaces.setPlan(tenant.workspaceId, { channels: 5 });
+    for (let i = 0; i < 4; i++) await channel(tenant.workspaceId, `C${i}`);
+    const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications;
+    expect(notes.map((n: { message: string }) => n.message)).toEqual(['4 of the 5 channels the plan allows are in use.']);
   });
 
   it('stores provider credentials sealed, never in clear', async () => {

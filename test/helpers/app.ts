@@ -4,11 +4,11 @@ import { buildApp } from '../../src/app.ts';
 import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import type { OutboundClient } from '../../src/net/outbound.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createPublisher } from '../../src/publishing/engine.ts';
 import type { Publisher } from '../../src/publishing/publisher.ts';
-import type { EmbeddedQueue } from '../../src/publishing/embedded-queue.ts';
-import { freshDatabase, type FreshDatabase } from './backend.ts';
+import { dropRedisPrefix, freshDatabase, freshRedisPrefix, scaleEnv, type FreshDatabase } from './backend.ts';
 
 export const TEST_BASE_URL = 'http://herald.test';
 export const TEST_SECRET_KEY = 'ab'.repeat(32);
@@ -38,9 +38,13 @@ export async function createTestApp(
     engine?: boolean;
     /** Open this app's database again (a restart); it is then dropped by its first owner only. */
     reopen?: TestApp;
+    /** The guarded client for server-side fetches (e.g. with an injected resolver); closed with the app. */
+    outbound?: OutboundClient;
   } = {},
 ): Promise<TestApp> {
   const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
+  // A restart is the same deployment: it keeps its Redis prefix (queued jobs, counters) and media.
+  const prefix = options.reopen?.config.redis?.prefix ?? freshRedisPrefix();
   let config: Config;
   let runtime: Runtime;
   let app: FastifyInstance;
@@ -51,15 +55,16 @@ export async function createTestApp(
       BASE_URL: TEST_BASE_URL,
       LOG_LEVEL: 'silent',
       SECRET_KEY: TEST_SECRET_KEY,
+      ...scaleEnv(prefix),
       ...options.env,
     });
-    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }) });
+    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }) });
   } catch (error) {
     await fresh.drop();
     throw error;
   }
   try {
-    app = await buildApp(config, { services: runtime.services, clock: runtime.clock, logger: false });
+    app = await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, logger: false });
     options.extraRoutes?.(app);
     await app.ready();
     publisher = createPublisher(runtime, silentLog);
@@ -77,6 +82,7 @@ export async function createTestApp(
     await publisher.stop();
     await runtime.close();
     await fresh.drop();
+    if (config.redis && !options.reopen) await dropRedisPrefix(config.redis.prefix);
   };
   afterAll(close);
   return {
@@ -86,7 +92,10 @@ export async function createTestApp(
     database: fresh,
     services: runtime.services,
     publisher,
-    settle: () => (runtime.queue as EmbeddedQueue).idle(),
+    settle: async () => {
+      if (!runtime.queue.idle) throw new Error('This queue cannot tell when it is idle.');
+      await runtime.queue.idle();
+    },
     request: ({ key, showorg, headers, ...rest }) =>
       app.inject({
         ...rest,

@@ -8,6 +8,8 @@ export type RouteUnderTest = {
   /** The path, given the tenant the request acts for (so ids can be its own). */
   url: (t: TestApp, tenant: Tenant) => string | Promise<string>;
   body?: unknown;
+  /** A raw body with its own headers (e.g. multipart/form-data), built afresh for every call. */
+  rawBody?: () => { payload: Buffer | string; headers: Record<string, string> };
   scope?: Scope;
   /** Routes that work without `showorg` on a multi-workspace key (/workspaces). */
   workspaceOptional?: boolean;
@@ -41,13 +43,16 @@ function expectMsg(res: LightMyRequestResponse, status: number, pattern?: RegExp
 export function runAuthMatrix(getApp: () => TestApp, route: RouteUnderTest): void {
   const call = async (key: string | undefined, tenant: Tenant, extra: { showorg?: string; headers?: Record<string, string> } = {}) => {
     const t = getApp();
+    const raw = route.rawBody?.();
+    const headers = raw || extra.headers ? { ...raw?.headers, ...extra.headers } : undefined;
     return t.request({
       method: route.method,
       url: await route.url(t, tenant),
       ...(key !== undefined && { key }),
       ...(extra.showorg !== undefined && { showorg: extra.showorg }),
-      ...(extra.headers && { headers: extra.headers }),
+      ...(headers && { headers }),
       ...(route.body !== undefined && { payload: route.body as Record<string, unknown> }),
+      ...(raw && { payload: raw.payload }),
     });
   };
   const ok = route.okStatus ?? 200;

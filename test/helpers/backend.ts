@@ -1,13 +1,75 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { DatabaseTarget } from '../../src/db/dialect.ts';
 
 /** Which backend the suite runs on: `sqlite` (default) or `postgres` (HERALD_TEST_BACKEND). */
 export const BACKEND = process.env.HERALD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The scale-out run's Redis: the BullMQ job queue and the shared rate-limit counters. */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The bucket of the scale-out run's local S3-compatible server (started by global-setup). */
+export const S3_BUCKET = 'herald-test';
+
+/**
+ * The environment that selects the scale-out stack besides PostgreSQL: the BullMQ queue and
+ * Redis rate limits (REDIS_URL), and the S3 media store. Empty on the embedded default, so the
+ * one switch (HERALD_TEST_BACKEND) moves the whole suite.
+ */
+export function scaleEnv(prefix: string): Record<string, string> {
+  if (BACKEND !== 'postgres') return {};
+  return {
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    STORAGE: 's3',
+    S3_ENDPOINT: inject('s3Endpoint'),
+    S3_BUCKET,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_PREFIX: `${prefix}/`,
+  };
+}
+
+/** A Redis prefix of its own for each test app, so parallel files never see each other's jobs or counters. */
+export function freshRedisPrefix(): string {
+  return `herald-t-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * The scale-out environment of real processes started against `env.DATABASE_URL`: processes of
+ * one database share a Redis prefix (they are one deployment), other databases get another.
+ */
+export function scaleProcessEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return scaleEnv(processPrefix(env.DATABASE_URL ?? env.DATA_DIR ?? ''));
+}
+
+function processPrefix(databaseUrl: string): string {
+  return `herald-p-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 12)}`;
+}
+
+/** Deletes every Redis key under `prefix:` (what a test deployment left: job metadata, counters). */
+export async function dropRedisPrefix(prefix: string): Promise<void> {
+  if (BACKEND !== 'postgres') return;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
 
 export type FreshDatabase = { target: DatabaseTarget; dataDir: string; drop(): Promise<void> };
 
@@ -63,6 +125,7 @@ export async function freshDatabaseUrl(): Promise<{ url: string; dataDir: string
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+      await dropRedisPrefix(processPrefix(url.toString()));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

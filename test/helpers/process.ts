@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { scaleProcessEnv } from './backend.ts';
 
 export const HERALD_BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
 const run = promisify(execFile);
@@ -14,7 +15,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 /** Runs `herald …` and returns its output; never throws on a non-zero exit. */
 export async function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], { env: { ...inheritedEnv(), ...env }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], { env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env }, timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -34,7 +35,7 @@ export type ServerProcess = { child: ChildProcess; baseUrl: string; output: () =
 /** Starts `herald serve` on a free loopback port and waits until it listens. */
 export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [HERALD_BIN, 'serve', ...args], {
-    env: { ...inheritedEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...inheritedEnv(), ...scaleProcessEnv(env), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,44 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Connection options from a `redis://` or `rediss://` URL
+ * (`redis://[user][:password]@host[:port][/db]`), for clients that take options rather than a URL.
+ */
+export function redisOptionsFromUrl(url: string): RedisOptions {
+  const parsed = new URL(url);
+  const db = parsed.pathname.replace(/^\//, '');
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port ? Number(parsed.port) : 6379,
+    ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
+    ...(db && { db: Number(db) }),
+    ...(parsed.protocol === 'rediss:' && { tls: { servername: parsed.hostname } }),
+  };
+}
+
+/**
+ * A connection for request-time commands (rate-limit counters, enqueueing, health checks). It
+ * connects on first use, and while Redis is unreachable a command fails after one reconnection
+ * attempt instead of waiting: a request should get a quick 503, not hang.
+ */
+export function createRedis(url: string, options: RedisOptions = {}): Redis {
+  const redis = new Redis({
+    ...redisOptionsFromUrl(url),
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 1,
+    ...options,
+  });
+  // Errors reach the callers of failed commands; the connection itself reconnects on its own.
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** True when `error` says Redis could not be reached (as opposed to rejecting a command). */
+export function isRedisUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; message?: string } | undefined;
+  if (!e) return false;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  return /^(Connection is closed|Stream isn't writeable|connect ECONNREFUSED|Redis connection lost)/.test(e.message ?? '');
+}

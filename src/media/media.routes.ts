@@ -1,0 +1,131 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
+import type { FastifyValidationResult } from 'fastify/types/schema.js';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
+import type { Media } from './media.service.ts';
+import {
+  deletedMediaSchema,
+  listMediaQuerySchema,
+  mediaIdParamsSchema,
+  mediaPageSchema,
+  uploadBodySchema,
+  uploadFromUrlBodySchema,
+  uploadResultSchema,
+  type mediaSchema,
+} from './media.schema.ts';
+import { receiveOneFile } from './multipart-file.ts';
+
+/**
+ * The multipart body is read as a stream by the handler, not parsed up front: its schema
+ * describes it for the OpenAPI document only.
+ */
+export const streamedBodyValidator = <T>(route: FastifyRouteSchemaDef<T>): FastifyValidationResult =>
+  route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route as unknown as FastifyRouteSchemaDef<z.ZodType>);
+
+export function presentMedia(media: Media): z.infer<typeof mediaSchema> {
+  return {
+    id: media.id,
+    name: media.name,
+    path: media.path,
+    type: media.type,
+    mimeType: media.mimeType,
+    size: media.size,
+    width: media.width,
+    height: media.height,
+    createdAt: media.createdAt,
+    uploadLinkId: media.uploadLinkId,
+  };
+}
+
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { throwFileSizeLimit: false });
+  const media = app.services.media;
+
+  app.post(
+    '/upload',
+    {
+      config: { scope: 'media:write' },
+      validatorCompiler: streamedBodyValidator,
+      schema: {
+        tags: ['Media'],
+        summary: 'Upload a file to the media library',
+        description:
+          'multipart/form-data with exactly one part, `file`. Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to 10 MB, videos (MP4) up to 1 GB; the type is read from the content. Identical content already in the workspace answers with the existing `{id, path}` and stores nothing new. A missing or extra part, an empty file or a refused type is a 400; a file over its limit is a 413, and nothing is kept.',
+        consumes: ['multipart/form-data'],
+        headers: showorgHeader,
+        body: uploadBodySchema,
+        response: { 200: uploadResultSchema, ...authErrors, 413: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const staged = await receiveOneFile(request, {
+        maxBytes: media.maxBytes,
+        stage: (file, name) => media.stage(file, { name }),
+        discard: (s) => media.discard(s),
+      });
+      const { media: file } = await media.commit(request.access!.workspace.id, staged);
+      return { id: file.id, path: file.path };
+    },
+  );
+
+  app.post(
+    '/upload-from-url',
+    {
+      config: { scope: 'media:write' },
+      schema: {
+        tags: ['Media'],
+        summary: 'Add a file to the media library from a URL',
+        description:
+          'The server fetches the URL (http or https only) with the same checks and deduplication as /upload. Addresses of loopback, private, link-local (cloud metadata), shared, multicast and reserved networks are refused with a 400 naming the reason, also after a redirect (at most 3, each checked again). A source that cannot be found, refuses, fails or is too slow answers 400 or 502 with a sentence saying which.',
+        headers: showorgHeader,
+        body: uploadFromUrlBodySchema,
+        response: { 200: uploadResultSchema, ...authErrors, 413: apiErrorSchema, 502: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const { media: file } = await media.uploadFromUrl(request.access!.workspace.id, request.body.url);
+      return { id: file.id, path: file.path };
+    },
+  );
+
+  app.get(
+    '/media',
+    {
+      config: { scope: 'media:write' },
+      schema: {
+        tags: ['Media'],
+        summary: 'List the media library',
+        description: 'The workspace\'s files, newest first, a page at a time (`page` from zero).',
+        headers: showorgHeader,
+        querystring: listMediaQuerySchema,
+        response: { 200: mediaPageSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const result = await media.list(request.access!.workspace.id, request.query);
+      return { ...result, results: result.results.map(presentMedia) };
+    },
+  );
+
+  app.delete(
+    '/media/:id',
+    {
+      config: { scope: 'media:write' },
+      schema: {
+        tags: ['Media'],
+        summary: 'Delete a file from the media library',
+        description:
+          'Removes the file and its stored bytes. A file still attached to a post that is not yet published is kept: the answer is a 409 whose `posts` lists those posts. Another workspace\'s file is a 404, like a missing one.',
+        headers: showorgHeader,
+        params: mediaIdParamsSchema,
+        response: { 200: deletedMediaSchema, ...authErrors, 404: apiErrorSchema, 409: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const deleted = await media.delete(request.access!.workspace.id, request.params.id);
+      return { id: deleted.id, deleted: true as const };
+    },
+  );
+};
