@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { channelToolsRoutes } from './channels/channel-tools.routes.ts';
@@ -41,14 +41,25 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
 };
 
+/** What the request log shows of a request: an upload link's secret is all it takes to upload, so it is left out. */
+function requestForLog(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(/^\/u\/[^/?]+/, '/u/[secret]'),
+    remoteAddress: request.ip,
+  };
+}
+
 /** Builds the HTTP application. The server and the tests build the very same one. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger: deps.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A connection that sends nothing for this long is dropped (slow-loris uploads); long uploads that keep moving are not.
+    connectionTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

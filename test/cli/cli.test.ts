@@ -105,6 +105,15 @@ describe('first start and the operator CLI, against the real server process', ()
     expect(await second.stop('SIGTERM')).toBe(0);
   });
 
+  it('never writes an upload link\'s secret to the request log', async () => {
+    const secret = 'SeCrEtToKeN1234567890abcdefABCDEF';
+    await fetch(`${server.baseUrl}/u/${secret}/files`);
+    await fetch(`${server.baseUrl}/u/${secret}`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.output()).toMatch(/\/u\/\[secret\]/);
+    expect(server.output()).not.toContain(secret);
+  });
+
   it('refuses a bad configuration with a message naming the variable', async () => {
     const result = await herald(['serve'], { ...env, PORT: 'eighty' });
     expect(result.code).toBe(78);
