@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createKysely, type DatabaseTarget } from './db/dialect.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
@@ -64,7 +64,7 @@ export async function openRuntime(
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {
       const pending = await pendingMigrations(db);
-      if (pending.length > 0) throw new Error(`The database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START is false: run \`herald migrate\` first.`);
+      if (pending.length > 0) throw new ConfigError(`The database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START is false: run \`herald migrate\` first.`);
     }
   } catch (error) {
     await db.destroy();

@@ -11,7 +11,6 @@ import { openRuntime } from './runtime.ts';
  * /healthz and /readyz only), `all` both, as one embedded process does.
  */
 export type Role = 'all' | 'api' | 'worker';
-export const ROLES: readonly Role[] = ['all', 'api', 'worker'];
 
 /** Starts the service: migrations, first-start bootstrap, HTTP, the publisher. Resolves once listening. */
 export async function startServer(config: Config, options: { role?: Role } = {}) {
@@ -20,13 +19,14 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     // An API process alone would queue jobs in its own memory where no worker can see them.
     throw new ConfigError(`--role ${role} needs REDIS_URL: API and worker processes share their jobs through Redis. Without it, run --role all (one process).`);
   }
-  let log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } | undefined;
-  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) } });
+  // The queue reports connection trouble to the process log, which exists once the app does.
+  const queueLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
+  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => queueLog.to?.warn(obj, msg), error: (obj, msg) => queueLog.to?.error(obj, msg) } });
   const app =
     role === 'worker'
       ? await buildHealthApp({ checks: runtime.readiness, logger: { level: config.logLevel } })
       : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness });
-  log = app.log.child({ component: 'queue' });
+  queueLog.to = app.log.child({ component: 'queue' });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');
   }

@@ -37,3 +37,49 @@ describe('configuration', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
 });
+
+describe('scale-out configuration', () => {
+  it('keeps the embedded defaults: no Redis, media on local disk, migrations at start', () => {
+    const config = loadConfig({});
+    expect(config.redis).toBeNull();
+    expect(config.storage).toEqual({ kind: 'local' });
+    expect(config.migrateOnStart).toBe(true);
+    expect(config.publishing).toMatchObject({ concurrencyByProvider: {}, queueLockSeconds: 10 });
+  });
+
+  it('reads REDIS_URL, the S3 store and the per-platform concurrency, each on its own', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://:pw@cache:6380/2' }).redis).toEqual({ url: 'redis://:pw@cache:6380/2', prefix: 'herald' });
+    expect(loadConfig({ REDIS_URL: 'rediss://cache', REDIS_PREFIX: 'acme-prod' }).redis).toEqual({ url: 'rediss://cache', prefix: 'acme-prod' });
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).storage).toEqual({
+      kind: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'media',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+      prefix: '',
+    });
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'media' }).redis).toBeNull();
+    expect(loadConfig({ PUBLISH_CONCURRENCY_BY_PROVIDER: '{"bluesky": 4, "default": 2}' }).publishing.concurrencyByProvider).toEqual({ bluesky: 4, default: 2 });
+  });
+
+  it.each([
+    ['REDIS_URL', 'localhost:6379'],
+    ['REDIS_PREFIX', 'has:colon'],
+    ['QUEUE_LOCK_SECONDS', '0'],
+    ['PUBLISH_CONCURRENCY_BY_PROVIDER', '{"bluesky": 0}'],
+    ['PUBLISH_CONCURRENCY_BY_PROVIDER', '{"Blue Sky": 2}'],
+    ['STORAGE', 'ftp'],
+    ['S3_ENDPOINT', 'minio:9000'],
+    ['S3_PREFIX', 'no-trailing-slash'],
+    ['MIGRATE_ON_START', 'sometimes'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('STORAGE=s3 needs a bucket, and keys come in pairs', () => {
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/);
+  });
+});

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
@@ -7,13 +8,15 @@ import { Redis, type RedisOptions } from 'ioredis';
 export function redisOptionsFromUrl(url: string): RedisOptions {
   const parsed = new URL(url);
   const db = parsed.pathname.replace(/^\//, '');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
   return {
-    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    host,
     port: parsed.port ? Number(parsed.port) : 6379,
     ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
     ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
     ...(db && { db: Number(db) }),
-    ...(parsed.protocol === 'rediss:' && { tls: { servername: parsed.hostname } }),
+    // SNI carries names only, never addresses.
+    ...(parsed.protocol === 'rediss:' && { tls: net.isIP(host) ? {} : { servername: host } }),
   };
 }
 

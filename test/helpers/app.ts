@@ -10,6 +10,16 @@ import { createPublisher } from '../../src/publishing/engine.ts';
 import type { Publisher } from '../../src/publishing/publisher.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, scaleEnv, type FreshDatabase } from './backend.ts';
 
+/**
+ * Apps still open when their file ends. `afterAll` called inside a running test registers
+ * nothing, so an app created in a test would otherwise never be closed: its database schema and
+ * Redis keys would stay behind. This hook is registered once per test file, when it imports this helper.
+ */
+const stillOpen = new Set<() => Promise<void>>();
+afterAll(async () => {
+  for (const close of [...stillOpen]) await close();
+});
+
 export const TEST_BASE_URL = 'http://herald.test';
 export const TEST_SECRET_KEY = 'ab'.repeat(32);
 export const TEST_WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -78,12 +88,17 @@ export async function createTestApp(
   const close = async () => {
     if (closed) return;
     closed = true;
-    await app.close();
-    await publisher.stop();
-    await runtime.close();
-    await fresh.drop();
-    if (config.redis && !options.reopen) await dropRedisPrefix(config.redis.prefix);
+    stillOpen.delete(close);
+    try {
+      await app.close();
+      await publisher.stop();
+      await runtime.close();
+    } finally {
+      await fresh.drop();
+      if (config.redis && !options.reopen) await dropRedisPrefix(config.redis.prefix);
+    }
   };
+  stillOpen.add(close);
   afterAll(close);
   return {
     app,

@@ -125,8 +125,20 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     console.info(`kill run: ${published.length} published, ${failed.length} unconfirmed (${cutOff.length} cut off mid-request)`);
   }, 180_000);
 
-  it('SIGTERM stops the remaining worker and an API process cleanly', async () => {
+  it('SIGTERM stops a worker after the publishes in flight finish, and an API process cleanly', async () => {
+    receiver.slow(1500);
+    const res = await fetch(`${apis[0]!.baseUrl}/public/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'now', date: new Date().toISOString(), posts: channelIds.slice(0, 5).map((id) => ({ integration: { id }, value: [{ content: '<p>in flight</p>' }] })) }),
+    });
+    expect(res.status).toBe(200);
+    const ids = ((await res.json()) as Array<{ postId: string }>).map((p) => p.postId);
+    await waitFor('the deliveries to be in flight', async () => ids.every((id) => receiver.byPost().has(id)), 20_000, 10);
+    expect(ids.some((id) => receiver.byPost().get(id)!.some((a) => a.completed))).toBe(false);
     expect(await workers[1]!.stop('SIGTERM')).toBe(0);
+    const states = await postStates(databaseUrl, ids);
+    expect([...states.values()].map((s) => s.state)).toEqual(ids.map(() => 'PUBLISHED'));
     expect(await apis[1]!.stop('SIGTERM')).toBe(0);
   });
 });
