@@ -145,9 +145,15 @@ export class ChannelsService {
 
   /** The provider configuration stored for a channel, decrypted. */
   async config(workspaceId: string, id: string): Promise<Record<string, unknown>> {
+    return (await this.withConfig(workspaceId, id)).config;
+  }
+
+  /** The channel and its decrypted configuration, in one read (what a publish needs). */
+  async withConfig(workspaceId: string, id: string): Promise<{ channel: Channel; config: Record<string, unknown> }> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
-    return row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
+    const config = row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
+    return { channel: toChannel(row), config };
   }
 
   /** The channel's platform rules: settings as JSON Schema, text limit, media rules, tools. */

@@ -427,7 +427,7 @@ export class PostsService {
   /** What publishing this post would lack right now; empty when it is ready. */
   async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
     const post = await this.find(access, id);
-    const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+    const { channel, config } = await this.deps.channels.withConfig(post.workspace_id, post.channel_id);
     const provider = getProvider(channel.provider);
     const parts = await repo.listParts(this.deps.db, [post.id]);
     const partImages = parts.map((p) => ({ idx: Number(p.idx), content: p.content, images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []) }));
@@ -437,7 +437,7 @@ export class PostsService {
     const missing = checkReadiness({
       provider,
       channel,
-      config: await this.deps.channels.config(post.workspace_id, post.channel_id),
+      config,
       settings: parseJsonOr<Record<string, unknown>>(post.settings, {}),
       parts: partImages,
       media,

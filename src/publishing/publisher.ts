@@ -190,9 +190,8 @@ export class Publisher {
     let provider: Provider | null = null;
     let sent = false;
     try {
-      const channel = await channels.get(post.workspace_id, post.channel_id);
+      const { channel, config } = await channels.withConfig(post.workspace_id, post.channel_id);
       provider = getProvider(channel.provider);
-      const config = await channels.config(post.workspace_id, post.channel_id);
       const settings = parseJsonOr<Record<string, unknown>>(post.settings, {});
       const images = parseJsonOr<Images>(part.images, []);
       const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
