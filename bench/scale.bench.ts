@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { createPostgresDatabase, deleteRedisKeys } from '../test/helpers/backend.ts';
 import { freePort, load, stop, type Load } from './lib.ts';
 import { percentile, startBenchReceiver } from './receiver.ts';
 
@@ -24,29 +23,13 @@ async function deployment(kind: 'embedded' | 'scale', extra: Record<string, stri
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const base = { DATA_DIR: dataDir, BOOTSTRAP: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', SECRET_KEY: 'cd'.repeat(32), OUTBOUND_ALLOW_LOOPBACK: 'true', ...extra };
   if (kind === 'embedded') return { env: base, close: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  const name = `herald_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
+  const database = await createPostgresDatabase('herald_bench', POSTGRES_URL);
   const prefix = `herald-bench-${randomBytes(4).toString('hex')}`;
   return {
-    env: { ...base, DATABASE_URL: url.toString(), REDIS_URL, REDIS_PREFIX: prefix },
+    env: { ...base, DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix },
     close: async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-      const redis = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.unlink(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
+      await database.drop();
+      await deleteRedisKeys(REDIS_URL, prefix);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

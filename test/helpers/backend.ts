@@ -56,7 +56,12 @@ function processPrefix(databaseUrl: string): string {
 /** Deletes every Redis key under `prefix:` (what a test deployment left: job metadata, counters). */
 export async function dropRedisPrefix(prefix: string): Promise<void> {
   if (BACKEND !== 'postgres') return;
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await deleteRedisKeys(REDIS_URL, prefix);
+}
+
+/** Deletes every key under `prefix:` on the Redis at `url`. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
   try {
     await redis.connect();
@@ -69,6 +74,26 @@ export async function dropRedisPrefix(prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** A new, empty PostgreSQL database next to the test one (`name_<random>`), and how to drop it. */
+export async function createPostgresDatabase(label: string, serverUrl = POSTGRES_URL): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${label}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
 }
 
 export type FreshDatabase = { target: DatabaseTarget; dataDir: string; drop(): Promise<void> };
@@ -110,22 +135,13 @@ export async function freshDatabaseUrl(): Promise<{ url: string; dataDir: string
   if (BACKEND === 'sqlite') {
     return { url: `sqlite:${path.join(dataDir, 'herald.db')}`, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `herald_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
+  const database = await createPostgresDatabase('herald_t');
   return {
-    url: url.toString(),
+    url: database.url,
     dataDir,
     drop: async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-      await dropRedisPrefix(processPrefix(url.toString()));
+      await database.drop();
+      await dropRedisPrefix(processPrefix(database.url));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
