@@ -143,20 +143,30 @@ export class Publisher {
     return stale.length;
   }
 
-  /** The job handler: does the post's next due step, if it is still due. */
+  /**
+   * The job handler: does the post's next due step, if it is still due. A comment due at once
+   * (no delay) is carried on in the same run rather than through the queue.
+   */
   async handle(job: PublishJob): Promise<void> {
+    for (let step = 0; step < 100; step++) {
+      if (!(await this.#step(job))) return;
+    }
+  }
+
+  /** One step; true when it published a part and the post's next part is already due. */
+  async #step(job: PublishJob): Promise<boolean> {
     const { db, clock } = this.#deps;
     const post = await repo.findPostForEngine(db, job.postId);
-    if (!post || post.deleted_at || post.next_run_at === null) return;
+    if (!post || post.deleted_at || post.next_run_at === null) return false;
     const now = clock.now();
     if (Date.parse(post.next_run_at) > now.getTime()) {
       // Rescheduled later than this job: make sure a job exists for the new time.
       await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
-      return;
+      return false;
     }
     const parts = await repo.listParts(db, [post.id]);
     const next = parts.find((p) => p.state === 'PENDING');
-    if (!next) return;
+    if (!next) return false;
     const idx = Number(next.idx);
     const stamp = now.toISOString();
 
@@ -178,13 +188,14 @@ export class Publisher {
       if (Number(partClaim.numUpdatedRows) !== 1) throw new Error('claim lost on the part after winning the post');
       return true;
     });
-    if (!claimed) return;
+    if (!claimed) return false;
     const claimedPost: Post = { ...post, state: idx === 0 ? 'PUBLISHING' : post.state, next_run_at: null };
     const claimedPart: Part = { ...next, state: 'SENDING', claimed_at: stamp, attempts: Number(next.attempts) + 1 };
-    await this.#publishClaimed(claimedPost, claimedPart, parts);
+    return this.#publishClaimed(claimedPost, claimedPart, parts);
   }
 
-  async #publishClaimed(post: Post, part: Part, parts: Part[]): Promise<void> {
+  /** Publishes a claimed part; true when it succeeded and the next part is already due. */
+  async #publishClaimed(post: Post, part: Part, parts: Part[]): Promise<boolean> {
     const { channels, media: library, shortLinks, outbound } = this.#deps;
     const idx = Number(part.idx);
     let provider: Provider | null = null;
@@ -208,7 +219,7 @@ export class Publisher {
         const reason = missing.map((m) => `${m.field}: ${m.reason}`).join(' ');
         const kind = channel.disabled ? 'channel_disabled' : 'missing';
         await this.#fail(post, part, kind, channel.disabled ? `The channel cannot post: ${reason}` : `Not ready to publish: ${reason}`);
-        return;
+        return false;
       }
 
       let text = provider.toText(part.content);
@@ -230,11 +241,11 @@ export class Publisher {
       const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
-      await this.#succeed(post, part, parts, ref, provider.identifier);
+      return await this.#succeed(post, part, parts, ref, provider.identifier);
     } catch (error) {
       if (error instanceof ProviderError) {
         await this.#settleFailure(post, part, provider, error, { claimedAt: part.claimed_at });
-        return;
+        return false;
       }
       if (!sent) {
         // Nothing reached the platform: release the claim and try again later.
@@ -242,16 +253,18 @@ export class Publisher {
         await this.#settleFailure(post, part, provider, new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }), {
           claimedAt: part.claimed_at,
         });
-        return;
+        return false;
       }
       this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'publish failed with an unexpected error');
       await this.#settleFailure(post, part, provider, new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }), {
         claimedAt: part.claimed_at,
       });
+      return false;
     }
   }
 
-  async #succeed(post: Post, part: Part, parts: Part[], ref: PublishedRef, provider: string): Promise<void> {
+  /** Records a published part; true when the next part is already due (the caller carries on with it). */
+  async #succeed(post: Post, part: Part, parts: Part[], ref: PublishedRef, provider: string): Promise<boolean> {
     const { db, clock, queue } = this.#deps;
     const idx = Number(part.idx);
     const now = clock.now();
@@ -271,7 +284,11 @@ export class Publisher {
       await repo.updatePost(trx, post.id, changes);
     });
     this.#deps.log.info({ postId: post.id, part: idx, releaseId: ref.id }, idx === 0 ? 'post published' : 'comment published');
-    if (nextRun) await queue.enqueue({ postId: post.id, runAt: new Date(nextRun), provider });
+    if (!nextRun) return false;
+    // Due now: this run carries on (next_run_at is stored, so the sweep covers a crash in between).
+    if (nextRun <= now.toISOString()) return true;
+    await queue.enqueue({ postId: post.id, runAt: new Date(nextRun), provider });
+    return false;
   }
 
   /** Decides what a failure means: retry later, disable the channel, or record the error. */
