@@ -1,17 +1,14 @@
-import type { ChannelsService } from '../channels/channels.service.ts';
-import type { Db } from '../db/database.ts';
-import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
-import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { describeMedia, toPublishMedia, type MediaLookup } from '../posts/media-lookup.ts';
+import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
 import * as repo from '../posts/posts.repository.ts';
+import type { PostsDeps } from '../posts/posts.service.ts';
 import type { PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import { checkReadiness } from '../posts/readiness.ts';
 import { ProviderError, type Provider, type PublishedRef } from '../providers/provider.ts';
 import { getProvider } from '../providers/registry.ts';
 import type { ShortLinksService } from '../short-links/short-links.service.ts';
-import type { JobQueue, PublishJob } from './job-queue.ts';
+import type { PublishJob } from './job-queue.ts';
 
 export type PublisherOptions = {
   /** Attempts per part before giving up on retryable failures. */
@@ -33,13 +30,8 @@ export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
   horizonMs: 2 * 60_000,
 };
 
-export type PublisherDeps = {
-  db: Db;
-  clock: Clock;
-  queue: JobQueue;
-  channels: ChannelsService;
-  media: MediaLookup;
-  notifications: NotificationsService;
+/** What the worker needs: what the posts service has, plus short links, the outbound client and a log. */
+export type PublisherDeps = PostsDeps & {
   shortLinks: ShortLinksService;
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
