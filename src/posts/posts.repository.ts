@@ -143,3 +143,25 @@ export function settleClaimedPart(db: Executor, postId: string, idx: number, cla
   if (claimedAt) query = query.where('claimed_at', '=', claimedAt);
   return query.executeTakeFirst();
 }
+
+/** Claims a published post's next comment: only the caller that still sees `nextRunAt` wins. */
+export function claimNextComment(db: Executor, postId: string, nextRunAt: string, at: string) {
+  return db
+    .updateTable('posts')
+    .set({ next_run_at: null, updated_at: at })
+    .where('id', '=', postId)
+    .where('state', '=', 'PUBLISHED')
+    .where('next_run_at', '=', nextRunAt)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Marks the parts after `idx` that never went out as failed, with `error`. */
+export function failPendingPartsAfter(db: Executor, postId: string, idx: number, error: string) {
+  return db.updateTable('post_parts').set({ state: 'ERROR', error }).where('post_id', '=', postId).where('idx', '>', idx).where('state', '=', 'PENDING').execute();
+}
+
+/** Records why a post (or one of its comments) failed; its next step is cleared. */
+export function recordPostFailure(db: Executor, postId: string, changes: { state?: string; error: string; error_kind: string; updated_at: string }) {
+  return db.updateTable('posts').set({ ...changes, next_run_at: null }).where('id', '=', postId).execute();
+}

@@ -10,6 +10,7 @@ import { parseJsonOr } from '../lib/json.ts';
 import { newId } from '../lib/ids.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { JobQueue } from '../publishing/job-queue.ts';
+import { findGroup } from '../groups/groups.repository.ts';
 import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
 import { sanitizePostHtml } from './html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
@@ -341,8 +342,7 @@ export class PostsService {
   }
 
   private async ensureGroup(workspaceId: string, groupId: string): Promise<void> {
-    const group = await this.deps.db.selectFrom('client_groups').select('id').where('workspace_id', '=', workspaceId).where('id', '=', groupId).executeTakeFirst();
-    if (!group) throw new NotFoundError(`No client group ${groupId} in this workspace.`);
+    if (!(await findGroup(this.deps.db, workspaceId, groupId))) throw new NotFoundError(`No client group ${groupId} in this workspace.`);
   }
 
   /** A post of this workspace (and, for a channel-limited key, of its channels); anything else is "not found". */

@@ -167,14 +167,7 @@ export class Publisher {
       const postClaim =
         idx === 0
           ? await repo.updatePost(trx, post.id, { state: 'PUBLISHING', next_run_at: null, updated_at: stamp }, { state: ['QUEUE'] })
-          : await trx
-              .updateTable('posts')
-              .set({ next_run_at: null, updated_at: stamp })
-              .where('id', '=', post.id)
-              .where('state', '=', 'PUBLISHED')
-              .where('next_run_at', '=', post.next_run_at!)
-              .where('deleted_at', 'is', null)
-              .executeTakeFirst();
+          : await repo.claimNextComment(trx, post.id, post.next_run_at!, stamp);
       if (Number(postClaim.numUpdatedRows) !== 1) return false;
       const partClaim = await repo.updatePart(trx, post.id, idx, { state: 'SENDING', claimed_at: stamp, attempts: Number(next.attempts) + 1 }, { state: ['PENDING'] });
       if (Number(partClaim.numUpdatedRows) !== 1) throw new Error('claim lost on the part after winning the post');
@@ -347,19 +340,10 @@ export class Publisher {
     const settled = await db.transaction().execute(async (trx) => {
       const result = await repo.settleClaimedPart(trx, post.id, idx, guard.claimedAt, { state: 'ERROR', claimed_at: null, error: reason });
       if (Number(result.numUpdatedRows) !== 1) return false;
-      if (idx === 0) {
-        await trx.updateTable('post_parts').set({ state: 'ERROR', error: 'Not published: the post itself failed.' }).where('post_id', '=', post.id).where('idx', '>', 0).where('state', '=', 'PENDING').execute();
-        await trx.updateTable('posts').set({ state: 'ERROR', error: reason, error_kind: kind, next_run_at: null, updated_at: stamp }).where('id', '=', post.id).execute();
-      } else {
-        await trx
-          .updateTable('post_parts')
-          .set({ state: 'ERROR', error: `Not published: comment ${idx} before it failed.` })
-          .where('post_id', '=', post.id)
-          .where('idx', '>', idx)
-          .where('state', '=', 'PENDING')
-          .execute();
-        await trx.updateTable('posts').set({ error: `Comment ${idx} failed: ${reason}`, error_kind: kind, next_run_at: null, updated_at: stamp }).where('id', '=', post.id).execute();
-      }
+      // The thread stops at the failed part: what comes after it is not published either.
+      await repo.failPendingPartsAfter(trx, post.id, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
+      const changes = idx === 0 ? { state: 'ERROR', error: reason } : { error: `Comment ${idx} failed: ${reason}` };
+      await repo.recordPostFailure(trx, post.id, { ...changes, error_kind: kind, updated_at: stamp });
       return true;
     });
     if (!settled) return;

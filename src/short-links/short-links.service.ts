@@ -2,6 +2,7 @@ import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
+import * as repo from './short-links.repository.ts';
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:!?]/g;
 
@@ -12,15 +13,15 @@ export class ShortLinksService {
   /** The short link for `url` in a post, the same one every time it is asked for. */
   async shorten(workspaceId: string, postId: string, url: string): Promise<string> {
     const { db } = this.deps;
-    const existing = await db.selectFrom('short_links').select('code').where('post_id', '=', postId).where('url', '=', url).executeTakeFirst();
+    const existing = await repo.findCodeFor(db, postId, url);
     if (existing) return this.address(existing.code);
     const code = randomToken(8);
     try {
-      await db.insertInto('short_links').values({ code, workspace_id: workspaceId, post_id: postId, url, clicks: 0, created_at: this.deps.clock.now().toISOString() }).execute();
+      await repo.insertShortLink(db, { code, workspace_id: workspaceId, post_id: postId, url, clicks: 0, created_at: this.deps.clock.now().toISOString() });
       return this.address(code);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const raced = await db.selectFrom('short_links').select('code').where('post_id', '=', postId).where('url', '=', url).executeTakeFirst();
+      const raced = await repo.findCodeFor(db, postId, url);
       if (raced) return this.address(raced.code);
       throw error;
     }
@@ -40,14 +41,14 @@ export class ShortLinksService {
 
   /** Follows a code: the target URL (counting the click), or null when unknown. */
   async follow(code: string): Promise<string | null> {
-    const row = await this.deps.db.selectFrom('short_links').select(['url']).where('code', '=', code).executeTakeFirst();
+    const row = await repo.findShortLink(this.deps.db, code);
     if (!row) return null;
-    await this.deps.db.updateTable('short_links').set((eb) => ({ clicks: eb('clicks', '+', 1) })).where('code', '=', code).execute();
+    await repo.countClick(this.deps.db, code);
     return row.url;
   }
 
   async clicks(code: string): Promise<number | null> {
-    const row = await this.deps.db.selectFrom('short_links').select('clicks').where('code', '=', code).executeTakeFirst();
+    const row = await repo.findShortLink(this.deps.db, code);
     return row ? Number(row.clicks) : null;
   }
 
