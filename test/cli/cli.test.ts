@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
-import { adminJson, herald, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { adminJson, herald, processBudget, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 let env: Record<string, string>;
 let drop: () => Promise<void>;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test' };
   server = await startServerProcess(env);
   bootstrapKey = /API key\s+(svc_\S+)/.exec(server.output())?.[1] ?? '';
-}, 60_000);
+}, processBudget(1));
 
 afterAll(async () => {
   await server?.stop();
@@ -70,14 +70,14 @@ describe('first start and the operator CLI, against the real server process', ()
 
     await adminJson(['key', 'revoke', key.id], env);
     expect((await api('/integrations', rotated.secret)).status).toBe(401);
-  });
+  }, processBudget(13));
 
   it('prints readable text without --json and shows a key\'s secret once', async () => {
     const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'text@acme.test'], env);
     const result = await herald(['admin', 'key', 'create', '--user', user.id, '--mcp'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/secret \(shown once\): svc_mcp_/);
-  });
+  }, processBudget(2));
 
   it('explains bad input with a non-zero exit and no stack trace', async () => {
     const cases: string[][] = [
@@ -96,14 +96,14 @@ describe('first start and the operator CLI, against the real server process', ()
       expect(result.stderr, args.join(' ')).toMatch(/\S/);
       expect(result.stderr, args.join(' ')).not.toMatch(/ at .*\.ts:\d+/);
     }
-  });
+  }, processBudget(8));
 
   it('a second start on the same database prints no new key, and SIGTERM stops it cleanly', async () => {
     const second = await startServerProcess(env);
     expect(second.output()).not.toMatch(/API key/);
     expect((await fetch(`${second.baseUrl}/public/v1/status`)).status).toBe(200);
     expect(await second.stop('SIGTERM')).toBe(0);
-  });
+  }, processBudget(1));
 
   it('never writes an upload link\'s secret to the request log', async () => {
     const secret = 'SeCrEtToKeN1234567890abcdefABCDEF';
@@ -118,5 +118,5 @@ describe('first start and the operator CLI, against the real server process', ()
     const result = await herald(['serve'], { ...env, PORT: 'eighty' });
     expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/PORT/);
-  });
+  }, processBudget(1));
 });

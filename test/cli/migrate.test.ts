@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
-import { herald } from '../helpers/process.ts';
+import { herald, processBudget } from '../helpers/process.ts';
 
 let env: Record<string, string>;
 let drop: () => Promise<void>;
@@ -21,7 +21,7 @@ describe('herald migrate (migrations once per release)', () => {
     expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/lacks \d+ migration\(s\).*run `herald migrate`/);
     expect(result.stderr).not.toMatch(/ at .*\.ts:\d+/);
-  });
+  }, processBudget(1));
 
   it('applies the pending migrations once, then reports the database up to date', async () => {
     const first = await herald(['migrate', '--json'], env);
@@ -35,5 +35,5 @@ describe('herald migrate (migrations once per release)', () => {
     // And now the admin commands run without migrating anything.
     const ws = await herald(['admin', 'workspace', 'create', '--name', 'After', '--json'], { ...env, MIGRATE_ON_START: 'false' });
     expect(ws.code, ws.stderr).toBe(0);
-  });
+  }, processBudget(3));
 });

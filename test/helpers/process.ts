@@ -6,19 +6,39 @@ import { scaleProcessEnv } from './backend.ts';
 export const HERALD_BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
 const run = promisify(execFile);
 
+/**
+ * What one real process may take: a `herald` command to finish, or a server to start listening.
+ * Each starts Node and compiles the TypeScript sources, about 4 s on a quiet 2-core machine and
+ * several times that on a loaded one (CI's machines are both). The budget only bounds a hang; it
+ * is never a performance check (benchmarks measure speed).
+ */
+export const PROCESS_BUDGET_MS = 90_000;
+
+/**
+ * A test's (or hook's) timeout: `processes` real processes run one after another (or at once,
+ * which on two cores costs as much), plus `otherMs` for the rest of its work.
+ */
+export function processBudget(processes: number, otherMs = 10_000): number {
+  return processes * PROCESS_BUDGET_MS + otherMs;
+}
+
 /** The test runner's environment, less what Vitest adds for Vite (BASE_URL=/ would be read as Herald's). */
 function inheritedEnv(): NodeJS.ProcessEnv {
   const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...rest } = process.env;
   return rest;
 }
 
-/** Runs `herald …` and returns its output; never throws on a non-zero exit. */
+/** Runs `herald …` and returns its output; never throws on a non-zero exit, only when it outlasts its budget. */
 export async function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], { env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], {
+      env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env },
+      timeout: PROCESS_BUDGET_MS,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
+    const e = error as { code?: number; killed?: boolean; stdout?: string; stderr?: string };
+    if (e.killed) throw new Error(`herald ${args.join(' ')} did not finish in ${PROCESS_BUDGET_MS / 1000} s:\n${e.stderr ?? ''}`);
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
 }
@@ -43,7 +63,10 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${PROCESS_BUDGET_MS / 1000} s:\n${output}`));
+    }, PROCESS_BUDGET_MS);
     const check = () => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTenant, type TestApp } from '../helpers/app.ts';
 import { createOk, getPost } from '../helpers/posts.ts';
+import { processBudget } from '../helpers/process.ts';
 import { createAccount, startPdsPeer, xrpc, type PdsAccount, type PdsPeer } from '../providers/bluesky/helpers.ts';
 
 const skip = process.env.HERALD_SKIP_BLUESKY_PEER === '1';
@@ -14,7 +15,7 @@ describe.skipIf(skip)('a thread published to the reference Bluesky PDS through t
     peer = await startPdsPeer();
     account = await createAccount(peer.pds, 'herald');
     t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-  }, 60_000);
+  }, processBudget(1, 30_000));
 
   afterAll(async () => {
     await t?.close();

@@ -20,7 +20,8 @@ export { freePort };
 const exec = promisify(execFile);
 
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+/** Polls `probe` until it answers; `timeoutMs` bounds a hang on a loaded machine, it is no performance check. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -9,6 +9,7 @@ import { clearBlueskySessions } from '../../../src/providers/bluesky/bluesky.cli
 import { recordKeyFor } from '../../../src/providers/bluesky/record-key.ts';
 import { ProviderError, type PublishedRef } from '../../../src/providers/provider.ts';
 import { closeOutboundClients, createAccount, mediaItem, png, providerContext, publishInput, startPdsPeer, xrpc, type PdsAccount, type PdsPeer } from './helpers.ts';
+import { processBudget } from '../../helpers/process.ts';
 
 type Facet = { index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri?: string; did?: string; tag?: string }> };
 type PostRecord = {
@@ -30,7 +31,7 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
   beforeAll(async () => {
     peer = await startPdsPeer();
     [alice, bob] = await Promise.all([createAccount(peer.pds, 'alice'), createAccount(peer.pds, 'bob')]);
-  });
+  }, processBudget(1, 30_000));
   afterAll(async () => {
     await closeOutboundClients();
     await peer?.stop();

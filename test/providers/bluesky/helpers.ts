@@ -5,6 +5,7 @@ import { deflateSync, crc32 } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createOutboundClient, type OutboundClient, type OutboundOptions } from '../../../src/net/outbound.ts';
 import type { ProviderContext, PublishInput, PublishMedia } from '../../../src/providers/provider.ts';
+import { PROCESS_BUDGET_MS } from '../../helpers/process.ts';
 
 export const PEER_DIR = fileURLToPath(new URL('../../../peers/bluesky-pds/', import.meta.url));
 
@@ -101,7 +102,10 @@ export async function startPdsPeer(): Promise<PdsPeer> {
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = await new Promise<{ pds: string; plc: string; adminPassword: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The PDS peer did not start in 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The PDS peer did not start in ${PROCESS_BUDGET_MS / 1000} s:\n${output}`));
+    }, PROCESS_BUDGET_MS);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = output.split('\n').find((l) => l.startsWith('{"pds"'));
