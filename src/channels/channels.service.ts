@@ -50,6 +50,16 @@ function validConfig(provider: string, config: Record<string, unknown>): Record<
   return checked.data as Record<string, unknown>;
 }
 
+/** Refuses a configuration URL that the outbound policy would never let a publish reach. */
+function checkConfigUrls(provider: string, config: Record<string, unknown>, outbound: OutboundClient): void {
+  for (const field of getProvider(provider).configUrls) {
+    const value = config[field];
+    if (typeof value !== 'string') continue;
+    const refused = outbound.refusal(value);
+    if (refused) throw new BadRequestError(`The ${provider} configuration's ${field} cannot be used: ${refused.message}`, { code: 'outbound_refused' });
+  }
+}
+
 export type NewChannel = {
   provider: string;
   name: string;
@@ -68,6 +78,7 @@ export class ChannelsService {
       throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}.`);
     }
     const config = validConfig(input.provider, input.config ?? {});
+    checkConfigUrls(input.provider, config, this.deps.outbound);
     const name = input.name.trim();
     if (!name) throw new BadRequestError('A channel needs a name.');
     if (input.picture != null && !/^https?:\/\//.test(input.picture)) throw new BadRequestError('The picture must be an http(s) URL.');
@@ -131,11 +142,22 @@ export class ChannelsService {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Replaces a channel's configuration (reconnecting it) and enables it again. */
-  async reconnect(workspaceId: string, id: string, config: Record<string, unknown>): Promise<Channel> {
-    const channel = await this.get(workspaceId, id);
+  /**
+   * Reconnects a channel: `changes` are merged into the stored configuration (a field given as
+   * null is removed, as in a JSON merge patch), so a secret that cannot be read back is kept
+   * unless replaced; then the channel is enabled again.
+   */
+  async reconnect(workspaceId: string, id: string, changes: Record<string, unknown> = {}): Promise<Channel> {
+    const { channel, config: stored } = await this.withConfig(workspaceId, id);
+    const merged: Record<string, unknown> = { ...stored };
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === null) delete merged[field];
+      else merged[field] = value;
+    }
+    const config = validConfig(channel.provider, merged);
+    checkConfigUrls(channel.provider, config, this.deps.outbound);
     await repo.updateChannel(this.deps.db, workspaceId, id, {
-      credentials: this.deps.secretBox.seal(JSON.stringify(validConfig(channel.provider, config))),
+      credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       disabled: 0,
       disabled_reason: null,
       updated_at: this.deps.clock.now().toISOString(),

@@ -135,9 +135,9 @@ export function adminCommand(): Command {
     .command('reconnect')
     .argument('<id>', 'channel id')
     .requiredOption('--workspace <id>', 'workspace id')
-    .requiredOption('--config <json>', 'the new provider configuration and credentials (JSON object)', jsonObject)
-    .action(action(async (rt, out, id: string, opts: { workspace: string; config: Record<string, unknown> }) => {
-      const updated = await rt.services.channels.reconnect(opts.workspace, id, opts.config);
+    .option('--config <json>', 'the configuration fields to change (JSON object); the others, secrets included, are kept; null removes a field', jsonObject)
+    .action(action(async (rt, out, id: string, opts: { workspace: string; config?: Record<string, unknown> }) => {
+      const updated = await rt.services.channels.reconnect(opts.workspace, id, opts.config ?? {});
       print(out, updated, [`channel ${updated.id} reconnected and enabled`]);
     }));
 

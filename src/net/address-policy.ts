@@ -104,14 +104,16 @@ export type AddressVerdict =
       reason: string;
       /** What the address is, for composing other sentences: "a private address". */
       range: string;
+      /** A loopback address (or a form of one), which OUTBOUND_ALLOW_LOOPBACK lets through. */
+      loopback: boolean;
     };
 
 function withArticle(words: string): string {
   return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
 }
 
-function refused(address: string, range: string): AddressVerdict {
-  return { allowed: false, reason: `${address} is ${range}`, range };
+function refused(address: string, range: string, loopback = false): AddressVerdict {
+  return { allowed: false, reason: `${address} is ${range}`, range, loopback };
 }
 
 /**
@@ -124,7 +126,7 @@ export function checkAddress(address: string, options: { allowLoopback?: boolean
     for (const { list, reason } of v4Lists) {
       if (list.check(address, 'ipv4')) {
         if (reason === 'loopback' && options.allowLoopback) return { allowed: true };
-        return refused(address, `${withArticle(reason)} address`);
+        return refused(address, `${withArticle(reason)} address`, reason === 'loopback');
       }
     }
     return { allowed: true };
@@ -134,12 +136,12 @@ export function checkAddress(address: string, options: { allowLoopback?: boolean
     const v4 = embeddedIpv4(bare);
     if (v4) {
       const inner = checkAddress(v4, options);
-      return inner.allowed ? inner : refused(address, `an IPv6 form of ${v4}, ${inner.range}`);
+      return inner.allowed ? inner : refused(address, `an IPv6 form of ${v4}, ${inner.range}`, inner.loopback);
     }
     for (const { list, reason } of v6Lists) {
       if (list.check(bare, 'ipv6')) {
         if (reason === 'loopback' && options.allowLoopback) return { allowed: true };
-        return refused(address, `${withArticle(reason)} address`);
+        return refused(address, `${withArticle(reason)} address`, reason === 'loopback');
       }
     }
     if (!globalUnicast.check(bare, 'ipv6')) return refused(address, 'not a global unicast address');

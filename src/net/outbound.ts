@@ -4,11 +4,49 @@ import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'un
 import { AppError } from '../errors.ts';
 import { checkAddress } from './address-policy.ts';
 
-/** A server-side fetch that the outbound policy refused; answers 400 with the reason. */
+/**
+ * A server-side fetch that the outbound policy refused; answers 400 with the reason. A loopback
+ * target names the setting that allows it, for local development.
+ */
 export class OutboundRefusedError extends AppError {
-  constructor(reason: string) {
-    super(400, 'outbound_refused', `Refused to connect: ${reason}. Only public internet addresses can be fetched.`);
+  constructor(reason: string, options: { loopback?: boolean } = {}) {
+    super(
+      400,
+      'outbound_refused',
+      `Refused to connect: ${reason}. Only public internet addresses can be fetched${options.loopback ? ' (for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through)' : ''}.`,
+    );
   }
+}
+
+/** Host names that always mean this machine (RFC 6761), whatever a resolver says. */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
+ * What the outbound policy refuses in `url` before any lookup: a scheme other than http(s),
+ * credentials in the URL, an address literal outside the allowed ranges, and `localhost` names
+ * (unless loopback is allowed). Other names are checked when they are resolved, at each
+ * connection. Null when nothing is refused yet; throws a 400 (`invalid_url`) for a URL that does
+ * not parse.
+ */
+export function refusedTarget(url: string, policy: { allowLoopback: boolean }): OutboundRefusedError | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new AppError(400, 'invalid_url', `"${url.slice(0, 200)}" is not a valid URL.`, { cause: error });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return new OutboundRefusedError(`the scheme "${parsed.protocol}" is not http or https`);
+  if (parsed.username || parsed.password) return new OutboundRefusedError('URLs with credentials are not fetched');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const verdict = checkAddress(host, policy);
+    return verdict.allowed ? null : new OutboundRefusedError(verdict.reason, { loopback: verdict.loopback });
+  }
+  if (isLocalhostName(host) && !policy.allowLoopback) return new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true });
+  return null;
 }
 
 /** The whole body was larger than allowed. */
@@ -53,6 +91,8 @@ export interface OutboundClient {
    * AppError (`invalid_url`) for a URL that does not parse.
    */
   fetch(url: string | URL, init?: OutboundInit): Promise<Response>;
+  /** What this client's policy refuses in `url` without a lookup (see `refusedTarget`). */
+  refusal(url: string): OutboundRefusedError | null;
   close(): Promise<void>;
 }
 
@@ -87,7 +127,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     };
     if (isIP(host)) {
       const verdict = checkAddress(host, policy);
-      if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason), null);
+      if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason, { loopback: verdict.loopback }), null);
       return connectTo([host], 0);
     }
     // The lookup counts towards the connection time, so a resolver that never answers cannot hold a connection (or close()) forever.
@@ -103,7 +143,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
           // Every address the name resolves to must be allowed, so a name cannot mix a public and a private one.
           for (const { address } of answers) {
             const verdict = checkAddress(address, policy);
-            if (!verdict.allowed) return callback(new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`), null);
+            if (!verdict.allowed) return callback(new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback }), null);
           }
           connectTo(
             answers.map((a) => a.address),
@@ -171,6 +211,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         url = next;
       }
     },
+    refusal: (url) => refusedTarget(url, policy),
     close: () => (closing ??= agent.close()),
   };
 }

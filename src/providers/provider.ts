@@ -60,7 +60,8 @@ export type ProviderTool = {
  * How a platform call failed, which decides what the engine does next:
  * - `rate_limited`, `transient`: retried with backoff (`retryAfterMs` honoured).
  * - `auth`: the channel needs reconnecting; it is disabled and the owner notified.
- * - `rejected`: the platform refused the post; it goes to ERROR with `message`.
+ * - `rejected`: the platform refused the post, or Herald would not send it (e.g. the outbound
+ *   policy refuses the channel's address); it goes to ERROR with `message`.
  * - `unknown_outcome`: the request may have been applied (e.g. a timeout after sending);
  *   retried only when the provider's writes are idempotent.
  */
@@ -92,6 +93,11 @@ export interface Provider {
   readonly settingsSchema: z.ZodType;
   /** What the channel configuration (`admin channel create --config`) must hold. */
   readonly configSchema: z.ZodType;
+  /**
+   * The configuration fields that hold URLs Herald connects to; a channel is refused when one
+   * points where the outbound policy never lets a request go.
+   */
+  readonly configUrls: readonly string[];
   readonly mediaRules: { maxItems: number; mimeTypes: readonly string[]; maxBytes: number; required: boolean };
   /** Tools runnable through POST /integration-trigger/:id, by name. */
   readonly tools: Readonly<Record<string, ProviderTool>>;

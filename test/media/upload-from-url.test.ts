@@ -191,7 +191,7 @@ describe('POST /public/v1/upload-from-url', () => {
       for (const url of [`${source.origin}/photo.png`, `http://2130706433:${source.port}/photo.png`, `http://[::1]:${source.port}/`, `http://[::ffff:127.0.0.1]:${source.port}/`]) {
         const res = await fromUrl(tenant, url, strict);
         expect(res.statusCode, url).toBe(400);
-        expect(res.json().msg).toMatch(/loopback address\. Only public internet addresses can be fetched\.$/);
+        expect(res.json().msg).toMatch(/loopback address\. Only public internet addresses can be fetched \(for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through\)\.$/);
       }
       expect(source.hits.length).toBe(hitsBefore);
     });

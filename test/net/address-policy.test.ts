@@ -113,7 +113,7 @@ const ALLOWED_V6 = [
 
 describe('checkAddress', () => {
   it.each(REFUSED_V4)('refuses %s as %s', (address, range) => {
-    expect(checkAddress(address)).toEqual({ allowed: false, reason: `${address} is ${range}`, range });
+    expect(checkAddress(address)).toEqual({ allowed: false, reason: `${address} is ${range}`, range, loopback: range === 'a loopback address' });
   });
 
   it.each(ALLOWED_V4)('allows the public address %s', (address) => {

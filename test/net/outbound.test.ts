@@ -109,7 +109,11 @@ describe('addresses written into the URL, in every spelling', () => {
     const error = await refusal(outbound.fetch(url));
     expect(error.message).toContain(`Refused to connect: ${normalised} is `);
     expect(error.message).toMatch(range);
-    expect(error.message).toMatch(/Only public internet addresses can be fetched\.$/);
+    // Loopback, and only loopback, names the setting that lets it through for local development.
+    const hint = /\(for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through\)/;
+    expect(error.message).toMatch(/Only public internet addresses can be fetched( \(.*\))?\.$/);
+    if (/127\.0\.0\.1|loopback/.test(error.message)) expect(error.message).toMatch(hint);
+    else expect(error.message).not.toMatch(hint);
     expect(dns.asked).toEqual([]);
     expect(rec.opened).toEqual([]);
   });
@@ -153,7 +157,8 @@ describe('names', () => {
     const rec = recorder();
     const outbound = client({ lookup: dns.lookup, connector: rec.connector });
     const error = await refusal(outbound.fetch(`https://${name}/image.png`));
-    expect(error.message).toBe(`Refused to connect: ${reason}. Only public internet addresses can be fetched.`);
+    const hint = /loopback address$/.test(reason) ? ' (for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through)' : '';
+    expect(error.message).toBe(`Refused to connect: ${reason}. Only public internet addresses can be fetched${hint}.`);
     expect(dns.asked).toEqual([name]);
     expect(rec.opened).toEqual([]);
   });

@@ -83,7 +83,7 @@ export function classify(error: unknown, kind: CallKind, what: string): Provider
   if (error instanceof ProviderError) return error;
   const refused = findCause(error, OutboundRefusedError);
   if (refused) {
-    return new ProviderError('auth', `Herald will not connect to this channel's Bluesky service: ${refused.message} Reconnect it with the URL of a public PDS.`, { cause: error });
+    return new ProviderError('rejected', `Herald will not connect to this channel's Bluesky service: ${refused.message} Reconnect it with the URL of a public PDS.`, { cause: error });
   }
   if (isAnswer(error)) {
     const status = error.status;

@@ -224,6 +224,7 @@ export const blueskyProvider: Provider = {
   toText: htmlToBlueskyText,
   settingsSchema: blueskySettingsSchema,
   configSchema: blueskyConfigSchema,
+  configUrls: ['service'],
   mediaRules: { maxItems: MAX_IMAGES, mimeTypes: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES, required: false },
   // Each part is written under a record key derived from the post id and part (record-key.ts).
   idempotentWrites: true,

@@ -57,8 +57,8 @@ async function deliver(ctx: ProviderContext, type: string, id: string, data: Rec
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if ((error as { code?: string }).code === 'outbound_refused') {
-      // The channel's URL points somewhere Herald may not go: nothing will work until it is changed.
-      throw new ProviderError('auth', (error as Error).message, { cause: error });
+      // Not a credential problem: the channel's URL points where the outbound policy never lets Herald go.
+      throw new ProviderError('rejected', `The webhook channel's url was not called. ${(error as Error).message}`, { cause: error });
     }
     if (wasNotSent(error)) throw new ProviderError('transient', `The webhook receiver could not be reached: ${(error as Error).message}`, { cause: error });
     throw new ProviderError('unknown_outcome', 'The webhook receiver did not answer in time; the delivery may or may not have arrived.', { cause: error });
@@ -125,6 +125,7 @@ export const webhookProvider: Provider = {
   toText: htmlToPlainText,
   settingsSchema,
   configSchema,
+  configUrls: ['url'],
   mediaRules: {
     maxItems: 20,
     mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/tiff', 'video/mp4'],

@@ -219,10 +219,11 @@ describe('network failures', () => {
     expect(error.message).toMatch(/Could not reach Bluesky/);
   });
 
-  it('a service on an address the outbound policy refuses is auth (reconnect with a public PDS)', async () => {
+  it('a service on an address the outbound policy refuses is a rejection, not an authentication failure (reconnect with a public PDS)', async () => {
     const ctx = providerContext(config(), { outbound: { allowLoopback: false } });
     const error = await failure(blueskyProvider.publish(ctx, publishInput()));
-    expect(error.kind).toBe('auth');
+    expect(error.kind).toBe('rejected');
+    expect(error.message).toMatch(/OUTBOUND_ALLOW_LOOPBACK=true/);
     expect(error.message).toMatch(/will not connect/);
     expect(fake.requests).toHaveLength(0);
   });
