@@ -20,6 +20,35 @@ export function sanitizePostHtml(html: string): string {
   return sanitize(html, SANITIZE_OPTIONS).trim();
 }
 
+/** An HTML tag or comment: `<p>`, `</a>`, `<br/>`, `<!-- -->`. "I <3 you" and "a < b" have none. */
+const HTML_TAG = /<(\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?|!--)>/i;
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * Plain text as HTML: blank lines separate paragraphs and a single newline is a line break;
+ * the text is kept as written (`<`, `&` are escaped).
+ */
+export function plainTextToHtml(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n\s*/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((paragraph) => `<p>${paragraph.split('\n').map((line) => escapeHtml(line.trim())).join('<br>')}</p>`)
+    .join('');
+}
+
+/**
+ * A post's content as stored: HTML is sanitised to the subset above; content without a single
+ * HTML tag is plain text, whose paragraphs and line breaks are kept (`plainTextToHtml`).
+ */
+export function postContentToHtml(content: string): string {
+  return sanitizePostHtml(HTML_TAG.test(content) ? content : plainTextToHtml(content));
+}
+
 // Compiled once: html-to-text builds its selector machinery for each options object.
 const convert = compile({
   wordwrap: false,

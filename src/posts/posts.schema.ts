@@ -15,7 +15,12 @@ export const imageRefSchema = z
 
 export const valueItemSchema = z
   .object({
-    content: z.string().max(100_000).describe('HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form.'),
+    content: z
+      .string()
+      .max(100_000)
+      .describe(
+        'HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written.',
+      ),
     image: z.array(imageRefSchema).max(50).default([]).describe('Media to attach, by their library `path`.'),
     delay: z
       .number()

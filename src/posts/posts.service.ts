@@ -12,7 +12,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { JobQueue } from '../publishing/job-queue.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
-import { sanitizePostHtml } from './html.ts';
+import { postContentToHtml } from './html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as repo from './posts.repository.ts';
@@ -188,7 +188,7 @@ export class PostsService {
           item.value.map((value, idx) => ({
             post_id: postId,
             idx,
-            content: sanitizePostHtml(value.content),
+            content: postContentToHtml(value.content),
             images: JSON.stringify(value.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
             delay_minutes: idx === 0 ? 0 : (value.delay ?? 0),
             state: 'PENDING',

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { getProvider } from '../../src/providers/registry.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
 import { createOk, createPosts, getPost, postBody, seedPost, webhookTenant } from '../helpers/posts.ts';
@@ -47,6 +48,31 @@ describe('POST /public/v1/posts', () => {
     expect(content).not.toMatch(/script|onclick|javascript/);
     expect(content).toContain('<a href="https://herald.test" rel="noopener noreferrer nofollow">site</a>');
     expect(a.value.map((v) => (v as unknown as { delay: number }).delay)).toEqual([0, 3]);
+  });
+
+  it('keeps the paragraphs and line breaks of plain text (content without HTML tags), and its characters as written', async () => {
+    const tenant = await webhookTenant(t, HOOK);
+    const contents = [
+      'line one\nline two',
+      'First paragraph,\r\nstill the first.\n\n  \nSecond: 1 < 2 & "quotes" <3',
+      '<p>Already HTML\nwith a newline inside</p>',
+    ];
+    const [created] = await createOk(t, tenant, {
+      type: 'draft',
+      date: '2026-05-02T09:00:00Z',
+      posts: [{ integration: { id: tenant.channelId }, value: contents.map((content) => ({ content })) }],
+    });
+    const post = await getPost(t, tenant, created!.postId);
+    const stored = post.value.map((v) => (v as unknown as { content: string }).content);
+    expect(stored).toEqual([
+      '<p>line one<br />line two</p>',
+      '<p>First paragraph,<br />still the first.</p><p>Second: 1 &lt; 2 &amp; "quotes" &lt;3</p>',
+      // HTML is HTML: a newline inside it is white space, as in a browser.
+      '<p>Already HTML\nwith a newline inside</p>',
+    ]);
+    // What a platform that takes text receives.
+    expect(getProvider('webhook').toText(stored[0]!)).toBe('line one\nline two');
+    expect(getProvider('webhook').toText(stored[1]!)).toBe('First paragraph,\nstill the first.\n\nSecond: 1 < 2 & "quotes" <3');
   });
 
   it('schedules with posts:publish, answering QUEUE; a draft-only key cannot', async () => {
@@ -196,7 +222,7 @@ describe('POST /public/v1/posts', () => {
     expect(updated[0]!.postId).toBe(created[0]!.postId);
     expect(updated[1]!.postId).not.toBe(created[1]!.postId);
     const a = await getPost(t, tenant, created[0]!.postId);
-    expect(a).toMatchObject({ state: 'QUEUE', publishDate: '2026-05-09T10:00:00.000Z', content: 'A2' });
+    expect(a).toMatchObject({ state: 'QUEUE', publishDate: '2026-05-09T10:00:00.000Z', content: '<p>A2</p>' });
     const gone = await t.request({ method: 'GET', url: `/public/v1/posts/${created[1]!.postId}`, key: tenant.key });
     expect(gone.statusCode).toBe(404);
     const listed = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-05-31T00:00:00Z', key: tenant.key });
