@@ -52,7 +52,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Media'],
         summary: 'Upload a file to the media library',
         description:
-          'multipart/form-data with exactly one part, `file`. Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to 10 MB, videos (MP4) up to 1 GB; the type is read from the content. Identical content already in the workspace answers with the existing `{id, path}` and stores nothing new. A missing or extra part, an empty file or a refused type is a 400; a file over its limit is a 413, and nothing is kept.',
+          'multipart/form-data with exactly one part, `file`. Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to 10 MB, videos (MP4) up to 1 GB; the type is read from the content. Identical content already in the workspace answers with the existing `{id, path}` and stores nothing new. A missing or extra part, an empty file, a refused type, or a file that is not whole (cut off in transfer: an image without its end marker or declared size, a video without its index `moov`, code `truncated_file`) is a 400; a file over its limit is a 413, and nothing is kept.',
         consumes: ['multipart/form-data'],
         headers: showorgHeader,
         body: uploadBodySchema,

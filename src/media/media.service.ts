@@ -19,6 +19,7 @@ import {
   type Dimensions,
   type MediaKind,
 } from './media-content.ts';
+import { CompletenessCheck } from './completeness.ts';
 import { isValidKey, type ByteRange, type MediaStore } from './media-store.ts';
 import * as repo from './media.repository.ts';
 
@@ -188,10 +189,12 @@ export class MediaService {
       if (input.declaredSize !== undefined && input.declaredSize > limit) throw new TooLargeError(displayName, type, limit);
       // Images keep their first megabyte for reading dimensions; a video's are read back by range.
       const meter = new ContentMeter(limit, () => new TooLargeError(displayName, type, limit), type.type === 'image' ? HEAD_BYTES : 0);
+      const completeness = new CompletenessCheck(type);
       const key = `${randomBytes(1).toString('hex')}/${randomBytes(16).toString('hex')}.${type.extension}`;
       async function* metered() {
         for (const chunk of first) {
           meter.take(chunk);
+          completeness.take(chunk);
           yield chunk;
         }
         for (;;) {
@@ -199,10 +202,17 @@ export class MediaService {
           if (next.done) return;
           const chunk = asBuffer(next.value);
           meter.take(chunk);
+          completeness.take(chunk);
           yield chunk;
         }
       }
       await this.deps.store.put(key, Readable.from(metered(), { objectMode: false, highWaterMark: 64 * 1024 }), { contentType: type.mimeType });
+      try {
+        await completeness.check(displayName, (start, end) => this.#readRange(key, { start, end }));
+      } catch (error) {
+        await this.deps.store.delete(key).catch(() => {});
+        throw error;
+      }
       let dimensions: Dimensions | null;
       try {
         dimensions = type.type === 'image' ? imageDimensions(meter.head()) : await mp4Dimensions(meter.size, (start, end) => this.#readRange(key, { start, end }));

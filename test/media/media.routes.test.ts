@@ -95,6 +95,25 @@ describe('POST /public/v1/upload', () => {
     });
   }
 
+  it('refuses a file cut short (a PNG\'s first 100 bytes, a video without its index) with a 400 that says so, keeping nothing', async () => {
+    const tenant = await createTenant(t);
+    const before = await storedFiles();
+    const cut = await upload(tenant, png(64, 48, [9, 9, 9]).subarray(0, 100), 'cut.png');
+    expect(cut.statusCode, cut.body).toBe(400);
+    expect(cut.json()).toEqual({
+      code: 'truncated_file',
+      msg: 'The file "cut.png" is incomplete: the PNG ends before its last chunk (IEND), after 100 bytes; it may have been cut off in transfer. Upload the whole file.',
+    });
+    const video = mp4(320, 240, { moovFirst: false, mdatBytes: 50_000, fill: 0x17 });
+    const noIndex = await upload(tenant, video.subarray(0, video.lastIndexOf(Buffer.from('moov', 'latin1')) - 4), 'clip.mp4');
+    expect(noIndex.statusCode, noIndex.body).toBe(400);
+    expect(noIndex.json()).toMatchObject({ code: 'truncated_file', msg: expect.stringMatching(/^The video "clip\.mp4" has no index \(no moov box\)/) });
+    const halfVideo = await upload(tenant, video.subarray(0, 30_000), 'half.mp4');
+    expect(halfVideo.json()).toMatchObject({ code: 'truncated_file', msg: expect.stringMatching(/the MP4 ends before the end of its last box/) });
+    expect(await mediaRows(tenant.workspaceId)).toEqual([]);
+    expect(await storedFiles()).toEqual(before);
+  });
+
   it('reads the type from the content, not from the name or the declared type', async () => {
     const tenant = await createTenant(t);
     const res = await upload(tenant, freshPng(), 'holiday.jpg', 'image/jpeg');
