@@ -58,3 +58,18 @@ export function disableChannel(db: Executor, id: string, reason: string, at: str
 export function updateChannel(db: Executor, workspaceId: string, id: string, changes: { credentials?: string; disabled?: number; disabled_reason?: string | null; updated_at: string }) {
   return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
+
+export function deleteChannel(db: Executor, workspaceId: string, id: string) {
+  return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Posts of a channel (not deleted) that are scheduled or being published right now. */
+export function countWaitingPosts(db: Executor, channelId: string) {
+  return db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('channel_id', '=', channelId)
+    .where('deleted_at', 'is', null)
+    .where('state', 'in', ['QUEUE', 'PUBLISHING'])
+    .executeTakeFirstOrThrow();
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { AppError, BadRequestError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -134,6 +134,36 @@ export class ChannelsService {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
     return toChannel(row);
+  }
+
+  /** The operator turns a channel off: its posts are not published until it is enabled (or reconnected). */
+  async disableByOperator(workspaceId: string, id: string): Promise<Channel> {
+    await this.get(workspaceId, id);
+    await repo.updateChannel(this.deps.db, workspaceId, id, { disabled: 1, disabled_reason: 'disabled_by_operator', updated_at: this.deps.clock.now().toISOString() });
+    return this.get(workspaceId, id);
+  }
+
+  /** Lets a disabled channel post again, keeping its configuration. */
+  async enable(workspaceId: string, id: string): Promise<Channel> {
+    await this.get(workspaceId, id);
+    await repo.updateChannel(this.deps.db, workspaceId, id, { disabled: 0, disabled_reason: null, updated_at: this.deps.clock.now().toISOString() });
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * Deletes a channel with its posts (drafts and history). Refused while posts wait to be
+   * published on it: delete those first, or disable the channel to keep them.
+   */
+  async delete(workspaceId: string, id: string): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const waiting = Number((await repo.countWaitingPosts(this.deps.db, id)).n);
+    if (waiting > 0) {
+      throw new ConflictError(`Channel ${id} has ${waiting} post(s) scheduled or publishing; delete them first (DELETE /public/v1/posts/:id), or disable the channel to keep them.`, {
+        code: 'channel_has_scheduled_posts',
+      });
+    }
+    await repo.deleteChannel(this.deps.db, workspaceId, id);
+    return channel;
   }
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
-import { fail, print, type Printer } from './output.ts';
+import { fail, print, printList, type Printer } from './output.ts';
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -57,9 +57,27 @@ export function adminCommand(): Command {
   workspace
     .command('create')
     .requiredOption('--name <name>', 'workspace name')
-    .action(action(async (rt, out, opts: { name: string }) => {
-      const created = await rt.services.workspaces.create({ name: opts.name });
-      print(out, created, [`workspace ${created.id} created ("${created.name}")`]);
+    .option('--owner <id|email>', 'the user who owns it (otherwise add members with `member add`)')
+    .action(action(async (rt, out, opts: { name: string; owner?: string }) => {
+      const owner = opts.owner === undefined ? undefined : await rt.services.users.get(opts.owner);
+      const created = await rt.services.workspaces.create({ name: opts.name, ownerId: owner?.id });
+      print(out, { ...created, owner: owner ? { id: owner.id, email: owner.email } : null }, [
+        `workspace ${created.id} created ("${created.name}")${owner ? `, owned by ${owner.email}` : '; it has no members yet (herald admin member add)'}`,
+      ]);
+    }));
+  workspace
+    .command('list')
+    .description('every workspace, oldest first')
+    .action(action(async (rt, out) => {
+      printList(out, await rt.services.workspaces.list(), (w) => `${w.id}  ${w.name}  (plan ${w.plan.name})`);
+    }));
+  workspace
+    .command('delete')
+    .argument('<id>', 'workspace id')
+    .description('delete a workspace with its members, groups and keys; refused while it has channels or media files')
+    .action(action(async (rt, out, id: string) => {
+      const deleted = await rt.services.workspaces.delete(id);
+      print(out, { ...deleted, deleted: true }, [`workspace ${deleted.id} ("${deleted.name}") deleted`]);
     }));
 
   const user = admin.command('user').description('users');
@@ -71,6 +89,20 @@ export function adminCommand(): Command {
       if (!/^[^@\s]+@[^@\s]+$/.test(opts.email)) throw new InvalidArgumentError(`"${opts.email}" is not an e-mail address`);
       const created = await rt.services.users.create(opts);
       print(out, created, [`user ${created.id} created (${created.email})`]);
+    }));
+  user
+    .command('list')
+    .description('every user, oldest first')
+    .action(action(async (rt, out) => {
+      printList(out, await rt.services.users.list(), (u) => `${u.id}  ${u.email}${u.name ? `  (${u.name})` : ''}`);
+    }));
+  user
+    .command('delete')
+    .argument('<id|email>', 'user id or e-mail')
+    .description('delete a user with their memberships and keys; refused while they are the only owner of a workspace')
+    .action(action(async (rt, out, idOrEmail: string) => {
+      const deleted = await rt.services.users.delete(idOrEmail);
+      print(out, { ...deleted, deleted: true }, [`user ${deleted.id} (${deleted.email}) deleted, with their keys`]);
     }));
 
   const member = admin.command('member').description('workspace memberships and roles');
@@ -94,6 +126,12 @@ export function adminCommand(): Command {
       const u = await rt.services.users.get(opts.user);
       const m = await rt.services.workspaces.setRole(opts.workspace, u.id, opts.role);
       print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
+    }));
+  member
+    .command('list')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .action(action(async (rt, out, opts: { workspace: string }) => {
+      printList(out, await rt.services.workspaces.members(opts.workspace), (m) => `${m.userId}  ${m.email}  ${m.role}`);
     }));
   member
     .command('remove')
@@ -132,6 +170,44 @@ export function adminCommand(): Command {
     }));
 
   channel
+    .command('list')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .action(action(async (rt, out, opts: { workspace: string }) => {
+      await rt.services.workspaces.get(opts.workspace);
+      printList(
+        out,
+        await rt.services.channels.list(opts.workspace),
+        (c) => `${c.id}  ${c.provider}  "${c.name}"${c.profile ? `  @${c.profile}` : ''}${c.disabled ? `  disabled (${c.disabledReason ?? 'disabled'})` : ''}`,
+      );
+    }));
+  channel
+    .command('disable')
+    .argument('<id>', 'channel id')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .description('stop a channel from publishing; its posts wait (and fail when due) until it is enabled')
+    .action(action(async (rt, out, id: string, opts: { workspace: string }) => {
+      const updated = await rt.services.channels.disableByOperator(opts.workspace, id);
+      print(out, updated, [`channel ${updated.id} disabled`]);
+    }));
+  channel
+    .command('enable')
+    .argument('<id>', 'channel id')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .action(action(async (rt, out, id: string, opts: { workspace: string }) => {
+      const updated = await rt.services.channels.enable(opts.workspace, id);
+      print(out, updated, [`channel ${updated.id} enabled`]);
+    }));
+  channel
+    .command('delete')
+    .argument('<id>', 'channel id')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .description('delete a channel with its drafts and published history; refused while posts are scheduled on it')
+    .action(action(async (rt, out, id: string, opts: { workspace: string }) => {
+      const deleted = await rt.services.channels.delete(opts.workspace, id);
+      print(out, { ...deleted, deleted: true }, [`channel ${deleted.id} ("${deleted.name}") deleted, with its posts`]);
+    }));
+
+  channel
     .command('reconnect')
     .argument('<id>', 'channel id')
     .requiredOption('--workspace <id>', 'workspace id')
@@ -161,6 +237,18 @@ export function adminCommand(): Command {
         workspaceId: opts.workspace ?? null,
       });
       print(out, { ...created, secret }, [`key ${created.id} created with scopes ${created.scopes.join(', ')}`, `secret (shown once): ${secret}`]);
+    }));
+  key
+    .command('list')
+    .option('--user <id|email>', 'only this user\'s keys')
+    .description('keys with their scopes and state (never their secrets)')
+    .action(action(async (rt, out, opts: { user?: string }) => {
+      const userId = opts.user === undefined ? undefined : (await rt.services.users.get(opts.user)).id;
+      printList(
+        out,
+        await rt.services.apiKeys.list(userId),
+        (k) => `${k.id}  ${k.kind}  user ${k.userId}  ${k.revokedAt ? 'revoked' : 'active'}  "${k.name}"  ${k.scopes.join(',')}${k.workspaceId ? `  workspace ${k.workspaceId}` : ''}${k.channelIds ? `  channels ${k.channelIds.join(',')}` : ''}`,
+      );
     }));
   key
     .command('rotate')

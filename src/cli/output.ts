@@ -21,6 +21,15 @@ export function print(out: Printer, value: unknown, lines?: string[]): void {
   }
 }
 
+/** Prints a list: a JSON array with --json, otherwise one line per item (or `none`). */
+export function printList<T>(out: Printer, items: T[], line: (item: T) => string): void {
+  if (out.json) {
+    process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(items.length ? `${items.map(line).join('\n')}\n` : 'none\n');
+}
+
 /** Reports a failure and sets a non-zero exit code; a domain error shows its public message only. */
 export function fail(out: Printer, error: unknown): void {
   const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

@@ -16,3 +16,7 @@ export function listKeysOfUser(db: Executor, userId: string) {
 export function updateKey(db: Executor, id: string, changes: Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'kind'>>) {
   return db.updateTable('api_keys').set(changes).where('id', '=', id).executeTakeFirst();
 }
+
+export function listKeys(db: Executor) {
+  return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+}

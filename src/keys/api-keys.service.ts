@@ -3,7 +3,7 @@ import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts'
 import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
 import { findUserById } from '../users/users.repository.ts';
-import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findWorkspace, listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './api-keys.repository.ts';
 import { formatKey, hashSecret, newKeyId, newSecret, parseAuthorization, secretMatches, type KeyKind } from './key-format.ts';
 
@@ -74,6 +74,15 @@ export class ApiKeysService {
     if (input.workspaceId && !(await findWorkspace(this.deps.db, input.workspaceId))) {
       throw new NotFoundError(`No workspace ${input.workspaceId}.`);
     }
+    // A key acts as its owner within their workspaces: without a membership it could do nothing.
+    if ((await listMembershipsOfUser(this.deps.db, input.userId, input.workspaceId ?? null)).length === 0) {
+      throw new BadRequestError(
+        input.workspaceId
+          ? `User ${input.userId} is not a member of workspace ${input.workspaceId}, so a key limited to it could do nothing; add them first (herald admin member add --workspace ${input.workspaceId} --user ${input.userId} --role <role>).`
+          : `User ${input.userId} belongs to no workspace, so a key could do nothing; add them to one first (herald admin member add --workspace <id> --user ${input.userId} --role <role>).`,
+        { code: 'no_workspace' },
+      );
+    }
     const id = newKeyId();
     const secret = newSecret();
     const row: KeyRow = {
@@ -113,8 +122,9 @@ export class ApiKeysService {
     return toApiKey({ ...row, revoked_at: revokedAt });
   }
 
-  async list(userId: string): Promise<ApiKey[]> {
-    return (await repo.listKeysOfUser(this.deps.db, userId)).map(toApiKey);
+  /** Keys (never their secrets) of one user, or of everyone. */
+  async list(userId?: string): Promise<ApiKey[]> {
+    return (userId === undefined ? await repo.listKeys(this.deps.db) : await repo.listKeysOfUser(this.deps.db, userId)).map(toApiKey);
   }
 
   /**

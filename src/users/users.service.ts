@@ -25,6 +25,27 @@ export class UsersService {
     return toUser(row);
   }
 
+  async list(): Promise<User[]> {
+    return (await repo.listUsers(this.deps.db)).map(toUser);
+  }
+
+  /**
+   * Deletes a user with their memberships and keys. Refused while they are the only owner of a
+   * workspace, which would be left without anyone who can manage it.
+   */
+  async delete(idOrEmail: string): Promise<User> {
+    const user = await this.get(idOrEmail);
+    const sole = await repo.listSoleOwnerships(this.deps.db, user.id);
+    if (sole.length > 0) {
+      throw new ConflictError(
+        `${user.email} is the only owner of workspace ${sole.map((w) => `${w.id} ("${w.name}")`).join(', ')}; make another member owner (herald admin member set-role) or delete the workspace first.`,
+        { code: 'sole_owner' },
+      );
+    }
+    await repo.deleteUser(this.deps.db, user.id);
+    return user;
+  }
+
   /** Finds a user by id or e-mail address. */
   async get(idOrEmail: string): Promise<User> {
     const row = idOrEmail.includes('@')

@@ -52,3 +52,32 @@ export function countOwners(db: Executor, workspaceId: string) {
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow();
 }
+
+export function listWorkspaces(db: Executor) {
+  return db.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+export function deleteWorkspace(db: Executor, id: string) {
+  return db.deleteFrom('workspaces').where('id', '=', id).executeTakeFirst();
+}
+
+/** A workspace's members with their roles, oldest membership first. */
+export function listMembers(db: Executor, workspaceId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.name', 'memberships.role'])
+    .where('memberships.workspace_id', '=', workspaceId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.id')
+    .execute();
+}
+
+/** What a workspace still holds that deleting it would lose without a trace: channels (with their posts) and media files. */
+export async function countContents(db: Executor, workspaceId: string) {
+  const [channels, media] = await Promise.all([
+    db.selectFrom('channels').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+    db.selectFrom('media').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+  ]);
+  return { channels: Number(channels.n), media: Number(media.n) };
+}

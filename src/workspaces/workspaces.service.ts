@@ -37,9 +37,11 @@ export const DEFAULT_PLAN: Plan = { name: 'self-hosted', apiAccess: true, postsP
 export class WorkspacesService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
-  async create(input: { name: string; plan?: Partial<Plan> }): Promise<Workspace> {
+  /** Creates a workspace; with `ownerId`, that user is its owner from the start (both or neither are saved). */
+  async create(input: { name: string; plan?: Partial<Plan>; ownerId?: string | undefined }): Promise<Workspace> {
     const name = input.name.trim();
     if (!name) throw new BadRequestError('A workspace needs a name.');
+    if (input.ownerId !== undefined && !(await findUserById(this.deps.db, input.ownerId))) throw new NotFoundError(`No user ${input.ownerId}.`);
     const plan = { ...DEFAULT_PLAN, ...input.plan };
     const row = {
       id: newId(),
@@ -50,8 +52,37 @@ export class WorkspacesService {
       plan_channels: plan.channels,
       created_at: this.deps.clock.now().toISOString(),
     };
-    await repo.insertWorkspace(this.deps.db, row);
+    const ownerId = input.ownerId;
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.insertWorkspace(trx, row);
+      if (ownerId !== undefined) await repo.insertMembership(trx, { workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: row.created_at });
+    });
     return toWorkspace(row);
+  }
+
+  async list(): Promise<Workspace[]> {
+    return (await repo.listWorkspaces(this.deps.db)).map(toWorkspace);
+  }
+
+  async members(workspaceId: string): Promise<Array<{ userId: string; email: string; name: string | null; role: Role }>> {
+    await this.get(workspaceId);
+    return (await repo.listMembers(this.deps.db, workspaceId)).map((m) => ({ userId: m.id, email: m.email, name: m.name, role: m.role as Role }));
+  }
+
+  /**
+   * Deletes a workspace with its members, client groups, keys limited to it, upload links and
+   * notifications. Refused while it has channels (with their posts) or media files: those are
+   * deleted first, on purpose.
+   */
+  async delete(id: string): Promise<Workspace> {
+    const workspace = await this.get(id);
+    const left = await repo.countContents(this.deps.db, id);
+    if (left.channels > 0 || left.media > 0) {
+      const what = [left.channels > 0 && `${left.channels} channel(s)`, left.media > 0 && `${left.media} media file(s)`].filter(Boolean).join(' and ');
+      throw new ConflictError(`Workspace ${id} still has ${what}; delete them first (herald admin channel delete, DELETE /public/v1/media/:id).`, { code: 'workspace_not_empty' });
+    }
+    await repo.deleteWorkspace(this.deps.db, id);
+    return workspace;
   }
 
   async get(id: string): Promise<Workspace> {

@@ -74,10 +74,12 @@ describe('first start and the operator CLI, against the real server process', ()
 
   it('prints readable text without --json and shows a key\'s secret once', async () => {
     const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'text@acme.test'], env);
+    const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Texts', '--owner', 'text@acme.test'], env);
+    expect(ws.id).toMatch(/\S/);
     const result = await herald(['admin', 'key', 'create', '--user', user.id, '--mcp'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/secret \(shown once\): svc_mcp_/);
-  }, processBudget(2));
+  }, processBudget(3));
 
   it('explains bad input with a non-zero exit and no stack trace', async () => {
     const cases: string[][] = [
