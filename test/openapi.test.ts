@@ -9,6 +9,29 @@ describe('OpenAPI document', () => {
     expect(serializeDocument(await generateOpenApiDocument())).toBe(committed);
   });
 
+  it('gives every integer its real bounds: none is documented as the ±2^53 range of safe integers', async () => {
+    const document = await generateOpenApiDocument();
+    const unbounded: string[] = [];
+    const integers: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (schema.type === 'integer') {
+        integers.push(path);
+        if (Math.abs(Number(schema.minimum)) === Number.MAX_SAFE_INTEGER || Math.abs(Number(schema.maximum)) === Number.MAX_SAFE_INTEGER) unbounded.push(path);
+        if (schema.minimum === undefined) unbounded.push(`${path} (no minimum)`);
+      }
+      for (const [key, value] of Object.entries(schema)) walk(value, `${path}/${key}`);
+    };
+    walk(document, '');
+    expect(integers.length).toBeGreaterThan(10);
+    expect(unbounded).toEqual([]);
+    const schemas = (document as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }).components.schemas;
+    expect(schemas.MediaPage!.properties.total).toEqual({ type: 'integer', minimum: 0, description: 'Number of files in the library.' });
+    expect(schemas.ApiError!.properties.statusCode).toMatchObject({ minimum: 400, maximum: 599 });
+  });
+
   it('is OpenAPI 3.1, describes every public route, and is served at both addresses', async () => {
     const t = await createTestApp();
     const res = await t.request({ method: 'GET', url: '/public/v1/openapi.json' });

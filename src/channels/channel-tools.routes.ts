@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import { NotFoundError } from '../errors.ts';
-import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
+import { apiErrorSchema, authErrors, showorgHeader, wholeNumber } from '../http/common.schema.ts';
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
 function visibleChannel(access: WorkspaceAccess, id: string): void {
@@ -17,8 +17,8 @@ const settingsSchema = z
     identifier: z.string().describe('The platform ID (`settings.__type`).'),
     name: z.string(),
     settings: z.record(z.string(), z.unknown()).describe('JSON Schema of `settings` (besides `__type`).'),
-    textLimit: z.object({ max: z.number().int(), unit: z.enum(['graphemes', 'characters', 'bytes']) }),
-    media: z.object({ maxItems: z.number().int(), mimeTypes: z.array(z.string()), maxBytes: z.number().int(), required: z.boolean() }),
+    textLimit: z.object({ max: wholeNumber(1, 1_000_000), unit: z.enum(['graphemes', 'characters', 'bytes']) }),
+    media: z.object({ maxItems: wholeNumber(0, 100), mimeTypes: z.array(z.string()), maxBytes: wholeNumber(1, 1024 ** 3), required: z.boolean() }),
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),
     connect: z.string().describe('How a channel of this platform is connected.'),

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 
+/**
+ * A whole number between `min` and `max`. Zod documents a bare integer as ±2^53 (the range of
+ * safe integers), which tells a client nothing: every integer in the API says its real bounds.
+ */
+export function wholeNumber(min: number, max: number) {
+  return z.int().min(min).max(max);
+}
+
+/** A count of things (posts, files, pages): from 0, with no upper bound but the number type's own. */
+export function count() {
+  return z.int().min(0).meta({ maximum: undefined });
+}
+
 /** Every error body: `{msg}` for business rules, `{statusCode, message, error}` for request validation. */
 export const apiErrorSchema = z
   .looseObject({
     msg: z.string().optional().describe('Business-rule errors: a sentence for a person.'),
     code: z.string().optional().describe('Business-rule errors: a stable machine-readable code.'),
-    statusCode: z.number().int().optional().describe('Validation errors: the HTTP status.'),
+    statusCode: wholeNumber(400, 599).optional().describe('Validation errors: the HTTP status.'),
     message: z.union([z.string(), z.array(z.string())]).optional().describe('Validation errors: what is wrong, one entry per problem.'),
     error: z.string().optional().describe('Validation errors: the HTTP reason phrase.'),
   })

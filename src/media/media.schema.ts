@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { count, wholeNumber } from '../http/common.schema.ts';
 
 export const uploadResultSchema = z
   .object({
@@ -29,9 +30,9 @@ export const mediaSchema = z
     path: z.url().describe('The hosted URL; what posts attach.'),
     type: mediaKindSchema,
     mimeType: z.string().describe('The content type, read from the file\'s content.'),
-    size: z.number().int().describe('Bytes.'),
-    width: z.number().int().nullable().describe('Pixels, when cheap to read from the file; otherwise null.'),
-    height: z.number().int().nullable().describe('Pixels, when cheap to read from the file; otherwise null.'),
+    size: wholeNumber(1, 1024 ** 3).describe('Bytes (at most 10 MB for an image, 1 GB for a video).'),
+    width: wholeNumber(1, 2 ** 31 - 1).nullable().describe('Pixels, when cheap to read from the file; otherwise null.'),
+    height: wholeNumber(1, 2 ** 31 - 1).nullable().describe('Pixels, when cheap to read from the file; otherwise null.'),
     createdAt: z.iso.datetime().describe('When it entered the library (UTC).'),
     uploadLinkId: z.string().nullable().describe('The upload link it first arrived through, if any.'),
   })
@@ -45,10 +46,10 @@ export const listMediaQuerySchema = z.object({
 export const mediaPageSchema = z
   .object({
     results: z.array(mediaSchema).describe('Newest first.'),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-    pages: z.number().int().describe('Number of pages.'),
-    total: z.number().int().describe('Number of files in the library.'),
+    page: wholeNumber(0, 1_000_000),
+    pageSize: wholeNumber(1, 100),
+    pages: count().describe('Number of pages.'),
+    total: count().describe('Number of files in the library.'),
   })
   .meta({ id: 'MediaPage' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { count } from '../http/common.schema.ts';
 import { mediaKindSchema } from './media.schema.ts';
 
 export const uploadLinkSchema = z
@@ -22,7 +23,7 @@ export const uploadLinkContentsSchema = z
   .object({
     id: z.string().describe('The link ID.'),
     status: z.enum(['empty', 'ready']).describe('`empty` until the first file arrives; not an error: ask the person and query again.'),
-    count: z.number().int().describe('Number of files.'),
+    count: count().describe('Number of files.'),
     files: z.array(uploadLinkFileSchema).describe('Oldest first.'),
   })
   .meta({ id: 'UploadLinkContents' });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authErrors, showorgHeader } from '../http/common.schema.ts';
+import { authErrors, showorgHeader, wholeNumber } from '../http/common.schema.ts';
 import { NOTIFICATION_KINDS } from './notifications.service.ts';
 
 const notificationSchema = z
@@ -26,7 +26,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: showorgHeader,
         querystring: z.object({ page: z.coerce.number().int().min(0).max(100_000).default(0).describe('Page number, from zero.') }),
         response: {
-          200: z.object({ notifications: z.array(notificationSchema), page: z.number().int(), pageSize: z.number().int(), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
+          200: z.object({ notifications: z.array(notificationSchema), page: wholeNumber(0, 100_000), pageSize: wholeNumber(1, 100), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
           ...authErrors,
         },
       },

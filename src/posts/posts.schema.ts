@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { count, wholeNumber } from '../http/common.schema.ts';
 import { POST_STATES } from './posts.table.ts';
 
 /** An instant: ISO 8601 with `Z` or an offset. A local time without a zone is ambiguous and refused. */
@@ -76,7 +77,7 @@ export const postSchema = z
       z.object({
         content: z.string(),
         image: z.array(imageRefSchema),
-        delay: z.number().int(),
+        delay: wholeNumber(0, 10_080),
         state: z.enum(['PENDING', 'SENDING', 'PUBLISHED', 'ERROR']).describe('Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.'),
         releaseId: z.string().nullable(),
         releaseURL: z.string().nullable(),
@@ -123,7 +124,7 @@ export const missingSchema = z
   })
   .meta({ id: 'MissingCheck' });
 
-export const deletedSchema = z.object({ deleted: z.number().int().describe('How many posts were removed.'), ids: z.array(z.string()) }).meta({ id: 'Deleted' });
+export const deletedSchema = z.object({ deleted: count().describe('How many posts were removed.'), ids: z.array(z.string()) }).meta({ id: 'Deleted' });
 
 export const idempotencyHeaders = z.looseObject({
   'idempotency-key': z
