@@ -37,12 +37,27 @@ export function developersHtml(baseUrl: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Herald for developers</title>
-<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}code,pre{background:#f1f3f7;border-radius:4px;padding:.1em .3em}pre{padding:.8em;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d5d9e2;padding:.3em .5em;text-align:left;vertical-align:top}</style>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}code,pre{background:#f1f3f7;border-radius:4px;padding:.1em .3em;overflow-wrap:anywhere}pre{padding:.8em;font-size:.85em;white-space:pre-wrap;overflow-wrap:break-word;max-width:100%;box-sizing:border-box}pre code{padding:0}td code{overflow-wrap:normal;white-space:nowrap}table{border-collapse:collapse}td,th{border:1px solid #d5d9e2;padding:.3em .5em;text-align:left;vertical-align:top}</style>
 </head><body>
 <h1>Herald for developers</h1>
 <p>The public API (version 1) is at <code>${escapeHtml(u.api)}</code>. Its full description is the <a href="${escapeHtml(u.openapi)}">OpenAPI document</a>, browsable in <a href="${escapeHtml(u.swaggerUi)}">Swagger UI</a>; a summary for machines is at <a href="${escapeHtml(u.llms)}">llms.txt</a>.</p>
 <h2 id="quick-start">Quick start</h2>
+<p>List the channels your key can post to; each one's <code>id</code> is what a post names as <code>integration.id</code>:</p>
 <pre>curl -H "Authorization: svc_…" ${escapeHtml(u.api)}/integrations</pre>
+<h2 id="create-a-post">Create a post</h2>
+<p>Schedule a post on one channel (send <code>"type": "now"</code> to publish at once, or <code>"draft"</code> to keep it unpublished; <code>date</code> is required for every type, and needs <code>Z</code> or an offset):</p>
+<pre>curl -X POST ${escapeHtml(u.api)}/posts \\
+  -H "Authorization: svc_…" \\
+  -H "Content-Type: application/json" \\
+  -d '{
+    "type": "schedule",
+    "date": "2026-12-01T09:30:00Z",
+    "posts": [{
+      "integration": { "id": "&lt;channel id&gt;" },
+      "value": [{ "content": "Hello from Herald!" }]
+    }]
+  }'</pre>
+<p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
 <h2 id="accounts">Accounts and keys</h2>
 <p>On a self-hosted instance the operator creates users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
 <h2 id="authentication">Authentication</h2>
