@@ -63,6 +63,10 @@ describe('herald admin: list, disable and delete', () => {
     const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Doomed', '--owner', owner.id], env);
     const channel = await adminJson<{ id: string }>(['channel', 'create', '--workspace', ws.id, '--provider', 'webhook', '--name', 'Hook', '--config', CONFIG], env);
 
+    // Reconnecting changes only what is given; a loopback URL is refused, naming the setting for local development.
+    const loopback = await admin('channel', 'reconnect', channel.id, '--workspace', ws.id, '--config', '{"url":"http://127.0.0.1:8080/hook"}');
+    expect(loopback.code).toBe(1);
+    expect(loopback.stderr).toMatch(/^herald: The webhook configuration's url cannot be used: Refused to connect: 127\.0\.0\.1 is a loopback address\. .*OUTBOUND_ALLOW_LOOPBACK=true/);
     expect(await adminJson(['channel', 'disable', channel.id, '--workspace', ws.id], env)).toMatchObject({ disabled: true, disabledReason: 'disabled_by_operator' });
     expect(await adminJson(['channel', 'enable', channel.id, '--workspace', ws.id], env)).toMatchObject({ disabled: false, disabledReason: null });
 
@@ -77,5 +81,5 @@ describe('herald admin: list, disable and delete', () => {
     expect(await adminJson(['user', 'delete', 'gone@acme.test'], env)).toMatchObject({ id: owner.id, deleted: true });
     const users = await adminJson<Array<{ id: string }>>(['user', 'list'], env);
     expect(users.map((u) => u.id)).not.toContain(owner.id);
-  }, processBudget(12));
+  }, processBudget(13));
 });
