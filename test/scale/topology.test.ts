@@ -67,7 +67,8 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     const ids = await schedulePosts(apis, key, channelIds, POSTS, due, 'burst');
     expect(new Set(ids).size).toBe(POSTS);
 
-    await waitFor('every post delivered', async () => ids.every((id) => receiver.byPost().has(id)), 180_000, 200);
+    // On a 2-core machine loaded by other runs, the last of 2,000 posts has been seen arriving three minutes late.
+    await waitFor('every post delivered', async () => ids.every((id) => receiver.byPost().has(id)), 300_000, 200);
     // Give duplicates, if any, a moment to show up.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const byPost = receiver.byPost();
@@ -83,7 +84,7 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     console.info(
       `burst of ${POSTS} over 2 APIs / 2 workers: lateness p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${Math.max(...lateness)} ms`,
     );
-  }, 240_000);
+  }, 420_000);
 
   it('a worker killed with SIGKILL mid-run: the rest still go out, none twice, none lost (unknown outcomes end as ERROR unconfirmed)', async () => {
     receiver.slow(60);
@@ -102,7 +103,7 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
         const s = await postStates(databaseUrl, ids);
         return [...s.values()].every((p) => p.state === 'PUBLISHED' || p.state === 'ERROR') ? s : undefined;
       },
-      180_000,
+      300_000,
       500,
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -123,7 +124,7 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     const cutOff = ids.filter((id) => byPost.get(id)?.some((a) => !a.completed));
     expect(cutOff.filter((id) => !failed.includes(id))).toEqual([]);
     console.info(`kill run: ${published.length} published, ${failed.length} unconfirmed (${cutOff.length} cut off mid-request)`);
-  }, 360_000);
+  }, 480_000);
 
   it('SIGTERM stops a worker after the publishes in flight finish, and an API process cleanly', async () => {
     receiver.slow(1500);
