@@ -12,7 +12,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { JobQueue } from '../publishing/job-queue.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
-import { postContentToHtml } from './html.ts';
+import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as repo from './posts.repository.ts';
