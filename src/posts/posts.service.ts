@@ -4,7 +4,7 @@ import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { newId } from '../lib/ids.ts';
@@ -15,6 +15,7 @@ import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
 import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
+import { PostTransitions, refusal } from './post-transitions.ts';
 import * as repo from './posts.repository.ts';
 import type { createPostsBody, postSchema } from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -81,7 +82,11 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
 
 /** Posts: the calendar, compositions across channels, and the transitions a person can make. */
 export class PostsService {
-  constructor(private readonly deps: PostsDeps) {}
+  private readonly transitions: PostTransitions;
+
+  constructor(private readonly deps: PostsDeps) {
+    this.transitions = new PostTransitions(deps);
+  }
 
   /**
    * Creates (or, with `group`, updates in place) one post per channel. With an idempotency
@@ -174,11 +179,11 @@ export class PostsService {
           created_at: previous?.created_at ?? stamp,
           updated_at: stamp,
           deleted_at: null,
+          version: 0,
         };
         if (previous) {
-          const { id: _id, created_at: _created, ...changes } = row;
-          const updated = await repo.updatePost(trx, postId, changes, { state: ['DRAFT', 'QUEUE', 'ERROR'] });
-          if (Number(updated.numUpdatedRows) === 0) throw new BadRequestError(`Post ${postId} started publishing meanwhile; it can no longer be edited.`, { code: 'invalid_transition' });
+          const { id: _id, created_at: _created, version: _version, ...changes } = row;
+          await this.transitions.edit(trx, previous, changes);
           await repo.deleteParts(trx, postId);
         } else {
           await repo.insertPost(trx, row);
@@ -194,6 +199,7 @@ export class PostsService {
             state: 'PENDING',
             attempts: 0,
             claimed_at: null,
+            lease_until: null,
             release_id: null,
             release_url: null,
             release_meta: null,
@@ -208,7 +214,7 @@ export class PostsService {
         );
         result.push({ postId, integration: channel.id });
       }
-      for (const gone of removed) await repo.updatePost(trx, gone.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+      for (const gone of removed) await this.transitions.edit(trx, gone, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
     });
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
@@ -285,12 +291,7 @@ export class PostsService {
   private async editableGroup(workspaceId: string, groupId: string): Promise<PostRow[]> {
     const posts = await repo.listGroupPosts(this.deps.db, workspaceId, groupId);
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
-    const locked = posts.find((p) => p.state === 'PUBLISHING' || p.state === 'PUBLISHED');
-    if (locked) {
-      throw new BadRequestError(`Post ${locked.id} of this group is ${locked.state === 'PUBLISHED' ? 'already published' : 'being published'}; a published composition cannot be edited.`, {
-        code: 'invalid_transition',
-      });
-    }
+    this.transitions.checkEditable(posts);
     return posts;
   }
 
@@ -368,36 +369,28 @@ export class PostsService {
     const { db, clock, queue } = this.deps;
     const post = await this.find(access, id);
     const now = clock.now();
-    const stamp = now.toISOString();
     if (status === 'schedule') {
       if (post.state === 'QUEUE') return this.record(post);
-      if (post.state !== 'DRAFT') throw this.invalidTransition(post.state, 'QUEUE');
+      if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
       }
       const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
       if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
-      const updated = await repo.updatePost(db, id, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { state: ['DRAFT'] });
-      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('changed meanwhile', 'QUEUE');
+      await this.transitions.schedule(post);
       await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
       if (post.state === 'DRAFT') return this.record(post);
-      if (post.state !== 'QUEUE') throw this.invalidTransition(post.state, 'DRAFT');
-      const updated = await repo.updatePost(db, id, { state: 'DRAFT', next_run_at: null, updated_at: stamp }, { state: ['QUEUE'] });
-      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('being published', 'DRAFT');
+      if (post.state !== 'QUEUE') throw refusal(post.state, id, 'moved to draft');
+      await this.transitions.unschedule(post);
       await queue.remove(id);
     }
     return this.record((await repo.findPost(db, access.workspace.id, id))!);
   }
 
-  private invalidTransition(from: string, to: string): AppError {
-    const names: Record<string, string> = { PUBLISHING: 'being published', PUBLISHED: 'already published', ERROR: 'in error (edit it with POST /posts and its group)' };
-    return new BadRequestError(`The post cannot move to ${to}: it is ${names[from] ?? from}.`, { code: 'invalid_transition' });
-  }
-
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {
     const post = await this.find(access, id);
-    await repo.updatePost(this.deps.db, id, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
+    await repo.updatePostIf(this.deps.db, id, {}, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
     return this.record((await repo.findPost(this.deps.db, access.workspace.id, id))!);
   }
 
@@ -416,11 +409,8 @@ export class PostsService {
   }
 
   private async remove(posts: PostRow[]): Promise<{ deleted: number; ids: string[] }> {
-    const stamp = this.deps.clock.now().toISOString();
-    for (const post of posts) {
-      await repo.updatePost(this.deps.db, post.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
-      await this.deps.queue.remove(post.id);
-    }
+    await this.transitions.remove(posts);
+    for (const post of posts) await this.deps.queue.remove(post.id);
     return { deleted: posts.length, ids: posts.map((p) => p.id) };
   }
 
