@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
-import type { Db } from '../db/database.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
+import type { Database, Db } from '../db/database.ts';
+import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
@@ -145,7 +146,6 @@ export class PostsService {
     const groupId = input.group ?? newId();
     const byChannel = new Map(existing.map((p) => [p.channel_id, p]));
     const newCount = input.posts.filter((item) => !byChannel.has(item.integration.id)).length;
-    await this.checkPostQuota(access, newCount, now);
 
     const state: PostState = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
@@ -156,6 +156,7 @@ export class PostsService {
     );
 
     await db.transaction().execute(async (trx) => {
+      await this.checkPostQuota(trx, access, newCount, now);
       for (const [i, item] of input.posts.entries()) {
         const channel = channels[i]!;
         const previous = byChannel.get(channel.id);
@@ -295,10 +296,12 @@ export class PostsService {
     return posts;
   }
 
-  private async checkPostQuota(access: WorkspaceAccess, adding: number, now: Date): Promise<void> {
+  /** Counts within the creating transaction, the workspace locked, so concurrent requests cannot overshoot. */
+  private async checkPostQuota(trx: Transaction<Database>, access: WorkspaceAccess, adding: number, now: Date): Promise<void> {
     const limit = access.workspace.plan.postsPerMonth;
     if (limit === null || adding === 0) return;
-    const { n } = await repo.countPostsCreatedSince(this.deps.db, access.workspace.id, monthStart(now));
+    await lockWorkspace(trx, access.workspace.id);
+    const { n } = await repo.countPostsCreatedSince(trx, access.workspace.id, monthStart(now));
     if (Number(n) + adding > limit) {
       throw new PaymentRequiredError(
         `The plan allows ${limit} posts a month (UTC); ${Number(n)} are used and this request adds ${adding}. Remove channels from the request or wait for next month.`,
