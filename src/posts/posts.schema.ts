@@ -9,7 +9,11 @@ export const instantSchema = z.iso
 
 export const imageRefSchema = z
   .object({
-    id: z.string().min(1).optional().describe('The media ID from the upload response (optional; `path` is what counts).'),
+    id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file\'s id.'),
     path: z.url().describe('The `path` of a file in this workspace\'s media library, as returned by POST /upload.'),
   })
   .meta({ id: 'ImageRef' });

@@ -272,7 +272,7 @@ export class PostsService {
     return channels;
   }
 
-  /** Every image must name a file of this workspace's library by its `path`. */
+  /** Every image must name a file of this workspace's library by its `path`; an `id` sent with it is the client's own and is not used. */
   private async resolveMedia(workspaceId: string, input: CreatePostsInput) {
     const paths = input.posts.flatMap((item) => item.value.flatMap((value) => value.image.map((image) => image.path)));
     const found = paths.length ? await this.deps.media.findByPaths(workspaceId, [...new Set(paths)]) : new Map();
@@ -282,7 +282,6 @@ export class PostsService {
           const where = `posts[${i}].value[${j}].image[${k}]`;
           const file = found.get(image.path);
           if (!file) throw new BadRequestError(`${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`);
-          if (image.id !== undefined && image.id !== file.id) throw new BadRequestError(`${where}: id ${image.id} does not match the file at that path (${file.id}).`);
         }),
       ),
     );
