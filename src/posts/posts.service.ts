@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { z } from 'zod';
-import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
 import type { Database, Db } from '../db/database.ts';
 import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
@@ -351,7 +351,7 @@ export class PostsService {
   /** A post of this workspace (and, for a channel-limited key, of its channels); anything else is "not found". */
   private async find(access: WorkspaceAccess, id: string): Promise<PostRow> {
     const post = await repo.findPost(this.deps.db, access.workspace.id, id);
-    if (!post || (access.channelIds && !access.channelIds.includes(post.channel_id))) throw new NotFoundError(`No post ${id} in this workspace.`);
+    if (!post || !mayUseChannel(access, post.channel_id)) throw new NotFoundError(`No post ${id} in this workspace.`);
     return post;
   }
 
@@ -404,7 +404,7 @@ export class PostsService {
 
   async deleteGroup(access: WorkspaceAccess, groupId: string): Promise<{ deleted: number; ids: string[] }> {
     const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter(
-      (p) => !access.channelIds || access.channelIds.includes(p.channel_id),
+      (p) => mayUseChannel(access, p.channel_id),
     );
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
     return this.remove(posts);
