@@ -17,6 +17,15 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Providers reach platforms only through ctx.outbound, the guarded client (address policy, time limits).
+    files: ['src/providers/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Use ctx.outbound.fetch: the guarded client checks addresses and enforces time limits.' }],
+      'no-restricted-properties': ['error', { object: 'globalThis', property: 'fetch', message: 'Use ctx.outbound.fetch.' }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'undici', message: 'Use ctx.outbound.fetch.' }, { name: 'node:http', message: 'Use ctx.outbound.fetch.' }, { name: 'node:https', message: 'Use ctx.outbound.fetch.' }] }],
+    },
+  },
+  {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly' } },
   },

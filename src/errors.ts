@@ -56,9 +56,3 @@ export class ConflictError extends AppError {
     super(409, options?.code ?? 'conflict', message, options);
   }
 }
-
-export class ServiceUnavailableError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(503, options?.code ?? 'unavailable', message, options);
-  }
-}

@@ -81,3 +81,12 @@ export function requireScope(access: WorkspaceAccess, scope: Scope): void {
     { code: 'missing_scope', details: { scope, role: access.role } },
   );
 }
+
+/**
+ * Whether a channel-limited key may see and use `channelId`. The one rule every service applies
+ * (REST, MCP and the CLI share it); a channel outside the key's list is answered like another
+ * workspace's: not found, or forbidden where the caller named it to post to it.
+ */
+export function mayUseChannel(access: Pick<WorkspaceAccess, 'channelIds'>, channelId: string): boolean {
+  return access.channelIds === null || access.channelIds.includes(channelId);
+}

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WorkspaceAccess } from '../auth/access.service.ts';
+import { mayUseChannel, type WorkspaceAccess } from '../auth/access.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { apiErrorSchema, authErrors, showorgHeader, wholeNumber } from '../http/common.schema.ts';
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
 function visibleChannel(access: WorkspaceAccess, id: string): void {
-  if (access.channelIds && !access.channelIds.includes(id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
+  if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
 }
 
 const channelIdParams = z.object({ id: z.string().min(1).max(100).describe('The channel ID.') });

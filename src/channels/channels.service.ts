@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { lockWorkspace } from '../db/dialect.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -84,18 +85,12 @@ export class ChannelsService {
     if (input.picture != null && !/^https?:\/\//.test(input.picture)) throw new BadRequestError('The picture must be an http(s) URL.');
     const workspace = await findWorkspace(db, workspaceId);
     if (!workspace) throw new NotFoundError(`No workspace ${workspaceId}.`);
-    if (workspace.plan_channels !== null) {
-      const { n } = await repo.countChannels(db, workspaceId);
-      if (Number(n) >= Number(workspace.plan_channels)) {
-        throw new PaymentRequiredError(`The workspace's plan allows ${workspace.plan_channels} channels and all are in use.`);
-      }
-    }
     if (input.groupId && !(await findGroup(db, workspaceId, input.groupId))) {
       throw new NotFoundError(`No client group ${input.groupId} in this workspace.`);
     }
     const now = this.deps.clock.now().toISOString();
     const id = newId();
-    await repo.insertChannel(db, {
+    const row = {
       id,
       workspace_id: workspaceId,
       provider: input.provider,
@@ -108,6 +103,16 @@ export class ChannelsService {
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       created_at: now,
       updated_at: now,
+    };
+    // Counted and inserted in one transaction, the workspace locked: concurrent creations cannot overshoot the plan.
+    await db.transaction().execute(async (trx) => {
+      if (workspace.plan_channels === null) return repo.insertChannel(trx, row);
+      await lockWorkspace(trx, workspaceId);
+      const { n } = await repo.countChannels(trx, workspaceId);
+      if (Number(n) >= Number(workspace.plan_channels)) {
+        throw new PaymentRequiredError(`The workspace's plan allows ${workspace.plan_channels} channels and all are in use.`);
+      }
+      return repo.insertChannel(trx, row);
     });
     if (workspace.plan_channels !== null) await this.warnNearChannelQuota(workspaceId, Number(workspace.plan_channels));
     return this.get(workspaceId, id);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
@@ -76,4 +76,14 @@ export async function currentSchema(db: Kysely<Database>): Promise<string | unde
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * Makes the rest of transaction `trx` exclusive for one workspace, so a limit checked by
+ * counting holds until the insert commits. PostgreSQL locks the workspace row (`FOR UPDATE`);
+ * SQLite needs nothing: its transactions run one at a time on the single connection.
+ */
+export async function lockWorkspace(trx: Transaction<Database>, workspaceId: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }

@@ -194,7 +194,15 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       const request = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
       const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? 3;
       for (let hop = 0; ; hop++) {
-        const response = await fetchOnce(url, request, signal);
+        let response: Response;
+        try {
+          response = await fetchOnce(url, request, signal);
+        } catch (error) {
+          // Fetch never connects to ports reserved for other protocols (the Fetch standard's "bad ports").
+          if (!isBadPort(error)) throw error;
+          if (hop > 0) throw new AppError(502, 'bad_redirect', `A redirect led to port ${url.port} of ${url.hostname}, which is never fetched.`, { cause: error });
+          throw new AppError(400, 'port_refused', `Port ${url.port} (in ${url.host}) is reserved for other protocols and is never fetched; use a URL on an HTTP port (80, 443, 8080…).`, { cause: error });
+        }
         const location = response.headers.get('location');
         if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response;
         await response.body?.cancel();
@@ -236,6 +244,11 @@ export function wasNotSent(error: unknown): boolean {
   return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED'].some((c) =>
     codes.has(c),
   );
+}
+
+function isBadPort(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof Error && cause.message === 'bad port';
 }
 
 /**

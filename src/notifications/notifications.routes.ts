@@ -6,7 +6,7 @@ import { NOTIFICATION_KINDS } from './notifications.service.ts';
 const notificationSchema = z
   .object({
     id: z.string(),
-    type: z.enum(NOTIFICATION_KINDS).describe('publish_failed, comment_failed, channel_disconnected (needs reconnecting) or limit_warning.'),
+    type: z.enum(NOTIFICATION_KINDS).describe('publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting) or limit_warning.'),
     message: z.string(),
     postId: z.string().nullable(),
     integration: z.string().nullable().describe('The channel ID, when the notification is about one.'),

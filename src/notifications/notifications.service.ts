@@ -3,9 +3,9 @@ import { isUniqueViolation } from '../db/dialect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import * as repo from './notifications.repository.ts';
+import type { NotificationKind } from './notifications.table.ts';
 
-export const NOTIFICATION_KINDS = ['publish_failed', 'comment_failed', 'channel_disconnected', 'limit_warning'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export { NOTIFICATION_KINDS, type NotificationKind } from './notifications.table.ts';
 
 export type Notification = {
   id: string;
@@ -50,7 +50,7 @@ export class NotificationsService {
     return {
       notifications: rows.slice(0, PAGE_SIZE).map((row) => ({
         id: row.id,
-        type: row.kind as NotificationKind,
+        type: row.kind,
         message: row.message,
         postId: row.post_id,
         integration: row.channel_id,

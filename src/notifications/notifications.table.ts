@@ -1,8 +1,10 @@
+export const NOTIFICATION_KINDS = ['publish_failed', 'comment_failed', 'publish_confirmed', 'channel_disconnected', 'limit_warning'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
 export interface NotificationsTable {
   id: string;
   workspace_id: string;
-  /** `publish_failed`, `comment_failed`, `channel_disconnected`, `limit_warning`. */
-  kind: string;
+  kind: NotificationKind;
   message: string;
   post_id: string | null;
   channel_id: string | null;

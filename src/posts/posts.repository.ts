@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import type { IdempotencyKeysTable, PostPartsTable, PostsTable } from './posts.table.ts';
+import type { IdempotencyKeysTable, PartState, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
 export function insertPost(db: Executor, row: PostsTable) {
   return db.insertInto('posts').values(row).execute();
@@ -54,15 +54,38 @@ export function listParts(db: Executor, postIds: string[]) {
   return db.selectFrom('post_parts').selectAll().where('post_id', 'in', postIds).orderBy('post_id').orderBy('idx').execute();
 }
 
-export function updatePost(db: Executor, id: string, changes: Partial<PostsTable>, where: { state?: string[] } = {}) {
-  let query = db.updateTable('posts').set(changes).where('id', '=', id).where('deleted_at', 'is', null);
-  if (where.state) query = query.where('state', 'in', where.state);
+/** Conditions a post row must meet for an update to apply (the update then reports one row changed). */
+export type PostGuard = {
+  states?: readonly PostState[];
+  notStates?: readonly PostState[];
+  version?: number;
+  nextRunAt?: string;
+  /** Also update a deleted post (by default only live ones). */
+  includeDeleted?: boolean;
+};
+
+/** Updates a post if it meets `guard`; `bump` counts the change in `version` (edits and state moves by people). */
+export function updatePostIf(db: Executor, id: string, guard: PostGuard, changes: Updateable<PostsTable>, options: { bump?: boolean } = {}) {
+  let query = db
+    .updateTable('posts')
+    .set((eb) => (options.bump ? { ...changes, version: eb('version', '+', 1) } : changes))
+    .where('id', '=', id);
+  if (!guard.includeDeleted) query = query.where('deleted_at', 'is', null);
+  if (guard.states) query = query.where('state', 'in', guard.states);
+  if (guard.notStates) query = query.where('state', 'not in', guard.notStates);
+  if (guard.version !== undefined) query = query.where('version', '=', guard.version);
+  if (guard.nextRunAt !== undefined) query = query.where('next_run_at', '=', guard.nextRunAt);
   return query.executeTakeFirst();
 }
 
-export function updatePart(db: Executor, postId: string, idx: number, changes: Partial<PostPartsTable>, where: { state?: string[] } = {}) {
-  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx);
-  if (where.state) query = query.where('state', 'in', where.state);
+export function findPart(db: Executor, postId: string, idx: number) {
+  return db.selectFrom('post_parts').selectAll().where('post_id', '=', postId).where('idx', '=', idx).executeTakeFirst();
+}
+
+/** Updates a part if it is in one of `states` (and, with `claimedAt`, still under that claim). */
+export function updatePartIf(db: Executor, postId: string, idx: number, guard: { states: readonly PartState[]; claimedAt?: string | null }, changes: Updateable<PostPartsTable>) {
+  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx).where('state', 'in', guard.states);
+  if (guard.claimedAt !== undefined) query = guard.claimedAt === null ? query.where('claimed_at', 'is', null) : query.where('claimed_at', '=', guard.claimedAt);
   return query.executeTakeFirst();
 }
 
@@ -89,24 +112,44 @@ export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string
     .execute();
 }
 
-/** Posts whose next step is due: the engine's sweep re-enqueues them (harmless when already queued). */
-export function listDuePosts(db: Executor, until: string, limit: number) {
-  return db
+export type DueCursor = { nextRunAt: string; id: string };
+
+/**
+ * A page of posts whose next step is due by `until`, after `cursor`, in (next_run_at, id) order:
+ * the engine's sweep re-enqueues them (harmless when already queued). Instants are compared as
+ * text, which orders ISO 8601 UTC strings of years 0000–9999; a stored extended-year instant
+ * (`+010000-…`, `-000001-…`) starts with a sign, sorts before them all, and is left out.
+ */
+export function listDuePosts(db: Executor, until: string, cursor: DueCursor | null, limit: number) {
+  let query = db
     .selectFrom('posts')
     .innerJoin('channels', 'channels.id', 'posts.channel_id')
     .select(['posts.id', 'posts.next_run_at', 'channels.provider'])
     .where('posts.state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
-    .where('posts.next_run_at', 'is not', null)
+    .where('posts.next_run_at', 'not like', '+%')
+    .where('posts.next_run_at', 'not like', '-%')
     .where('posts.next_run_at', '<=', until)
-    .where('posts.deleted_at', 'is', null)
-    .orderBy('posts.next_run_at')
-    .limit(limit)
-    .execute();
+    .where('posts.deleted_at', 'is', null);
+  if (cursor) {
+    query = query.where((eb) =>
+      eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),
+    );
+  }
+  return query.orderBy('posts.next_run_at').orderBy('posts.id').limit(limit).execute();
 }
 
-/** Parts a worker claimed and never finished, with their claim older than `before`. */
-export function listStaleSendingParts(db: Executor, before: string) {
-  return db.selectFrom('post_parts').select(['post_id', 'idx']).where('state', '=', 'SENDING').where('claimed_at', '<', before).execute();
+/**
+ * Parts a worker claimed and never settled: with `leaseEndedBy`, those whose lease ended before
+ * it (claims made before leases were recorded count from `claimedBefore`); without, all of them.
+ */
+export function listStaleSendingParts(db: Executor, expired: { leaseEndedBy: string; claimedBefore: string } | null) {
+  let query = db.selectFrom('post_parts').select(['post_id', 'idx']).where('state', '=', 'SENDING');
+  if (expired) {
+    query = query.where((eb) =>
+      eb.or([eb('lease_until', '<', expired.leaseEndedBy), eb.and([eb('lease_until', 'is', null), eb('claimed_at', '<', expired.claimedBefore)])]),
+    );
+  }
+  return query.orderBy('post_id').orderBy('idx').execute();
 }
 
 export function insertIdempotencyKey(db: Executor, row: IdempotencyKeysTable) {
@@ -129,39 +172,19 @@ export function purgeIdempotencyKeys(db: Executor, before: string) {
   return db.deleteFrom('idempotency_keys').where('created_at', '<', before).execute();
 }
 
-/** Used by tests and the sweep to count work in flight. */
-export function countByState(db: Executor) {
-  return db.selectFrom('posts').select(['state', sql<number>`count(*)`.as('n')]).where('deleted_at', 'is', null).groupBy('state').execute();
-}
-
-/**
- * Settles a part a worker claimed: the update applies only while the part is still SENDING
- * under that claim, so a late worker and the lease recovery cannot both settle it.
- */
-export function settleClaimedPart(db: Executor, postId: string, idx: number, claimedAt: string | null, changes: Partial<PostPartsTable>) {
-  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx).where('state', '=', 'SENDING');
-  if (claimedAt) query = query.where('claimed_at', '=', claimedAt);
-  return query.executeTakeFirst();
-}
-
-/** Claims a published post's next comment: only the caller that still sees `nextRunAt` wins. */
-export function claimNextComment(db: Executor, postId: string, nextRunAt: string, at: string) {
-  return db
-    .updateTable('posts')
-    .set({ next_run_at: null, updated_at: at })
-    .where('id', '=', postId)
-    .where('state', '=', 'PUBLISHED')
-    .where('next_run_at', '=', nextRunAt)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-
 /** Marks the parts after `idx` that never went out as failed, with `error`. */
 export function failPendingPartsAfter(db: Executor, postId: string, idx: number, error: string) {
   return db.updateTable('post_parts').set({ state: 'ERROR', error }).where('post_id', '=', postId).where('idx', '>', idx).where('state', '=', 'PENDING').execute();
 }
 
-/** Records why a post (or one of its comments) failed; its next step is cleared. */
-export function recordPostFailure(db: Executor, postId: string, changes: { state?: string; error: string; error_kind: string; updated_at: string }) {
-  return db.updateTable('posts').set({ ...changes, next_run_at: null }).where('id', '=', postId).execute();
+/** Puts back the parts after `idx` that were failed only because `idx` failed (never attempted). */
+export function restorePartsAfter(db: Executor, postId: string, idx: number) {
+  return db
+    .updateTable('post_parts')
+    .set({ state: 'PENDING', error: null })
+    .where('post_id', '=', postId)
+    .where('idx', '>', idx)
+    .where('state', '=', 'ERROR')
+    .where('attempts', '=', 0)
+    .execute();
 }

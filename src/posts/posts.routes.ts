@@ -16,6 +16,9 @@ import {
 import { z } from 'zod';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
+/** What a change to a post answers while the engine is publishing it. */
+const PUBLISHING_CONFLICT =
+  'While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   const posts = () => app.services.posts;
@@ -28,7 +31,8 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Create, schedule or publish posts (one per channel)',
         description:
-          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402.',
+          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). ' +
+          PUBLISHING_CONFLICT,
         headers: idempotencyHeaders,
         body: createPostsBody,
         response: { 200: createPostsResponse, ...errors, 402: apiErrorSchema, 409: apiErrorSchema },
@@ -85,11 +89,11 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Move a post between draft and scheduled',
-        description: '`schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing.',
+        description: `\`schedule\` moves a draft into the queue for its date; \`draft\` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. ${PUBLISHING_CONFLICT}`,
         headers: showorgHeader,
         params: postIdParams,
         body: changeStatusBody,
-        response: { 200: postSchema, ...errors },
+        response: { 200: postSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => posts().changeStatus(request.access!, request.params.id, request.body.status),
@@ -119,10 +123,10 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Remove a post',
-        description: 'Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform.',
+        description: `Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform. ${PUBLISHING_CONFLICT}`,
         headers: showorgHeader,
         params: postIdParams,
-        response: { 200: deletedSchema, ...errors },
+        response: { 200: deletedSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => posts().delete(request.access!, request.params.id),
@@ -135,9 +139,10 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Remove every post of a group',
+        description: `All or none: while one of them is being published, none is removed. ${PUBLISHING_CONFLICT}`,
         headers: showorgHeader,
         params: groupParams,
-        response: { 200: deletedSchema, ...errors },
+        response: { 200: deletedSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => posts().deleteGroup(request.access!, request.params.group),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { count, wholeNumber } from '../http/common.schema.ts';
-import { POST_STATES } from './posts.table.ts';
+import { ERROR_KINDS, POST_STATES } from './posts.table.ts';
 
 /** An instant: ISO 8601 with `Z` or an offset. A local time without a zone is ambiguous and refused. */
 export const instantSchema = z.iso
@@ -9,7 +9,11 @@ export const instantSchema = z.iso
 
 export const imageRefSchema = z
   .object({
-    id: z.string().min(1).optional().describe('The media ID from the upload response (optional; `path` is what counts).'),
+    id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file\'s id.'),
     path: z.url().describe('The `path` of a file in this workspace\'s media library, as returned by POST /upload.'),
   })
   .meta({ id: 'ImageRef' });
@@ -91,7 +95,12 @@ export const postSchema = z
     releaseId: z.string().nullable().describe('The post\'s ID on the platform, once published (or recorded with PUT /posts/:id/release-id).'),
     releaseURL: z.string().nullable(),
     error: z.string().nullable().describe('Why the post (or one of its comments) failed, in the platform\'s words where it gave any.'),
-    errorKind: z.string().nullable().describe('`rejected`, `auth`, `unconfirmed`, `missing`, `gave_up` or `channel_disabled`.'),
+    errorKind: z
+      .enum(ERROR_KINDS)
+      .nullable()
+      .describe(
+        'Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`.',
+      ),
     publishedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { z } from 'zod';
-import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
-import type { Db } from '../db/database.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import type { Database, Db } from '../db/database.ts';
+import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { newId } from '../lib/ids.ts';
@@ -12,9 +13,10 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { JobQueue } from '../publishing/job-queue.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
-import { postContentToHtml } from './html.ts';
+import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
+import { PostTransitions, refusal } from './post-transitions.ts';
 import * as repo from './posts.repository.ts';
 import type { createPostsBody, postSchema } from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -81,7 +83,11 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
 
 /** Posts: the calendar, compositions across channels, and the transitions a person can make. */
 export class PostsService {
-  constructor(private readonly deps: PostsDeps) {}
+  private readonly transitions: PostTransitions;
+
+  constructor(private readonly deps: PostsDeps) {
+    this.transitions = new PostTransitions(deps);
+  }
 
   /**
    * Creates (or, with `group`, updates in place) one post per channel. With an idempotency
@@ -140,7 +146,6 @@ export class PostsService {
     const groupId = input.group ?? newId();
     const byChannel = new Map(existing.map((p) => [p.channel_id, p]));
     const newCount = input.posts.filter((item) => !byChannel.has(item.integration.id)).length;
-    await this.checkPostQuota(access, newCount, now);
 
     const state: PostState = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
@@ -151,6 +156,7 @@ export class PostsService {
     );
 
     await db.transaction().execute(async (trx) => {
+      await this.checkPostQuota(trx, access, newCount, now);
       for (const [i, item] of input.posts.entries()) {
         const channel = channels[i]!;
         const previous = byChannel.get(channel.id);
@@ -174,11 +180,11 @@ export class PostsService {
           created_at: previous?.created_at ?? stamp,
           updated_at: stamp,
           deleted_at: null,
+          version: 0,
         };
         if (previous) {
-          const { id: _id, created_at: _created, ...changes } = row;
-          const updated = await repo.updatePost(trx, postId, changes, { state: ['DRAFT', 'QUEUE', 'ERROR'] });
-          if (Number(updated.numUpdatedRows) === 0) throw new BadRequestError(`Post ${postId} started publishing meanwhile; it can no longer be edited.`, { code: 'invalid_transition' });
+          const { id: _id, created_at: _created, version: _version, ...changes } = row;
+          await this.transitions.edit(trx, previous, changes);
           await repo.deleteParts(trx, postId);
         } else {
           await repo.insertPost(trx, row);
@@ -194,6 +200,7 @@ export class PostsService {
             state: 'PENDING',
             attempts: 0,
             claimed_at: null,
+            lease_until: null,
             release_id: null,
             release_url: null,
             release_meta: null,
@@ -208,7 +215,7 @@ export class PostsService {
         );
         result.push({ postId, integration: channel.id });
       }
-      for (const gone of removed) await repo.updatePost(trx, gone.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+      for (const gone of removed) await this.transitions.edit(trx, gone, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
     });
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
@@ -265,7 +272,7 @@ export class PostsService {
     return channels;
   }
 
-  /** Every image must name a file of this workspace's library by its `path`. */
+  /** Every image must name a file of this workspace's library by its `path`; an `id` sent with it is the client's own and is not used. */
   private async resolveMedia(workspaceId: string, input: CreatePostsInput) {
     const paths = input.posts.flatMap((item) => item.value.flatMap((value) => value.image.map((image) => image.path)));
     const found = paths.length ? await this.deps.media.findByPaths(workspaceId, [...new Set(paths)]) : new Map();
@@ -275,7 +282,6 @@ export class PostsService {
           const where = `posts[${i}].value[${j}].image[${k}]`;
           const file = found.get(image.path);
           if (!file) throw new BadRequestError(`${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`);
-          if (image.id !== undefined && image.id !== file.id) throw new BadRequestError(`${where}: id ${image.id} does not match the file at that path (${file.id}).`);
         }),
       ),
     );
@@ -285,19 +291,16 @@ export class PostsService {
   private async editableGroup(workspaceId: string, groupId: string): Promise<PostRow[]> {
     const posts = await repo.listGroupPosts(this.deps.db, workspaceId, groupId);
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
-    const locked = posts.find((p) => p.state === 'PUBLISHING' || p.state === 'PUBLISHED');
-    if (locked) {
-      throw new BadRequestError(`Post ${locked.id} of this group is ${locked.state === 'PUBLISHED' ? 'already published' : 'being published'}; a published composition cannot be edited.`, {
-        code: 'invalid_transition',
-      });
-    }
+    this.transitions.checkEditable(posts);
     return posts;
   }
 
-  private async checkPostQuota(access: WorkspaceAccess, adding: number, now: Date): Promise<void> {
+  /** Counts within the creating transaction, the workspace locked, so concurrent requests cannot overshoot. */
+  private async checkPostQuota(trx: Transaction<Database>, access: WorkspaceAccess, adding: number, now: Date): Promise<void> {
     const limit = access.workspace.plan.postsPerMonth;
     if (limit === null || adding === 0) return;
-    const { n } = await repo.countPostsCreatedSince(this.deps.db, access.workspace.id, monthStart(now));
+    await lockWorkspace(trx, access.workspace.id);
+    const { n } = await repo.countPostsCreatedSince(trx, access.workspace.id, monthStart(now));
     if (Number(n) + adding > limit) {
       throw new PaymentRequiredError(
         `The plan allows ${limit} posts a month (UTC); ${Number(n)} are used and this request adds ${adding}. Remove channels from the request or wait for next month.`,
@@ -348,7 +351,7 @@ export class PostsService {
   /** A post of this workspace (and, for a channel-limited key, of its channels); anything else is "not found". */
   private async find(access: WorkspaceAccess, id: string): Promise<PostRow> {
     const post = await repo.findPost(this.deps.db, access.workspace.id, id);
-    if (!post || (access.channelIds && !access.channelIds.includes(post.channel_id))) throw new NotFoundError(`No post ${id} in this workspace.`);
+    if (!post || !mayUseChannel(access, post.channel_id)) throw new NotFoundError(`No post ${id} in this workspace.`);
     return post;
   }
 
@@ -368,36 +371,28 @@ export class PostsService {
     const { db, clock, queue } = this.deps;
     const post = await this.find(access, id);
     const now = clock.now();
-    const stamp = now.toISOString();
     if (status === 'schedule') {
       if (post.state === 'QUEUE') return this.record(post);
-      if (post.state !== 'DRAFT') throw this.invalidTransition(post.state, 'QUEUE');
+      if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
       }
       const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
       if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
-      const updated = await repo.updatePost(db, id, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { state: ['DRAFT'] });
-      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('changed meanwhile', 'QUEUE');
+      await this.transitions.schedule(post);
       await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
       if (post.state === 'DRAFT') return this.record(post);
-      if (post.state !== 'QUEUE') throw this.invalidTransition(post.state, 'DRAFT');
-      const updated = await repo.updatePost(db, id, { state: 'DRAFT', next_run_at: null, updated_at: stamp }, { state: ['QUEUE'] });
-      if (Number(updated.numUpdatedRows) === 0) throw this.invalidTransition('being published', 'DRAFT');
+      if (post.state !== 'QUEUE') throw refusal(post.state, id, 'moved to draft');
+      await this.transitions.unschedule(post);
       await queue.remove(id);
     }
     return this.record((await repo.findPost(db, access.workspace.id, id))!);
   }
 
-  private invalidTransition(from: string, to: string): AppError {
-    const names: Record<string, string> = { PUBLISHING: 'being published', PUBLISHED: 'already published', ERROR: 'in error (edit it with POST /posts and its group)' };
-    return new BadRequestError(`The post cannot move to ${to}: it is ${names[from] ?? from}.`, { code: 'invalid_transition' });
-  }
-
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {
     const post = await this.find(access, id);
-    await repo.updatePost(this.deps.db, id, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
+    await repo.updatePostIf(this.deps.db, id, {}, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
     return this.record((await repo.findPost(this.deps.db, access.workspace.id, id))!);
   }
 
@@ -409,18 +404,15 @@ export class PostsService {
 
   async deleteGroup(access: WorkspaceAccess, groupId: string): Promise<{ deleted: number; ids: string[] }> {
     const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter(
-      (p) => !access.channelIds || access.channelIds.includes(p.channel_id),
+      (p) => mayUseChannel(access, p.channel_id),
     );
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
     return this.remove(posts);
   }
 
   private async remove(posts: PostRow[]): Promise<{ deleted: number; ids: string[] }> {
-    const stamp = this.deps.clock.now().toISOString();
-    for (const post of posts) {
-      await repo.updatePost(this.deps.db, post.id, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
-      await this.deps.queue.remove(post.id);
-    }
+    await this.transitions.remove(posts);
+    for (const post of posts) await this.deps.queue.remove(post.id);
     return { deleted: posts.length, ids: posts.map((p) => p.id) };
   }
 

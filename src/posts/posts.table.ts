@@ -8,7 +8,7 @@ export interface PostsTable {
   /** Shared by the posts of one multi-channel composition. */
   group_id: string;
   channel_id: string;
-  state: string;
+  state: PostState;
   /** The instant it is (or was) to be published, ISO 8601 UTC. */
   publish_at: string;
   settings: string;
@@ -17,15 +17,26 @@ export interface PostsTable {
   release_id: string | null;
   release_url: string | null;
   error: string | null;
-  /** `rejected`, `auth`, `unconfirmed`, `missing`, `gave_up`, `channel_disabled` — why it is in ERROR. */
-  error_kind: string | null;
+  /** Why it (or one of its comments) failed. */
+  error_kind: ErrorKind | null;
   /** When the engine should next look at it (the post itself, a retry, or the next comment). */
   next_run_at: string | null;
   published_at: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Counts edits, state moves and claims: the engine claims only the version it read. */
+  version: number;
 }
+
+/**
+ * Why a post is in ERROR (or why one of its comments failed): the platform refused it
+ * (`rejected`), refused the channel's credentials (`auth`), the outcome is unknown
+ * (`unconfirmed`), something required was missing (`missing`), retries ran out (`gave_up`), or
+ * the channel was disabled (`channel_disabled`).
+ */
+export const ERROR_KINDS = ['rejected', 'auth', 'unconfirmed', 'missing', 'gave_up', 'channel_disabled'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export const PART_STATES = ['PENDING', 'SENDING', 'PUBLISHED', 'ERROR'] as const;
 export type PartState = (typeof PART_STATES)[number];
@@ -38,10 +49,12 @@ export interface PostPartsTable {
   /** JSON array of `{id, path}`. */
   images: string;
   delay_minutes: number;
-  state: string;
+  state: PartState;
   attempts: number;
-  /** Set while a worker is calling the platform for this part (SENDING). */
+  /** Set while a worker is calling the platform for this part (SENDING); the claim's token. */
   claimed_at: string | null;
+  /** Until when the claiming worker holds the part; renewed while its call is in flight. */
+  lease_until: string | null;
   release_id: string | null;
   release_url: string | null;
   release_meta: string | null;

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.ts';
@@ -25,9 +24,6 @@ export type BullmqQueueOptions = {
 
 type JobData = { postId: string; runAt: number; provider: string };
 
-/** Set while a job's handler runs, so the handler can ask for its own job again (see `enqueue`). */
-type Running = { id: string; again: boolean };
-
 const INDEX_TTL_MS = 7 * 24 * 3600_000;
 
 /**
@@ -52,7 +48,6 @@ export class BullmqQueue implements JobQueue {
   #consumer: Redis | null = null;
   #workers: Worker<JobData>[] = [];
   #handler: JobHandler | null = null;
-  readonly #context = new AsyncLocalStorage<Running>();
   #unsubscribe: (() => void) | null = null;
   #promoting: Promise<void> = Promise.resolve();
   #closed = false;
@@ -78,13 +73,6 @@ export class BullmqQueue implements JobQueue {
   async enqueue(job: PublishJob): Promise<void> {
     const runAt = job.runAt.getTime();
     const id = jobId(job.postId, runAt);
-    const running = this.#context.getStore();
-    if (running?.id === id) {
-      // The handler of this very job wants it again (a comment due at the same instant): the job
-      // still exists while it runs, so adding it would be a no-op. It is re-run when the handler returns.
-      running.again = true;
-      return;
-    }
     const lane = this.laneOf(job.provider);
     const delay = Math.max(0, runAt - this.#options.clock.now().getTime());
     await this.#queue(lane).add(
@@ -184,12 +172,8 @@ export class BullmqQueue implements JobQueue {
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }
-    const running: Running = { id: job.id!, again: false };
-    await this.#context.run(running, () => this.#handler!({ postId, runAt: new Date(runAt), provider }));
-    if (running.again) {
-      await job.moveToDelayed(Date.now() + Math.max(0, runAt - this.#options.clock.now().getTime()), token);
-      throw new DelayedError();
-    }
+    // The handler carries on by itself with whatever is due at once, so it never needs its own job again.
+    await this.#handler!({ postId, runAt: new Date(runAt), provider });
     await this.#redis()
       .srem(this.#indexKey(postId), `${this.laneOf(provider)}/${job.id}`)
       .catch(() => 0);

@@ -21,11 +21,8 @@ export class EmbeddedQueue implements JobQueue {
   #running = new Set<Promise<void>>();
   #stopping = false;
   #unsubscribe: (() => void) | null = null;
-  #onError: (error: unknown, job: PublishJob) => void;
-
-  constructor(clock: Clock, options: { onError?: (error: unknown, job: PublishJob) => void } = {}) {
+  constructor(clock: Clock) {
     this.#clock = clock;
-    this.#onError = options.onError ?? (() => {});
   }
 
   async enqueue(job: PublishJob): Promise<void> {
@@ -103,7 +100,8 @@ export class EmbeddedQueue implements JobQueue {
       this.#pop();
       this.#forget(first);
       const run = this.#handler!(first.job)
-        .catch((error: unknown) => this.#onError(error, first.job))
+        // The handler reports its own failures; the sweep picks the post up again.
+        .catch(() => {})
         .finally(() => {
           this.#running.delete(run);
           this.#arm();

@@ -1,19 +1,35 @@
-import type { Runtime } from '../runtime.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { OutboundClient } from '../net/outbound.ts';
+import type { Services } from '../services.ts';
+import type { JobQueue } from './job-queue.ts';
 import { Publisher, type PublisherDeps } from './publisher.ts';
 
-/** Builds the publishing engine's worker on a runtime's services and queue. */
-export function createPublisher(runtime: Runtime, log: PublisherDeps['log']): Publisher {
-  const { services, config } = runtime;
+/** What the engine is built on: the database, clock, queue, outbound client and services of a process (its runtime). */
+export type EngineParts = {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  outbound: OutboundClient;
+  services: Pick<Services, 'channels' | 'media' | 'notifications' | 'shortLinks'>;
+  config: Pick<Config, 'publishing'>;
+};
+
+/** Builds the publishing engine's worker. */
+export function createPublisher(parts: EngineParts, log: PublisherDeps['log'], extra: Pick<PublisherDeps, 'hooks' | 'options'> = {}): Publisher {
+  const { services, config } = parts;
   return new Publisher({
-    db: runtime.db,
-    clock: runtime.clock,
-    queue: runtime.queue,
+    db: parts.db,
+    clock: parts.clock,
+    queue: parts.queue,
     channels: services.channels,
     media: services.media,
     notifications: services.notifications,
     shortLinks: services.shortLinks,
-    outbound: runtime.outbound,
+    outbound: parts.outbound,
     log,
-    options: { maxAttempts: config.publishing.maxAttempts, leaseMs: config.publishing.leaseSeconds * 1000 },
+    ...(extra.hooks && { hooks: extra.hooks }),
+    options: { maxAttempts: config.publishing.maxAttempts, leaseMs: config.publishing.leaseSeconds * 1000, ...extra.options },
   });
 }

@@ -1,9 +1,10 @@
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
+import { PostTransitions, type Claim } from '../posts/post-transitions.ts';
 import * as repo from '../posts/posts.repository.ts';
 import type { PostsDeps } from '../posts/posts.service.ts';
-import type { PostPartsTable, PostsTable } from '../posts/posts.table.ts';
+import type { ErrorKind, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import { checkReadiness } from '../posts/readiness.ts';
 import { ProviderError, type Provider, type PublishedRef } from '../providers/provider.ts';
 import { getProvider } from '../providers/registry.ts';
@@ -16,10 +17,16 @@ export type PublisherOptions = {
   /** First retry delay; doubled each attempt (with jitter), capped at `maxBackoffMs`. */
   baseBackoffMs: number;
   maxBackoffMs: number;
-  /** A part SENDING for longer than this belongs to a worker that died. */
+  /** How long a claim holds without renewal: a part SENDING past its lease belongs to a worker that died. */
   leaseMs: number;
+  /** How often a worker renews the lease of a call in flight (a third of the lease by default). */
+  renewEveryMs: number;
   /** How far ahead the sweep re-enqueues work, so jobs lost with the queue still run on time. */
   horizonMs: number;
+  /** Posts one sweep re-enqueues at most; the next sweep carries on from there. */
+  sweepBudget: number;
+  /** Posts read from the database at a time by the sweep (the event loop gets a turn between pages). */
+  sweepPage: number;
 };
 
 export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
@@ -27,7 +34,10 @@ export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
   baseBackoffMs: 5_000,
   maxBackoffMs: 15 * 60_000,
   leaseMs: 5 * 60_000,
+  renewEveryMs: 100_000,
   horizonMs: 2 * 60_000,
+  sweepBudget: 5_000,
+  sweepPage: 500,
 };
 
 /** What the worker needs: what the posts service has, plus short links, the outbound client and a log. */
@@ -36,33 +46,48 @@ export type PublisherDeps = PostsDeps & {
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   options?: Partial<PublisherOptions>;
+  /** Test seam: runs between reading a post and claiming it, to interleave an edit deterministically. */
+  hooks?: { beforeClaim?(postId: string): Promise<void> };
 };
+
+/** What one sweep did: posts re-enqueued, and whether it reached the end of the due posts (or stopped at its budget). */
+export type SweepReport = { recovered: number; enqueued: number; complete: boolean };
 
 type Post = PostsTable;
 type Part = PostPartsTable;
 type Images = Array<{ id?: string; path: string }>;
-
 
 function refOf(part: Part | undefined): PublishedRef | undefined {
   if (!part || part.state !== 'PUBLISHED' || part.release_id === null) return undefined;
   return { id: part.release_id, url: part.release_url ?? undefined, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) };
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * The publishing engine's worker side. The database is the truth; a job only says "look at
- * this post". Each step is claimed with one conditional update before anything external is
- * called, so two workers never publish the same part, and a part left SENDING by a worker
- * that died is settled by `recover` as an unknown outcome (retried only where the platform's
- * writes are idempotent).
+ * The publishing engine's worker side: the queue mechanics and the platform calls. The database
+ * is the truth and `PostTransitions` owns every write to posts and parts; a job only says "look
+ * at this post". Each step is claimed before anything external is called, on the version of the
+ * post that was read, so two workers never publish the same part and what goes out is what was
+ * read. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
+ * (retried only where the platform's writes are idempotent).
  */
 export class Publisher {
   readonly #deps: PublisherDeps;
   readonly #options: PublisherOptions;
+  readonly #transitions: PostTransitions;
   #sweepTimer: NodeJS.Timeout | null = null;
+  #sweeping: Promise<SweepReport> | null = null;
+  /** Where the next sweep carries on, when the last one stopped at its budget. */
+  #sweepCursor: repo.DueCursor | null = null;
+  #stopped = true;
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
-    this.#options = { ...DEFAULT_PUBLISHER_OPTIONS, ...deps.options };
+    const leaseMs = deps.options?.leaseMs ?? DEFAULT_PUBLISHER_OPTIONS.leaseMs;
+    this.#options = { ...DEFAULT_PUBLISHER_OPTIONS, renewEveryMs: Math.floor(leaseMs / 3), ...deps.options };
+    if (this.#options.renewEveryMs >= this.#options.leaseMs) throw new Error('The lease must be renewed more often than it lasts.');
+    this.#transitions = new PostTransitions(deps);
   }
 
   get options(): PublisherOptions {
@@ -71,46 +96,80 @@ export class Publisher {
 
   /** Starts taking jobs; settles orphaned parts and re-enqueues every pending post first. */
   async start(options: { concurrency: number; sweepIntervalMs: number; exclusive: boolean }): Promise<void> {
+    this.#stopped = false;
     await this.recover({ all: options.exclusive });
-    await this.enqueuePending(options.exclusive ? null : this.#options.horizonMs);
+    await this.enqueuePending(options.exclusive ? null : this.#options.horizonMs, { cursor: null, budget: Number.POSITIVE_INFINITY });
     await this.#deps.queue.start(
       (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
       { concurrency: options.concurrency },
     );
-    if (options.sweepIntervalMs > 0) {
-      this.#sweepTimer = setInterval(() => {
-        this.sweep().catch((error: unknown) => this.#deps.log.error({ err: error }, 'publishing sweep failed'));
-      }, options.sweepIntervalMs);
-      this.#sweepTimer.unref();
-    }
+    if (options.sweepIntervalMs > 0) this.#scheduleSweep(options.sweepIntervalMs);
   }
 
-  /** Stops taking jobs; the publishes in flight finish first. */
+  /** The next sweep starts an interval after the last one ended, so sweeps never overlap. */
+  #scheduleSweep(intervalMs: number): void {
+    if (this.#stopped) return;
+    this.#sweepTimer = setTimeout(() => {
+      this.sweep()
+        .catch((error: unknown) => this.#deps.log.error({ err: error }, 'publishing sweep failed'))
+        .finally(() => this.#scheduleSweep(intervalMs));
+    }, intervalMs);
+    this.#sweepTimer.unref();
+  }
+
+  /** Stops taking jobs; the publishes in flight and a sweep under way finish first. */
   async stop(): Promise<void> {
-    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    this.#stopped = true;
+    if (this.#sweepTimer) clearTimeout(this.#sweepTimer);
     this.#sweepTimer = null;
+    await this.#sweeping?.catch(() => {});
     await this.#deps.queue.stop();
   }
 
-  /** Periodic repair: settle dead workers' parts, re-enqueue due work the queue lost, drop old idempotency keys. */
-  async sweep(): Promise<void> {
-    await this.recover({ all: false });
-    await this.enqueuePending(this.#options.horizonMs);
-    const dayAgo = new Date(this.#deps.clock.now().getTime() - 48 * 3600_000).toISOString();
-    await repo.purgeIdempotencyKeys(this.#deps.db, dayAgo);
+  /**
+   * Periodic repair: settle dead workers' parts, re-enqueue due work the queue lost (at most
+   * `sweepBudget` posts; the next sweep carries on), drop old idempotency keys. A sweep asked
+   * for while one runs gets that one's report.
+   */
+  sweep(): Promise<SweepReport> {
+    this.#sweeping ??= this.#sweepOnce().finally(() => {
+      this.#sweeping = null;
+    });
+    return this.#sweeping;
   }
 
-  /** Enqueues posts with a next step (within `horizonMs`, or all when null); duplicates are harmless. */
-  async enqueuePending(horizonMs: number | null): Promise<number> {
-    const until = horizonMs === null ? '9999-12-31T23:59:59.999Z' : new Date(this.#deps.clock.now().getTime() + horizonMs).toISOString();
-    let count = 0;
+  async #sweepOnce(): Promise<SweepReport> {
+    const recovered = await this.recover({ all: false });
+    const state = { cursor: this.#sweepCursor, budget: this.#options.sweepBudget };
+    const { enqueued, complete } = await this.enqueuePending(this.#options.horizonMs, state);
+    this.#sweepCursor = complete ? null : state.cursor;
+    const dayAgo = new Date(this.#deps.clock.now().getTime() - 48 * 3600_000).toISOString();
+    await repo.purgeIdempotencyKeys(this.#deps.db, dayAgo);
+    return { recovered, enqueued, complete };
+  }
+
+  /**
+   * Enqueues posts with a next step within `horizonMs` (all when null), a page at a time from
+   * `state.cursor`, at most `state.budget`; `state.cursor` is left where it stopped. Duplicates
+   * are harmless.
+   */
+  async enqueuePending(horizonMs: number | null, state: { cursor: repo.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
+    const { db, queue, clock } = this.#deps;
+    const until = horizonMs === null ? '9999-12-31T23:59:59.999Z' : new Date(clock.now().getTime() + horizonMs).toISOString();
+    let enqueued = 0;
     for (;;) {
-      const due = await repo.listDuePosts(this.#deps.db, until, 10_000);
-      for (const post of due) await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider });
-      count += due.length;
-      if (due.length < 10_000) return count;
-      // More than a page of pending work: the queue deduplicates, so the next page is what matters.
-      if (horizonMs === null) return count;
+      const limit = Math.min(this.#options.sweepPage, state.budget - enqueued);
+      const page = await repo.listDuePosts(db, until, state.cursor, limit);
+      await Promise.all(page.map((post) => queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider })));
+      enqueued += page.length;
+      if (page.length < limit) {
+        state.cursor = null;
+        return { enqueued, complete: true };
+      }
+      const last = page.at(-1)!;
+      state.cursor = { nextRunAt: last.next_run_at!, id: last.id };
+      if (enqueued >= state.budget) return { enqueued, complete: false };
+      await yieldToEventLoop();
     }
   }
 
@@ -119,25 +178,20 @@ export class Publisher {
    * worker can be mid-call) every one of them, otherwise those whose lease ran out.
    */
   async recover(options: { all: boolean }): Promise<number> {
-    const { db, clock } = this.#deps;
-    const before = options.all ? '9999-12-31T23:59:59.999Z' : new Date(clock.now().getTime() - this.#options.leaseMs).toISOString();
-    const stale = await repo.listStaleSendingParts(db, before);
-    for (const { post_id, idx } of stale) {
-      const post = await repo.findPostForEngine(db, post_id);
-      const parts = await repo.listParts(db, [post_id]);
-      const part = parts.find((p) => Number(p.idx) === Number(idx));
-      if (!post || !part || part.state !== 'SENDING') continue;
-      const channel = await this.#deps.channels.get(post.workspace_id, post.channel_id).catch(() => null);
+    const stale = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs });
+    for (const claim of stale) {
+      const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
       const provider = channel ? getProvider(channel.provider) : null;
       const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
-      await this.#settleFailure(post, part, provider, failure, { claimedAt: part.claimed_at });
+      await this.#settleFailure(claim, provider, failure);
     }
     return stale.length;
   }
 
   /**
    * The job handler: does the post's next due step, if it is still due. A comment due at once
-   * (no delay) is carried on in the same run rather than through the queue.
+   * (no delay) is carried on in the same run rather than through the queue, and so is a step
+   * whose claim lost to an edit (the edited post is read again).
    */
   async handle(job: PublishJob): Promise<void> {
     for (let step = 0; step < 100; step++) {
@@ -145,13 +199,12 @@ export class Publisher {
     }
   }
 
-  /** One step; true when it published a part and the post's next part is already due. */
+  /** One step; true when there may be more to do at once (the next part is due, or an edit won the race). */
   async #step(job: PublishJob): Promise<boolean> {
     const { db, clock } = this.#deps;
     const post = await repo.findPostForEngine(db, job.postId);
     if (!post || post.deleted_at || post.next_run_at === null) return false;
-    const now = clock.now();
-    if (Date.parse(post.next_run_at) > now.getTime()) {
+    if (Date.parse(post.next_run_at) > clock.now().getTime()) {
       // Rescheduled later than this job: make sure a job exists for the new time.
       await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
       return false;
@@ -159,30 +212,33 @@ export class Publisher {
     const parts = await repo.listParts(db, [post.id]);
     const next = parts.find((p) => p.state === 'PENDING');
     if (!next) return false;
-    const idx = Number(next.idx);
-    const stamp = now.toISOString();
+    await this.#deps.hooks?.beforeClaim?.(post.id);
 
-    // The claim: one conditional update on the post, then the part. Whoever changes the row owns the step.
-    const claimed = await db.transaction().execute(async (trx) => {
-      const postClaim =
-        idx === 0
-          ? await repo.updatePost(trx, post.id, { state: 'PUBLISHING', next_run_at: null, updated_at: stamp }, { state: ['QUEUE'] })
-          : await repo.claimNextComment(trx, post.id, post.next_run_at!, stamp);
-      if (Number(postClaim.numUpdatedRows) !== 1) return false;
-      const partClaim = await repo.updatePart(trx, post.id, idx, { state: 'SENDING', claimed_at: stamp, attempts: Number(next.attempts) + 1 }, { state: ['PENDING'] });
-      if (Number(partClaim.numUpdatedRows) !== 1) throw new Error('claim lost on the part after winning the post');
-      return true;
-    });
-    if (!claimed) return false;
-    const claimedPost: Post = { ...post, state: idx === 0 ? 'PUBLISHING' : post.state, next_run_at: null };
-    const claimedPart: Part = { ...next, state: 'SENDING', claimed_at: stamp, attempts: Number(next.attempts) + 1 };
-    return this.#publishClaimed(claimedPost, claimedPart, parts);
+    const claim = await this.#transitions.claim(post, next, this.#options.leaseMs);
+    if (!claim) {
+      // Lost: to another worker, or to an edit (the post changed since it was read). Look again.
+      const now = await repo.findPostForEngine(db, job.postId);
+      return now !== undefined && Number(now.version) !== Number(post.version);
+    }
+    return this.#publishClaimed(post, next, parts, claim);
   }
 
-  /** Publishes a claimed part; true when it succeeded and the next part is already due. */
-  async #publishClaimed(post: Post, part: Part, parts: Part[]): Promise<boolean> {
+  /** Publishes a claimed part, renewing its lease meanwhile; true when it succeeded and the next part is already due. */
+  async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim): Promise<boolean> {
+    const renewal = setInterval(() => {
+      this.#transitions.renewLease(claim, this.#options.leaseMs).catch((error: unknown) => this.#deps.log.warn({ err: error, postId: post.id }, 'could not renew a publishing lease'));
+    }, this.#options.renewEveryMs);
+    renewal.unref();
+    try {
+      return await this.#call(post, part, parts, claim);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  async #call(post: Post, part: Part, parts: Part[], claim: Claim): Promise<boolean> {
     const { channels, media: library, shortLinks, outbound } = this.#deps;
-    const idx = Number(part.idx);
+    const idx = claim.idx;
     let provider: Provider | null = null;
     let sent = false;
     try {
@@ -202,8 +258,7 @@ export class Publisher {
       });
       if (missing.length > 0) {
         const reason = missing.map((m) => `${m.field}: ${m.reason}`).join(' ');
-        const kind = channel.disabled ? 'channel_disabled' : 'missing';
-        await this.#fail(post, part, kind, channel.disabled ? `The channel cannot post: ${reason}` : `Not ready to publish: ${reason}`);
+        await this.#fail(claim, channel.disabled ? 'channel_disabled' : 'missing', channel.disabled ? `The channel cannot post: ${reason}` : `Not ready to publish: ${reason}`);
         return false;
       }
 
@@ -226,133 +281,86 @@ export class Publisher {
       const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
-      return await this.#succeed(post, part, parts, ref, provider.identifier);
+      return await this.#succeed(claim, parts, ref, provider.identifier);
     } catch (error) {
       if (error instanceof ProviderError) {
-        await this.#settleFailure(post, part, provider, error, { claimedAt: part.claimed_at });
+        await this.#settleFailure(claim, provider, error);
         return false;
       }
       if (!sent) {
         // Nothing reached the platform: release the claim and try again later.
         this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'could not prepare a publish; will retry');
-        await this.#settleFailure(post, part, provider, new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }), {
-          claimedAt: part.claimed_at,
-        });
+        await this.#settleFailure(claim, provider, new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }));
         return false;
       }
       this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'publish failed with an unexpected error');
-      await this.#settleFailure(post, part, provider, new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }), {
-        claimedAt: part.claimed_at,
-      });
+      await this.#settleFailure(claim, provider, new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }));
       return false;
     }
   }
 
   /** Records a published part; true when the next part is already due (the caller carries on with it). */
-  async #succeed(post: Post, part: Part, parts: Part[], ref: PublishedRef, provider: string): Promise<boolean> {
-    const { db, clock, queue } = this.#deps;
-    const idx = Number(part.idx);
-    const now = clock.now();
-    const stamp = now.toISOString();
-    const following = parts.find((p) => Number(p.idx) === idx + 1);
-    const nextRun = following ? new Date(now.getTime() + Number(following.delay_minutes) * 60_000).toISOString() : null;
-    await db.transaction().execute(async (trx) => {
-      await repo.updatePart(
-        trx,
-        post.id,
-        idx,
-        { state: 'PUBLISHED', claimed_at: null, release_id: ref.id, release_url: ref.url ?? null, release_meta: ref.meta ? JSON.stringify(ref.meta) : null, published_at: stamp, error: null },
-        { state: ['SENDING'] },
-      );
-      const changes: Partial<Post> = { next_run_at: nextRun, updated_at: stamp };
-      if (idx === 0) Object.assign(changes, { state: 'PUBLISHED', release_id: ref.id, release_url: ref.url ?? null, published_at: stamp, error: null, error_kind: null });
-      await repo.updatePost(trx, post.id, changes);
-    });
-    this.#deps.log.info({ postId: post.id, part: idx, releaseId: ref.id }, idx === 0 ? 'post published' : 'comment published');
-    if (!nextRun) return false;
+  async #succeed(claim: Claim, parts: Part[], ref: PublishedRef, provider: string): Promise<boolean> {
+    const following = parts.find((p) => Number(p.idx) === claim.idx + 1);
+    const outcome = await this.#transitions.published(claim, ref, following && { delayMinutes: Number(following.delay_minutes) });
+    const log = { postId: claim.postId, part: claim.idx, releaseId: ref.id };
+    if (!outcome.recorded) {
+      if (outcome.edited) this.#deps.log.warn(log, 'a publish whose claim had lapsed succeeded after the post was edited; the edit stands');
+      return false;
+    }
+    this.#deps.log.info(log, claim.idx === 0 ? 'post published' : 'comment published');
+    if (outcome.nextRunAt === null) return false;
     // Due now: this run carries on (next_run_at is stored, so the sweep covers a crash in between).
-    if (nextRun <= now.toISOString()) return true;
-    await queue.enqueue({ postId: post.id, runAt: new Date(nextRun), provider });
+    if (Date.parse(outcome.nextRunAt) <= this.#deps.clock.now().getTime()) return true;
+    await this.#deps.queue.enqueue({ postId: claim.postId, runAt: new Date(outcome.nextRunAt), provider });
     return false;
   }
 
   /** Decides what a failure means: retry later, disable the channel, or record the error. */
-  async #settleFailure(post: Post, part: Part, provider: Provider | null, error: ProviderError, guard: { claimedAt: string | null }): Promise<void> {
-    const attempts = Number(part.attempts);
+  async #settleFailure(claim: Claim, provider: Provider | null, error: ProviderError): Promise<void> {
+    const attempts = claim.attempts;
     const retryable =
       error.kind === 'rate_limited' || error.kind === 'transient' || (error.kind === 'unknown_outcome' && provider !== null && provider.idempotentWrites);
     if (retryable && attempts < this.#options.maxAttempts) {
-      await this.#retry(post, part, provider?.identifier ?? 'unknown', error, guard);
+      await this.#retry(claim, provider?.identifier ?? 'unknown', error);
       return;
     }
     if (error.kind === 'auth') {
-      const changed = await this.#deps.channels.disable(post.channel_id, 'needs_reconnect');
+      const changed = await this.#deps.channels.disable(claim.channelId, 'needs_reconnect');
       if (changed) {
-        await this.#deps.notifications.notify(post.workspace_id, {
+        await this.#deps.notifications.notify(claim.workspaceId, {
           kind: 'channel_disconnected',
           message: `The channel needs reconnecting: ${error.message}`,
-          channelId: post.channel_id,
+          channelId: claim.channelId,
         });
       }
-      await this.#fail(post, part, 'auth', `The platform refused the channel's credentials; reconnect the channel. (${error.message})`, guard);
+      await this.#fail(claim, 'auth', `The platform refused the channel's credentials; reconnect the channel. (${error.message})`);
       return;
     }
     if (error.kind === 'unknown_outcome') {
-      await this.#fail(post, part, 'unconfirmed', `Unconfirmed: ${error.message} Check the platform before publishing it again.`, guard);
+      await this.#fail(claim, 'unconfirmed', `Unconfirmed: ${error.message} Check the platform before publishing it again.`);
       return;
     }
     if (retryable) {
-      await this.#fail(post, part, 'gave_up', `Gave up after ${attempts} attempts: ${error.message}`, guard);
+      await this.#fail(claim, 'gave_up', `Gave up after ${attempts} attempts: ${error.message}`);
       return;
     }
-    await this.#fail(post, part, 'rejected', error.message, guard);
+    await this.#fail(claim, 'rejected', error.message);
   }
 
-  async #retry(post: Post, part: Part, provider: string, error: ProviderError, guard: { claimedAt: string | null }): Promise<void> {
-    const { db, clock, queue } = this.#deps;
-    const idx = Number(part.idx);
-    const now = clock.now();
-    const attempts = Number(part.attempts);
-    const backoff = Math.min(this.#options.baseBackoffMs * 2 ** Math.max(attempts - 1, 0), this.#options.maxBackoffMs);
+  async #retry(claim: Claim, provider: string, error: ProviderError): Promise<void> {
+    const now = this.#deps.clock.now();
+    const backoff = Math.min(this.#options.baseBackoffMs * 2 ** Math.max(claim.attempts - 1, 0), this.#options.maxBackoffMs);
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
     const wait = Math.max(jittered, error.options.retryAfterMs ?? 0);
     const runAt = new Date(now.getTime() + wait).toISOString();
-    const settled = await db.transaction().execute(async (trx) => {
-      const released = await repo.settleClaimedPart(trx, post.id, idx, guard.claimedAt, {
-        state: 'PENDING',
-        claimed_at: null,
-        error: `Attempt ${attempts} failed, retrying: ${error.message}`,
-      });
-      if (Number(released.numUpdatedRows) !== 1) return false;
-      await repo.updatePost(trx, post.id, { ...(idx === 0 && { state: 'QUEUE' }), next_run_at: runAt, updated_at: now.toISOString() });
-      return true;
-    });
-    if (!settled) return;
-    this.#deps.log.warn({ postId: post.id, part: idx, attempt: attempts, retryAt: runAt, reason: error.message }, 'publish failed; retrying');
-    await queue.enqueue({ postId: post.id, runAt: new Date(runAt), provider });
+    if (!(await this.#transitions.release(claim, runAt, error.message))) return;
+    this.#deps.log.warn({ postId: claim.postId, part: claim.idx, attempt: claim.attempts, retryAt: runAt, reason: error.message }, 'publish failed; retrying');
+    await this.#deps.queue.enqueue({ postId: claim.postId, runAt: new Date(runAt), provider });
   }
 
-  /** Records a failure that will not be retried, and tells the workspace. */
-  async #fail(post: Post, part: Part, kind: string, reason: string, guard: { claimedAt: string | null } = { claimedAt: part.claimed_at }): Promise<void> {
-    const { db, clock, notifications } = this.#deps;
-    const idx = Number(part.idx);
-    const stamp = clock.now().toISOString();
-    const settled = await db.transaction().execute(async (trx) => {
-      const result = await repo.settleClaimedPart(trx, post.id, idx, guard.claimedAt, { state: 'ERROR', claimed_at: null, error: reason });
-      if (Number(result.numUpdatedRows) !== 1) return false;
-      // The thread stops at the failed part: what comes after it is not published either.
-      await repo.failPendingPartsAfter(trx, post.id, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
-      const changes = idx === 0 ? { state: 'ERROR', error: reason } : { error: `Comment ${idx} failed: ${reason}` };
-      await repo.recordPostFailure(trx, post.id, { ...changes, error_kind: kind, updated_at: stamp });
-      return true;
-    });
-    if (!settled) return;
-    this.#deps.log.warn({ postId: post.id, part: idx, kind, reason }, 'publish failed');
-    await notifications.notify(post.workspace_id, {
-      kind: idx === 0 ? 'publish_failed' : 'comment_failed',
-      message: idx === 0 ? `Post ${post.id} was not published: ${reason}` : `Comment ${idx} of post ${post.id} was not published: ${reason}`,
-      postId: post.id,
-      channelId: post.channel_id,
-    });
+  /** Records a failure that will not be retried; the workspace is told. */
+  async #fail(claim: Claim, kind: ErrorKind, reason: string): Promise<void> {
+    if (await this.#transitions.fail(claim, kind, reason)) this.#deps.log.warn({ postId: claim.postId, part: claim.idx, kind, reason }, 'publish failed');
   }
 }

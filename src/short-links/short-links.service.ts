@@ -27,16 +27,25 @@ export class ShortLinksService {
     }
   }
 
-  /** Replaces every http(s) link in `text` with its short link (its own links are left alone). */
+  /**
+   * Replaces every http(s) link in `text` with its short link (its own links are left alone).
+   * Links are replaced where they were found, so one that begins another (`https://a.example`
+   * and `https://a.example/x`) never touches the other.
+   */
   async shortenAll(workspaceId: string, postId: string, text: string): Promise<string> {
     const own = `${this.deps.baseUrl}/s/`;
-    const urls = [...new Set(text.match(URL_PATTERN) ?? [])].filter((u) => !u.startsWith(own));
-    let out = text;
-    for (const url of urls) {
-      const short = await this.shorten(workspaceId, postId, url);
-      out = out.split(url).join(short);
+    const found = [...text.matchAll(URL_PATTERN)].filter((m) => !m[0].startsWith(own));
+    const shortened = new Map<string, string>();
+    for (const match of found) {
+      if (!shortened.has(match[0])) shortened.set(match[0], await this.shorten(workspaceId, postId, match[0]));
     }
-    return out;
+    let out = '';
+    let at = 0;
+    for (const match of found) {
+      out += text.slice(at, match.index) + shortened.get(match[0])!;
+      at = match.index + match[0].length;
+    }
+    return out + text.slice(at);
   }
 
   /** Follows a code: the target URL (counting the click), or null when unknown. */

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import type { OutboundClient } from '../../src/net/outbound.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createPublisher } from '../../src/publishing/engine.ts';
-import type { Publisher } from '../../src/publishing/publisher.ts';
+import type { Publisher, PublisherDeps } from '../../src/publishing/publisher.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, scaleEnv, type FreshDatabase } from './backend.ts';
 
 /**
@@ -46,10 +46,16 @@ export async function createTestApp(
     clock?: Clock;
     extraRoutes?: (app: FastifyInstance) => void;
     engine?: boolean;
+    /** Jobs the started engine runs at once (4 by default). */
+    engineConcurrency?: number;
     /** Open this app's database again (a restart); it is then dropped by its first owner only. */
     reopen?: TestApp;
     /** The guarded client for server-side fetches (e.g. with an injected resolver); closed with the app. */
     outbound?: OutboundClient;
+    /** Test seams of the publishing engine (e.g. an edit between its read and its claim). */
+    publisherHooks?: PublisherDeps['hooks'];
+    /** Engine options beyond the configuration's (e.g. a faster lease renewal). */
+    publisherOptions?: PublisherDeps['options'];
   } = {},
 ): Promise<TestApp> {
   const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
@@ -77,8 +83,8 @@ export async function createTestApp(
     app = await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, logger: false });
     options.extraRoutes?.(app);
     await app.ready();
-    publisher = createPublisher(runtime, silentLog);
-    if (options.engine) await publisher.start({ concurrency: 4, sweepIntervalMs: 0, exclusive: true });
+    publisher = createPublisher(runtime, silentLog, { hooks: options.publisherHooks, options: options.publisherOptions });
+    if (options.engine) await publisher.start({ concurrency: options.engineConcurrency ?? 4, sweepIntervalMs: 0, exclusive: true });
   } catch (error) {
     await runtime.close();
     await fresh.drop();

@@ -5,7 +5,7 @@ import { afterAll } from 'vitest';
 export type Delivery = { id: string; timestamp: string; signature: string; body: { type: string; data: Record<string, unknown> }; raw: string; at: number };
 
 /** How the receiver answers the next deliveries; the default is 200 with `{id, url}`. */
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'drop';
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'drop' | 'hold';
 
 /**
  * A local webhook receiver on loopback that records every delivery and answers as told:
@@ -17,6 +17,8 @@ export async function startWebhookReceiver() {
   let fallback: Answer | null = null;
   let delayMs = 0;
   const hanging = new Set<http.ServerResponse>();
+  const held: Array<() => void> = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -30,7 +32,20 @@ export async function startWebhookReceiver() {
       }
       const id = String(req.headers['webhook-id'] ?? '');
       deliveries.push({ id, timestamp: String(req.headers['webhook-timestamp'] ?? ''), signature: String(req.headers['webhook-signature'] ?? ''), body, raw, at: Date.now() });
-      const answer = script.shift() ?? fallback ?? { status: 200, body: { id: `remote-${deliveries.length}`, url: `https://receiver.example/p/${deliveries.length}` } };
+      for (const waiter of waiters.filter((w) => deliveries.length >= w.count)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+      const n = deliveries.length;
+      const ok: Answer = { status: 200, body: { id: `remote-${n}`, url: `https://receiver.example/p/${n}` } };
+      const answer = script.shift() ?? fallback ?? ok;
+      if (answer === 'hold') {
+        held.push(() => {
+          res.writeHead(ok.status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(ok.body));
+        });
+        return;
+      }
       if (answer === 'hang') {
         hanging.add(res);
         return;
@@ -60,6 +75,14 @@ export async function startWebhookReceiver() {
     deliveries,
     /** Queues answers for the next deliveries, in order. */
     answer: (...answers: Answer[]) => script.push(...answers),
+    /** Answers the deliveries held by a `'hold'` answer (200, as by default). */
+    release: () => held.splice(0).forEach((answer) => answer()),
+    /** Resolves once `count` deliveries in all have arrived. */
+    received: (count: number) =>
+      new Promise<void>((resolve) => {
+        if (deliveries.length >= count) resolve();
+        else waiters.push({ count, resolve });
+      }),
     /** Answers every delivery after `ms` milliseconds. */
     slow: (ms: number) => (delayMs = ms),
     /** Sets the answer once the script is used up (null for the default 200). */

@@ -218,6 +218,13 @@ describe('POST /public/v1/upload-from-url', () => {
       expect(res.json()).toMatchObject({ code, msg: expect.stringMatching(msg) });
     });
 
+    it('a port fetch never connects to (:1) is the caller\'s URL: 400 with a sentence, never tried', async () => {
+      const tenant = await createTenant(t);
+      const res = await fromUrl(tenant, 'http://127.0.0.1:1/a.png');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'port_refused', msg: expect.stringMatching(/Port 1 .* is reserved for other protocols/) });
+    });
+
     it('an unknown host is a 400, a closed port a 502', async () => {
       const tenant = await createTenant(t);
       const unknown = await fromUrl(tenant, 'http://nowhere.test/a.png');

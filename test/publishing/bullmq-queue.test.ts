@@ -140,19 +140,6 @@ describe.skipIf(!scale)('BullMQ job queue', () => {
     expect(calls).toEqual([kept]);
   });
 
-  it('a handler that asks for its own job again (the next step due at the same instant) runs again', async () => {
-    const { queue, clock } = makeQueue();
-    const calls: PublishJob[] = [];
-    await queue.start(async (j) => {
-      calls.push(j);
-      if (calls.length === 1) await queue.enqueue(j);
-    });
-    const once = job(clock, 0);
-    await queue.enqueue(once);
-    await queue.idle();
-    expect(calls).toEqual([once, once]);
-  });
-
   it('jobs live in Redis: a new process on the same prefix runs what another one queued', async () => {
     const prefix = freshRedisPrefix();
     const api = makeQueue({ prefix });

@@ -43,7 +43,7 @@ describe('media in posts', () => {
     expect(deleted.statusCode).toBe(200);
   });
 
-  it('refuses another workspace\'s file, and an id that does not match the path', async () => {
+  it('refuses another workspace\'s file, whatever id comes with its path', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     const other = await webhookTenant(t, receiver.url);
     const theirs = await upload(other, png(8, 8, [1, 2, 3]), 'theirs.png');
@@ -51,9 +51,19 @@ describe('media in posts', () => {
     const foreign = await createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: 'x', image: [{ path: theirs.path }] }]));
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().msg).toMatch(/posts\[0\]\.value\[0\]\.image\[0\]: .*not a file of this workspace's media library/);
-    const mismatch = await createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: 'x', image: [{ id: theirs.id, path: mine.path }] }]));
-    expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json().msg).toMatch(/does not match/);
+    const foreignWithMyId = await createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: 'x', image: [{ id: mine.id, path: theirs.path }] }]));
+    expect(foreignWithMyId.statusCode).toBe(400);
+  });
+
+  it('an image element counts by its path: an id of the client\'s own (or another file\'s) is accepted and replaced by the library file\'s', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const mine = await upload(tenant, png(8, 8, [4, 5, 6]), 'mine.png');
+    const other = await upload(tenant, png(8, 8, [6, 5, 4]), 'other.png');
+    for (const id of ['c0ffee-random-client-id', other.id]) {
+      const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: 'x', image: [{ id, path: mine.path }] }]));
+      const post = (await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}`, key: tenant.key })).json();
+      expect(post.value[0].image).toEqual([{ id: mine.id, path: mine.path }]);
+    }
   });
 
   it('a file deleted after scheduling makes the post not ready, and publishing reports it', async () => {

@@ -37,6 +37,22 @@ describe('short links', () => {
     expect(post.content).toContain('https://example.com/a?b=1');
   });
 
+  it('replaces each link where it stands: one that begins another (https://a.example, then https://a.example/x) leaves the other intact', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now', shortLink: true }, [{ content: '<p>Home https://a.example then https://a.example/x and https://a.example again</p>' }]),
+    );
+    await t.settle();
+    const text = receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!.body.data.text as string;
+    const links = text.match(/http:\/\/herald\.test\/s\/[0-9A-Za-z]{8}/g) ?? [];
+    expect(text.replace(/http:\/\/herald\.test\/s\/[0-9A-Za-z]{8}/g, 'LINK')).toBe('Home LINK then LINK and LINK again');
+    const targets = [];
+    for (const link of links) targets.push((await t.request({ method: 'GET', url: `/s/${link.split('/').pop()!}` })).headers.location);
+    expect(targets).toEqual(['https://a.example', 'https://a.example/x', 'https://a.example']);
+  });
+
   it('leaves links alone without shortLink, and an unknown code is a 404', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>https://example.com/keep</p>' }]));

@@ -159,13 +159,13 @@ async function imagesEmbed(client: BlueskyClient, media: PublishMedia[], setting
   return { $type: 'app.bsky.embed.images', images };
 }
 
-/** The record already written under `rkey`, if any. */
-async function existingRecord(client: BlueskyClient, rkey: string): Promise<PublishedRef | undefined> {
+/** The record already written under `rkey`, if any, with its text. */
+async function existingRecord(client: BlueskyClient, rkey: string): Promise<{ ref: PublishedRef; text: unknown } | undefined> {
   try {
     const found = await client.call('read', 'looking for the post', (agent) =>
       agent.com.atproto.repo.getRecord({ repo: client.did, collection: POST, rkey }, { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) }),
     );
-    return found.data.cid ? toRef(found.data.uri, found.data.cid) : undefined;
+    return found.data.cid ? { ref: toRef(found.data.uri, found.data.cid), text: (found.data.value as { text?: unknown }).text } : undefined;
   } catch {
     return undefined;
   }
@@ -184,8 +184,9 @@ async function createOnce(client: BlueskyClient, rkey: string, record: Record<st
   } catch (error) {
     if (!(error instanceof ProviderError) || error.kind === 'auth' || error.kind === 'rate_limited') throw error;
     const existing = await existingRecord(client, rkey);
-    if (existing) return existing;
-    throw error;
+    if (!existing) throw error;
+    if (existing.text === record.text) return existing.ref;
+    throw new ProviderError('rejected', `A different post is already on Bluesky under this post's record key (${existing.ref.url}); delete it there, then edit the post to publish it again.`);
   }
 }
 
@@ -212,7 +213,7 @@ async function publishPart(ctx: ProviderContext, input: PublishInput, asReply: b
     ...(settings.langs?.length && { langs: settings.langs }),
     ...(settings.contentWarning && { labels: { $type: 'com.atproto.label.defs#selfLabels', values: [{ val: settings.contentWarning }] } }),
   };
-  return createOnce(client, recordKeyFor(input.postId, input.part), record);
+  return createOnce(client, recordKeyFor(input), record);
 }
 
 /** Bluesky through the AT Protocol, signed in with an app password. */
@@ -226,7 +227,7 @@ export const blueskyProvider: Provider = {
   configSchema: blueskyConfigSchema,
   configUrls: ['service'],
   mediaRules: { maxItems: MAX_IMAGES, mimeTypes: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES, required: false },
-  // Each part is written under a record key derived from the post id and part (record-key.ts).
+  // Each part is written under a record key derived from the post id, the part and its content (record-key.ts).
   idempotentWrites: true,
   connectHelp:
     'In Bluesky, open Settings → Privacy and security → App passwords and create one for Herald, then run `herald admin channel create --workspace <ws> --provider bluesky --name "…" --config \'{"service":"https://bsky.social","identifier":"you.bsky.social","appPassword":"xxxx-xxxx-xxxx-xxxx"}\'` (`service` is your PDS if you host your own; `identifier` is your handle or DID).',

@@ -13,16 +13,19 @@ function s32(value: bigint, length: number): string {
 
 /**
  * The record key of a post's part on Bluesky: a valid TID (`app.bsky.feed.post` records must
- * have one) computed from the post id and part alone, so every attempt to publish the same
- * part writes to the same key and a retry can never create a second post.
+ * have one) computed from the post id, the part and what it says (its text and media), so
+ * every attempt to publish the same content writes to the same key and a retry can never
+ * create a second post, while an edited post gets a key of its own and its new text goes out
+ * (an earlier record under the old key is never taken for it).
  *
  * A TID is 64 bits: a zero bit, 53 bits of microseconds since 1970, 10 bits of clock id. Both
  * fields come from SHA-256 of the post id and part; the time field keeps only 50 bits, so the
  * implied time always lies in the past (1970–2005) and never looks like a post from the future.
  * That leaves 60 bits of hash: collisions within one account are out of reach.
  */
-export function recordKeyFor(postId: string, part: number): string {
-  const digest = createHash('sha256').update(`herald/bluesky/post\0${postId}\0${part}`).digest();
+export function recordKeyFor(input: { postId: string; part: number; text: string; media: ReadonlyArray<{ id: string }> }): string {
+  const content = JSON.stringify([input.text, input.media.map((m) => m.id)]);
+  const digest = createHash('sha256').update(`herald/bluesky/post\0${input.postId}\0${input.part}\0${content}`).digest();
   const bits = digest.readBigUInt64BE(0);
   const timestamp = bits >> 14n; // top 50 bits
   const clockId = bits & 1023n; // low 10 bits

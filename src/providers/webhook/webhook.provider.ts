@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readLimited, wasNotSent } from '../../net/outbound.ts';
-import { htmlToPlainText } from '../../posts/html.ts';
+import { htmlToPlainText } from '../../content/html.ts';
 import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
 import { signWebhook } from './webhook.signature.ts';
 

@@ -185,7 +185,7 @@ describe('network failures', () => {
     expect(error.kind).toBe('unknown_outcome');
     expect(blueskyProvider.idempotentWrites).toBe(true);
     // It looked under the part's key before giving up.
-    expect(fake.calls('com.atproto.repo.getRecord')[0]!.query.get('rkey')).toBe(recordKeyFor(input.postId, 0));
+    expect(fake.calls('com.atproto.repo.getRecord')[0]!.query.get('rkey')).toBe(recordKeyFor(input));
   });
 
   it('a connection cut after createRecord was sent is unknown_outcome', async () => {

@@ -94,20 +94,22 @@ describe('validate', () => {
 });
 
 describe('record key', () => {
-  it('is a valid TID, the same for the same post and part, different otherwise', () => {
-    const a = recordKeyFor('post-1', 0);
+  const key = (postId: string, part: number, text = 'Hello', media: Array<{ id: string }> = []) => recordKeyFor({ postId, part, text, media });
+
+  it('is a valid TID, the same for the same post, part and content, different otherwise (an edit gets a key of its own)', () => {
+    const a = key('post-1', 0);
     expect(a).toMatch(TID_PATTERN);
-    expect(recordKeyFor('post-1', 0)).toBe(a);
-    const others = [recordKeyFor('post-1', 1), recordKeyFor('post-2', 0), recordKeyFor('post-10', 0)];
-    expect(new Set([a, ...others]).size).toBe(4);
+    expect(key('post-1', 0)).toBe(a);
+    const others = [key('post-1', 1), key('post-2', 0), key('post-10', 0), key('post-1', 0, 'Hello!'), key('post-1', 0, 'Hello', [{ id: 'm1' }])];
+    expect(new Set([a, ...others]).size).toBe(6);
     for (const key of others) expect(key).toMatch(TID_PATTERN);
   });
 
   it('implies a time in the past for every post', () => {
     const S32 = '234567abcdefghijklmnopqrstuvwxyz';
     for (let i = 0; i < 200; i++) {
-      const key = recordKeyFor(`p${i}`, i % 5);
-      const micros = [...key.slice(0, 11)].reduce((n, c) => n * 32n + BigInt(S32.indexOf(c)), 0n);
+      const rkey = key(`p${i}`, i % 5);
+      const micros = [...rkey.slice(0, 11)].reduce((n, c) => n * 32n + BigInt(S32.indexOf(c)), 0n);
       expect(micros).toBeLessThan(BigInt(Date.now()) * 1000n);
     }
   });

@@ -1,0 +1,265 @@
+import type { Db, Executor } from '../db/database.ts';
+import { AppError, BadRequestError, ConflictError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import * as repo from './posts.repository.ts';
+import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
+
+type PostRow = PostsTable;
+type PartRow = PostPartsTable;
+
+/** States from which a person may edit a post (POST /posts with its group). */
+const EDITABLE: readonly PostState[] = ['DRAFT', 'QUEUE', 'ERROR'];
+
+/** A part a worker holds: what it read and claimed, and the token its settlement must match. */
+export type Claim = {
+  postId: string;
+  workspaceId: string;
+  channelId: string;
+  idx: number;
+  /** The post's version the claim was made on: an edit since then changes it. */
+  version: number;
+  /** The claim's token (the part's `claimed_at`). */
+  claimedAt: string;
+  attempts: number;
+};
+
+/** What a platform answered for a published part. */
+export type Release = { id: string; url?: string | undefined; meta?: Record<string, unknown> | undefined };
+
+/** The outcome of recording a platform's success. */
+export type Published =
+  /** Recorded; `nextRunAt` is when the next comment is due (null: the thread is complete). */
+  | { recorded: true; nextRunAt: string | null; confirmedLate: boolean }
+  /** Nothing to record: already recorded, or the post was edited after the claim (`edited`). */
+  | { recorded: false; edited: boolean };
+
+/** The answer to a person changing a post that is being published (or already is). */
+export function refusal(state: PostState, postId: string, action: string): AppError {
+  if (state === 'PUBLISHING') {
+    return new ConflictError(`Post ${postId} is being published right now; it cannot be ${action}. Read it again once it is PUBLISHED or ERROR.`, {
+      code: 'post_publishing',
+    });
+  }
+  const names: Partial<Record<PostState, string>> = { PUBLISHED: 'already published', ERROR: 'in error (edit it with POST /posts and its group)' };
+  return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
+}
+
+/**
+ * The one owner of post and part state. People's moves (edit, draft ↔ queue, delete) and the
+ * engine's (claim, renew, settle as published, release for a retry, fail, recover) are
+ * conditional updates here, each checking the state it starts from, so the two never overwrite
+ * each other:
+ *
+ * - a person's move counts in `version`; the engine claims only the version it read, so an edit
+ *   that lands between its read and its claim makes the claim fail, and what it sends is what it read;
+ * - once claimed (PUBLISHING), a post refuses edits, status changes and deletion with 409 `post_publishing`;
+ * - a settlement applies only under the claim it belongs to, except a platform's success, which
+ *   is the truth whatever happened meanwhile (a lease that ran out, a failure recorded as unconfirmed).
+ */
+export class PostTransitions {
+  constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService }) {}
+
+  // People's moves.
+
+  /** Applies an edit to an existing post, inside the edit's transaction; refused unless the post is editable. */
+  async edit(trx: Executor, post: PostRow, changes: Partial<PostRow>): Promise<void> {
+    const updated = await repo.updatePostIf(trx, post.id, { states: EDITABLE }, changes, { bump: true });
+    if (Number(updated.numUpdatedRows) === 1) return;
+    const now = await repo.findPostForEngine(trx, post.id);
+    throw refusal(now?.state ?? post.state, post.id, 'edited');
+  }
+
+  /** Refuses an edit of a group while one of its posts is published or being published. */
+  checkEditable(posts: PostRow[]): void {
+    const locked = posts.find((p) => !EDITABLE.includes(p.state));
+    if (locked) throw refusal(locked.state, locked.id, 'edited');
+  }
+
+  /** DRAFT → QUEUE, due at `publishAt`. */
+  async schedule(post: PostRow): Promise<void> {
+    const stamp = this.deps.clock.now().toISOString();
+    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: ['DRAFT'] }, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { bump: true });
+    if (Number(updated.numUpdatedRows) === 0) throw refusal(await this.currentState(post), post.id, 'scheduled');
+  }
+
+  /** QUEUE → DRAFT: its scheduling stops. */
+  async unschedule(post: PostRow): Promise<void> {
+    const stamp = this.deps.clock.now().toISOString();
+    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: ['QUEUE'] }, { state: 'DRAFT', next_run_at: null, updated_at: stamp }, { bump: true });
+    if (Number(updated.numUpdatedRows) === 0) throw refusal(await this.currentState(post), post.id, 'moved to draft');
+  }
+
+  /** Removes posts from the calendar, all or none: refused while one of them is being published. */
+  async remove(posts: PostRow[]): Promise<void> {
+    const stamp = this.deps.clock.now().toISOString();
+    await this.deps.db.transaction().execute(async (trx) => {
+      for (const post of posts) {
+        const updated = await repo.updatePostIf(trx, post.id, { notStates: ['PUBLISHING'] }, { deleted_at: stamp, next_run_at: null, updated_at: stamp }, { bump: true });
+        if (Number(updated.numUpdatedRows) === 1) continue;
+        const now = await repo.findPostForEngine(trx, post.id);
+        if (now && now.deleted_at === null) throw refusal(now.state, post.id, 'deleted');
+      }
+    });
+  }
+
+  private async currentState(post: PostRow): Promise<PostState> {
+    return (await repo.findPostForEngine(this.deps.db, post.id))?.state ?? post.state;
+  }
+
+  // The engine's moves.
+
+  /**
+   * Claims `part` of `post` as read: the post itself only while QUEUE at the version read, a
+   * comment only while its time (`next_run_at`) is the one read. Null when someone else moved first.
+   */
+  async claim(post: PostRow, part: PartRow, leaseMs: number): Promise<Claim | null> {
+    const now = this.deps.clock.now();
+    const stamp = now.toISOString();
+    const idx = Number(part.idx);
+    const version = Number(post.version);
+    const attempts = Number(part.attempts) + 1;
+    const won = await this.deps.db.transaction().execute(async (trx) => {
+      const guard = idx === 0 ? { states: ['QUEUE'] as const, version } : { states: ['PUBLISHED'] as const, version, nextRunAt: post.next_run_at! };
+      const changes = idx === 0 ? { state: 'PUBLISHING' as const, next_run_at: null, updated_at: stamp } : { next_run_at: null, updated_at: stamp };
+      const postClaim = await repo.updatePostIf(trx, post.id, guard, changes);
+      if (Number(postClaim.numUpdatedRows) !== 1) return false;
+      const partClaim = await repo.updatePartIf(trx, post.id, idx, { states: ['PENDING'] }, {
+        state: 'SENDING',
+        claimed_at: stamp,
+        lease_until: new Date(now.getTime() + leaseMs).toISOString(),
+        attempts,
+      });
+      if (Number(partClaim.numUpdatedRows) !== 1) throw new Error('claim lost on the part after winning the post');
+      return true;
+    });
+    return won ? { postId: post.id, workspaceId: post.workspace_id, channelId: post.channel_id, idx, version, claimedAt: stamp, attempts } : null;
+  }
+
+  /** Extends the claim's lease while its call is in flight; false once the claim is no longer held. */
+  async renewLease(claim: Claim, leaseMs: number): Promise<boolean> {
+    const until = new Date(this.deps.clock.now().getTime() + leaseMs).toISOString();
+    const renewed = await repo.updatePartIf(this.deps.db, claim.postId, claim.idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, { lease_until: until });
+    return Number(renewed.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Records what the platform published. Its answer is the truth: it is recorded even when the
+   * claim's lease ran out meanwhile and the part was released for a retry or failed as
+   * unconfirmed (then the workspace is told it went out after all), unless the post was edited
+   * after the claim, in which case the edit stands and the workspace is told what went out.
+   */
+  async published(claim: Claim, release: Release, following: { delayMinutes: number } | undefined): Promise<Published> {
+    const now = this.deps.clock.now();
+    const stamp = now.toISOString();
+    const outcome = await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
+      const post = await repo.findPostForEngine(trx, claim.postId);
+      const part = await repo.findPart(trx, claim.postId, claim.idx);
+      if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
+      if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
+      const confirmedLate = part.state === 'ERROR';
+      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, {
+        state: 'PUBLISHED',
+        claimed_at: null,
+        lease_until: null,
+        release_id: release.id,
+        release_url: release.url ?? null,
+        release_meta: release.meta ? JSON.stringify(release.meta) : null,
+        published_at: stamp,
+        error: null,
+      });
+      if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
+      if (confirmedLate) await repo.restorePartsAfter(trx, claim.postId, claim.idx);
+      const nextRunAt = following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+      const changes: Partial<PostRow> = { next_run_at: nextRunAt, updated_at: stamp };
+      if (claim.idx === 0) Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
+      if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
+      await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
+      return { recorded: true, nextRunAt, confirmedLate };
+    });
+    if (outcome.recorded && outcome.confirmedLate) {
+      const what = claim.idx === 0 ? `Post ${claim.postId}` : `Comment ${claim.idx} of post ${claim.postId}`;
+      await this.deps.notifications.notify(claim.workspaceId, {
+        kind: 'publish_confirmed',
+        message: `${what} was published after all (${release.url ?? release.id}): the platform confirmed it after Herald had reported the outcome as unknown.`,
+        postId: claim.postId,
+        channelId: claim.channelId,
+      });
+    }
+    if (!outcome.recorded && outcome.edited) {
+      await this.deps.notifications.notify(claim.workspaceId, {
+        kind: 'publish_confirmed',
+        message: `An earlier version of post ${claim.postId} was published (${release.url ?? release.id}) after its outcome was reported unknown; the post was edited since, and the edit is scheduled as it stands. Check the platform.`,
+        postId: claim.postId,
+        channelId: claim.channelId,
+      });
+    }
+    return outcome;
+  }
+
+  /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */
+  async release(claim: Claim, runAt: string, message: string): Promise<boolean> {
+    const stamp = this.deps.clock.now().toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const released = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, {
+        state: 'PENDING',
+        claimed_at: null,
+        lease_until: null,
+        error: `Attempt ${claim.attempts} failed, retrying: ${message}`,
+      });
+      if (Number(released.numUpdatedRows) !== 1) return false;
+      await repo.updatePostIf(trx, claim.postId, { version: claim.version }, { ...(claim.idx === 0 && { state: 'QUEUE' as const }), next_run_at: runAt, updated_at: stamp });
+      return true;
+    });
+  }
+
+  /**
+   * Records a failure that will not be retried (the thread stops at the failed part) and tells
+   * the workspace; false when the claim was no longer held.
+   */
+  async fail(claim: Claim, kind: ErrorKind, reason: string): Promise<boolean> {
+    const stamp = this.deps.clock.now().toISOString();
+    const idx = claim.idx;
+    const settled = await this.deps.db.transaction().execute(async (trx) => {
+      const result = await repo.updatePartIf(trx, claim.postId, idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, { state: 'ERROR', claimed_at: null, lease_until: null, error: reason });
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await repo.failPendingPartsAfter(trx, claim.postId, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
+      const changes = idx === 0 ? { state: 'ERROR' as const, error: reason } : { error: `Comment ${idx} failed: ${reason}` };
+      await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp });
+      return true;
+    });
+    if (!settled) return false;
+    await this.deps.notifications.notify(claim.workspaceId, {
+      kind: idx === 0 ? 'publish_failed' : 'comment_failed',
+      message: idx === 0 ? `Post ${claim.postId} was not published: ${reason}` : `Comment ${idx} of post ${claim.postId} was not published: ${reason}`,
+      postId: claim.postId,
+      channelId: claim.channelId,
+    });
+    return true;
+  }
+
+  /**
+   * Parts left SENDING whose worker is gone: with `all` (a single process at boot) every one,
+   * otherwise those whose lease ran out. Each comes back as the claim it was, for settling.
+   */
+  async stale(options: { all: boolean; leaseMs: number }): Promise<Claim[]> {
+    const now = this.deps.clock.now();
+    const expired = options.all ? null : { leaseEndedBy: now.toISOString(), claimedBefore: new Date(now.getTime() - options.leaseMs).toISOString() };
+    const claims: Claim[] = [];
+    for (const { post_id, idx } of await repo.listStaleSendingParts(this.deps.db, expired)) {
+      const post = await repo.findPostForEngine(this.deps.db, post_id);
+      const part = await repo.findPart(this.deps.db, post_id, Number(idx));
+      if (!post || !part || part.state !== 'SENDING' || part.claimed_at === null) continue;
+      claims.push({
+        postId: post.id,
+        workspaceId: post.workspace_id,
+        channelId: post.channel_id,
+        idx: Number(idx),
+        version: Number(post.version),
+        claimedAt: part.claimed_at,
+        attempts: Number(part.attempts),
+      });
+    }
+    return claims;
+  }
+}
