@@ -13,6 +13,7 @@ import { guardPlugin } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
+import { zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { uploadLinksRoutes } from './media/upload-links.routes.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     forceCloseConnections: 'idle',
     // A connection that sends nothing for this long is dropped (slow-loris uploads); long uploads that keep moving are not.
     connectionTimeout: 120_000,
+    schemaController: zodSchemaController,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
