@@ -14,7 +14,7 @@ const { values, positionals } = parseArgs({
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, baseline: values.baseline }),
-  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
+  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), baseline: values.baseline }),
   burst: () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) }),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': async () => ({

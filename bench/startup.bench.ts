@@ -1,10 +1,11 @@
 // Start-up, an operator command and idle memory of the real `herald` process, optionally next to
 // an earlier version of the code (`--baseline <git ref>`), measured in turns within one run.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkout } from './checkout.ts';
 import { freePort } from './lib.ts';
 import { percentile } from './receiver.ts';
 
@@ -12,15 +13,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 type Variant = { name: string; bin: string };
 type Sample = { readyMs: number; idleRssMiB: number; commandMs: number };
-
-/** A checkout of `ref` in a temporary folder, sharing this checkout's node_modules. */
-function checkout(ref: string): { dir: string; remove(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-baseline-'));
-  const archive = execFileSync('git', ['archive', '--format=tar', ref], { cwd: ROOT, maxBuffer: 512 * 1024 ** 2 });
-  execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
 
 function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
