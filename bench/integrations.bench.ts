@@ -12,6 +12,24 @@ import { freePort, load, startProcess, stop, type Load } from './lib.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * A load against one server, with the server's CPU time per request: on a machine other
+ * processes keep busy, requests per second fall with the share of the cores the server gets,
+ * while CPU time per request stays close to what the request costs.
+ */
+async function measure(pid: number, url: string, options: { seconds: number; connections: number; headers?: Record<string, string> }) {
+  const before = cpuMs(pid);
+  const result = await load(url, options);
+  const used = cpuMs(pid) - before;
+  return { ...result, serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total) };
+}
+
 /** A workspace of 10 channels (half in a client group), its owner and a full-scope key, in a new SQLite file. */
 async function seed(dataDir: string, env: Record<string, string>): Promise<string> {
   const runtime = await openRuntime(loadConfig({ ...env, DATA_DIR: dataDir }));
@@ -81,7 +99,7 @@ export async function integrationsBench(options: { seconds: number; connections:
   }
   for (const logLevel of ['warn', 'info']) variants.push({ name: `current, LOG_LEVEL=${logLevel}`, bin: path.join(ROOT, 'bin/herald.js'), dataDir, logLevel });
 
-  const results: Record<string, Load> = {};
+  const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
   let bodyBytes = 0;
   try {
     // One server at a time, so that they do not compete for the cores; each warmed up first.
@@ -93,7 +111,7 @@ export async function integrationsBench(options: { seconds: number; connections:
         if (sample.status !== 200) throw new Error(`${variant.name}: unexpected ${sample.status}: ${await sample.text()}`);
         bodyBytes = (await sample.text()).length;
         await load(url, { seconds: 2, connections: options.connections, headers: { authorization: secret } });
-        results[variant.name] = await load(url, { ...options, headers: { authorization: secret } });
+        results[variant.name] = await measure(server.child.pid!, url, { ...options, headers: { authorization: secret } });
       } finally {
         await stop(server.child);
       }
@@ -109,7 +127,7 @@ export async function integrationsBench(options: { seconds: number; connections:
     const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
     try {
       await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, { seconds: 2, connections: options.connections });
-      results['bare Fastify route'] = await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, options);
+      results['bare Fastify route'] = await measure(bare.child.pid!, `http://127.0.0.1:${bare.port}/public/v1/integrations`, options);
     } finally {
       await stop(bare.child);
     }
@@ -117,18 +135,19 @@ export async function integrationsBench(options: { seconds: number; connections:
     older?.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  // Ratios of throughput (requests per second) and of capacity (the inverse of CPU time per request).
   const rps = (name: string) => results[name]?.requestsPerSecond ?? NaN;
-  const bareRps = rps('bare Fastify route');
+  const capacity = (name: string) => 1 / (results[name]?.serverCpuMicrosecondsPerRequest ?? NaN);
   const ratio = (a: number, b: number) => Number((a / b).toFixed(3));
-  const ratios: Record<string, number> = {
-    'current (LOG_LEVEL=warn) / bare': ratio(rps('current, LOG_LEVEL=warn'), bareRps),
-    'current (LOG_LEVEL=info) / bare': ratio(rps('current, LOG_LEVEL=info'), bareRps),
-    'current: info / warn (what request logging leaves)': ratio(rps('current, LOG_LEVEL=info'), rps('current, LOG_LEVEL=warn')),
-  };
+  const pairs: Array<[string, string, string]> = [
+    ['current (LOG_LEVEL=warn) / bare', 'current, LOG_LEVEL=warn', 'bare Fastify route'],
+    ['current (LOG_LEVEL=info) / bare', 'current, LOG_LEVEL=info', 'bare Fastify route'],
+    ['current: info / warn (what request logging leaves)', 'current, LOG_LEVEL=info', 'current, LOG_LEVEL=warn'],
+  ];
   if (older) {
     const b = `baseline (${options.baseline})`;
-    ratios[`${b} (LOG_LEVEL=warn) / bare`] = ratio(rps(`${b}, LOG_LEVEL=warn`), bareRps);
-    ratios[`${b}: info / warn`] = ratio(rps(`${b}, LOG_LEVEL=info`), rps(`${b}, LOG_LEVEL=warn`));
+    pairs.push([`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'], [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`]);
   }
+  const ratios = Object.fromEntries(pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), cpuCapacity: ratio(capacity(a), capacity(b)) }]));
   return { results, ratios, bodyBytes };
 }

@@ -13,7 +13,7 @@ const { values, positionals } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, baseline: { type: 'string' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
-  startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, baseline: values.baseline }),
+  startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
   integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), baseline: values.baseline }),
   burst: () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) }),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.

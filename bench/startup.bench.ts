@@ -64,11 +64,11 @@ function summary(samples: Sample[]) {
 
 /**
  * `runs` rounds; in each, every variant starts once on its own existing SQLite database (default
- * settings: LOG_LEVEL=info to a pipe), idles `idleMs`, stops, then runs one operator command
+ * settings, standard output discarded), idles `idleMs` (RSS read then), stops, then runs one operator command
  * (`herald admin workspace create --json`). Variants take turns so that the machine's load
  * falls on each alike. The first round warms caches (tsx's, the build's) and is not counted.
  */
-export async function startupBench(options: { runs: number; idleMs: number; baseline?: string | undefined }) {
+export async function startupBench(options: { runs: number; idleMs: number; settledIdleMs: number; baseline?: string | undefined }) {
   const baseline = options.baseline ? checkout(options.baseline) : null;
   const variants: Variant[] = [
     ...(baseline ? [{ name: `baseline (${options.baseline})`, bin: path.join(baseline.dir, 'bin/herald.js') }] : []),
@@ -85,7 +85,11 @@ export async function startupBench(options: { runs: number; idleMs: number; base
         if (round > 0) samples[i]!.push({ readyMs, idleRssMiB, commandMs });
       }
     }
-    return Object.fromEntries(variants.map((variant, i) => [variant.name, summary(samples[i]!)]));
+    // Resident memory once the process has been idle long enough for V8 to give back what start-up used (its memory reducer runs after about 30 s without work): every variant at once, as idle processes do not compete.
+    const settled = await Promise.all(
+      variants.map(async (variant, i) => (await startOnce(variant.bin, { DATA_DIR: dirs[i]!, BOOTSTRAP: 'false', SECRET_KEY: 'cd'.repeat(32) }, options.settledIdleMs)).idleRssMiB),
+    );
+    return Object.fromEntries(variants.map((variant, i) => [variant.name, { ...summary(samples[i]!), idleRssMiBAfterSettling: settled[i], settledAfterSeconds: options.settledIdleMs / 1000 }]));
   } finally {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     baseline?.remove();
