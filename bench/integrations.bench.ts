@@ -1,23 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { load, startHerald, startProcess, stop, type Load } from './lib.ts';
+import { checkout } from './checkout.ts';
+import { freePort, load, startProcess, stop, type Load } from './lib.ts';
 
-const HERALD = fileURLToPath(new URL('../bin/herald.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /**
- * Authenticated GET /public/v1/integrations on the real server (SQLite, 10 channels, full
- * guard: key check, workspace and role lookup, rate limit, headers) against a bare Fastify
- * route returning the same JSON, in the same run.
+ * A load against one server, with the server's CPU time per request: on a machine other
+ * processes keep busy, requests per second fall with the share of the cores the server gets,
+ * while CPU time per request stays close to what the request costs.
  */
-export async function integrationsBench(options: { seconds: number; connections: number }) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
-  const env = { DATA_DIR: dataDir, BOOTSTRAP: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', SECRET_KEY: 'cd'.repeat(32) };
-  const runtime = await openRuntime(loadConfig(env));
+async function measure(pid: number, url: string, options: { seconds: number; connections: number; headers?: Record<string, string> }) {
+  const before = cpuMs(pid);
+  const result = await load(url, options);
+  const used = cpuMs(pid) - before;
+  return { ...result, serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total) };
+}
+
+/** A workspace of 10 channels (half in a client group), its owner and a full-scope key, in a new SQLite file. */
+async function seed(dataDir: string, env: Record<string, string>): Promise<string> {
+  const runtime = await openRuntime(loadConfig({ ...env, DATA_DIR: dataDir }));
   const ws = await runtime.services.workspaces.create({ name: 'Bench' });
   const user = await runtime.services.users.create({ email: 'bench@example.test' });
   await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
@@ -27,23 +42,112 @@ export async function integrationsBench(options: { seconds: number; connections:
   }
   const { secret } = await runtime.services.apiKeys.create({ userId: user.id });
   await runtime.close();
+  return secret;
+}
 
-  const herald = await startHerald(HERALD, env);
-  const url = `http://127.0.0.1:${herald.port}/public/v1/integrations`;
-  const sample = await fetch(url, { headers: { authorization: secret } });
-  if (sample.status !== 200) throw new Error(`unexpected ${sample.status}: ${await sample.text()}`);
-  const body = await sample.text();
-  const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
+/** Removes from a copy of the database what migrations newer than `checkoutDir`'s added, so that code can open it. */
+function forOlderCode(dbFile: string, checkoutDir: string) {
+  const known = new Set(fs.readdirSync(path.join(checkoutDir, 'src/db/migrations')).map((f) => f.replace(/\.ts$/, '')));
+  const db = new Database(dbFile);
+  const newer = (db.prepare('select name from kysely_migration').all() as Array<{ name: string }>).map((r) => r.name).filter((name) => !known.has(name));
+  if (newer.includes('2026-11-23T0000-access-version')) {
+    for (const { name } of db.prepare("select name from sqlite_master where type = 'trigger' and name like '%access_version%'").all() as Array<{ name: string }>) db.exec(`drop trigger "${name}"`);
+    db.exec('drop table access_version');
+  }
+  for (const name of newer) db.prepare('delete from kysely_migration where name = ?').run(name);
+  db.close();
+}
+
+/** `herald serve` with standard output read by this process (a pipe, as under a service manager), ready once /status answers. */
+async function startServer(bin: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.resume();
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    if (child.exitCode !== null) throw new Error(`${bin} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/public/v1/status`)).ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${bin} did not start within 60 s`);
+}
+
+/**
+ * Authenticated GET /public/v1/integrations on the real server (SQLite, 10 channels, full
+ * guard: key check, workspace and role, rate limit, headers) against a bare Fastify route
+ * returning the same JSON, in the same run: with LOG_LEVEL=warn (no request lines) and with
+ * the default LOG_LEVEL=info, standard output a pipe that this process reads. With `baseline`
+ * (a git ref), that version of the code is measured too, on a copy of the same database.
+ */
+export async function integrationsBench(options: { seconds: number; connections: number; baseline?: string | undefined }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+  const env = { BOOTSTRAP: 'false', RATE_LIMIT_MAX: '100000000', SECRET_KEY: 'cd'.repeat(32), MIGRATE_ON_START: 'true' };
+  const secret = await seed(dataDir, env);
+  const older = options.baseline ? checkout(options.baseline) : null;
+  const variants: Array<{ name: string; bin: string; dataDir: string; logLevel: string }> = [];
+  if (older) {
+    const olderDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+    fs.copyFileSync(path.join(dataDir, 'herald.db'), path.join(olderDir, 'herald.db'));
+    forOlderCode(path.join(olderDir, 'herald.db'), older.dir);
+    for (const logLevel of ['warn', 'info']) variants.push({ name: `baseline (${options.baseline}), LOG_LEVEL=${logLevel}`, bin: path.join(older.dir, 'bin/herald.js'), dataDir: olderDir, logLevel });
+  }
+  for (const logLevel of ['warn', 'info']) variants.push({ name: `current, LOG_LEVEL=${logLevel}`, bin: path.join(ROOT, 'bin/herald.js'), dataDir, logLevel });
+
+  const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
+  let bodyBytes = 0;
   try {
-    // Warm both up, then measure one after the other so they do not compete for the two cores.
-    await load(url, { seconds: 2, connections: options.connections, headers: { authorization: secret } });
-    await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, { seconds: 2, connections: options.connections });
-    const real: Load = await load(url, { ...options, headers: { authorization: secret } });
-    const floor: Load = await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, options);
-    return { herald: real, bare: floor, ratio: Number((real.requestsPerSecond / floor.requestsPerSecond).toFixed(3)), bodyBytes: body.length };
+    // One server at a time, so that they do not compete for the cores; each warmed up first.
+    for (const variant of variants) {
+      const server = await startServer(variant.bin, { ...env, DATA_DIR: variant.dataDir, LOG_LEVEL: variant.logLevel });
+      try {
+        const url = `${server.url}/public/v1/integrations`;
+        const sample = await fetch(url, { headers: { authorization: secret } });
+        if (sample.status !== 200) throw new Error(`${variant.name}: unexpected ${sample.status}: ${await sample.text()}`);
+        bodyBytes = (await sample.text()).length;
+        await load(url, { seconds: 2, connections: options.connections, headers: { authorization: secret } });
+        results[variant.name] = await measure(server.child.pid!, url, { ...options, headers: { authorization: secret } });
+      } finally {
+        await stop(server.child);
+      }
+    }
+    const body = await (async () => {
+      const server = await startServer(path.join(ROOT, 'bin/herald.js'), { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+      try {
+        return await (await fetch(`${server.url}/public/v1/integrations`, { headers: { authorization: secret } })).text();
+      } finally {
+        await stop(server.child);
+      }
+    })();
+    const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
+    try {
+      await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, { seconds: 2, connections: options.connections });
+      results['bare Fastify route'] = await measure(bare.child.pid!, `http://127.0.0.1:${bare.port}/public/v1/integrations`, options);
+    } finally {
+      await stop(bare.child);
+    }
   } finally {
-    await stop(herald.child);
-    await stop(bare.child);
+    older?.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  // Ratios of throughput (requests per second) and of capacity (the inverse of CPU time per request).
+  const rps = (name: string) => results[name]?.requestsPerSecond ?? NaN;
+  const capacity = (name: string) => 1 / (results[name]?.serverCpuMicrosecondsPerRequest ?? NaN);
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(3));
+  const pairs: Array<[string, string, string]> = [
+    ['current (LOG_LEVEL=warn) / bare', 'current, LOG_LEVEL=warn', 'bare Fastify route'],
+    ['current (LOG_LEVEL=info) / bare', 'current, LOG_LEVEL=info', 'bare Fastify route'],
+    ['current: info / warn (what request logging leaves)', 'current, LOG_LEVEL=info', 'current, LOG_LEVEL=warn'],
+  ];
+  if (older) {
+    const b = `baseline (${options.baseline})`;
+    pairs.push([`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'], [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`]);
+  }
+  const ratios = Object.fromEntries(pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), cpuCapacity: ratio(capacity(a), capacity(b)) }]));
+  return { results, ratios, bodyBytes };
 }

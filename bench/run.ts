@@ -1,4 +1,4 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--video-mib N]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--video-mib N] [--runs N] [--baseline <git ref>]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -6,13 +6,15 @@ import { burstBench } from './burst.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
 import { mediaBench } from './media.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
+import { startupBench } from './startup.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' } },
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, baseline: { type: 'string' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
-  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
+  startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
+  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), baseline: values.baseline }),
   burst: () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) }),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': async () => ({

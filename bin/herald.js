@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (through tsx) so the CLI and `npm start` need no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled service (dist/), compiling src/ first when it changed since the last build.
+import { ensureBuilt } from '../scripts/build.mjs';
 
-register();
-await import('../src/cli/main.ts');
+await import(await ensureBuilt());

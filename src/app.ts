@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { channelToolsRoutes } from './channels/channel-tools.routes.ts';
@@ -12,7 +12,9 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { guardPlugin } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
+import { RequestLog } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
+import { zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { uploadLinksRoutes } from './media/upload-links.routes.ts';
@@ -38,29 +40,26 @@ export type AppDeps = {
   redis?: Redis | undefined;
   /** What /readyz asks (the database, Redis, the media store); /healthz and /readyz exist only with it. */
   readiness?: ReadinessCheck[] | undefined;
+  /** The process log (see lib/logger.ts); without it, Fastify's `logger` option (none by default). */
+  log?: FastifyBaseLogger;
   logger?: FastifyServerOptions['logger'];
 };
 
-/** What the request log shows of a request: an upload link's secret is all it takes to upload, so it is left out. */
-function requestForLog(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: request.url.replace(/^\/u\/[^/?]+/, '/u/[secret]'),
-    remoteAddress: request.ip,
-  };
-}
-
 /** Builds the HTTP application. The server and the tests build the very same one. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, serializers: { req: requestForLog } },
+  const options: FastifyServerOptions & { loggerInstance?: FastifyBaseLogger } = {
+    logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A connection that sends nothing for this long is dropped (slow-loris uploads); long uploads that keep moving are not.
     connectionTimeout: 120_000,
-  }).withTypeProvider<ZodTypeProvider>();
+    schemaController: zodSchemaController,
+  };
+  if (deps.log) options.loggerInstance = deps.log;
+  else options.logger = deps.logger ?? false;
+  const app = Fastify(options).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', deps.services);

@@ -7,12 +7,10 @@ import { createKysely, type DatabaseTarget } from './db/dialect.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { createRedis } from './lib/redis.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { createMediaStore, type MediaStore } from './media/media-store.ts';
 import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
 import type { Redis } from 'ioredis';
-import { BullmqQueue } from './publishing/bullmq-queue.ts';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
@@ -59,7 +57,7 @@ export async function openRuntime(
   config: Config,
   options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log } = {},
 ): Promise<Runtime> {
-  const db = createKysely(options.target ?? config.database);
+  const db = await createKysely(options.target ?? config.database);
   try {
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {
@@ -72,8 +70,9 @@ export async function openRuntime(
   }
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(loadSecretKey(config));
+  // BullMQ and ioredis, the AWS SDK: loaded only when their feature is configured.
   const bullmq = config.redis
-    ? new BullmqQueue({
+    ? new (await import('./publishing/bullmq-queue.ts')).BullmqQueue({
         redisUrl: config.redis.url,
         prefix: config.redis.prefix,
         clock,
@@ -85,7 +84,7 @@ export async function openRuntime(
     : null;
   const queue: JobQueue = bullmq ?? new EmbeddedQueue(clock);
   // ioredis prefixes every key of this connection, so the rate-limit counters of deployments sharing a Redis stay apart.
-  const redis = config.redis ? createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` }) : undefined;
+  const redis = config.redis ? (await import('./lib/redis.ts')).createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` }) : undefined;
   const outbound = options.outbound ?? createOutboundClient({ allowLoopback: config.outboundAllowLoopback, timeoutMs: config.outboundTimeoutMs, connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs) });
   const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
   const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);

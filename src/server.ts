@@ -3,6 +3,8 @@ import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildHealthApp } from './health/health-app.ts';
+import { requestLogSerializers } from './http/request-log.ts';
+import { createLogger } from './lib/logger.ts';
 import { createPublisher } from './publishing/engine.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -22,10 +24,11 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   // The queue reports connection trouble to the process log, which exists once the app does.
   const queueLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
   const runtime = await openRuntime(config, { log: { warn: (obj, msg) => queueLog.to?.warn(obj, msg), error: (obj, msg) => queueLog.to?.error(obj, msg) } });
+  const log = await createLogger({ level: config.logLevel, serializers: requestLogSerializers });
   const app =
     role === 'worker'
-      ? await buildHealthApp({ checks: runtime.readiness, logger: { level: config.logLevel } })
-      : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness });
+      ? await buildHealthApp({ checks: runtime.readiness, log })
+      : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, log });
   queueLog.to = app.log.child({ component: 'queue' });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');

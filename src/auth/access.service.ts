@@ -17,13 +17,34 @@ export type WorkspaceAccess = {
 
 export type Membership = { workspace: Workspace; role: Role };
 
+/** Users (with their keys' workspace limit) whose memberships are kept, at most; the oldest goes first. */
+const MAX_CACHED = 10_000;
+
 export class AccessService {
+  /** Memberships by user and key limit, with the access version they were read at. */
+  readonly #cache = new Map<string, { version: string; memberships: readonly Membership[] }>();
+
   constructor(private readonly deps: { db: Db }) {}
 
-  /** The workspaces the key can act in, read fresh on every call so role changes apply at once. */
-  async memberships(principal: Principal): Promise<Membership[]> {
+  /**
+   * The workspaces the key can act in. They are read from the database unless this process
+   * read them at the access version the request's key was read with: every change to
+   * memberships, roles, plans or keys moves that version (database triggers), in every
+   * process at once, so a change applies from the very next request anywhere.
+   */
+  async memberships(principal: Principal): Promise<readonly Membership[]> {
+    const version = principal.accessVersion;
+    const key = `${principal.userId}/${principal.workspaceId ?? '*'}`;
+    const cached = version === undefined ? undefined : this.#cache.get(key);
+    if (cached && cached.version === version) return cached.memberships;
     const rows = await listMembershipsOfUser(this.deps.db, principal.userId, principal.workspaceId);
-    return rows.flatMap((row) => (isRole(row.role) ? [{ workspace: toWorkspace(row), role: row.role }] : []));
+    const memberships = Object.freeze(rows.flatMap((row) => (isRole(row.role) ? [Object.freeze({ workspace: freezeWorkspace(toWorkspace(row)), role: row.role })] : [])));
+    if (version !== undefined) {
+      this.#cache.delete(key);
+      if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(key, { version, memberships });
+    }
+    return memberships;
   }
 
   /**
@@ -68,6 +89,12 @@ export class AccessService {
       channelIds: principal.channelIds,
     };
   }
+}
+
+/** Cached workspaces are shared by requests: none may change one. */
+function freezeWorkspace(workspace: Workspace): Workspace {
+  Object.freeze(workspace.plan);
+  return Object.freeze(workspace);
 }
 
 /** Throws a 403 that names the missing scope and the owner's role. */

@@ -31,7 +31,7 @@ program
       import('./output.ts'),
     ]);
     try {
-      const db = createKysely(loadConfig().database);
+      const db = await createKysely(loadConfig().database);
       try {
         const applied = await migrateToLatest(db);
         print(out, { applied }, [applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date']);

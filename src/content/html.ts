@@ -1,8 +1,15 @@
-import { compile } from 'html-to-text';
-import sanitize from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type { compile as Compile } from 'html-to-text';
+import type Sanitize from 'sanitize-html';
+
+// The HTML sanitiser (with its CSS parser) and the HTML-to-text converter are loaded when the
+// first post is written or published, not at start-up; their functions are synchronous, hence `require`.
+const require = createRequire(import.meta.url);
+let sanitizer: { sanitize: typeof Sanitize; options: Sanitize.IOptions } | undefined;
+let convert: ReturnType<typeof Compile> | undefined;
 
 /** The HTML subset a post's content is stored in: paragraphs, line breaks, emphasis, links, lists, quotes and code. */
-const SANITIZE_OPTIONS: sanitize.IOptions = {
+const sanitizeOptions = (sanitize: typeof Sanitize): Sanitize.IOptions => ({
   allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'h1', 'h2', 'h3', 'span'],
   allowedAttributes: { a: ['href', 'rel'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -13,11 +20,15 @@ const SANITIZE_OPTIONS: sanitize.IOptions = {
   },
   // Keep the text of tags that are dropped (e.g. <div>) but never that of script or style.
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'head'],
-};
+});
 
 /** Stores content as a safe HTML subset: scripts, handlers, styles and foreign schemes are gone. */
 export function sanitizePostHtml(html: string): string {
-  return sanitize(html, SANITIZE_OPTIONS).trim();
+  if (!sanitizer) {
+    const sanitize = require('sanitize-html') as typeof Sanitize;
+    sanitizer = { sanitize, options: sanitizeOptions(sanitize) };
+  }
+  return sanitizer.sanitize(html, sanitizer.options).trim();
 }
 
 /** An HTML tag or comment: `<p>`, `</a>`, `<br/>`, `<!-- -->`. "I <3 you" and "a < b" have none. */
@@ -50,7 +61,7 @@ export function postContentToHtml(content: string): string {
 }
 
 // Compiled once: html-to-text builds its selector machinery for each options object.
-const convert = compile({
+const compileConverter = (compile: typeof Compile) => compile({
   wordwrap: false,
   preserveNewlines: false,
   selectors: [
@@ -71,5 +82,6 @@ const convert = compile({
  * text says something else).
  */
 export function htmlToPlainText(html: string): string {
+  convert ??= compileConverter((require('html-to-text') as { compile: typeof Compile }).compile);
   return convert(html).replace(/\n{3,}/g, '\n\n').trim();
 }

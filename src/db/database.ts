@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AccessVersionTable } from '../auth/access-version.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { ClientGroupsTable } from '../groups/groups.table.ts';
@@ -28,6 +29,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   notifications: NotificationsTable;
   short_links: ShortLinksTable;
+  access_version: AccessVersionTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
 import type { Database } from './database.ts';
 
 /** Every piece of SQL that only one dialect understands lives in this file. */
@@ -10,9 +9,11 @@ export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
-export function createKysely(target: DatabaseTarget): Kysely<Database> {
+/** Opens the database; only the driver of the configured dialect is loaded. */
+export async function createKysely(target: DatabaseTarget): Promise<Kysely<Database>> {
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    const { default: SqliteDatabase } = await import('better-sqlite3');
     const sqlite = new SqliteDatabase(target.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -20,6 +21,7 @@ export function createKysely(target: DatabaseTarget): Kysely<Database> {
     sqlite.pragma('busy_timeout = 5000');
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isUnavailable } from '../db/dialect.ts';
 import { AppError } from '../errors.ts';
-import { isRedisUnavailable } from '../lib/redis.ts';
+import { isRedisUnavailable } from '../lib/redis-errors.ts';
 
 /** The request-validation shape of the public API: `{statusCode, message, error}`. */
 export function validationBody(statusCode: number, message: string | string[]) {

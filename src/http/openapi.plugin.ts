@@ -1,9 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { publicUrls } from '../status/status.service.ts';
+import { zodSchemaController } from './schema-compilers.ts';
 
 export const OPENAPI_INFO = {
   title: 'Herald public API',
@@ -73,12 +74,45 @@ async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
     transformObject,
   });
 
-  await app.register(async (docs) => {
-    docs.addHook('onRoute', (route) => {
-      route.config = { ...route.config, auth: 'none', rateLimited: false };
+  const ui = swaggerUiOnDemand(app);
+  const open = { auth: 'none', rateLimited: false } as const;
+  app.get('/docs', { config: open, schema: { hide: true } }, ui);
+  app.get('/docs/*', { config: open, schema: { hide: true } }, ui);
+}
+
+/** Headers of the inner answer that describe its transfer, not its content; Fastify sets its own. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * Swagger UI (its plugin, a static file server and a megabyte of assets) is loaded the first
+ * time someone opens /docs, not at start-up: a private Fastify instance holding only the
+ * Swagger UI plugin answers the /docs requests, in memory, with this app's OpenAPI document.
+ */
+function swaggerUiOnDemand(app: FastifyInstance) {
+  let inner: Promise<FastifyInstance> | undefined;
+  const load = async () => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    const instance = Fastify({ logger: false, schemaController: zodSchemaController });
+    // Swagger UI asks for @fastify/swagger; the document is this app's.
+    await instance.register(fp(
+        async (scope) => {
+          scope.decorate('swagger', ((options?: { yaml?: boolean }) => app.swagger(options as { yaml: true })) as FastifyInstance['swagger']);
+        },
+        { name: '@fastify/swagger' },
+      ));
+    await instance.register(swaggerUi, { routePrefix: '/docs' });
+    await instance.ready();
+    return instance;
+  };
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    inner ??= load().catch((error: unknown) => {
+      inner = undefined;
+      throw error;
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
-  });
+    const answer = await (await inner).inject({ method: 'GET', url: request.url, headers: request.headers as IncomingHttpHeaders });
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+    return reply.status(answer.statusCode).send(answer.rawPayload);
+  };
 }
 
 export const openapiPlugin = fp(openapi, { name: 'herald-openapi' });

@@ -9,6 +9,16 @@ export function findKey(db: Executor, id: string) {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The key, with the current version of access data (see the access-version migration), in one query. */
+export function findKeyWithAccessVersion(db: Executor, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .selectAll('api_keys')
+    .select((eb) => eb.selectFrom('access_version').select('version').where('access_version.id', '=', 1).as('access_version'))
+    .where('api_keys.id', '=', id)
+    .executeTakeFirst();
+}
+
 export function listKeysOfUser(db: Executor, userId: string) {
   return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
 }

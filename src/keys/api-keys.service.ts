@@ -28,6 +28,11 @@ export type Principal = {
   scopes: Scope[];
   channelIds: string[] | null;
   workspaceId: string | null;
+  /**
+   * The version of access data (memberships, roles, plans, keys) when the key was read: what
+   * was cached at this version is still true for this request (see AccessService).
+   */
+  accessVersion?: string | undefined;
 };
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.findKey>>>;
@@ -145,18 +150,27 @@ export class ApiKeysService {
         { code: 'wrong_key_type' },
       );
     }
-    const row = await repo.findKey(this.deps.db, parsed.id);
+    const found = await repo.findKeyWithAccessVersion(this.deps.db, parsed.id);
     // The hash is compared even when the row is missing, so both refusals take the same time.
-    const matches = secretMatches(parsed.secret, row?.secret_hash ?? '0'.repeat(64));
-    if (!row || !matches || row.kind !== parsed.kind) {
+    const matches = secretMatches(parsed.secret, found?.secret_hash ?? '0'.repeat(64));
+    if (!found || !matches || found.kind !== parsed.kind) {
       throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
     }
+    const { access_version: accessVersion, ...row } = found;
     if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
     const now = this.deps.clock.now();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await repo.updateKey(this.deps.db, row.id, { last_used_at: now.toISOString() });
     }
     const key = toApiKey(row);
-    return { keyId: key.id, userId: key.userId, kind: key.kind, scopes: key.scopes, channelIds: key.channelIds, workspaceId: key.workspaceId };
+    return {
+      keyId: key.id,
+      userId: key.userId,
+      kind: key.kind,
+      scopes: key.scopes,
+      channelIds: key.channelIds,
+      workspaceId: key.workspaceId,
+      ...(accessVersion !== null && accessVersion !== undefined && { accessVersion: String(accessVersion) }),
+    };
   }
 }

@@ -38,10 +38,4 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   return redis;
 }
 
-/** True when `error` says Redis could not be reached (as opposed to rejecting a command). */
-export function isRedisUnavailable(error: unknown): boolean {
-  const e = error as { name?: string; code?: string; message?: string } | undefined;
-  if (!e) return false;
-  if (e.name === 'MaxRetriesPerRequestError') return true;
-  return /^(Connection is closed|Stream isn't writeable|connect ECONNREFUSED|Redis connection lost)/.test(e.message ?? '');
-}
+export { isRedisUnavailable } from './redis-errors.ts';

@@ -1,7 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import { AppError, BadRequestError } from '../errors.ts';
+import { fileTypeFromBuffer, imageSize } from './decoders.ts';
 
 export type MediaKind = 'image' | 'video';
 

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import { AppError } from '../errors.ts';
 import { checkAddress } from './address-policy.ts';
 
@@ -106,14 +106,17 @@ const CREDENTIAL_HEADERS = /^(authorization|cookie|proxy-authorization)$/i;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+/** undici (about a hundred modules) is loaded with the first server-side request, not at start-up. */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
   const lookup = options.lookup ?? defaultLookup;
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
-  const base = options.connector ?? buildConnector({ timeout: connectTimeout });
   const policy = { allowLoopback: options.allowLoopback ?? false };
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  const guardedConnect: buildConnector.connector = (opts, callback) => {
+  const guardedConnect = (base: buildConnector.connector): buildConnector.connector => (opts, callback) => {
     const host = opts.hostname.replace(/^\[|\]$/g, '');
     // The connection goes to the literal address; TLS still verifies the certificate against the name.
     const servername = opts.servername ?? (isIP(host) ? undefined : host);
@@ -154,11 +157,20 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       );
   };
 
-  const agent: Dispatcher = new Agent({ connect: guardedConnect, connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
+  let client: Promise<{ agent: Dispatcher; fetch: (typeof import('undici'))['fetch'] }> | undefined;
+  const connect = () =>
+    closing
+      ? Promise.reject(new Error('This outbound client is closed.'))
+      : (client ??= loadUndici().then(({ Agent, buildConnector, fetch }) => {
+      const base = options.connector ?? buildConnector({ timeout: connectTimeout });
+      const agent = new Agent({ connect: guardedConnect(base), connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
+      return { agent, fetch };
+    }));
 
   async function fetchOnce(url: URL, request: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined }, signal: AbortSignal): Promise<Response> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
     if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
+    const { agent, fetch: undiciFetch } = await connect();
     try {
       return (await undiciFetch(url, {
         method: request.method,
@@ -220,7 +232,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       }
     },
     refusal: (url) => refusedTarget(url, policy),
-    close: () => (closing ??= agent.close()),
+    close: () => (closing ??= client ? client.then(({ agent }) => agent.close()) : Promise.resolve()),
   };
 }
 

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import S3rver from 's3rver';
 import type { TestProject } from 'vitest/node';
+import { ensureBuilt } from '../../scripts/build.mjs';
 import { BACKEND, POSTGRES_URL, REDIS_URL, S3_BUCKET } from './backend.ts';
 
 declare module 'vitest' {
@@ -15,12 +16,15 @@ declare module 'vitest' {
 }
 
 /**
- * Fails fast, with a clear message, when the selected backend is not reachable. The scale-out
+ * Compiles the service for the tests that run it as a process. Fails fast, with a clear
+ * message, when the selected backend is not reachable. The scale-out
  * run (HERALD_TEST_BACKEND=postgres) also needs Redis, and gets a local S3-compatible server
  * (s3rver, on loopback) for the media store.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   project.provide('s3Endpoint', '');
+  // Tests that start `herald` as a process run the compiled build, as production does: build it once here.
+  await ensureBuilt();
   if (BACKEND !== 'postgres') return;
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5000 });
   try {

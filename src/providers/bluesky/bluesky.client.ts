@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Agent, CredentialSession, XRPCError, type AtpSessionData } from '@atproto/api';
+import type { Agent, AtpSessionData, CredentialSession, XRPCError } from '@atproto/api';
 import { OutboundRefusedError, readLimited, wasNotSent } from '../../net/outbound.ts';
 import { ProviderError, type ProviderContext } from '../provider.ts';
+import { atproto } from './atproto.ts';
 import { normalizeHandle, type BlueskyConfig } from './bluesky.schema.ts';
 
 /**
@@ -74,7 +75,7 @@ function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T
  * The generated client re-wraps known errors (AccountTakedown, RecordNotFound…) around the original.
  */
 function isAnswer(error: unknown): error is XRPCError {
-  if (!(error instanceof XRPCError) || error.status < 100) return false;
+  if (!(error instanceof atproto().XRPCError) || error.status < 100) return false;
   return error.cause === undefined || isAnswer(error.cause);
 }
 
@@ -131,8 +132,8 @@ export class BlueskyClient {
     private readonly config: BlueskyConfig,
   ) {
     this.cacheKey = createHash('sha256').update(JSON.stringify([config.service, config.identifier, config.appPassword])).digest('hex');
-    this.credentials = new CredentialSession(new URL(config.service), outboundFetch(ctx), (event, session) => this.remember(event, session));
-    this.agent = new Agent(this.credentials);
+    this.credentials = new (atproto().CredentialSession)(new URL(config.service), outboundFetch(ctx), (event, session) => this.remember(event, session));
+    this.agent = new (atproto().Agent)(this.credentials);
   }
 
   /** The account's DID (after the first call). */

@@ -1,6 +1,7 @@
-import { AtUri, RichText, type Facet } from '@atproto/api';
+import type { AtUri, Facet } from '@atproto/api';
 import { z } from 'zod';
 import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { atproto } from './atproto.ts';
 import { BlueskyClient } from './bluesky.client.ts';
 import {
   blueskyConfigSchema,
@@ -48,7 +49,7 @@ function parseSettings(settings: Record<string, unknown>): BlueskySettings {
  * `meta` holds the `uri` and `cid` a reply needs, and the `did` and `rkey`.
  */
 function toRef(uri: string, cid: string): PublishedRef {
-  const at = new AtUri(uri);
+  const at = new (atproto().AtUri)(uri);
   return { id: uri, url: `https://bsky.app/profile/${at.host}/post/${at.rkey}`, meta: { uri, cid, did: at.host, rkey: at.rkey } };
 }
 
@@ -56,7 +57,7 @@ function postUri(ref: PublishedRef, label: string): AtUri {
   const uri = typeof ref.meta?.uri === 'string' ? ref.meta.uri : ref.id;
   let at: AtUri;
   try {
-    at = new AtUri(uri);
+    at = new (atproto().AtUri)(uri);
   } catch {
     throw new ProviderError('rejected', `The ${label} "${uri}" is not a Bluesky post URI.`);
   }
@@ -94,7 +95,7 @@ async function replyRefs(client: BlueskyClient, input: PublishInput): Promise<{ 
  * text, as in Bluesky's own app, while a failed lookup fails the publish and is retried.
  */
 async function buildFacets(client: BlueskyClient, text: string): Promise<Facet[] | undefined> {
-  const rich = new RichText({ text });
+  const rich = new (atproto().RichText)({ text });
   rich.detectFacetsWithoutResolution();
   if (!rich.facets?.length) return undefined;
   const handles = new Map<string, string | null>();

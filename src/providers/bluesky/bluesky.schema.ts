@@ -1,4 +1,4 @@
-import { parseLanguage } from '@atproto/api';
+import { atproto } from './atproto.ts';
 import { z } from 'zod';
 
 const HANDLE = /^@?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
@@ -35,7 +35,7 @@ export type BlueskyConfig = z.infer<typeof blueskyConfigSchema>;
 
 export const blueskySettingsSchema = z.object({
   langs: z
-    .array(z.string().refine((value) => parseLanguage(value) !== null, 'a BCP-47 language tag such as `en` or `pt-BR`'))
+    .array(z.string().refine((value) => atproto().parseLanguage(value) !== null, 'a BCP-47 language tag such as `en` or `pt-BR`'))
     .max(3)
     .optional()
     .describe('Languages of the text (BCP-47, at most 3), used by Bluesky for feeds and translation, e.g. `["en"]`.'),

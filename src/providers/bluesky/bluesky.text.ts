@@ -1,5 +1,8 @@
-import { UnicodeString } from '@atproto/api';
-import { convert, type DomNode, type FormatCallback } from 'html-to-text';
+import { createRequire } from 'node:module';
+import type { convert as Convert, DomNode, FormatCallback } from 'html-to-text';
+import { atproto } from './atproto.ts';
+
+const require = createRequire(import.meta.url);
 
 /** Bluesky's limits on a post's text (app.bsky.feed.post: maxGraphemes 300, maxLength 3000 UTF-8 bytes). */
 export const MAX_GRAPHEMES = 300;
@@ -7,7 +10,7 @@ export const MAX_BYTES = 3000;
 
 /** Counts graphemes exactly as the PDS validates `app.bsky.feed.post#text` (same library). */
 export function countGraphemes(text: string): number {
-  return new UnicodeString(text).graphemeLength;
+  return new (atproto().UnicodeString)(text).graphemeLength;
 }
 
 export function countBytes(text: string): number {
@@ -60,6 +63,8 @@ const anchor: FormatCallback = (elem, walk, builder) => {
  * `<ol>`), links as their URL, no wrapping.
  */
 export function htmlToBlueskyText(html: string): string {
+  // Loaded with the first Bluesky post, not at start-up.
+  const { convert } = require('html-to-text') as { convert: typeof Convert };
   const text = convert(html, {
     wordwrap: false,
     preserveNewlines: false,

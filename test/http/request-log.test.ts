@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../helpers/backend.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+
+let server: ServerProcess;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const fresh = await freshDatabaseUrl();
+  drop = fresh.drop;
+  server = await startServerProcess({ DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await drop?.();
+});
+
+/** The JSON lines the server has written about requests to `url` so far. */
+function requestLines(url: string) {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; reqId: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number })
+    .filter((line) => line.req?.url === url);
+}
+
+/** Waits for the server to write about `url`: the log is written asynchronously. */
+async function waitForLine(url: string) {
+  for (let i = 0; i < 200 && requestLines(url).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return requestLines(url);
+}
+
+describe('the request log of the real server, its standard output a pipe', () => {
+  it('writes one JSON line per request: method, URL, status and time taken', async () => {
+    const status = await fetch(`${server.baseUrl}/public/v1/status?probe=1`);
+    expect(status.status).toBe(200);
+    const refused = await fetch(`${server.baseUrl}/public/v1/integrations?probe=2`, { headers: { authorization: 'svc_nope' } });
+    expect(refused.status).toBe(401);
+
+    const ok = await waitForLine('/public/v1/status?probe=1');
+    expect(ok).toHaveLength(1);
+    expect(ok[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET' }, res: { statusCode: 200 } });
+    expect(ok[0]!.responseTime).toEqual(expect.any(Number));
+    const denied = await waitForLine('/public/v1/integrations?probe=2');
+    expect(denied).toHaveLength(1);
+    expect(denied[0]).toMatchObject({ res: { statusCode: 401 } });
+    // Fastify's own "incoming request" line is not written.
+    expect(server.output()).not.toMatch(/incoming request/);
+  });
+});

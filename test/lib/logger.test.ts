@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/lib/logger.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-log-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const request = { method: 'GET', url: '/public/v1/integrations', remoteAddress: '127.0.0.1', keyId: 'abcdefghijklmnop' };
+
+/** Logs a request line and a plain message to a file, as if it were standard output. */
+async function logToFile(name: string, isTTY: boolean): Promise<string> {
+  const file = path.join(dir, name);
+  const fd = fs.openSync(file, 'w');
+  const log = await createLogger({ level: 'info', output: { fd, isTTY } });
+  log.child({ reqId: 'req-1' }).info({ req: request, res: { statusCode: 200 }, responseTime: 1.5 }, 'request completed');
+  log.warn({ component: 'queue' }, 'redis unreachable');
+  log.debug('below the level');
+  // The JSON log is written asynchronously: wait for both lines.
+  for (let i = 0; i < 200 && fs.readFileSync(file, 'utf8').split('\n').length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  fs.closeSync(fd);
+  return fs.readFileSync(file, 'utf8');
+}
+
+describe('the process log', () => {
+  it('writes one JSON object per line when standard output is not a terminal', async () => {
+    const lines = (await logToFile('piped.log', false)).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({ level: 30, reqId: 'req-1', req: request, res: { statusCode: 200 }, responseTime: 1.5, msg: 'request completed' });
+    expect(second).toMatchObject({ level: 40, component: 'queue', msg: 'redis unreachable' });
+  });
+
+  it('writes readable lines on a terminal: one per request with method, URL, status and time', async () => {
+    // eslint-disable-next-line no-control-regex
+    const text = (await logToFile('terminal.log', true)).replace(/\x1b\[[0-9;]*m/g, '');
+    const lines = text.trim().split('\n');
+    expect(lines, text).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/public\/v1\/integrations 200 1\.5 ms$/);
+    expect(lines[1]).toMatch(/WARN: redis unreachable \{"component":"queue"\}$/);
+    expect(text).not.toMatch(/^\{/m);
+  });
+});
