@@ -41,8 +41,9 @@ describe.skipIf(BACKEND !== 'postgres')('losing Redis (real processes, a private
     due.setMilliseconds(0);
     const ids = await schedulePosts([api], key, channelIds, POSTS, due, 'flush');
     expect(Number(await redis.cli('ZCARD', 'herald:herald-publish-webhook:delayed'))).toBe(POSTS);
+    // Every job is gone at this instant. (Counting keys afterwards would race the worker's sweep,
+    // which may already be queueing them again: that is the repair this test is about.)
     expect(await redis.cli('FLUSHALL')).toBe('OK');
-    expect(Number(await redis.cli('DBSIZE'))).toBe(0);
 
     await waitFor('every post delivered', async () => ids.every((id) => receiver.byPost().has(id)), 120_000, 100);
     await new Promise((resolve) => setTimeout(resolve, 1000));
