@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
@@ -10,7 +10,12 @@ export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
-export function createKysely(target: DatabaseTarget): Kysely<Database> {
+/** Sees every statement run (tests count the work a request does with it). */
+export type QueryObserver = (query: { sql: string; parameters: readonly unknown[] }) => void;
+
+export function createKysely(target: DatabaseTarget, options: { onQuery?: QueryObserver | undefined } = {}): Kysely<Database> {
+  const onQuery = options.onQuery;
+  const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
     const sqlite = new SqliteDatabase(target.file);
@@ -18,7 +23,7 @@ export function createKysely(target: DatabaseTarget): Kysely<Database> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...(log && { log }) });
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -28,7 +33,7 @@ export function createKysely(target: DatabaseTarget): Kysely<Database> {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
 }
 
 /**

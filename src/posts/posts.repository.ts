@@ -35,7 +35,18 @@ export function listGroupPosts(db: Executor, workspaceId: string, groupId: strin
   return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('group_id', '=', groupId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
 }
 
-export function listPostsInWindow(db: Executor, workspaceId: string, from: string, to: string, groupId: string | undefined) {
+/** Where a calendar page starts: after this post, in (publish_at, id) order. */
+export type CalendarPosition = { publishAt: string; id: string };
+
+/**
+ * One batch of the calendar: posts published within [from, to], in (publish_at, id) order,
+ * after `after`, at most `limit` rows, read along posts_calendar_cursor_idx.
+ */
+export function listPostsInWindow(
+  db: Executor,
+  workspaceId: string,
+  window: { from: string; to: string; groupId?: string | undefined; channelIds?: readonly string[] | null | undefined; after?: CalendarPosition | null | undefined; limit: number },
+) {
   let query = db
     .selectFrom('posts')
     .innerJoin('channels', 'channels.id', 'posts.channel_id')
@@ -43,10 +54,17 @@ export function listPostsInWindow(db: Executor, workspaceId: string, from: strin
     .select('channels.provider as provider')
     .where('posts.workspace_id', '=', workspaceId)
     .where('posts.deleted_at', 'is', null)
-    .where('posts.publish_at', '>=', from)
-    .where('posts.publish_at', '<=', to);
-  if (groupId !== undefined) query = query.where('channels.client_group_id', '=', groupId);
-  return query.orderBy('posts.publish_at').orderBy('posts.id').execute();
+    .where('posts.publish_at', '<=', window.to);
+  const after = window.after;
+  // One lower bound, the tighter one, so the index range starts at the page and not at the window.
+  if (after && after.publishAt >= window.from) {
+    query = query.where('posts.publish_at', '>=', after.publishAt).where((eb) => eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)]));
+  } else {
+    query = query.where('posts.publish_at', '>=', window.from);
+  }
+  if (window.groupId !== undefined) query = query.where('channels.client_group_id', '=', window.groupId);
+  if (window.channelIds) query = query.where('posts.channel_id', 'in', window.channelIds.length ? [...window.channelIds] : ['']);
+  return query.orderBy('posts.publish_at').orderBy('posts.id').limit(window.limit).execute();
 }
 
 export function listParts(db: Executor, postIds: string[]) {

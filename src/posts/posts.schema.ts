@@ -137,7 +137,30 @@ export const listPostsQuery = z.object({
   startDate: instantSchema.describe('Start of the window (inclusive), ISO 8601 UTC.'),
   endDate: instantSchema.describe('End of the window (inclusive), ISO 8601 UTC; at most one year after the start.'),
   customer: z.string().min(1).optional().describe('Only posts of channels in this client group.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Posts per page, 1 to 1000. Without it an answer holds the whole window, up to 1000 posts.'),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('The `nextCursor` of the previous answer, with the same window and filters: the page after it.'),
 });
+
+export const postListSchema = z
+  .object({
+    posts: z.array(postSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page.'),
+  })
+  .meta({ id: 'PostList' });
 
 export const postIdParams = z.object({ id: z.string().min(1).max(100) });
 export const groupParams = z.object({ group: z.string().min(1).max(100) });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import type { z } from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
@@ -27,6 +28,10 @@ export type MissingReport = { postId: string; ready: boolean; missing: Array<{ f
 export const SCHEDULE_GRACE_MS = 5 * 60_000;
 /** How far ahead a post may be scheduled. */
 export const SCHEDULE_HORIZON_YEARS = 10;
+/** The most posts one GET /posts answer holds; more are read a page at a time with `cursor`. */
+export const POSTS_PAGE_MAX = 1000;
+/** Posts read per database statement while building a page. */
+export const POSTS_READ_BATCH = 200;
 /** Share of a plan quota at which a limit warning is sent. */
 const WARN_AT = 0.8;
 /** How long a second request with the same Idempotency-Key waits for the first to finish. */
@@ -99,6 +104,21 @@ export function checkScheduleHorizon(date: Date, now: Date): void {
       code: 'date_too_far',
     });
   }
+}
+
+/** A page's end, for the client to send back as `cursor`; opaque to it. */
+function encodeCalendarCursor(position: repo.CalendarPosition): string {
+  return Buffer.from(JSON.stringify([position.publishAt, position.id])).toString('base64url');
+}
+
+function decodeCalendarCursor(cursor: string): repo.CalendarPosition {
+  try {
+    const [publishAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof publishAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(publishAt))) return { publishAt, id };
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw new BadRequestError('cursor: not a cursor this API gave; send the `nextCursor` of the previous page unchanged, or leave it out for the first page.', { code: 'invalid_cursor' });
 }
 
 /** Posts: the calendar, compositions across channels, and the transitions a person can make. */
@@ -414,7 +434,16 @@ export class PostsService {
     }
   }
 
-  async list(access: WorkspaceAccess, query: { startDate: string; endDate: string; customer?: string | undefined }): Promise<PostRecord[]> {
+  /**
+   * A page of the calendar, oldest first: at most `limit` posts (`POSTS_PAGE_MAX` when not
+   * given), and a `nextCursor` when the window holds more. Read in batches of
+   * `POSTS_READ_BATCH`, yielding to the event loop between them: the embedded database runs on
+   * it, so no request may hold it for long.
+   */
+  async list(
+    access: WorkspaceAccess,
+    query: { startDate: string; endDate: string; customer?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+  ): Promise<{ posts: PostRecord[]; nextCursor: string | null }> {
     const start = new Date(query.startDate);
     const end = new Date(query.endDate);
     if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
@@ -422,10 +451,35 @@ export class PostsService {
     yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
     if (end.getTime() > yearLater.getTime()) throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
     if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
-    const posts = await repo.listPostsInWindow(this.deps.db, access.workspace.id, start.toISOString(), end.toISOString(), query.customer);
-    const visible = access.channelIds ? posts.filter((p) => access.channelIds!.includes(p.channel_id)) : posts;
-    const parts = await repo.listParts(this.deps.db, visible.map((p) => p.id));
-    return visible.map((p) => toPostRecord(p, parts, p.provider));
+    const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
+    let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
+    const posts: PostRecord[] = [];
+    for (;;) {
+      const want = Math.min(POSTS_READ_BATCH, pageSize - posts.length);
+      // One row more than wanted says whether anything follows.
+      const rows = await repo.listPostsInWindow(this.deps.db, access.workspace.id, {
+        from: start.toISOString(),
+        to: end.toISOString(),
+        groupId: query.customer,
+        channelIds: access.channelIds,
+        after,
+        limit: want + 1,
+      });
+      const batch = rows.slice(0, want);
+      const parts = await repo.listParts(this.deps.db, batch.map((p) => p.id));
+      const partsOf = new Map<string, PartRow[]>();
+      for (const part of parts) {
+        const list = partsOf.get(part.post_id);
+        if (list) list.push(part);
+        else partsOf.set(part.post_id, [part]);
+      }
+      for (const row of batch) posts.push(toPostRecord(row, partsOf.get(row.id) ?? [], row.provider));
+      const last = batch.at(-1);
+      if (rows.length <= want || !last) return { posts, nextCursor: null };
+      after = { publishAt: last.publish_at, id: last.id };
+      if (posts.length >= pageSize) return { posts, nextCursor: encodeCalendarCursor(after) };
+      await setImmediate();
+    }
   }
 
   private async ensureGroup(workspaceId: string, groupId: string): Promise<void> {

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './2026-11-21T0000-foundation.ts';
 import * as media from './2026-11-21T0100-media.ts';
 import * as posts from './2026-11-21T0200-posts.ts';
+import * as postsCalendarCursor from './2026-11-22T2300-posts-calendar-cursor.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0000-foundation': foundation,
   '2026-11-21T0100-media': media,
   '2026-11-21T0200-posts': posts,
+  '2026-11-22T2300-posts-calendar-cursor': postsCalendarCursor,
 };
