@@ -68,6 +68,9 @@ export type StagedUpload = {
   dimensions: Dimensions | null;
 };
 
+/** How deep the library listing reaches: page × pageSize stays within the newest this many files. */
+export const MEDIA_LIST_DEPTH = 10_000;
+
 export type MediaPage = { results: Media[]; page: number; pageSize: number; pages: number; total: number };
 
 type Deps = {
@@ -330,14 +333,21 @@ export class MediaService {
     return this.#toMedia(row);
   }
 
-  /** A page of the library, newest first; `page` counts from zero. */
+  /**
+   * A page of the library, newest first; `page` counts from zero. Each page skips the ones
+   * before it, so a listing reaches the newest `MEDIA_LIST_DEPTH` files and no deeper.
+   */
   async list(workspaceId: string, options: { page: number; pageSize: number }): Promise<MediaPage> {
+    if ((options.page + 1) * options.pageSize > MEDIA_LIST_DEPTH) {
+      throw new BadRequestError(`page: the listing reaches the newest ${MEDIA_LIST_DEPTH} files; with pageSize ${options.pageSize} the last page is ${Math.floor(MEDIA_LIST_DEPTH / options.pageSize) - 1}.`);
+    }
     const [rows, count] = await Promise.all([
       repo.listMedia(this.deps.db, workspaceId, { offset: options.page * options.pageSize, limit: options.pageSize }),
       repo.countMedia(this.deps.db, workspaceId),
     ]);
     const total = Number(count.n);
-    return { results: rows.map((row) => this.#toMedia(row)), page: options.page, pageSize: options.pageSize, pages: Math.ceil(total / options.pageSize), total };
+    const pages = Math.ceil(Math.min(total, MEDIA_LIST_DEPTH) / options.pageSize);
+    return { results: rows.map((row) => this.#toMedia(row)), page: options.page, pageSize: options.pageSize, pages, total };
   }
 
   /**

@@ -488,6 +488,16 @@ describe('GET /public/v1/media', () => {
     expect(res.json()).toEqual({ results: [], page: 0, pageSize: 20, pages: 0, total: 0 });
   });
 
+  it('a listing reaches the newest 10,000 files and no deeper: how much one request skips is bounded', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.request({ method: 'GET', url: '/public/v1/media?pageSize=100&page=99', key: tenant.key })).statusCode).toBe(200);
+    for (const query of ['pageSize=100&page=100', 'pageSize=20&page=500', 'page=1000000']) {
+      const res = await t.request({ method: 'GET', url: `/public/v1/media?${query}`, key: tenant.key });
+      expect(res.statusCode, query).toBe(400);
+      expect(JSON.stringify(res.json()), query).toMatch(/newest 10000 files|querystring\.page/);
+    }
+  });
+
   it('refuses bad paging values as validation errors', async () => {
     const tenant = await createTenant(t);
     for (const query of ['page=-1', 'pageSize=0', 'pageSize=101', 'page=abc']) {
