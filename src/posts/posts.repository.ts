@@ -122,9 +122,23 @@ export function listDuePosts(db: Executor, until: string, limit: number) {
     .execute();
 }
 
-/** Parts a worker claimed and never finished, with their claim older than `before`. */
-export function listStaleSendingParts(db: Executor, before: string) {
-  return db.selectFrom('post_parts').select(['post_id', 'idx']).where('state', '=', 'SENDING').where('claimed_at', '<', before).execute();
+/** Where a batch of stale parts starts: after this claim, in (claimed_at, post_id, idx) order. */
+export type StalePartPosition = { claimedAt: string; postId: string; idx: number };
+
+/** Parts a worker claimed and never finished, with their claim older than `before`: at most `limit`, after `after`. */
+export function listStaleSendingParts(db: Executor, before: string, page: { after: StalePartPosition | null; limit: number }) {
+  let query = db.selectFrom('post_parts').select(['post_id', 'idx', 'claimed_at']).where('state', '=', 'SENDING').where('claimed_at', '<', before);
+  const after = page.after;
+  if (after) {
+    query = query.where('claimed_at', '>=', after.claimedAt).where((eb) =>
+      eb.or([
+        eb('claimed_at', '>', after.claimedAt),
+        eb('post_id', '>', after.postId),
+        eb.and([eb('post_id', '=', after.postId), eb('idx', '>', after.idx)]),
+      ]),
+    );
+  }
+  return query.orderBy('claimed_at').orderBy('post_id').orderBy('idx').limit(page.limit).execute();
 }
 
 export function insertIdempotencyKey(db: Executor, row: IdempotencyKeysTable) {

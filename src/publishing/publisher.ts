@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
@@ -21,6 +22,9 @@ export type PublisherOptions = {
   /** How far ahead the sweep re-enqueues work, so jobs lost with the queue still run on time. */
   horizonMs: number;
 };
+
+/** Stale parts read per statement when recovering. */
+export const RECOVERY_BATCH = 200;
 
 export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
   maxAttempts: 8,
@@ -121,18 +125,27 @@ export class Publisher {
   async recover(options: { all: boolean }): Promise<number> {
     const { db, clock } = this.#deps;
     const before = options.all ? '9999-12-31T23:59:59.999Z' : new Date(clock.now().getTime() - this.#options.leaseMs).toISOString();
-    const stale = await repo.listStaleSendingParts(db, before);
-    for (const { post_id, idx } of stale) {
-      const post = await repo.findPostForEngine(db, post_id);
-      const parts = await repo.listParts(db, [post_id]);
-      const part = parts.find((p) => Number(p.idx) === Number(idx));
-      if (!post || !part || part.state !== 'SENDING') continue;
-      const channel = await this.#deps.channels.get(post.workspace_id, post.channel_id).catch(() => null);
-      const provider = channel ? getProvider(channel.provider) : null;
-      const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
-      await this.#settleFailure(post, part, provider, failure, { claimedAt: part.claimed_at });
+    let settled = 0;
+    let after: repo.StalePartPosition | null = null;
+    // In bounded batches, yielding between them: after a crash under load there may be many.
+    for (;;) {
+      const stale = await repo.listStaleSendingParts(db, before, { after, limit: RECOVERY_BATCH });
+      for (const { post_id, idx } of stale) {
+        const post = await repo.findPostForEngine(db, post_id);
+        const parts = await repo.listParts(db, [post_id]);
+        const part = parts.find((p) => Number(p.idx) === Number(idx));
+        if (!post || !part || part.state !== 'SENDING') continue;
+        const channel = await this.#deps.channels.get(post.workspace_id, post.channel_id).catch(() => null);
+        const provider = channel ? getProvider(channel.provider) : null;
+        const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
+        await this.#settleFailure(post, part, provider, failure, { claimedAt: part.claimed_at });
+      }
+      settled += stale.length;
+      const last = stale.at(-1);
+      if (stale.length < RECOVERY_BATCH || !last) return settled;
+      after = { claimedAt: last.claimed_at!, postId: last.post_id, idx: Number(last.idx) };
+      await setImmediate();
     }
-    return stale.length;
   }
 
   /**
