@@ -93,8 +93,8 @@ export function countPostsCreatedSince(db: Executor, workspaceId: string, since:
     .executeTakeFirstOrThrow();
 }
 
-/** Posts not yet published that attach a media file (the media library refuses to delete it). */
-export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string, mediaId: string) {
+/** Posts not yet published that attach a media file (the media library refuses to delete it), at most `limit`. */
+export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string, mediaId: string, limit: number) {
   return db
     .selectFrom('post_media')
     .innerJoin('posts', 'posts.id', 'post_media.post_id')
@@ -104,6 +104,7 @@ export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string
     .where('posts.deleted_at', 'is', null)
     .where('posts.state', '!=', 'PUBLISHED')
     .orderBy('posts.id')
+    .limit(limit)
     .execute();
 }
 
