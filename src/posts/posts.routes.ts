@@ -45,7 +45,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Read the calendar',
         description:
-          'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.',
+          'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.',
         headers: showorgHeader,
         querystring: listPostsQuery,
         response: { 200: postListSchema, ...errors },

@@ -30,6 +30,8 @@ export const SCHEDULE_GRACE_MS = 5 * 60_000;
 export const SCHEDULE_HORIZON_YEARS = 10;
 /** The most posts one GET /posts answer holds; more are read a page at a time with `cursor`. */
 export const POSTS_PAGE_MAX = 1000;
+/** About how much post content (characters) one GET /posts answer holds before it ends the page early. */
+export const POSTS_PAGE_BYTES = 4 * 1024 * 1024;
 /** Posts read per database statement while building a page. */
 export const POSTS_READ_BATCH = 200;
 /** Share of a plan quota at which a limit warning is sent. */
@@ -454,6 +456,7 @@ export class PostsService {
     const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
     let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
     const posts: PostRecord[] = [];
+    let bytes = 0;
     for (;;) {
       const want = Math.min(POSTS_READ_BATCH, pageSize - posts.length);
       // One row more than wanted says whether anything follows.
@@ -473,7 +476,14 @@ export class PostsService {
         if (list) list.push(part);
         else partsOf.set(part.post_id, [part]);
       }
-      for (const row of batch) posts.push(toPostRecord(row, partsOf.get(row.id) ?? [], row.provider));
+      for (const [i, row] of batch.entries()) {
+        const own = partsOf.get(row.id) ?? [];
+        posts.push(toPostRecord(row, own, row.provider));
+        bytes += own.reduce((sum, part) => sum + part.content.length + part.images.length, 0);
+        const more = i < batch.length - 1 || rows.length > want;
+        // Large posts end a page early, so an answer stays a few megabytes whatever the posts hold.
+        if (more && bytes >= POSTS_PAGE_BYTES) return { posts, nextCursor: encodeCalendarCursor({ publishAt: row.publish_at, id: row.id }) };
+      }
       const last = batch.at(-1);
       if (rows.length <= want || !last) return { posts, nextCursor: null };
       after = { publishAt: last.publish_at, id: last.id };

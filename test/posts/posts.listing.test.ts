@@ -3,7 +3,7 @@ import { CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
-import { POSTS_PAGE_MAX, POSTS_READ_BATCH } from '../../src/posts/posts.service.ts';
+import { POSTS_PAGE_BYTES, POSTS_PAGE_MAX, POSTS_READ_BATCH } from '../../src/posts/posts.service.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { webhookTenant } from '../helpers/posts.ts';
@@ -178,6 +178,26 @@ describe('GET /posts over 20,000 posts', () => {
     for (let i = 1; i < ticksAtBatch.length; i++) expect(ticksAtBatch[i]!).toBeGreaterThan(ticksAtBatch[i - 1]!);
     expect(statusAnsweredAt).not.toBeNull();
     expect(statusAnsweredAt!).toBeLessThanOrEqual(listingAnsweredAt);
+  });
+
+  it('large posts end a page early, so an answer stays a few megabytes', async () => {
+    const big = await webhookTenant(t, HOOK);
+    const stamp = clock.now().toISOString();
+    const content = 'x'.repeat(500_000);
+    for (let i = 0; i < 12; i++) {
+      const id = `big-${big.workspaceId}-${String(i).padStart(2, '0')}`;
+      await t.runtime.db
+        .insertInto('posts')
+        .values({ id, workspace_id: big.workspaceId, group_id: id, channel_id: big.channelId, state: 'DRAFT', publish_at: '2026-07-01T00:00:00.000Z', settings: '{}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: null, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null })
+        .execute();
+      await t.runtime.db.insertInto('post_parts').values({ post_id: id, idx: 0, content, images: '[]', delay_minutes: 0, state: 'PENDING', attempts: 0, claimed_at: null, release_id: null, release_url: null, release_meta: null, error: null, published_at: null }).execute();
+    }
+    const { page: first } = await page(big.key, '');
+    expect(first.posts).toHaveLength(Math.ceil(POSTS_PAGE_BYTES / (content.length + 2)));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const { page: second } = await page(big.key, `cursor=${first.nextCursor}`);
+    expect(second.nextCursor).toBeNull();
+    expect([...first.posts, ...second.posts].map((p) => p.id)).toEqual(Array.from({ length: 12 }, (_, i) => `big-${big.workspaceId}-${String(i).padStart(2, '0')}`));
   });
 
   it('refuses a cursor it did not give and a limit out of range', async () => {
