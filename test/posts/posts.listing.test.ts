@@ -86,6 +86,7 @@ describe('GET /posts over 20,000 posts', () => {
     do {
       const { page: answer, statements }: { page: Page; statements: Statement[] } = await page(owner.key, `limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...answer.posts);
+      expect(answer.nextCursor === null || typeof answer.nextCursor === 'string').toBe(true);
       cursor = answer.nextCursor;
       const listing = statements.filter(isListing);
       const parts = statements.filter(isParts);
@@ -136,6 +137,7 @@ describe('GET /posts over 20,000 posts', () => {
       for (const post of answer.posts) expect(post.integration.id).toBe(channelB);
       total += answer.posts.length;
       pages += 1;
+      expect(answer.nextCursor === null || typeof answer.nextCursor === 'string').toBe(true);
       cursor = answer.nextCursor;
     } while (cursor !== null);
     expect(total).toBe(TOTAL / 4);

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { webhookTenant } from '../helpers/posts.ts';
 
 const clock = new ManualClock('2026-07-02T08:00:00.000Z');
-const STUCK = 2 * RECOVERY_BATCH + 100;
+const STUCK = 500;
 type Statement = { sql: string; parameters: readonly unknown[] };
 let recording: Statement[] | null = null;
 let t: TestApp;
