@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { createKysely, type DatabaseTarget } from './db/dialect.ts';
+import { createKysely, type DatabaseTarget, type QueryObserver } from './db/dialect.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -55,9 +55,9 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; onQuery?: QueryObserver } = {},
 ): Promise<Runtime> {
-  const db = await createKysely(options.target ?? config.database);
+  const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {

@@ -41,7 +41,8 @@ export function createServices(deps: ServiceDeps) {
     limits: deps.mediaLimits,
     // A file attached to a post not yet published stays in the library.
     attachments: {
-      unpublishedPostsUsing: async (workspaceId: string, mediaId: string) => (await listUnpublishedPostsUsingMedia(deps.db, workspaceId, mediaId)).map((row) => row.id),
+      unpublishedPostsUsing: async (workspaceId: string, mediaId: string, limit: number) =>
+        (await listUnpublishedPostsUsingMedia(deps.db, workspaceId, mediaId, limit)).map((row) => row.id),
     },
   });
   return {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type LogEvent, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
 /** Every piece of SQL that only one dialect understands lives in this file. */
@@ -9,8 +9,13 @@ export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
+/** Sees every statement run (tests count the work a request does with it). */
+export type QueryObserver = (query: { sql: string; parameters: readonly unknown[] }) => void;
+
 /** Opens the database; only the driver of the configured dialect is loaded. */
-export async function createKysely(target: DatabaseTarget): Promise<Kysely<Database>> {
+export async function createKysely(target: DatabaseTarget, options: { onQuery?: QueryObserver | undefined } = {}): Promise<Kysely<Database>> {
+  const onQuery = options.onQuery;
+  const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
     const { default: SqliteDatabase } = await import('better-sqlite3');
@@ -19,7 +24,7 @@ export async function createKysely(target: DatabaseTarget): Promise<Kysely<Datab
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...(log && { log }) });
   }
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
@@ -30,7 +35,7 @@ export async function createKysely(target: DatabaseTarget): Promise<Kysely<Datab
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
 }
 
 /**

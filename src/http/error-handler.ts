@@ -10,6 +10,13 @@ export function validationBody(statusCode: number, message: string | string[]) {
   return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' };
 }
 
+/** The 415 answer: what the route takes, rather than a bare "Unsupported Media Type". */
+function unsupportedMediaType(contentType: string | undefined, takesMultipart: boolean) {
+  const sent = contentType ? `"${contentType.split(';')[0]!.trim()}"` : 'no Content-Type';
+  const wanted = takesMultipart ? 'send the file as multipart/form-data' : 'the body must be JSON, sent with "Content-Type: application/json"';
+  return validationBody(415, `Unsupported Media Type: the request has ${sent}; ${wanted}.`);
+}
+
 function sendAppError(reply: FastifyReply, error: AppError) {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.status(error.statusCode).send({ msg: error.message, code: error.code, ...error.details });
@@ -34,6 +41,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, isUnavailable(error) ? 'database unavailable' : 'redis unavailable');
       reply.header('retry-after', '5');
       return reply.status(503).send({ msg: 'The service is temporarily unavailable; retry shortly.', code: 'unavailable' });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
+      return reply.status(415).send(unsupportedMediaType(request.headers['content-type'], consumes.includes('multipart/form-data')));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {

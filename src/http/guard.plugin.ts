@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { requireScope, type AccessService } from '../auth/access.service.ts';
-import { AppError } from '../errors.ts';
+import { AppError, BadRequestError } from '../errors.ts';
 import type { ApiKeysService } from '../keys/api-keys.service.ts';
 import './route-config.ts';
+import { sharedRateLimitStore } from './rate-limit-store.ts';
 import { readShoworg } from './showorg.ts';
 
 export type GuardOptions = {
@@ -18,8 +19,18 @@ export type GuardOptions = {
 
 type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; max?: number; remaining?: number; ttlInSeconds?: number; isExceeded?: boolean }>;
 
+/** The quota a request counts against: its route, with HEAD counted as the GET it mirrors. */
 function routeKey(request: FastifyRequest): string {
-  return request.is404 ? 'unknown route' : `${request.method} ${request.routeOptions.url}`;
+  if (request.is404) return 'unknown route';
+  return `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
+}
+
+/** Node keeps only the first of repeated Authorization headers; a request that sends two is refused instead. */
+function repeatedAuthorization(request: FastifyRequest): boolean {
+  const raw = request.raw.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') seen += 1;
+  return seen > 1;
 }
 
 /**
@@ -31,9 +42,7 @@ function routeKey(request: FastifyRequest): string {
 async function guard(app: FastifyInstance, options: GuardOptions) {
   await app.register(rateLimit, {
     global: false,
-    redis: options.redis,
-    nameSpace: 'herald:ratelimit:',
-    cache: 100_000,
+    ...(options.redis ? { store: sharedRateLimitStore(options.redis) } : { cache: 100_000 }),
     skipOnError: false,
   });
   app.decorateRequest('principal', null);
@@ -61,7 +70,9 @@ async function guard(app: FastifyInstance, options: GuardOptions) {
     const config = request.routeOptions.config;
     const auth = request.is404 ? 'none' : (config.auth ?? 'workspace');
 
-    if (auth !== 'none') {
+    if (auth !== 'none' && repeatedAuthorization(request)) {
+      request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
+    } else if (auth !== 'none') {
       try {
         request.principal = await options.apiKeys.authenticate(request.headers.authorization, 'rest');
       } catch (error) {

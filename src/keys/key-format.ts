@@ -46,10 +46,14 @@ export type ParsedCredential =
 /** Reads an Authorization header value and says what kind of credential it is. */
 export function parseAuthorization(header: string | undefined): ParsedCredential {
   if (header === undefined) return { form: 'invalid', reason: 'Missing Authorization header. Send your API key as the whole header value: "Authorization: svc_…".' };
-  const value = header.trim();
+  // HTTP allows only spaces and tabs around a value; anything else (a non-breaking space) is part of it.
+  const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
   if (value === '') return { form: 'invalid', reason: 'The Authorization header is empty. Send your API key as the whole header value: "Authorization: svc_…".' };
 
-  const bearer = /^bearer\s+(.*)$/i.exec(value);
+  if (/[^\x21-\x7e \t]/.test(value)) {
+    return { form: 'invalid', reason: 'The Authorization header holds characters no credential has (a non-breaking space, a line break or a non-ASCII letter): send the key exactly as it was shown.' };
+  }
+  const bearer = /^bearer[ \t]+(.*)$/i.exec(value);
   if (bearer) {
     const token = (bearer[1] ?? '').trim();
     if (token.startsWith(OAUTH_PREFIX)) return { form: 'oauth', token };

@@ -97,7 +97,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Media'],
         summary: 'List the media library',
-        description: 'The workspace\'s files, newest first, a page at a time (`page` from zero).',
+        description: 'The workspace\'s files, newest first, a page at a time (`page` from zero). A listing reaches the newest 10,000 files: `(page + 1) × pageSize` is at most 10,000.',
         headers: showorgHeader,
         querystring: listMediaQuerySchema,
         response: { 200: mediaPageSchema, ...authErrors },

@@ -39,16 +39,16 @@ export const mediaSchema = z
   .meta({ id: 'Media' });
 
 export const listMediaQuerySchema = z.object({
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('Page number, from zero.'),
+  page: z.coerce.number().int().min(0).max(9_999).default(0).describe('Page number, from zero; a listing reaches the newest 10,000 files, so (page + 1) × pageSize is at most 10,000.'),
   pageSize: z.coerce.number().int().min(1).max(100).default(20).describe('Files per page (1 to 100).'),
 });
 
 export const mediaPageSchema = z
   .object({
     results: z.array(mediaSchema).describe('Newest first.'),
-    page: wholeNumber(0, 1_000_000),
+    page: wholeNumber(0, 9_999),
     pageSize: wholeNumber(1, 100),
-    pages: count().describe('Number of pages.'),
+    pages: count().describe('Number of pages that can be read (of the newest 10,000 files).'),
     total: count().describe('Number of files in the library.'),
   })
   .meta({ id: 'MediaPage' });

@@ -55,7 +55,8 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = { maxImageBytes: 10 * 1024 ** 2
 /** What the media library asks of posts before deleting a file. */
 export type MediaAttachments = {
   /** Ids of the workspace's posts, not yet published, that attach the file. */
-  unpublishedPostsUsing(workspaceId: string, mediaId: string): Promise<string[]>;
+  /** At most `limit` of them. */
+  unpublishedPostsUsing(workspaceId: string, mediaId: string, limit: number): Promise<string[]>;
 };
 
 /** A file written to the store but not yet recorded; commit it or discard it. */
@@ -67,6 +68,12 @@ export type StagedUpload = {
   sha256: string;
   dimensions: Dimensions | null;
 };
+
+/** How many of the posts still using a file a refused delete names. */
+export const IN_USE_LISTED = 100;
+
+/** How deep the library listing reaches: page × pageSize stays within the newest this many files. */
+export const MEDIA_LIST_DEPTH = 10_000;
 
 export type MediaPage = { results: Media[]; page: number; pageSize: number; pages: number; total: number };
 
@@ -330,14 +337,21 @@ export class MediaService {
     return this.#toMedia(row);
   }
 
-  /** A page of the library, newest first; `page` counts from zero. */
+  /**
+   * A page of the library, newest first; `page` counts from zero. Each page skips the ones
+   * before it, so a listing reaches the newest `MEDIA_LIST_DEPTH` files and no deeper.
+   */
   async list(workspaceId: string, options: { page: number; pageSize: number }): Promise<MediaPage> {
+    if ((options.page + 1) * options.pageSize > MEDIA_LIST_DEPTH) {
+      throw new BadRequestError(`page: the listing reaches the newest ${MEDIA_LIST_DEPTH} files; with pageSize ${options.pageSize} the last page is ${Math.floor(MEDIA_LIST_DEPTH / options.pageSize) - 1}.`);
+    }
     const [rows, count] = await Promise.all([
       repo.listMedia(this.deps.db, workspaceId, { offset: options.page * options.pageSize, limit: options.pageSize }),
       repo.countMedia(this.deps.db, workspaceId),
     ]);
     const total = Number(count.n);
-    return { results: rows.map((row) => this.#toMedia(row)), page: options.page, pageSize: options.pageSize, pages: Math.ceil(total / options.pageSize), total };
+    const pages = Math.ceil(Math.min(total, MEDIA_LIST_DEPTH) / options.pageSize);
+    return { results: rows.map((row) => this.#toMedia(row)), page: options.page, pageSize: options.pageSize, pages, total };
   }
 
   /**
@@ -346,11 +360,14 @@ export class MediaService {
    */
   async delete(workspaceId: string, id: string): Promise<Media> {
     const media = await this.get(workspaceId, id);
-    const posts = await this.deps.attachments.unpublishedPostsUsing(workspaceId, id);
-    if (posts.length > 0) {
-      throw new ConflictError(`The file is attached to ${posts.length === 1 ? 'a post' : `${posts.length} posts`} not yet published (${posts.join(', ')}); remove it from ${posts.length === 1 ? 'that post' : 'them'} first.`, {
+    const using = await this.deps.attachments.unpublishedPostsUsing(workspaceId, id, IN_USE_LISTED + 1);
+    if (using.length > 0) {
+      const posts = using.slice(0, IN_USE_LISTED);
+      const more = using.length > IN_USE_LISTED;
+      const count = more ? `more than ${IN_USE_LISTED} posts` : posts.length === 1 ? 'a post' : `${posts.length} posts`;
+      throw new ConflictError(`The file is attached to ${count} not yet published (${more ? `the first ${IN_USE_LISTED}: ` : ''}${posts.join(', ')}); remove it from ${posts.length === 1 ? 'that post' : 'them'} first.`, {
         code: 'media_in_use',
-        details: { posts },
+        details: { posts, more },
       });
     }
     const result = await repo.deleteMedia(this.deps.db, workspaceId, id);

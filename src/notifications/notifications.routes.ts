@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authErrors, showorgHeader, wholeNumber } from '../http/common.schema.ts';
-import { NOTIFICATION_KINDS } from './notifications.service.ts';
+import { LAST_PAGE, NOTIFICATION_KINDS } from './notifications.service.ts';
 
 const notificationSchema = z
   .object({
@@ -22,15 +22,16 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Notifications'],
         summary: 'List notifications, newest first',
-        description: 'Failed publishing (naming the post and the platform\'s reason), channels that need reconnecting, and plan limits close to their end.',
+        description:
+          'Failed publishing (naming the post and the platform\'s reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels\' notifications and the workspace-wide ones.',
         headers: showorgHeader,
-        querystring: z.object({ page: z.coerce.number().int().min(0).max(100_000).default(0).describe('Page number, from zero.') }),
+        querystring: z.object({ page: z.coerce.number().int().min(0).max(LAST_PAGE).default(0).describe('Page number, from zero (at most 499).') }),
         response: {
-          200: z.object({ notifications: z.array(notificationSchema), page: wholeNumber(0, 100_000), pageSize: wholeNumber(1, 100), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
+          200: z.object({ notifications: z.array(notificationSchema), page: wholeNumber(0, LAST_PAGE), pageSize: wholeNumber(1, 100), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
           ...authErrors,
         },
       },
     },
-    async (request) => app.services.notifications.list(request.access!.workspace.id, request.query.page),
+    async (request) => app.services.notifications.list(request.access!.workspace.id, request.query.page, request.access!.channelIds),
   );
 };

@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
+import { BadRequestError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import * as repo from './notifications.repository.ts';
@@ -17,6 +18,8 @@ export type Notification = {
 };
 
 export const PAGE_SIZE = 20;
+/** The last page served: each page skips the ones before it, so how deep a request may reach is bounded (the newest 10,000). */
+export const LAST_PAGE = 499;
 
 export class NotificationsService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
@@ -44,9 +47,17 @@ export class NotificationsService {
     }
   }
 
-  /** Newest first, `PAGE_SIZE` a page, pages counted from zero. */
-  async list(workspaceId: string, page: number): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
-    const rows = await repo.listNotifications(this.deps.db, workspaceId, page * PAGE_SIZE, PAGE_SIZE + 1);
+  /**
+   * Newest first, `PAGE_SIZE` a page, pages counted from zero up to `LAST_PAGE`. A key limited
+   * to some channels sees the notifications about those channels and the workspace-wide ones.
+   */
+  async list(
+    workspaceId: string,
+    page: number,
+    channelIds: readonly string[] | null = null,
+  ): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
+    if (page > LAST_PAGE) throw new BadRequestError(`page: at most ${LAST_PAGE}; the newest ${(LAST_PAGE + 1) * PAGE_SIZE} notifications can be read.`);
+    const rows = await repo.listNotifications(this.deps.db, workspaceId, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1, channelIds });
     return {
       notifications: rows.slice(0, PAGE_SIZE).map((row) => ({
         id: row.id,
@@ -58,7 +69,7 @@ export class NotificationsService {
       })),
       page,
       pageSize: PAGE_SIZE,
-      hasMore: rows.length > PAGE_SIZE,
+      hasMore: rows.length > PAGE_SIZE && page < LAST_PAGE,
     };
   }
 }

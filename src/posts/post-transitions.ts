@@ -242,11 +242,15 @@ export class PostTransitions {
    * Parts left SENDING whose worker is gone: with `all` (a single process at boot) every one,
    * otherwise those whose lease ran out. Each comes back as the claim it was, for settling.
    */
-  async stale(options: { all: boolean; leaseMs: number }): Promise<Claim[]> {
+  async stale(
+    options: { all: boolean; leaseMs: number },
+    page: { after: repo.StalePartPosition | null; limit: number },
+  ): Promise<{ claims: Claim[]; next: repo.StalePartPosition | null }> {
     const now = this.deps.clock.now();
     const expired = options.all ? null : { leaseEndedBy: now.toISOString(), claimedBefore: new Date(now.getTime() - options.leaseMs).toISOString() };
     const claims: Claim[] = [];
-    for (const { post_id, idx } of await repo.listStaleSendingParts(this.deps.db, expired)) {
+    const rows = await repo.listStaleSendingParts(this.deps.db, expired, page);
+    for (const { post_id, idx } of rows) {
       const post = await repo.findPostForEngine(this.deps.db, post_id);
       const part = await repo.findPart(this.deps.db, post_id, Number(idx));
       if (!post || !part || part.state !== 'SENDING' || part.claimed_at === null) continue;
@@ -260,6 +264,7 @@ export class PostTransitions {
         attempts: Number(part.attempts),
       });
     }
-    return claims;
+    const last = rows.at(-1);
+    return { claims, next: rows.length < page.limit || !last ? null : { postId: last.post_id, idx: Number(last.idx) } };
   }
 }

@@ -35,7 +35,18 @@ export function listGroupPosts(db: Executor, workspaceId: string, groupId: strin
   return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('group_id', '=', groupId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
 }
 
-export function listPostsInWindow(db: Executor, workspaceId: string, from: string, to: string, groupId: string | undefined) {
+/** Where a calendar page starts: after this post, in (publish_at, id) order. */
+export type CalendarPosition = { publishAt: string; id: string };
+
+/**
+ * One batch of the calendar: posts published within [from, to], in (publish_at, id) order,
+ * after `after`, at most `limit` rows, read along posts_calendar_cursor_idx.
+ */
+export function listPostsInWindow(
+  db: Executor,
+  workspaceId: string,
+  window: { from: string; to: string; groupId?: string | undefined; channelIds?: readonly string[] | null | undefined; after?: CalendarPosition | null | undefined; limit: number },
+) {
   let query = db
     .selectFrom('posts')
     .innerJoin('channels', 'channels.id', 'posts.channel_id')
@@ -43,10 +54,17 @@ export function listPostsInWindow(db: Executor, workspaceId: string, from: strin
     .select('channels.provider as provider')
     .where('posts.workspace_id', '=', workspaceId)
     .where('posts.deleted_at', 'is', null)
-    .where('posts.publish_at', '>=', from)
-    .where('posts.publish_at', '<=', to);
-  if (groupId !== undefined) query = query.where('channels.client_group_id', '=', groupId);
-  return query.orderBy('posts.publish_at').orderBy('posts.id').execute();
+    .where('posts.publish_at', '<=', window.to);
+  const after = window.after;
+  // One lower bound, the tighter one, so the index range starts at the page and not at the window.
+  if (after && after.publishAt >= window.from) {
+    query = query.where('posts.publish_at', '>=', after.publishAt).where((eb) => eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)]));
+  } else {
+    query = query.where('posts.publish_at', '>=', window.from);
+  }
+  if (window.groupId !== undefined) query = query.where('channels.client_group_id', '=', window.groupId);
+  if (window.channelIds) query = query.where('posts.channel_id', 'in', window.channelIds.length ? [...window.channelIds] : ['']);
+  return query.orderBy('posts.publish_at').orderBy('posts.id').limit(window.limit).execute();
 }
 
 export function listParts(db: Executor, postIds: string[]) {
@@ -98,8 +116,8 @@ export function countPostsCreatedSince(db: Executor, workspaceId: string, since:
     .executeTakeFirstOrThrow();
 }
 
-/** Posts not yet published that attach a media file (the media library refuses to delete it). */
-export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string, mediaId: string) {
+/** Posts not yet published that attach a media file (the media library refuses to delete it), at most `limit`. */
+export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string, mediaId: string, limit: number) {
   return db
     .selectFrom('post_media')
     .innerJoin('posts', 'posts.id', 'post_media.post_id')
@@ -109,6 +127,7 @@ export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string
     .where('posts.deleted_at', 'is', null)
     .where('posts.state', '!=', 'PUBLISHED')
     .orderBy('posts.id')
+    .limit(limit)
     .execute();
 }
 
@@ -138,18 +157,28 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
   return query.orderBy('posts.next_run_at').orderBy('posts.id').limit(limit).execute();
 }
 
+/** Where a batch of stale parts starts: after this part, in (post_id, idx) order. */
+export type StalePartPosition = { postId: string; idx: number };
+
 /**
- * Parts a worker claimed and never settled: with `leaseEndedBy`, those whose lease ended before
- * it (claims made before leases were recorded count from `claimedBefore`); without, all of them.
+ * Parts a worker claimed and never settled: with `expired`, those whose lease ended before
+ * `leaseEndedBy` (claims made before leases were recorded count from `claimedBefore`); without,
+ * all of them. At most `page.limit`, after `page.after`.
  */
-export function listStaleSendingParts(db: Executor, expired: { leaseEndedBy: string; claimedBefore: string } | null) {
-  let query = db.selectFrom('post_parts').select(['post_id', 'idx']).where('state', '=', 'SENDING');
+export function listStaleSendingParts(
+  db: Executor,
+  expired: { leaseEndedBy: string; claimedBefore: string } | null,
+  page: { after: StalePartPosition | null; limit: number },
+) {
+  let query = db.selectFrom('post_parts').select(['post_id', 'idx', 'claimed_at']).where('state', '=', 'SENDING');
   if (expired) {
     query = query.where((eb) =>
       eb.or([eb('lease_until', '<', expired.leaseEndedBy), eb.and([eb('lease_until', 'is', null), eb('claimed_at', '<', expired.claimedBefore)])]),
     );
   }
-  return query.orderBy('post_id').orderBy('idx').execute();
+  const after = page.after;
+  if (after) query = query.where((eb) => eb.or([eb('post_id', '>', after.postId), eb.and([eb('post_id', '=', after.postId), eb('idx', '>', after.idx)])]));
+  return query.orderBy('post_id').orderBy('idx').limit(page.limit).execute();
 }
 
 export function insertIdempotencyKey(db: Executor, row: IdempotencyKeysTable) {
@@ -160,12 +189,32 @@ export function findIdempotencyKey(db: Executor, workspaceId: string, key: strin
   return db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).where('key', '=', key).executeTakeFirst();
 }
 
-export function completeIdempotencyKey(db: Executor, workspaceId: string, key: string, statusCode: number, response: string) {
-  return db.updateTable('idempotency_keys').set({ status_code: statusCode, response }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+/** Stores the answer of the request that holds the key since `claimedAt`; no row changes when another took it over. */
+export function completeIdempotencyKey(db: Executor, workspaceId: string, key: string, claimedAt: string, statusCode: number, response: string) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ status_code: statusCode, response })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .where('created_at', '=', claimedAt)
+    .where('status_code', 'is', null)
+    .executeTakeFirst();
 }
 
-export function deleteIdempotencyKey(db: Executor, workspaceId: string, key: string) {
-  return db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).where('status_code', 'is', null).execute();
+/** Gives up an unanswered key held since `claimedAt`. */
+export function deleteIdempotencyKey(db: Executor, workspaceId: string, key: string, claimedAt: string) {
+  return db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null).execute();
+}
+
+/** Hands a key to a new request, if it is still as it was read (`readCreatedAt`): only one taker wins. */
+export function takeOverIdempotencyKey(db: Executor, workspaceId: string, key: string, readCreatedAt: string, changes: { request_hash: string; created_at: string }) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ ...changes, status_code: null, response: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .where('created_at', '=', readCreatedAt)
+    .executeTakeFirst();
 }
 
 export function purgeIdempotencyKeys(db: Executor, before: string) {

@@ -10,10 +10,10 @@ import {
   listPostsQuery,
   missingSchema,
   postIdParams,
+  postListSchema,
   postSchema,
   releaseIdBody,
 } from './posts.schema.ts';
-import { z } from 'zod';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
 /** What a change to a post answers while the engine is publishing it. */
@@ -48,13 +48,14 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Read the calendar',
-        description: 'Posts whose publish date is within the window (inclusive), oldest first. The window is at most one year.',
+        description:
+          'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.',
         headers: showorgHeader,
         querystring: listPostsQuery,
-        response: { 200: z.object({ posts: z.array(postSchema) }).meta({ id: 'PostList' }), ...errors },
+        response: { 200: postListSchema, ...errors },
       },
     },
-    async (request) => ({ posts: await posts().list(request.access!, request.query) }),
+    async (request) => posts().list(request.access!, request.query),
   );
 
   app.get(

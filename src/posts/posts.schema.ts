@@ -2,10 +2,36 @@ import { z } from 'zod';
 import { count, wholeNumber } from '../http/common.schema.ts';
 import { ERROR_KINDS, POST_STATES } from './posts.table.ts';
 
-/** An instant: ISO 8601 with `Z` or an offset. A local time without a zone is ambiguous and refused. */
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Why a value is not an instant, and how to write one. */
+function instantError(input: unknown): string {
+  const text = typeof input === 'string' ? input : '';
+  if (LOCAL_TIME.test(text)) {
+    return `"${text}" has no time zone, so it does not name one instant; add "Z" for UTC (${text}Z) or an offset (${text}+01:00).`;
+  }
+  if (DATE_ONLY.test(text)) return `"${text}" is a date without a time; send a date-time with a zone, e.g. ${text}T09:30:00Z.`;
+  return 'expected an ISO 8601 date-time with "Z" or an offset, e.g. 2026-12-01T09:30:00Z.';
+}
+
+/** True when the instant, in UTC, has a four-digit year (0000–9999): what the calendar and the engine can order. */
+export function isStorableInstant(value: string): boolean {
+  const date = new Date(value);
+  // Not a date at all is the format check's to report.
+  if (Number.isNaN(date.getTime())) return true;
+  const iso = date.toISOString();
+  return !iso.startsWith('+') && !iso.startsWith('-');
+}
+
+/**
+ * An instant: ISO 8601 with `Z` or an offset, within the years 0000–9999 once in UTC. A local
+ * time without a zone is ambiguous and refused, with a message that says how to fix it.
+ */
 export const instantSchema = z.iso
-  .datetime({ offset: true })
-  .describe('ISO 8601 date-time in UTC (e.g. 2026-12-01T09:30:00Z); an explicit offset is accepted and converted to UTC.');
+  .datetime({ offset: true, abort: true, error: (issue) => instantError(issue.input) })
+  .refine(isStorableInstant, { error: (issue) => `"${String(issue.input)}" falls outside the years 0000–9999 once converted to UTC.` })
+  .describe('ISO 8601 date-time in UTC (e.g. 2026-12-01T09:30:00Z); an explicit offset is accepted and converted to UTC. A time without a zone is refused.');
 
 export const imageRefSchema = z
   .object({
@@ -51,7 +77,9 @@ export const postItemSchema = z
 export const createPostsBody = z
   .object({
     type: z.enum(['draft', 'schedule', 'now']).describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
-    date: instantSchema.describe('Publish time, ISO 8601 UTC. For `now` the server\'s clock is used instead.'),
+    date: instantSchema.describe(
+      'Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server\'s clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.',
+    ),
     shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
     tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]).describe('Internal labels; not sent to the platform.'),
     group: z
@@ -61,7 +89,14 @@ export const createPostsBody = z
       .describe('An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one.'),
     posts: z.array(postItemSchema).min(1).max(100).describe('One item per channel; a channel may appear once.'),
   })
-  .meta({ id: 'CreatePosts' });
+  .meta({
+    id: 'CreatePosts',
+    examples: [
+      { type: 'schedule', date: '2026-12-01T09:30:00Z', posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Hello from Herald</p>' }] }] },
+      { type: 'draft', date: '2026-12-01T09:30:00+01:00', tags: ['launch'], posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>A draft: date is still required</p>' }] }] },
+      { type: 'now', date: '2026-12-01T09:30:00Z', posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Out at once; date is required but the server clock is used</p>' }] }] },
+    ],
+  });
 
 export const createPostsResponse = z.array(
   z.object({ postId: z.string(), integration: z.string().describe('The channel ID.') }).meta({ id: 'CreatedPost' }),
@@ -111,7 +146,30 @@ export const listPostsQuery = z.object({
   startDate: instantSchema.describe('Start of the window (inclusive), ISO 8601 UTC.'),
   endDate: instantSchema.describe('End of the window (inclusive), ISO 8601 UTC; at most one year after the start.'),
   customer: z.string().min(1).optional().describe('Only posts of channels in this client group.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Posts per page, 1 to 1000. Without it an answer holds the whole window, up to 1000 posts.'),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('The `nextCursor` of the previous answer, with the same window and filters: the page after it.'),
 });
+
+export const postListSchema = z
+  .object({
+    posts: z.array(postSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page.'),
+  })
+  .meta({ id: 'PostList' });
 
 export const postIdParams = z.object({ id: z.string().min(1).max(100) });
 export const groupParams = z.object({ group: z.string().min(1).max(100) });
@@ -141,6 +199,8 @@ export const idempotencyHeaders = z.looseObject({
     .min(1)
     .max(255)
     .optional()
-    .describe('Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is refused. Kept at least 24 hours per workspace.'),
+    .describe(
+      'Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it.',
+    ),
   showorg: z.string().optional().describe('The workspace to act on, when the key spans several.'),
 });

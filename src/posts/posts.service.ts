@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { setImmediate } from 'node:timers/promises';
 import type { z } from 'zod';
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
-import type { Database, Db } from '../db/database.ts';
+import type { Database, Db, Executor } from '../db/database.ts';
 import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -27,10 +28,27 @@ export type MissingReport = { postId: string; ready: boolean; missing: Array<{ f
 
 /** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
 export const SCHEDULE_GRACE_MS = 5 * 60_000;
+/** How far ahead a post may be scheduled. */
+export const SCHEDULE_HORIZON_YEARS = 10;
+/** The most posts one GET /posts answer holds; more are read a page at a time with `cursor`. */
+export const POSTS_PAGE_MAX = 1000;
+/** About how much post content (characters) one GET /posts answer holds before it ends the page early. */
+export const POSTS_PAGE_BYTES = 4 * 1024 * 1024;
+/** Posts read per database statement while building a page. */
+export const POSTS_READ_BATCH = 200;
 /** Share of a plan quota at which a limit warning is sent. */
 const WARN_AT = 0.8;
 /** How long a second request with the same Idempotency-Key waits for the first to finish. */
 const IDEMPOTENCY_WAIT_MS = 5_000;
+/** A key whose first request has not answered after this long was left by a server that stopped: a retry redoes the request. */
+export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
+/** How long an answered key is kept (the engine's sweep purges older ones). */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 3600_000;
+
+/** What identifies a request body for an Idempotency-Key: the parsed body, defaults included. */
+export function idempotencyHash(input: CreatePostsInput): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
 
 type PartRow = PostPartsTable;
 type PostRow = PostsTable;
@@ -81,6 +99,32 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
   };
 }
 
+/** A post is scheduled at most `SCHEDULE_HORIZON_YEARS` ahead. */
+export function checkScheduleHorizon(date: Date, now: Date): void {
+  const horizon = new Date(now);
+  horizon.setUTCFullYear(horizon.getUTCFullYear() + SCHEDULE_HORIZON_YEARS);
+  if (date.getTime() > horizon.getTime()) {
+    throw new BadRequestError(`The date ${date.toISOString()} is more than ${SCHEDULE_HORIZON_YEARS} years ahead (after ${horizon.toISOString()}); posts are scheduled within ${SCHEDULE_HORIZON_YEARS} years.`, {
+      code: 'date_too_far',
+    });
+  }
+}
+
+/** A page's end, for the client to send back as `cursor`; opaque to it. */
+function encodeCalendarCursor(position: repo.CalendarPosition): string {
+  return Buffer.from(JSON.stringify([position.publishAt, position.id])).toString('base64url');
+}
+
+function decodeCalendarCursor(cursor: string): repo.CalendarPosition {
+  try {
+    const [publishAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof publishAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(publishAt))) return { publishAt, id };
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw new BadRequestError('cursor: not a cursor this API gave; send the `nextCursor` of the previous page unchanged, or leave it out for the first page.', { code: 'invalid_cursor' });
+}
+
 /** Posts: the calendar, compositions across channels, and the transitions a person can make. */
 export class PostsService {
   private readonly transitions: PostTransitions;
@@ -91,30 +135,95 @@ export class PostsService {
 
   /**
    * Creates (or, with `group`, updates in place) one post per channel. With an idempotency
-   * key, a retry of the same request answers the first result and creates nothing.
+   * key, a retry of the same request answers the first result and creates nothing. Every
+   * permission check runs first, so a stored answer is replayed only to a caller that may see it.
    */
   async create(access: WorkspaceAccess, input: CreatePostsInput, idempotencyKey?: string): Promise<Array<{ postId: string; integration: string }>> {
-    if (input.type !== 'draft') requireScope(access, 'posts:publish');
+    await this.authorizeCreate(access, input);
     if (!idempotencyKey) return this.createOnce(access, input);
 
-    const { db, clock } = this.deps;
+    const { db } = this.deps;
     const workspaceId = access.workspace.id;
-    const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex');
+    const hash = idempotencyHash(input);
+    const claim = await this.claimIdempotencyKey(workspaceId, idempotencyKey, hash);
+    if (claim === null) return this.replay(workspaceId, idempotencyKey, hash);
     try {
-      await repo.insertIdempotencyKey(db, { workspace_id: workspaceId, key: idempotencyKey, request_hash: hash, status_code: null, response: null, created_at: clock.now().toISOString() });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return this.replay(workspaceId, idempotencyKey, hash);
-    }
-    try {
-      const result = await this.createOnce(access, input);
-      await repo.completeIdempotencyKey(db, workspaceId, idempotencyKey, 200, JSON.stringify(result));
-      return result;
+      // The answer is stored in the transaction that writes the posts: after a crash either both are there or neither.
+      return await this.createOnce(access, input, async (trx, result) => {
+        const stored = await repo.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
+        if (Number(stored.numUpdatedRows) !== 1) {
+          throw new ConflictError('This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.', {
+            code: 'idempotency_in_progress',
+          });
+        }
+      });
     } catch (error) {
       // A failed request leaves nothing behind, so it can be retried with the same key.
-      await repo.deleteIdempotencyKey(db, workspaceId, idempotencyKey).catch(() => {});
+      await repo.deleteIdempotencyKey(db, workspaceId, idempotencyKey, claim).catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * Takes the key for this request: a new key, one whose first request stopped without an
+   * answer more than `IDEMPOTENCY_LEASE_MS` ago (the server died mid-way: nothing was written),
+   * or one kept longer than `IDEMPOTENCY_RETENTION_MS`. Returns the claim's stamp, or null when
+   * the key belongs to another request (the caller replays or waits for it).
+   */
+  private async claimIdempotencyKey(workspaceId: string, key: string, hash: string): Promise<string | null> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const stamp = now.toISOString();
+    try {
+      await repo.insertIdempotencyKey(db, { workspace_id: workspaceId, key, request_hash: hash, status_code: null, response: null, created_at: stamp });
+      return stamp;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const row = await repo.findIdempotencyKey(db, workspaceId, key);
+    if (!row) return null;
+    const age = now.getTime() - Date.parse(row.created_at);
+    const abandoned = row.status_code === null && age >= IDEMPOTENCY_LEASE_MS && row.request_hash === hash;
+    const expired = row.status_code !== null && age >= IDEMPOTENCY_RETENTION_MS;
+    if (!abandoned && !expired) return null;
+    const taken = await repo.takeOverIdempotencyKey(db, workspaceId, key, row.created_at, { request_hash: hash, created_at: stamp });
+    return Number(taken.numUpdatedRows) === 1 ? stamp : null;
+  }
+
+  /**
+   * The checks that decide whether this caller may make this request at all: scopes (and so the
+   * role), the channels named, and the group edited. They run before anything is replayed.
+   */
+  private async authorizeCreate(access: WorkspaceAccess, input: CreatePostsInput): Promise<void> {
+    if (input.type !== 'draft') requireScope(access, 'posts:publish');
+    for (const [i, item] of input.posts.entries()) await this.channelFor(access, item.integration.id, `posts[${i}]`);
+    if (input.group !== undefined) {
+      const visible = await this.visibleGroup(access, input.group);
+      // Taking a scheduled post out of the queue is what PUT /posts/:id/status with `draft` does: it needs the same scope.
+      if (input.type === 'draft' && visible.some((p) => p.state === 'QUEUE')) requireScope(access, 'posts:publish');
+    }
+  }
+
+  /** A channel of this workspace that the key may post to: another workspace's is a 404, one outside a limited key a 403. */
+  private async channelFor(access: WorkspaceAccess, id: string, where: string): Promise<Channel> {
+    let channel: Channel;
+    try {
+      channel = await this.deps.channels.get(access.workspace.id, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
+      throw error;
+    }
+    if (access.channelIds && !access.channelIds.includes(id)) {
+      throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, { code: 'channel_forbidden' });
+    }
+    return channel;
+  }
+
+  /** The posts of a group the key can see; a group with none is "not found", exactly like DELETE /posts/group/:group. */
+  private async visibleGroup(access: WorkspaceAccess, groupId: string): Promise<PostRow[]> {
+    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) => !access.channelIds || access.channelIds.includes(p.channel_id));
+    if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
+    return posts;
   }
 
   private async replay(workspaceId: string, key: string, hash: string): Promise<Array<{ postId: string; integration: string }>> {
@@ -127,13 +236,19 @@ export class PostsService {
       }
       if (row.status_code !== null && row.response !== null) return JSON.parse(row.response) as Array<{ postId: string; integration: string }>;
       if (Date.now() > deadline) {
-        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', { code: 'idempotency_in_progress' });
+        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly. A request the server never finished releases its key after 2 minutes.', {
+          code: 'idempotency_in_progress',
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
-  private async createOnce(access: WorkspaceAccess, input: CreatePostsInput): Promise<Array<{ postId: string; integration: string }>> {
+  private async createOnce(
+    access: WorkspaceAccess,
+    input: CreatePostsInput,
+    withinWrite?: (trx: Executor, result: Array<{ postId: string; integration: string }>) => Promise<void>,
+  ): Promise<Array<{ postId: string; integration: string }>> {
     const { db, clock } = this.deps;
     const workspaceId = access.workspace.id;
     const now = clock.now();
@@ -216,6 +331,7 @@ export class PostsService {
         result.push({ postId, integration: channel.id });
       }
       for (const gone of removed) await this.transitions.edit(trx, gone, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+      await withinWrite?.(trx, result);
     });
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
@@ -230,15 +346,17 @@ export class PostsService {
   private publishDate(input: CreatePostsInput, now: Date): string {
     if (input.type === 'now') return now.toISOString();
     const date = new Date(input.date);
-    if (input.type === 'schedule' && date.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {
-      throw new BadRequestError(`The date ${date.toISOString()} is in the past; schedule for a later time or use type "now".`, { code: 'date_in_past' });
+    if (input.type === 'schedule') {
+      if (date.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {
+        throw new BadRequestError(`The date ${date.toISOString()} is in the past; schedule for a later time or use type "now".`, { code: 'date_in_past' });
+      }
+      checkScheduleHorizon(date, now);
     }
     return date.toISOString();
   }
 
   /** Every channel named must be this workspace's, allowed to the key, enabled, and of the right platform. */
   private async resolveChannels(access: WorkspaceAccess, input: CreatePostsInput): Promise<Channel[]> {
-    const workspaceId = access.workspace.id;
     const seen = new Set<string>();
     const channels: Channel[] = [];
     for (const [i, item] of input.posts.entries()) {
@@ -246,16 +364,7 @@ export class PostsService {
       const id = item.integration.id;
       if (seen.has(id)) throw new BadRequestError(`${where}.integration.id: channel ${id} appears twice; send one item per channel.`);
       seen.add(id);
-      let channel: Channel;
-      try {
-        channel = await this.deps.channels.get(workspaceId, id);
-      } catch (error) {
-        if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
-        throw error;
-      }
-      if (access.channelIds && !access.channelIds.includes(id)) {
-        throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, { code: 'channel_forbidden' });
-      }
+      const channel = await this.channelFor(access, id, where);
       if (channel.disabled) {
         const why = channel.disabledReason === 'needs_reconnect' ? 'it needs reconnecting' : 'it is disabled';
         throw new BadRequestError(`${where}.integration.id: channel "${channel.name}" cannot post: ${why}.`, { code: 'channel_disabled' });
@@ -330,7 +439,16 @@ export class PostsService {
     }
   }
 
-  async list(access: WorkspaceAccess, query: { startDate: string; endDate: string; customer?: string | undefined }): Promise<PostRecord[]> {
+  /**
+   * A page of the calendar, oldest first: at most `limit` posts (`POSTS_PAGE_MAX` when not
+   * given), and a `nextCursor` when the window holds more. Read in batches of
+   * `POSTS_READ_BATCH`, yielding to the event loop between them: the embedded database runs on
+   * it, so no request may hold it for long.
+   */
+  async list(
+    access: WorkspaceAccess,
+    query: { startDate: string; endDate: string; customer?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+  ): Promise<{ posts: PostRecord[]; nextCursor: string | null }> {
     const start = new Date(query.startDate);
     const end = new Date(query.endDate);
     if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
@@ -338,10 +456,43 @@ export class PostsService {
     yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
     if (end.getTime() > yearLater.getTime()) throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
     if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
-    const posts = await repo.listPostsInWindow(this.deps.db, access.workspace.id, start.toISOString(), end.toISOString(), query.customer);
-    const visible = access.channelIds ? posts.filter((p) => access.channelIds!.includes(p.channel_id)) : posts;
-    const parts = await repo.listParts(this.deps.db, visible.map((p) => p.id));
-    return visible.map((p) => toPostRecord(p, parts, p.provider));
+    const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
+    let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
+    const posts: PostRecord[] = [];
+    let bytes = 0;
+    for (;;) {
+      const want = Math.min(POSTS_READ_BATCH, pageSize - posts.length);
+      // One row more than wanted says whether anything follows.
+      const rows = await repo.listPostsInWindow(this.deps.db, access.workspace.id, {
+        from: start.toISOString(),
+        to: end.toISOString(),
+        groupId: query.customer,
+        channelIds: access.channelIds,
+        after,
+        limit: want + 1,
+      });
+      const batch = rows.slice(0, want);
+      const parts = await repo.listParts(this.deps.db, batch.map((p) => p.id));
+      const partsOf = new Map<string, PartRow[]>();
+      for (const part of parts) {
+        const list = partsOf.get(part.post_id);
+        if (list) list.push(part);
+        else partsOf.set(part.post_id, [part]);
+      }
+      for (const [i, row] of batch.entries()) {
+        const own = partsOf.get(row.id) ?? [];
+        posts.push(toPostRecord(row, own, row.provider));
+        bytes += own.reduce((sum, part) => sum + part.content.length + part.images.length, 0);
+        const more = i < batch.length - 1 || rows.length > want;
+        // Large posts end a page early, so an answer stays a few megabytes whatever the posts hold.
+        if (more && bytes >= POSTS_PAGE_BYTES) return { posts, nextCursor: encodeCalendarCursor({ publishAt: row.publish_at, id: row.id }) };
+      }
+      const last = batch.at(-1);
+      if (rows.length <= want || !last) return { posts, nextCursor: null };
+      after = { publishAt: last.publish_at, id: last.id };
+      if (posts.length >= pageSize) return { posts, nextCursor: encodeCalendarCursor(after) };
+      await setImmediate();
+    }
   }
 
   private async ensureGroup(workspaceId: string, groupId: string): Promise<void> {
@@ -377,6 +528,7 @@ export class PostsService {
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
       }
+      checkScheduleHorizon(new Date(post.publish_at), now);
       const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
       if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
       await this.transitions.schedule(post);

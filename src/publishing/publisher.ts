@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
@@ -28,6 +29,9 @@ export type PublisherOptions = {
   /** Posts read from the database at a time by the sweep (the event loop gets a turn between pages). */
   sweepPage: number;
 };
+
+/** Stale parts read per statement when recovering. */
+export const RECOVERY_BATCH = 200;
 
 export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
   maxAttempts: 8,
@@ -178,14 +182,22 @@ export class Publisher {
    * worker can be mid-call) every one of them, otherwise those whose lease ran out.
    */
   async recover(options: { all: boolean }): Promise<number> {
-    const stale = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs });
-    for (const claim of stale) {
-      const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
-      const provider = channel ? getProvider(channel.provider) : null;
-      const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
-      await this.#settleFailure(claim, provider, failure);
+    let settled = 0;
+    let after: repo.StalePartPosition | null = null;
+    // In bounded batches, yielding between them: after a crash under load there may be many.
+    for (;;) {
+      const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });
+      for (const claim of claims) {
+        const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
+        const provider = channel ? getProvider(channel.provider) : null;
+        const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
+        await this.#settleFailure(claim, provider, failure);
+      }
+      settled += claims.length;
+      if (!next) return settled;
+      after = next;
+      await setImmediate();
     }
-    return stale.length;
   }
 
   /**

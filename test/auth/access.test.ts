@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireScope } from '../../src/auth/access.service.ts';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -56,5 +57,39 @@ describe('effective access', () => {
     const mcp = await t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp' });
     expect(mcp.secret).toMatch(/^svc_mcp_/);
     expect(mcp.key.scopes).toEqual(['mcp:read', 'mcp:write']);
+  });
+});
+
+describe('the Authorization header', () => {
+  it('two Authorization headers are refused with a 400, not the first one taken', async () => {
+    const tenant = await createTenant(t);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const send = (headers: string[]) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/public/v1/integrations', method: 'GET', headers: ['Host', `127.0.0.1:${port}`, ...headers] }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect((await send(['Authorization', tenant.key])).status).toBe(200);
+    for (const second of [tenant.key, 'svc_nope']) {
+      const res = await send(['Authorization', tenant.key, 'Authorization', second]);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ msg: expect.stringMatching(/more than one Authorization header/) });
+    }
+  });
+
+  it('a key wrapped in non-breaking spaces is refused: only spaces and tabs are trimmed', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.request({ method: 'GET', url: '/public/v1/integrations', headers: { authorization: ` \t${tenant.key}\t ` } })).statusCode).toBe(200);
+    for (const wrapped of [`\u00a0${tenant.key}\u00a0`, `${tenant.key}\u00a0`, `Bearer\u00a0svco_abc`]) {
+      const res = await t.request({ method: 'GET', url: '/public/v1/integrations', headers: { authorization: wrapped } });
+      expect(res.statusCode, JSON.stringify(wrapped)).toBe(401);
+      expect(res.json().msg).toMatch(/non-breaking space/);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { QueryObserver } from '../../src/db/dialect.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import type { OutboundClient } from '../../src/net/outbound.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
@@ -56,6 +57,8 @@ export async function createTestApp(
     publisherHooks?: PublisherDeps['hooks'];
     /** Engine options beyond the configuration's (e.g. a faster lease renewal). */
     publisherOptions?: PublisherDeps['options'];
+    /** Sees every database statement the app runs. */
+    onQuery?: QueryObserver;
   } = {},
 ): Promise<TestApp> {
   const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
@@ -74,7 +77,7 @@ export async function createTestApp(
       ...scaleEnv(prefix),
       ...options.env,
     });
-    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }) });
+    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }), ...(options.onQuery && { onQuery: options.onQuery }) });
   } catch (error) {
     await fresh.drop();
     throw error;

@@ -73,9 +73,15 @@ describe('error answers', () => {
     expect(empty.json().message).toEqual([expect.stringMatching(/^body: /)]);
   });
 
-  it('a prototype-poisoning body is refused', async () => {
-    const res = await echo('{"text":"x","__proto__":{"admin":true}}');
-    expect(res.statusCode).toBe(400);
+  it('a prototype-poisoning body is refused with a sentence naming the key, not "not valid JSON"', async () => {
+    for (const body of ['{"text":"x","__proto__":{"admin":true}}', '{"text":"x","a":{"\\u005f_proto__":{}}}', '{"text":"x","constructor":{"prototype":{"admin":true}}}']) {
+      const res = await echo(body);
+      expect(res.statusCode, body).toBe(400);
+      expect(res.json(), body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/"__proto__".*not allowed/) });
+      expect(res.json().message, body).not.toMatch(/not valid JSON/);
+    }
+    // A key merely named "constructor" is fine.
+    expect((await echo('{"text":"x","constructor":"y"}')).statusCode).toBe(200);
   });
 
   it('the credential is checked before the body is read', async () => {
@@ -105,6 +111,18 @@ describe('error answers', () => {
     });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+  });
+
+  it('a JSON body without Content-Type, or sent as text/plain, is a 415 saying the body must be JSON', async () => {
+    const bare = await t.request({ method: 'POST', url: '/public/v1/test-echo', key: tenant.key, payload: '{"text":"hi"}' });
+    expect(bare.statusCode).toBe(415);
+    expect(bare.json()).toEqual({ statusCode: 415, error: 'Unsupported Media Type', message: expect.stringMatching(/no Content-Type.*must be JSON.*application\/json/) });
+    const text = await echo('{"text":"hi"}', 'text/plain; charset=utf-8');
+    expect(text.statusCode).toBe(415);
+    expect(text.json().message).toMatch(/"text\/plain".*must be JSON/);
+    const upload = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(upload.statusCode).toBe(415);
+    expect(upload.json().message).toMatch(/multipart\/form-data/);
   });
 
   it('a 5xx never leaks its internal message', async () => {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { BACKEND, REDIS_URL } from '../helpers/backend.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,5 +60,42 @@ describe('rate limits', () => {
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await get('/public/v1/integrations', `svc_${'Z'.repeat(16)}_${String(i).repeat(40)}`, '10.0.0.3')).statusCode);
     expect(codes).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('rate limits: HEAD and the shared counters', () => {
+  it('HEAD counts against its GET: once GET is at 429, HEAD is too and does no work', async () => {
+    const tenant = await createTenant(t);
+    for (let i = 0; i < 3; i++) expect((await get('/public/v1/integrations', tenant.key)).statusCode).toBe(200);
+    expect((await get('/public/v1/integrations', tenant.key)).statusCode).toBe(429);
+    const head = await t.request({ method: 'HEAD', url: '/public/v1/integrations', key: tenant.key });
+    expect(head.statusCode).toBe(429);
+    expect(head.headers['ratelimit-remaining']).toBe('0');
+
+    // And the other way round: HEAD uses up the allowance GET then finds spent.
+    const other = await createTenant(t);
+    for (let i = 0; i < 3; i++) expect((await t.request({ method: 'HEAD', url: '/public/v1/integrations', key: other.key })).statusCode).toBe(200);
+    expect((await get('/public/v1/integrations', other.key)).statusCode).toBe(429);
+  });
+
+  it.runIf(BACKEND === 'postgres')('keeps shared counters in Redis as <prefix>:ratelimit:<route>|<who>', async () => {
+    const tenant = await createTenant(t);
+    await get('/public/v1/integrations', tenant.key);
+    await t.request({ method: 'HEAD', url: '/public/v1/integrations', key: tenant.key });
+    await get('/public/v1/status', undefined, '10.0.0.9');
+    const prefix = t.config.redis!.prefix;
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${prefix}:*ratelimit*`);
+      // Every counter of this deployment has the one shape; no doubled prefix, no "undefined".
+      for (const key of keys) expect(key).toMatch(new RegExp(`^${prefix}:ratelimit:(GET|POST|PUT|DELETE) /public/v1/[^|]*\\|(key:[0-9A-Za-z]{16}|ip:[0-9a-f.:]+)$`));
+      expect(keys.filter((key) => key.includes(tenant.keyId) || key.includes('10.0.0.9')).sort()).toEqual(
+        [`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`, `${prefix}:ratelimit:GET /public/v1/status|ip:10.0.0.9`].sort(),
+      );
+      expect(await redis.get(`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`)).toBe('2');
+      expect(await redis.pttl(`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`)).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { MediaService } from '../../src/media/media.service.ts';
-import { createTenant, createTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
+import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
 import { storedObjects } from '../helpers/stored-objects.ts';
 import { avif, bmp, fileBody, gif, jpeg, mp4, multipart, png, tiff, webp } from '../helpers/media-files.ts';
@@ -488,6 +488,16 @@ describe('GET /public/v1/media', () => {
     expect(res.json()).toEqual({ results: [], page: 0, pageSize: 20, pages: 0, total: 0 });
   });
 
+  it('a listing reaches the newest 10,000 files and no deeper: how much one request skips is bounded', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.request({ method: 'GET', url: '/public/v1/media?pageSize=100&page=99', key: tenant.key })).statusCode).toBe(200);
+    for (const query of ['pageSize=100&page=100', 'pageSize=20&page=500', 'page=1000000']) {
+      const res = await t.request({ method: 'GET', url: `/public/v1/media?${query}`, key: tenant.key });
+      expect(res.statusCode, query).toBe(400);
+      expect(JSON.stringify(res.json()), query).toMatch(/newest 10000 files|querystring\.page/);
+    }
+  });
+
   it('refuses bad paging values as validation errors', async () => {
     const tenant = await createTenant(t);
     for (const query of ['page=-1', 'pageSize=0', 'pageSize=101', 'page=abc']) {
@@ -548,7 +558,7 @@ describe('MediaService: files attached to unpublished posts', () => {
       store: t.runtime.mediaStore,
       outbound: t.runtime.outbound,
       baseUrl: t.config.baseUrl,
-      attachments: { unpublishedPostsUsing: async (_workspaceId, mediaId) => attached[mediaId] ?? [] },
+      attachments: { unpublishedPostsUsing: async (_workspaceId, mediaId, limit) => (attached[mediaId] ?? []).slice(0, limit) },
     });
   }
 
@@ -564,6 +574,24 @@ describe('MediaService: files attached to unpublished posts', () => {
     });
     expect(await mediaRows(tenant.workspaceId)).toHaveLength(1);
     expect((await t.request({ method: 'GET', url: urlPath(filePath) })).statusCode).toBe(200);
+  });
+
+  it('a file used by many unpublished posts is refused naming the first 100, not all of them', async () => {
+    const tenant = await createTenant(t);
+    const { id } = (await upload(tenant, freshPng())).json();
+    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+    const stamp = clock.now().toISOString();
+    const ids = Array.from({ length: 150 }, (_, i) => `uses-${id}-${String(i).padStart(3, '0')}`);
+    await t.runtime.db
+      .insertInto('posts')
+      .values(ids.map((postId) => ({ id: postId, workspace_id: tenant.workspaceId, group_id: postId, channel_id: channel.id, state: 'DRAFT', publish_at: stamp, settings: '{}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: null, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 })))
+      .execute();
+    await t.runtime.db.insertInto('post_media').values(ids.map((postId) => ({ post_id: postId, media_id: id }))).execute();
+    const res = await t.request({ method: 'DELETE', url: `/public/v1/media/${id}`, key: tenant.key });
+    expect(res.statusCode).toBe(409);
+    const body = res.json();
+    expect(body).toMatchObject({ code: 'media_in_use', more: true, msg: expect.stringMatching(/^The file is attached to more than 100 posts not yet published \(the first 100: /) });
+    expect(body.posts).toEqual(ids.slice(0, 100));
   });
 
   it('deletes once no unpublished post uses it', async () => {

@@ -43,5 +43,28 @@ describe('GET /public/v1/notifications', () => {
     }
   });
 
+  it('serves pages 0 to 499 only: how deep a request reaches is bounded', async () => {
+    const tenant = await createTenant(t);
+    expect((await t.request({ method: 'GET', url: '/public/v1/notifications?page=499', key: tenant.key })).json()).toMatchObject({ page: 499, notifications: [], hasMore: false });
+    for (const page of ['500', '100000']) {
+      const res = await t.request({ method: 'GET', url: `/public/v1/notifications?page=${page}`, key: tenant.key });
+      expect(res.statusCode, page).toBe(400);
+      expect(JSON.stringify(res.json().message), page).toMatch(/querystring\.page/);
+    }
+    await expect(t.services.notifications.list(tenant.workspaceId, 500)).rejects.toThrow(/newest 10000 notifications/);
+  });
+
+  it('a key limited to some channels sees their notifications and the workspace-wide ones, not other channels\'', async () => {
+    const tenant = await createTenant(t);
+    const limited = await createTenant(t, { workspaceId: tenant.workspaceId, channelIds: ['ch-mine'] });
+    await t.services.notifications.notify(tenant.workspaceId, { kind: 'publish_failed', message: 'mine', postId: 'p1', channelId: 'ch-mine' });
+    await t.services.notifications.notify(tenant.workspaceId, { kind: 'publish_failed', message: 'theirs', postId: 'p2', channelId: 'ch-theirs' });
+    await t.services.notifications.notify(tenant.workspaceId, { kind: 'limit_warning', message: 'workspace-wide' });
+    const messages = async (key: string) =>
+      ((await t.request({ method: 'GET', url: '/public/v1/notifications', key })).json().notifications as Array<{ message: string }>).map((n) => n.message).sort();
+    expect(await messages(limited.key)).toEqual(['mine', 'workspace-wide']);
+    expect(await messages(tenant.key)).toEqual(['mine', 'theirs', 'workspace-wide']);
+  });
+
   runAuthMatrix(() => t, { method: 'GET', url: () => '/public/v1/notifications', scope: 'posts:read' });
 });

@@ -3,6 +3,7 @@ import * as foundation from './2026-11-21T0000-foundation.ts';
 import * as media from './2026-11-21T0100-media.ts';
 import * as posts from './2026-11-21T0200-posts.ts';
 import * as postVersions from './2026-11-22T0100-post-versions.ts';
+import * as postsCalendarCursor from './2026-11-22T2300-posts-calendar-cursor.ts';
 import * as accessVersion from './2026-11-23T0000-access-version.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T0100-media': media,
   '2026-11-21T0200-posts': posts,
   '2026-11-22T0100-post-versions': postVersions,
+  '2026-11-22T2300-posts-calendar-cursor': postsCalendarCursor,
   '2026-11-23T0000-access-version': accessVersion,
 };

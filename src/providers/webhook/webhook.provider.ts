@@ -134,7 +134,7 @@ export const webhookProvider: Provider = {
   },
   idempotentWrites: false,
   connectHelp:
-    'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published.',
+    'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
   tools: {
     ping: {
       description: 'Sends a signed `ping` delivery to the channel\'s URL and reports how the receiver answered.',
