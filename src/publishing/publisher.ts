@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
@@ -196,7 +195,7 @@ export class Publisher {
       settled += claims.length;
       if (!next) return settled;
       after = next;
-      await setImmediate();
+      await yieldToEventLoop();
     }
   }
 
