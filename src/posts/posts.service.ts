@@ -213,7 +213,7 @@ export class PostsService {
       if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
       throw error;
     }
-    if (access.channelIds && !access.channelIds.includes(id)) {
+    if (!mayUseChannel(access, id)) {
       throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, { code: 'channel_forbidden' });
     }
     return channel;
@@ -221,7 +221,7 @@ export class PostsService {
 
   /** The posts of a group the key can see; a group with none is "not found", exactly like DELETE /posts/group/:group. */
   private async visibleGroup(access: WorkspaceAccess, groupId: string): Promise<PostRow[]> {
-    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) => !access.channelIds || access.channelIds.includes(p.channel_id));
+    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) => mayUseChannel(access, p.channel_id));
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
     return posts;
   }
@@ -267,7 +267,7 @@ export class PostsService {
     const result: Array<{ postId: string; integration: string }> = [];
     // Posts of the group for channels no longer listed are removed, except those a channel-limited key cannot see.
     const removed = existing.filter(
-      (p) => !input.posts.some((item) => item.integration.id === p.channel_id) && (!access.channelIds || access.channelIds.includes(p.channel_id)),
+      (p) => !input.posts.some((item) => item.integration.id === p.channel_id) && mayUseChannel(access, p.channel_id),
     );
 
     await db.transaction().execute(async (trx) => {
