@@ -30,7 +30,6 @@ export async function startFakeDiscord() {
   const messages: DiscordMessage[] = [];
   const failures: Failure[] = [];
   let next = 1_000_000_000_000_000_000n;
-  let server!: http.Server;
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -86,7 +85,7 @@ export async function startFakeDiscord() {
 
   const view = (m: DiscordMessage) => ({ ...m, attachments: m.attachments.map(({ bytes: _bytes, ...a }) => ({ ...a, url: `https://cdn.discordapp.com/attachments/${channelId}/${a.id}/${a.filename}` })) });
 
-  server = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
