@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpsOrLoopback } from '../markup.ts';
+import { isHttpsOrLoopback } from '../config-urls.ts';
 
 const SNOWFLAKE = /^\d{15,21}$/;
 const WEBHOOK_PATH = /\/api(?:\/v\d+)?\/webhooks\/(\d{15,21})\/([\w-]{10,})\/?$/;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
-import { isHttpsOrLoopback, markupConverter } from '../markup.ts';
+import { isHttpsOrLoopback } from '../config-urls.ts';
+import { markupConverter } from '../markup.ts';
 import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
@@ -174,7 +175,17 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const ts = String(posted.ts ?? '');
   if (!ts) throw new ProviderError('unknown_outcome', 'Slack answered without the message\'s ts.');
   const channel = String(posted.channel ?? config.channel);
-  return { id: ts, meta: { channel, ts, ...(thread && { threadTs: thread.id }) } };
+  return { id: ts, url: await permalink(ctx, channel, ts), meta: { channel, ts, ...(thread && { threadTs: thread.id }) } };
+}
+
+/** The message's link; the message is already posted, so a failure here only leaves it without one. */
+async function permalink(ctx: ProviderContext, channel: string, ts: string): Promise<string | undefined> {
+  try {
+    const answer = await slackCall(ctx, 'chat.getPermalink', { query: { channel, message_ts: ts } }, 'the message link');
+    return typeof answer.permalink === 'string' && /^https:\/\//.test(answer.permalink) ? answer.permalink : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount> {

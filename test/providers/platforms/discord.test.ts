@@ -45,6 +45,16 @@ describe('discord provider', () => {
     expect(discord.messages.find((m) => m.id === reply.id)!.message_reference).toEqual({ message_id: root.id });
   });
 
+  it('bot: a lost answer is sent once more with the same nonce, and Discord gives back the message it made; a webhook reports it unconfirmed', async () => {
+    const before = discord.messages.length;
+    discord.dropNextAnswer();
+    const ref = await discordProvider.publish(providerContext(bot()), publishInput({ text: 'Lost answer' }));
+    expect(discord.messages.slice(before).map((m) => [m.id, m.content])).toEqual([[ref.id, 'Lost answer']]);
+    discord.dropNextAnswer();
+    await expect(discordProvider.publish(providerContext({ webhookUrl: discord.webhookUrl }), publishInput({ text: 'Lost webhook answer' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    expect(discordProvider.idempotentWrites).toBe(false);
+  });
+
   it('maps Discord\'s errors: 429 retry_after, 5xx, 401 auth, 404 unknown webhook auth, 400 with Discord\'s message', async () => {
     const ctx = providerContext(bot());
     discord.failNext(429, { message: 'You are being rate limited.', retry_after: 1.5, global: false }, { 'retry-after': '2' });

@@ -14,6 +14,8 @@ export type DiscordMessage = {
 };
 
 type Failure = { status: number; body: unknown; headers?: Record<string, string> };
+/** Applies the next message create, then cuts the connection before answering (a lost answer). */
+type Drop = { drop: true };
 
 /**
  * A local server speaking the parts of Discord's HTTP API Herald uses (v10): channel webhooks
@@ -28,7 +30,7 @@ export async function startFakeDiscord() {
   const webhookId = '223344556677889900';
   const webhookToken = 'hook-token_ABCDEFGHIJ';
   const messages: DiscordMessage[] = [];
-  const failures: Failure[] = [];
+  const failures: Array<Failure | Drop> = [];
   let next = 1_000_000_000_000_000_000n;
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -45,7 +47,7 @@ export async function startFakeDiscord() {
     return { payload: JSON.parse(String(form.get('payload_json'))), files };
   }
 
-  async function create(req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse, origin: { webhook: boolean }) {
+  async function create(req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse, origin: { webhook: boolean }, drop = false) {
     const { payload, files } = await readMessage(req, raw);
     const content = String(payload.content ?? '');
     if ([...content].length > 2000) {
@@ -80,6 +82,7 @@ export async function startFakeDiscord() {
       allowed_mentions: payload.allowed_mentions,
     };
     messages.push(message);
+    if (drop) return void res.socket?.destroy();
     send(res, 200, view(message));
   }
 
@@ -93,13 +96,14 @@ export async function startFakeDiscord() {
       const url = new URL(req.url!, 'http://discord.test');
       void (async () => {
         const failure = failures.shift();
-        if (failure) return send(res, failure.status, failure.body, failure.headers);
+        const drop = failure !== undefined && 'drop' in failure;
+        if (failure && !('drop' in failure)) return send(res, failure.status, failure.body, failure.headers);
         const hook = /^\/api(?:\/v10)?\/webhooks\/(\d+)\/([\w-]+)$/.exec(url.pathname);
         if (hook) {
           if (hook[1] !== webhookId || hook[2] !== webhookToken) return send(res, 404, { message: 'Unknown Webhook', code: 10015 });
           if (req.method === 'GET') return send(res, 200, { id: webhookId, type: 1, name: 'Herald hook', avatar: 'abc123', channel_id: channelId, guild_id: guildId });
           if (url.searchParams.get('wait') !== 'true') return send(res, 204, undefined);
-          return create(req, raw, res, { webhook: true });
+          return create(req, raw, res, { webhook: true }, drop);
         }
         if (!url.pathname.startsWith('/api/v10/')) return send(res, 404, { message: '404: Not Found', code: 0 });
         if (req.headers.authorization !== `Bot ${botToken}`) return send(res, 401, { message: '401: Unauthorized', code: 0 });
@@ -114,7 +118,7 @@ export async function startFakeDiscord() {
           ]);
         }
         if (req.method === 'GET' && path === `/channels/${channelId}`) return send(res, 200, { id: channelId, name: 'announcements', type: 0, guild_id: guildId });
-        if (req.method === 'POST' && path === `/channels/${channelId}/messages`) return create(req, raw, res, { webhook: false });
+        if (req.method === 'POST' && path === `/channels/${channelId}/messages`) return create(req, raw, res, { webhook: false }, drop);
         if (path.startsWith('/channels/')) return send(res, 404, { message: 'Unknown Channel', code: 10003 });
         send(res, 404, { message: '404: Not Found', code: 0 });
       })().catch((error: unknown) => send(res, 500, { message: String(error) }));
@@ -132,6 +136,8 @@ export async function startFakeDiscord() {
     messages,
     /** The next request gets this answer instead. */
     failNext: (status: number, body: unknown, headers?: Record<string, string>) => failures.push({ status, body, ...(headers && { headers }) }),
+    /** The next message is created but its answer is lost (the connection is cut). */
+    dropNextAnswer: () => failures.push({ drop: true }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

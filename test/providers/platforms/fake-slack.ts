@@ -61,6 +61,12 @@ export async function startFakeSlack() {
           const page = a.cursor === 'page2' ? [{ id: 'C0OTHER002', name: 'random', is_member: false, is_private: false }] : [{ id: channel, name: 'launches', is_member: true, is_private: false }];
           return send(res, 200, { ok: true, channels: page, response_metadata: { next_cursor: a.cursor === 'page2' ? '' : 'page2' } });
         }
+        case 'chat.getPermalink': {
+          const message = messages.find((m) => m.ts === a.message_ts);
+          if (!message) return send(res, 200, { ok: false, error: 'message_not_found' });
+          const path = `https://herald-hq.slack.com/archives/${message.channel}/p${message.ts.replace('.', '')}`;
+          return send(res, 200, { ok: true, channel: message.channel, permalink: message.thread_ts ? `${path}?thread_ts=${message.thread_ts}&cid=${message.channel}` : path });
+        }
         case 'files.getUploadURLExternal': {
           const id = `F${String(++seq).padStart(8, '0')}`;
           files.set(id, { id, name: String(a.filename), length: Number(a.length), ...(a.alt_text !== undefined && { alt: String(a.alt_text) }), completed: false });

@@ -81,5 +81,6 @@ describe('slack provider', () => {
     expect(sent[0]!.blocks!.map((b) => b.type)).toEqual(['section', 'image']);
     expect(sent.map((m) => m.thread_ts)).toEqual([undefined, sent[0]!.ts, sent[0]!.ts]);
     expect(post.releaseId).toBe(sent[0]!.ts);
+    expect(post.releaseURL).toBe(`https://herald-hq.slack.com/archives/${slack.channel}/p${sent[0]!.ts.replace('.', '')}`);
   });
 });
