@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discordProvider } from '../../../src/providers/discord/discord.provider.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { createOk } from '../../helpers/posts.ts';
 import { png } from '../../helpers/media-files.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { startFakeDiscord } from './fake-discord.ts';
@@ -83,6 +84,19 @@ describe('discord provider', () => {
   it('refuses an apiBase the outbound policy forbids, as a rejection rather than an auth failure', async () => {
     const ctx = providerContext(bot(), { outbound: { allowLoopback: false } });
     await expect(discordProvider.publish(ctx, publishInput())).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/loopback/) });
+  });
+
+  it('through the API: the settings as JSON Schema, and a message over 2,000 characters reported as missing', async () => {
+    const tenant = await createTenant(t);
+    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'discord', name: 'Discord', config: bot() });
+    const settings = (await t.request({ method: 'GET', url: `/public/v1/integration-settings/${channel.id}`, key: tenant.key })).json();
+    expect(settings.settings.properties.mentions).toMatchObject({ enum: ['none', 'users', 'all'], default: 'users' });
+    expect(settings.tools.map((tool: { name: string }) => tool.name)).toEqual(['listChannels']);
+    const [draft] = await createOk(t, tenant, { type: 'draft', date: '2026-05-01T00:00:00Z', posts: [{ integration: { id: channel.id }, value: [{ content: `<p>${'é'.repeat(2001)}</p>` }] }] });
+    const report = (await t.request({ method: 'GET', url: `/public/v1/posts/${draft!.postId}/missing`, key: tenant.key })).json();
+    expect(report.missing).toEqual([{ field: 'value[0].content', reason: 'The text is 2001 characters long; Discord allows 2000.' }]);
+    const listed = await t.request({ method: 'POST', url: `/public/v1/integration-trigger/${channel.id}`, key: tenant.key, payload: { methodName: 'listChannels', data: {} } });
+    expect(listed.statusCode, listed.body).toBe(200);
   });
 
   for (const mode of ['webhook', 'bot'] as const) {
