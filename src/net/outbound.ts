@@ -73,6 +73,13 @@ export type OutboundOptions = {
   maxRedirects?: number;
 };
 
+/** The `lookup` option of net.connect (and of clients built on it, such as `ws`). */
+export type SocketLookup = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void,
+) => void;
+
 export type OutboundInit = {
   method?: string;
   headers?: Record<string, string>;
@@ -93,6 +100,12 @@ export interface OutboundClient {
   fetch(url: string | URL, init?: OutboundInit): Promise<Response>;
   /** What this client's policy refuses in `url` without a lookup (see `refusedTarget`). */
   refusal(url: string): OutboundRefusedError | null;
+  /**
+   * A `lookup` for sockets Herald opens itself (WebSocket clients): the same resolver and the
+   * same address checks as `fetch`, so a name that resolves to a refused address never
+   * connects. Address literals are not looked up by Node: check them with `refusal` first.
+   */
+  socketLookup: SocketLookup;
   close(): Promise<void>;
 }
 
@@ -232,6 +245,24 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       }
     },
     refusal: (url) => refusedTarget(url, policy),
+    socketLookup: (hostname, lookupOptions, callback) => {
+      const host = hostname.replace(/^\[|\]$/g, '');
+      Promise.resolve()
+        .then(() => (isLocalhostName(host) && !policy.allowLoopback ? Promise.reject(new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true })) : lookup(host)))
+        .then((answers) => {
+          if (answers.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host });
+          for (const { address } of answers) {
+            const verdict = checkAddress(address, policy);
+            if (!verdict.allowed) throw new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback });
+          }
+          const wanted = Number(lookupOptions.family) || 0;
+          const usable = wanted ? answers.filter((a) => a.family === wanted) : answers;
+          if (usable.length === 0) throw Object.assign(new Error(`${host} has no IPv${wanted} address`), { code: 'ENOTFOUND', hostname: host });
+          if (lookupOptions.all) callback(null, usable);
+          else callback(null, usable[0]!.address, usable[0]!.family);
+        })
+        .catch((error: unknown) => callback(error as NodeJS.ErrnoException, ''));
+    },
     close: () => (closing ??= client ? client.then(({ agent }) => agent.close()) : Promise.resolve()),
   };
 }

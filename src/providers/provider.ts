@@ -36,6 +36,12 @@ export type PublishInput = {
   /** For comments: the post (part 0) and the part just before this one. */
   root?: PublishedRef | undefined;
   parent?: PublishedRef | undefined;
+  /**
+   * When this part was due (ISO 8601): the post's publish time, or for a comment the previous
+   * part's publication plus its delay. The same on every attempt, for platforms whose writes
+   * carry a timestamp that must not change between retries.
+   */
+  dueAt?: string | undefined;
 };
 
 export type ProviderContext = {
@@ -45,6 +51,15 @@ export type ProviderContext = {
   /** The guarded client for every request to the platform. */
   outbound: OutboundClient;
   signal?: AbortSignal | undefined;
+};
+
+/** The account a channel's credentials belong to, read live from the platform. */
+export type ConnectedAccount = {
+  /** The platform's stable id for the account (or chat, or channel) posts go to. */
+  internalId: string;
+  name: string;
+  handle: string | null;
+  picture: string | null;
 };
 
 /** One thing a publish would lack right now, for GET /posts/:id/missing. */
@@ -114,6 +129,11 @@ export interface Provider {
     /** The channel's configuration (decrypted), for rules that depend on it. */
     config: Record<string, unknown>;
   }): MissingItem[];
+  /**
+   * Checks the configuration's credentials live against the platform and says whose they are.
+   * Throws ProviderError: `auth` when the platform refuses them, `rejected` for other refusals.
+   */
+  connectAccount?(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount>;
   /** Publishes the post itself (part 0). */
   publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
   /** Publishes a comment (part ≥ 1) under `input.parent`. */

@@ -65,6 +65,14 @@ function refOf(part: Part | undefined): PublishedRef | undefined {
   return { id: part.release_id, url: part.release_url ?? undefined, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) };
 }
 
+/** When part `idx` became due: stable across attempts (see PublishInput.dueAt). */
+function dueAt(post: Post, parts: Part[], idx: number): string {
+  const previous = parts.find((p) => Number(p.idx) === idx - 1);
+  const current = parts.find((p) => Number(p.idx) === idx);
+  if (idx === 0 || !previous?.published_at) return new Date(post.publish_at).toISOString();
+  return new Date(Date.parse(previous.published_at) + Number(current?.delay_minutes ?? 0) * 60_000).toISOString();
+}
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -288,6 +296,7 @@ export class Publisher {
         settings: providerSettings,
         root: refOf(parts.find((p) => Number(p.idx) === 0)),
         parent: refOf(parts.find((p) => Number(p.idx) === idx - 1)),
+        dueAt: dueAt(post, parts, idx),
       };
       const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
       sent = true;

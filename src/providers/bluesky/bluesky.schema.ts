@@ -1,22 +1,17 @@
 import { atproto } from './atproto.ts';
 import { z } from 'zod';
+import { isHttpsOrLoopback } from '../config-urls.ts';
 
 const HANDLE = /^@?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 const DID = /^did:[a-z]+:[a-zA-Z0-9._:%-]*[a-zA-Z0-9._-]$/;
 // What Bluesky (and the reference PDS) hand out: four groups of four, e.g. "abcd-2efg-hij3-klmn".
 const APP_PASSWORD = /^[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}$/;
 
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 export const blueskyConfigSchema = z.object({
   service: z
     .url({ protocol: /^https?$/ })
-    .refine((value) => {
-      const url = new URL(value);
-      return url.protocol === 'https:' || isLoopbackHost(url.hostname);
-    }, 'an https URL (plain http only for a PDS on this machine)')
+    .refine(isHttpsOrLoopback, 'an https URL (plain http only for a PDS on this machine)')
     .default('https://bsky.social')
     .describe('The account\'s PDS or entryway: https://bsky.social for accounts created on Bluesky, otherwise your PDS\'s URL.'),
   identifier: z
