@@ -2485,6 +2485,21 @@ export interface components {
                 current: "v1";
             };
         };
+        ConnectionCheck: {
+            connected: boolean;
+            /** @description The workspace the request acted on (only when connected). */
+            workspace?: {
+                id: string;
+                name: string;
+            };
+            /**
+             * @description The key's owner's role in that workspace (only when connected).
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "editor" | "contributor" | "viewer";
+            /** @description The scopes the key may use there: its own, within its owner's role (only when connected). */
+            scopes?: string[];
+        };
         Workspace: {
             /** @description Workspace ID; send it as the `showorg` header to act on this workspace. */
             id: string;
@@ -2498,9 +2513,6 @@ export interface components {
             current: boolean;
             /** @description Whether the workspace's plan includes the API; calls acting on it answer 401 otherwise. */
             apiAccess: boolean;
-        };
-        ConnectionCheck: {
-            connected: boolean;
         };
         NotificationPage: {
             notifications: components["schemas"]["Notification"][];

@@ -83,7 +83,8 @@ describe('the herald command for users', () => {
     const [whoami, whoamiJson, status, statusJson, workspaces, workspacesJson, channels, channelsJson, grouped, groupedJson, settings, settingsJson, groups, groupsJson, notes, notesJson] = runs.map((r) => r.stdout) as string[] as [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string];
     expect(whoami).toMatch(/instance: +Herald at http:\/\/127\.0\.0\.1/);
     expect(whoami).toMatch(/workspace: .+ role owner/);
-    expect(JSON.parse(whoamiJson!)).toMatchObject({ url, profile: 'default', credential: 'file', workspace: { id: tenant.workspaceId, role: 'owner' } });
+    expect(whoami).toMatch(/scopes: +analytics:read, channels:read, channels:write, media:write, posts:draft, posts:publish, posts:read\n/);
+    expect(JSON.parse(whoamiJson!)).toMatchObject({ url, profile: 'default', credential: 'file', workspace: { id: tenant.workspaceId, role: 'owner' }, role: 'owner', scopes: expect.arrayContaining(['posts:read']) });
     expect(status).toMatch(/^name: +Herald\n/);
     expect(JSON.parse(statusJson!)).toEqual(await api('/status').then((s) => ({ ...s, time: expect.any(String) })));
     expect(workspaces).toMatch(new RegExp(`^ID +NAME +ROLE +CURRENT\n${tenant.workspaceId} .+ owner `));

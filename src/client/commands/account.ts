@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { components } from '../api-types.ts';
 import { credentialsPath, DEFAULT_PROFILE, forgetCredential, normalizeUrl, resolveSession, storeCredential, storedCredential } from '../credentials.ts';
-import { UsageError } from '../errors.ts';
+import { ApiRefusal, UsageError } from '../errors.ts';
 import { Api } from '../http.ts';
 import { fields, notice, show, table } from '../output.ts';
 import { act, examples } from '../program.ts';
@@ -10,6 +10,7 @@ import { formatWhen } from '../time.ts';
 
 type Workspace = components['schemas']['Workspace'];
 type Status = components['schemas']['Status'];
+type Check = components['schemas']['ConnectionCheck'];
 
 /**
  * Login by the OAuth device flow, once the instance offers it. Until then every login is by API
@@ -76,16 +77,21 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }) => {
           const client = api();
           const session = resolveSession(opts);
-          const [status, workspaces] = await Promise.all([client.get<Status>('/status'), client.get<Workspace[]>('/workspaces')]);
-          const current = workspaces.find((w) => w.current) ?? (workspaces.length === 1 ? workspaces[0] : undefined);
-          const value = { url: session.url, instance: status.name, profile: session.profile, credential: session.source, key: `${session.key.slice(0, 8)}…`, workspace: current ?? null, workspaces, scopes: null };
+          // A key that reaches several workspaces has none chosen without --workspace: /is-connected says 403.
+          const check = client.get<Check>('/is-connected').catch((error: unknown) => {
+            if (error instanceof ApiRefusal && error.status === 403) return null;
+            throw error;
+          });
+          const [status, workspaces, connection] = await Promise.all([client.get<Status>('/status'), client.get<Workspace[]>('/workspaces'), check]);
+          const current = connection?.workspace ? workspaces.find((w) => w.id === connection.workspace!.id) : undefined;
+          const value = { url: session.url, instance: status.name, profile: session.profile, credential: session.source, key: `${session.key.slice(0, 8)}…`, workspace: current ?? null, role: connection?.role ?? null, scopes: connection?.scopes ?? null, workspaces };
           show(out, value, () => [
             fields([
               ['instance', `${status.name} at ${session.url}`],
               ['profile', session.source === 'environment' ? 'HERALD_API_KEY (environment)' : `${session.profile} (${credentialsPath()})`],
               ['key', value.key],
-              ['workspace', current ? `${current.name} (${current.id}), role ${current.role}` : `none chosen among ${workspaces.length}: use --workspace <id>`],
-              ['scopes', 'not reported by the API: see the key in the developer settings'],
+              ['workspace', current ? `${current.name} (${current.id}), role ${current.role}` : connection?.connected === false ? 'none: the key reaches no workspace' : `none chosen among ${workspaces.length}: use --workspace <id>`],
+              ['scopes', connection?.scopes ? connection.scopes.join(', ') || 'none' : '-'],
             ]),
             '',
             workspaceTable(workspaces),
