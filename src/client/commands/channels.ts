@@ -17,7 +17,7 @@ export function channelTable(list: Channel[]): string {
 }
 
 export function register(program: Command): void {
-  const channels = program.command('channels').description('the connected channels (accounts on platforms)');
+  const channels = examples(program.command('channels').description('the connected channels (accounts on platforms)'), ['herald channels list', 'herald channels settings ch_123', 'herald channels trigger ch_123 ping']);
   examples(
     channels
       .command('list')
@@ -74,7 +74,7 @@ export function register(program: Command): void {
     ['herald channels trigger ch_123 lists', 'herald channels trigger ch_123 search --data \'{"query":"cats"}\''],
   );
 
-  const groups = program.command('groups').description('the client groups channels are filed under');
+  const groups = examples(program.command('groups').description('the client groups channels are filed under'), ['herald groups list']);
   examples(
     groups
       .command('list')

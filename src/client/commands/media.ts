@@ -44,7 +44,7 @@ export function register(program: Command): void {
     ['herald upload-url https://example.com/cat.jpg'],
   );
 
-  const link = program.command('upload-link').description('browser links through which a person without API access drops files into the library');
+  const link = examples(program.command('upload-link').description('browser links through which a person without API access drops files into the library'), ['herald upload-link create', 'herald upload-link get upl_123']);
   examples(
     link
       .command('create')
@@ -71,7 +71,7 @@ export function register(program: Command): void {
     ['herald upload-link get upl_123'],
   );
 
-  const media = program.command('media').description('the media library');
+  const media = examples(program.command('media').description('the media library'), ['herald media list', 'herald media delete med_123']);
   examples(
     media
       .command('list')

@@ -151,7 +151,7 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
 }
 
 export function register(program: Command): void {
-  const posts = program.command('posts').description('create, read and remove posts');
+  const posts = examples(program.command('posts').description('create, read and remove posts'), ['herald posts create "Hello" --channel ch_123 --at "2026-11-24 09:30"', 'herald posts list', 'herald posts get post_123']);
   examples(
     posts
       .command('create [content]')
