@@ -5,6 +5,9 @@
 import { ensureBuilt } from '../scripts/build.mjs';
 
 const OPERATOR = new Set(['serve', 'migrate', 'admin']);
-const operator = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+/** The user command's options that take a value, which is not a command name (`--profile admin`). */
+const VALUED = new Set(['-p', '--profile', '-w', '--workspace']);
+const args = process.argv.slice(2);
+const operator = args.find((arg, i) => !arg.startsWith('-') && !VALUED.has(args[i - 1] ?? ''));
 
 await import(await ensureBuilt(undefined, OPERATOR.has(operator ?? '') ? 'cli' : 'user'));

@@ -15,13 +15,22 @@ function tree(command: Command, prefix: string[] = [], into = new Map<string, st
 export function completionScript(program: Command, shell: 'bash' | 'zsh', operator: string[]): string {
   const paths = tree(program);
   const globals = program.options.flatMap((o) => [o.long].filter(Boolean));
+  // The word after one of these is its value, not a command.
+  const valued = new Set<string>();
+  const collectValued = (command: Command) => {
+    for (const o of command.options) if (o.required || o.optional) for (const flag of [o.long, o.short]) if (flag) valued.add(flag);
+    command.commands.forEach(collectValued);
+  };
+  collectValued(program);
   paths.set('', [...paths.get('')!, ...operator, '--help', '--version']);
   const cases = [...paths]
     .map(([path, words]) => `    "${path}") words="${[...new Set([...words, ...(path ? globals : []), ...(path ? ['--help'] : [])])].join(' ')}" ;;`)
     .join('\n');
   const body = `_herald() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" w words
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" prev="" w words
   for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+    case " ${[...valued].join(' ')} " in *" $prev "*) prev="$w"; continue ;; esac
+    prev="$w"
     case "$w" in -*) ;; *) [[ -z "$path" || " ${[...paths.keys()].filter(Boolean).map((p) => p.replace(/ /g, '_')).join(' ')} " == *" \${path// /_}_$w "* ]] && path="\${path:+$path }$w" ;; esac
   done
   case "$path" in
