@@ -7,6 +7,7 @@ import { integrationsBench } from './integrations.bench.ts';
 import { mediaBench } from './media.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
 import { startupBench } from './startup.bench.ts';
+import { userCommandBench } from './user-command.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,6 +23,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     twoWorkers: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 2 }),
   }),
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
+  'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
   media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
 // The scale-out scenarios need PostgreSQL and Redis: only when named.

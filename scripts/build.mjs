@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const ENTRY = 'cli/main.ts';
+/** The operator commands (server runtime, database) and the user command (an HTTP client only). */
+const ENTRIES = { cli: 'cli/main.ts', user: 'client/main.ts' };
 const KEEP_BUILDS = 3;
 
 /**
@@ -67,13 +68,13 @@ function builds(root) {
   if (!fs.existsSync(dist)) return [];
   return fs
     .readdirSync(dist)
-    .filter((name) => name.startsWith('build-') && fs.existsSync(path.join(dist, name, 'cli.js')))
+    .filter((name) => name.startsWith('build-') && fs.existsSync(path.join(dist, name, 'cli.js')) && fs.existsSync(path.join(dist, name, 'user.js')))
     .map((name) => ({ dir: path.join(dist, name), mtimeMs: fs.statSync(path.join(dist, name)).mtimeMs }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-/** Compiles the sources into dist/build-<id>/ and returns the entry file. */
-export async function build(root = ROOT, id = fingerprint(root)) {
+/** Compiles the sources into dist/build-<id>/ and returns the entry file `name` (cli or user). */
+export async function build(root = ROOT, id = fingerprint(root), name = 'cli') {
   if (!id) throw new Error(`${path.join(root, 'src')} is missing: nothing to build.`);
   const { build: esbuild } = await import('esbuild');
   const dist = path.join(root, 'dist');
@@ -83,7 +84,7 @@ export async function build(root = ROOT, id = fingerprint(root)) {
   try {
     await esbuild({
       absWorkingDir: root,
-      entryPoints: { cli: path.join('src', ENTRY) },
+      entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join('src', file)])),
       outdir: temporary,
       bundle: true,
       // A feature's module is loaded where the sources import it dynamically (S3, Redis, PostgreSQL…).
@@ -111,22 +112,23 @@ export async function build(root = ROOT, id = fingerprint(root)) {
   for (const old of builds(root).filter((b) => b.dir !== target).slice(KEEP_BUILDS - 1)) {
     fs.rmSync(old.dir, { recursive: true, force: true });
   }
-  return path.join(target, 'cli.js');
+  return path.join(target, `${name}.js`);
 }
 
 /**
- * The compiled entry file for the sources as they are now, building it first when needed.
- * Without src/ (an image that ships dist/ only), the newest build.
+ * The compiled entry file `name` (cli: operator commands, user: the API client) for the sources
+ * as they are now, building it first when needed. Without src/ (an image that ships dist/ only),
+ * the newest build.
  */
-export async function ensureBuilt(root = ROOT) {
+export async function ensureBuilt(root = ROOT, name = 'cli') {
   const id = fingerprint(root);
   if (id === null) {
     const newest = builds(root)[0];
     if (!newest) throw new Error('Neither src/ nor a build in dist/: run `npm run build`.');
-    return path.join(newest.dir, 'cli.js');
+    return path.join(newest.dir, `${name}.js`);
   }
-  const entry = path.join(root, 'dist', `build-${id}`, 'cli.js');
-  return fs.existsSync(entry) ? entry : build(root, id);
+  const entry = path.join(root, 'dist', `build-${id}`, `${name}.js`);
+  return fs.existsSync(entry) ? entry : build(root, id, name);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

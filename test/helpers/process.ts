@@ -28,13 +28,18 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
-/** Runs `herald …` and returns its output; never throws on a non-zero exit, only when it outlasts its budget. */
-export async function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs `herald …` and returns its output; never throws on a non-zero exit, only when it outlasts
+ * its budget. `input` is its standard input (empty and closed without it).
+ */
+export async function herald(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [HERALD_BIN, ...args], {
+    const pending = run(process.execPath, [HERALD_BIN, ...args], {
       env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env },
       timeout: PROCESS_BUDGET_MS,
     });
+    pending.child.stdin!.end(input);
+    const { stdout, stderr } = await pending;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; killed?: boolean; stdout?: string; stderr?: string };

@@ -60,11 +60,11 @@ describe('GET /public/v1/status', () => {
 });
 
 describe('GET /public/v1/is-connected', () => {
-  it('is true for a valid key', async () => {
-    const tenant = await createTenant(t);
+  it('is true for a valid key, with the workspace, the role and the scopes the key may use there', async () => {
+    const tenant = await createTenant(t, { role: 'contributor', scopes: ['posts:read', 'posts:publish', 'media:write'] });
     const res = await t.request({ method: 'GET', url: '/public/v1/is-connected', key: tenant.key });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ connected: true });
+    expect(res.json()).toEqual({ connected: true, workspace: { id: tenant.workspaceId, name: expect.any(String) }, role: 'contributor', scopes: ['media:write', 'posts:read'] });
   });
 
   runAuthMatrix(() => t, {

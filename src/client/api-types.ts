@@ -1,0 +1,2531 @@
+// Generated from openapi/public-api-v1.json by `npm run openapi`: do not edit by hand.
+export interface paths {
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this service is and how to use it
+         * @description Works without any credential. Its `time` is the authoritative clock for scheduling.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Status"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/is-connected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the credential reaches a workspace
+         * @description True when the credential is valid and points at a workspace with API access. A valid key whose owner is no longer a member of any workspace it may act in answers `false`. An invalid credential is a 401; a key spanning several workspaces without `showorg` is a 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionCheck"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspaces this key can act in
+         * @description Works without `showorg`. With `showorg`, that workspace is marked `current`; with a single workspace, it is.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Workspace"][];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List channels
+         * @description A key limited to certain channels sees only those; it is never refused with 403 for that. An unknown `group` is a 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only channels of this client group (`customer.id`). */
+                    group?: string;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Channel"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List client groups */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientGroup"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integration-settings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A channel's settings schema, limits and tools */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChannelSettings"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integration-trigger/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run one of a channel's tools
+         * @description `methodName` is a tool from GET /integration-settings/:id; `data` is checked against its input schema. An unknown name is a 400 that lists the tools.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The tool's name. */
+                        methodName: string;
+                        /**
+                         * @description The tool's parameters.
+                         * @default {}
+                         */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The tool's result. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the calendar
+         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 UTC. */
+                    startDate: string;
+                    /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
+                    endDate: string;
+                    /** @description Only posts of channels in this client group. */
+                    customer?: string;
+                    /** @description Posts per page, 1 to 1000. Without it an answer holds the whole window, up to 1000 posts. */
+                    limit?: number;
+                    /** @description The `nextCursor` of the previous answer, with the same window and filters: the page after it. */
+                    cursor?: string;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create, schedule or publish posts (one per channel)
+         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreatePostsInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedPost"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one post */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a post
+         * @description Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Deleted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}/missing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a publish would lack right now
+         * @description Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MissingCheck"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move a post between draft and scheduled
+         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out of it.
+                         * @enum {string}
+                         */
+                        status: "draft" | "schedule";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}/release-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record the platform's ID (and URL) for a post
+         * @description No state change.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The post's ID on the platform. */
+                        releaseId: string;
+                        /**
+                         * Format: uri
+                         * @description The post's address on the platform.
+                         */
+                        releaseURL?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/group/{group}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove every post of a group
+         * @description All or none: while one of them is being published, none is removed. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    group: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Deleted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notifications, newest first
+         * @description Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from zero (at most 499). */
+                    page?: number;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationPage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to the media library
+         * @description multipart/form-data with exactly one part, `file`. Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to 10 MB, videos (MP4) up to 1 GB; the type is read from the content. Identical content already in the workspace answers with the existing `{id, path}` and stores nothing new. A missing or extra part, an empty file, a refused type, or a file that is not whole (cut off in transfer: an image without its end marker or declared size, a video without its index `moov`, code `truncated_file`) is a 400; a file over its limit is a 413, and nothing is kept.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description multipart/form-data with exactly one part, named `file`. */
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file: JPEG, PNG, GIF, WEBP, AVIF, BMP or TIFF up to 10 MB, or MP4 up to 1 GB. Its type is read from its content, never from its name.
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload-from-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a file to the media library from a URL
+         * @description The server fetches the URL (http or https only) with the same checks and deduplication as /upload. Addresses of loopback, private, link-local (cloud metadata), shared, multicast and reserved networks are refused with a 400 naming the reason, also after a redirect (at most 3, each checked again). A source that cannot be found, refuses, fails or is too slow answers 400 or 502 with a sentence saying which.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description A public http or https URL. Addresses of local or internal networks are refused; redirects are followed (at most 3), each checked again.
+                         */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the media library
+         * @description The workspace's files, newest first, a page at a time (`page` from zero). A listing reaches the newest 10,000 files: `(page + 1) × pageSize` is at most 10,000.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from zero; a listing reaches the newest 10,000 files, so (page + 1) × pageSize is at most 10,000. */
+                    page?: number;
+                    /** @description Files per page (1 to 100). */
+                    pageSize?: number;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MediaPage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file from the media library
+         * @description Removes the file and its stored bytes. A file still attached to a post that is not yet published is kept: the answer is a 409 whose `posts` lists those posts. Another workspace's file is a 404, like a missing one.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The media ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedMedia"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a browser upload link
+         * @description A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if this key is revoked or its owner can no longer upload here.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadLink"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload-link/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what arrived through an upload link
+         * @description `empty` until the first file arrives: that is not an error, ask the person and query again. Files are listed oldest first. A link of another workspace answers like an empty one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The link ID, from the create response. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadLinkContents"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ImageRefInput: {
+            /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
+            id?: string;
+            /**
+             * Format: uri
+             * @description The `path` of a file in this workspace's media library, as returned by POST /upload.
+             */
+            path: string;
+        };
+        PostValueInput: {
+            /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
+            content: string;
+            /**
+             * @description Media to attach, by their library `path`.
+             * @default []
+             */
+            image: components["schemas"]["ImageRefInput"][];
+            /** @description Comments only: minutes after the previous element that this one goes out (default 0). */
+            delay?: number;
+        };
+        PostItemInput: {
+            integration: {
+                /** @description The channel ID. */
+                id: string;
+            };
+            /** @description The first element is the post; the rest are published as comments under it, in order. */
+            value: components["schemas"]["PostValueInput"][];
+            /** @description Platform-specific settings; GET /integration-settings/:id lists them. */
+            settings?: {
+                /** @description The platform ID; must equal the channel's `identifier`. */
+                __type: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "type": "schedule",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Hello from Herald</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "draft",
+         *       "date": "2026-12-01T09:30:00+01:00",
+         *       "tags": [
+         *         "launch"
+         *       ],
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>A draft: date is still required</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "now",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Out at once; date is required but the server clock is used</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreatePostsInput: {
+            /**
+             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
+             * @enum {string}
+             */
+            type: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
+             */
+            date: string;
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+            /**
+             * @description Internal labels; not sent to the platform.
+             * @default []
+             */
+            tags: string[];
+            /** @description An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one. */
+            group?: string;
+            /** @description One item per channel; a channel may appear once. */
+            posts: components["schemas"]["PostItemInput"][];
+        };
+        /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
+        ApiError: {
+            /** @description Business-rule errors: a sentence for a person. */
+            msg?: string;
+            /** @description Business-rule errors: a stable machine-readable code. */
+            code?: string;
+            /** @description Validation errors: the HTTP status. */
+            statusCode?: number;
+            /** @description Validation errors: what is wrong, one entry per problem. */
+            message?: string | string[];
+            /** @description Validation errors: the HTTP reason phrase. */
+            error?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChannelSettings: {
+            /** @description The channel ID. */
+            integration: string;
+            /** @description The platform ID (`settings.__type`). */
+            identifier: string;
+            name: string;
+            /** @description JSON Schema of `settings` (besides `__type`). */
+            settings: {
+                [key: string]: unknown;
+            };
+            textLimit: {
+                max: number;
+                /** @enum {string} */
+                unit: "graphemes" | "characters" | "bytes";
+            };
+            media: {
+                maxItems: number;
+                mimeTypes: string[];
+                maxBytes: number;
+                required: boolean;
+            };
+            tools: {
+                name: string;
+                description: string;
+                inputSchema: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Whether a publish whose outcome is unknown is retried safely (the platform deduplicates). */
+            idempotentWrites: boolean;
+            /** @description How a channel of this platform is connected. */
+            connect: string;
+        };
+        /** @description A client group ("customer") that channels are filed under. */
+        ClientGroup: {
+            id: string;
+            name: string;
+        };
+        Channel: {
+            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
+            id: string;
+            /** @description Display name. */
+            name: string;
+            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
+            identifier: string;
+            /** @description Profile picture URL. */
+            picture: string;
+            /** @description Whether the channel cannot post right now. */
+            disabled: boolean;
+            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
+            disabledReason: string | null;
+            /** @description The channel's handle, without the at sign; empty when the platform has none. */
+            profile: string;
+            /** @description The client group the channel is filed under. */
+            customer: components["schemas"]["ClientGroup"] | null;
+        };
+        /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
+        UploadResult: {
+            /** @description The media ID. */
+            id: string;
+            /**
+             * Format: uri
+             * @description The hosted URL of the file; attach it to posts as an `image` value.
+             */
+            path: string;
+        };
+        Media: {
+            id: string;
+            /** @description The name the file was uploaded with. */
+            name: string;
+            /**
+             * Format: uri
+             * @description The hosted URL; what posts attach.
+             */
+            path: string;
+            /**
+             * @description `image` or `video`.
+             * @enum {string}
+             */
+            type: "image" | "video";
+            /** @description The content type, read from the file's content. */
+            mimeType: string;
+            /** @description Bytes (at most 10 MB for an image, 1 GB for a video). */
+            size: number;
+            /** @description Pixels, when cheap to read from the file; otherwise null. */
+            width: number | null;
+            /** @description Pixels, when cheap to read from the file; otherwise null. */
+            height: number | null;
+            /**
+             * Format: date-time
+             * @description When it entered the library (UTC).
+             */
+            createdAt: string;
+            /** @description The upload link it first arrived through, if any. */
+            uploadLinkId: string | null;
+        };
+        MediaPage: {
+            /** @description Newest first. */
+            results: components["schemas"]["Media"][];
+            page: number;
+            pageSize: number;
+            /** @description Number of pages that can be read (of the newest 10,000 files). */
+            pages: number;
+            /** @description Number of files in the library. */
+            total: number;
+        };
+        DeletedMedia: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        UploadLink: {
+            /** @description The link ID; read what arrived with GET /upload-link/{id}. */
+            id: string;
+            /**
+             * Format: uri
+             * @description The page for a person to open; works signed out, from a phone too.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description Two hours after creation (UTC).
+             */
+            expiresAt: string;
+        };
+        UploadLinkFile: {
+            /** @description The media ID. */
+            id: string;
+            /** @description The name the person gave the file. */
+            name: string;
+            /**
+             * Format: uri
+             * @description The hosted URL; what is attached to a post.
+             */
+            path: string;
+            /**
+             * @description `image` or `video`.
+             * @enum {string}
+             */
+            type: "image" | "video";
+        };
+        UploadLinkContents: {
+            /** @description The link ID. */
+            id: string;
+            /**
+             * @description `empty` until the first file arrives; not an error: ask the person and query again.
+             * @enum {string}
+             */
+            status: "empty" | "ready";
+            /** @description Number of files. */
+            count: number;
+            /** @description Oldest first. */
+            files: components["schemas"]["UploadLinkFile"][];
+        };
+        Notification: {
+            id: string;
+            /**
+             * @description publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting) or limit_warning.
+             * @enum {string}
+             */
+            type: "publish_failed" | "comment_failed" | "publish_confirmed" | "channel_disconnected" | "limit_warning";
+            message: string;
+            postId: string | null;
+            /** @description The channel ID, when the notification is about one. */
+            integration: string | null;
+            createdAt: string;
+        };
+        ImageRef: {
+            /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
+            id?: string;
+            /**
+             * Format: uri
+             * @description The `path` of a file in this workspace's media library, as returned by POST /upload.
+             */
+            path: string;
+        };
+        PostValue: {
+            /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
+            content: string;
+            /**
+             * @description Media to attach, by their library `path`.
+             * @default []
+             */
+            image: components["schemas"]["ImageRef"][];
+            /** @description Comments only: minutes after the previous element that this one goes out (default 0). */
+            delay?: number;
+        };
+        PostItem: {
+            integration: {
+                /** @description The channel ID. */
+                id: string;
+            };
+            /** @description The first element is the post; the rest are published as comments under it, in order. */
+            value: components["schemas"]["PostValue"][];
+            /** @description Platform-specific settings; GET /integration-settings/:id lists them. */
+            settings?: {
+                /** @description The platform ID; must equal the channel's `identifier`. */
+                __type: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "type": "schedule",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Hello from Herald</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "draft",
+         *       "date": "2026-12-01T09:30:00+01:00",
+         *       "tags": [
+         *         "launch"
+         *       ],
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>A draft: date is still required</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "now",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Out at once; date is required but the server clock is used</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreatePosts: {
+            /**
+             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
+             * @enum {string}
+             */
+            type: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
+             */
+            date: string;
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+            /**
+             * @description Internal labels; not sent to the platform.
+             * @default []
+             */
+            tags: string[];
+            /** @description An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one. */
+            group?: string;
+            /** @description One item per channel; a channel may appear once. */
+            posts: components["schemas"]["PostItem"][];
+        };
+        CreatedPost: {
+            postId: string;
+            /** @description The channel ID. */
+            integration: string;
+        };
+        Post: {
+            id: string;
+            /** @description Shared by the posts of one multi-channel composition. */
+            group: string;
+            /**
+             * @description DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.
+             * @enum {string}
+             */
+            state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR";
+            /** @description ISO 8601 UTC. */
+            publishDate: string;
+            integration: {
+                id: string;
+                providerIdentifier: string;
+            };
+            /** @description The post's sanitised HTML (value[0].content). */
+            content: string;
+            value: {
+                content: string;
+                image: components["schemas"]["ImageRef"][];
+                delay: number;
+                /**
+                 * @description Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.
+                 * @enum {string}
+                 */
+                state: "PENDING" | "SENDING" | "PUBLISHED" | "ERROR";
+                releaseId: string | null;
+                releaseURL: string | null;
+                publishedAt: string | null;
+                error: string | null;
+            }[];
+            settings: {
+                [key: string]: unknown;
+            };
+            tags: string[];
+            shortLink: boolean;
+            /** @description The post's ID on the platform, once published (or recorded with PUT /posts/:id/release-id). */
+            releaseId: string | null;
+            releaseURL: string | null;
+            /** @description Why the post (or one of its comments) failed, in the platform's words where it gave any. */
+            error: string | null;
+            /** @description Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`. */
+            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled") | null;
+            publishedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PostList: {
+            posts: components["schemas"]["Post"][];
+            /** @description Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page. */
+            nextCursor: string | null;
+        };
+        MissingCheck: {
+            postId: string;
+            /** @description True when nothing is missing. */
+            ready: boolean;
+            missing: {
+                /** @description The request field at fault, e.g. `value[0].content` or `settings.title`. */
+                field: string;
+                reason: string;
+            }[];
+        };
+        Deleted: {
+            /** @description How many posts were removed. */
+            deleted: number;
+            ids: string[];
+        };
+        /** @description What this service is, where its documentation lives, and how to authenticate. */
+        Status: {
+            /** @description Service name. */
+            name: string;
+            /** @constant */
+            status: "ok";
+            /** @constant */
+            version: "v1";
+            /**
+             * Format: date-time
+             * @description The server clock, UTC with milliseconds: the authoritative clock for scheduling.
+             */
+            time: string;
+            documentation: {
+                /** Format: uri */
+                developers: string;
+                /** Format: uri */
+                openapi: string;
+                /** Format: uri */
+                openapiMirror: string;
+                /** Format: uri */
+                swaggerUi: string;
+                /** Format: uri */
+                llms: string;
+            };
+            authentication: {
+                apiKey: {
+                    /** @constant */
+                    header: "Authorization";
+                    format: string;
+                    selfServe: boolean;
+                };
+                oauth2: {
+                    /** Format: uri */
+                    resource: string;
+                    /**
+                     * Format: uri
+                     * @description OAuth 2.0 protected resource metadata (RFC 9728).
+                     */
+                    metadata: string;
+                    tokenPrefix: string;
+                    header: string;
+                };
+                /** Format: uri */
+                signUp: string;
+                /** @constant */
+                salesContactRequired: false;
+            };
+            mcp: {
+                /** Format: uri */
+                endpoint: string;
+                /** @constant */
+                transport: "streamable-http";
+            };
+            scopes: {
+                rest: string[];
+                mcp: string[];
+            };
+            rateLimits: {
+                headers: string[];
+            };
+            versioning: {
+                /** @constant */
+                scheme: "url-path";
+                /** @constant */
+                current: "v1";
+            };
+        };
+        ConnectionCheck: {
+            connected: boolean;
+            /** @description The workspace the request acted on (only when connected). */
+            workspace?: {
+                id: string;
+                name: string;
+            };
+            /**
+             * @description The key's owner's role in that workspace (only when connected).
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "editor" | "contributor" | "viewer";
+            /** @description The scopes the key may use there: its own, within its owner's role (only when connected). */
+            scopes?: string[];
+        };
+        Workspace: {
+            /** @description Workspace ID; send it as the `showorg` header to act on this workspace. */
+            id: string;
+            name: string;
+            /**
+             * @description The role the key's owner holds here: owner, admin, editor (read, draft, publish, upload), contributor (read, draft, upload) or viewer (read).
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "contributor" | "viewer";
+            /** @description True for the workspace this request acted on (the `showorg` one, or the only one). */
+            current: boolean;
+            /** @description Whether the workspace's plan includes the API; calls acting on it answer 401 otherwise. */
+            apiAccess: boolean;
+        };
+        NotificationPage: {
+            notifications: components["schemas"]["Notification"][];
+            page: number;
+            pageSize: number;
+            hasMore: boolean;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

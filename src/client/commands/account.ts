@@ -1,0 +1,140 @@
+import type { Command } from 'commander';
+import type { components } from '../api-types.ts';
+import { credentialsPath, DEFAULT_PROFILE, forgetCredential, normalizeUrl, resolveSession, storeCredential, storedCredential } from '../credentials.ts';
+import { ApiRefusal, UsageError } from '../errors.ts';
+import { Api } from '../http.ts';
+import { fields, notice, show, table } from '../output.ts';
+import { act, examples } from '../program.ts';
+import { readSecret } from '../session.ts';
+import { formatWhen } from '../time.ts';
+
+type Workspace = components['schemas']['Workspace'];
+type Status = components['schemas']['Status'];
+type Check = components['schemas']['ConnectionCheck'];
+
+/**
+ * Login by the OAuth device flow, once the instance offers it. Until then every login is by API
+ * key; this is where the device flow (start, show the code, poll for the token) will go.
+ */
+async function deviceFlowLogin(): Promise<never> {
+  throw new UsageError("This instance's OAuth login is not available yet: log in with an API key instead, `herald login --key --url <instance>` (create a key in the developer settings).");
+}
+
+const workspaceTable = (list: Workspace[]) =>
+  table(['ID', 'NAME', 'ROLE', 'CURRENT'], list.map((w) => [w.id, w.name, w.role, w.current ? 'yes' : '']), 'No workspaces.');
+
+export function register(program: Command): void {
+  examples(
+    program
+      .command('login')
+      .description('store a credential for this instance (API key from a prompt or standard input, never from the command line)')
+      .option('--key', 'log in with an API key (typed at a prompt, or piped on standard input)')
+      .option('--url <url>', 'the instance, e.g. https://herald.example.com (HERALD_URL, or the profile\'s)')
+      .action(
+        act(async ({ out, opts }) => {
+          if (!opts.key) return deviceFlowLogin();
+          const profile = opts.profile ?? DEFAULT_PROFILE;
+          const given = (opts.url as string | undefined) || process.env.HERALD_URL || storedCredential(profile)?.url;
+          if (!given) throw new UsageError('Which instance? Give its address with --url <url> (or HERALD_URL).');
+          const url = normalizeUrl(given);
+          const key = await readSecret(`API key for ${url}: `);
+          const workspace = opts.workspace;
+          // The key is stored only once the instance has accepted it.
+          const workspaces = await new Api({ url, key }, notice).get<Workspace[]>('/workspaces');
+          if (workspace && !workspaces.some((w) => w.id === workspace)) throw new UsageError(`This key has no workspace ${workspace}: run \`herald workspaces\` to see its workspaces.`);
+          const file = storeCredential(profile, { url, kind: 'apiKey', key, ...(workspace && { workspace }) });
+          show(out, { url, profile, workspaces, credentials: file }, () => [
+            `Logged in to ${url} (profile ${profile}). The key is stored in ${file}, readable by you only.`,
+            workspaces.length > 1 && !workspace ? `This key reaches ${workspaces.length} workspaces: add --workspace <id> to a command, or log in again with --workspace <id>.` : '',
+            workspaceTable(workspaces),
+          ].filter(Boolean));
+        }),
+      ),
+    ['herald login --key --url https://herald.example.com', 'herald login --key --url https://herald.example.com < key.txt', 'herald login --key --profile work --workspace ws_123'],
+  );
+
+  examples(
+    program
+      .command('logout')
+      .description('forget the stored credential of a profile (an API key stays valid: revoke it in the developer settings)')
+      .action(
+        act(async ({ out, opts }) => {
+          const profile = opts.profile ?? DEFAULT_PROFILE;
+          const forgotten = forgetCredential(profile);
+          show(out, { profile, loggedOut: Boolean(forgotten) }, () =>
+            forgotten ? `Logged out of ${forgotten.url} (profile ${profile}). The API key itself still works until it is revoked in the developer settings.` : `Profile ${profile} was not logged in.`,
+          );
+        }),
+      ),
+    ['herald logout', 'herald logout --profile work'],
+  );
+
+  examples(
+    program
+      .command('whoami')
+      .description('the instance, the credential and the workspaces it acts on')
+      .action(
+        act(async ({ out, opts, api }) => {
+          const client = api();
+          const session = resolveSession(opts);
+          // A key that reaches several workspaces has none chosen without --workspace: /is-connected says 403.
+          const check = client.get<Check>('/is-connected').catch((error: unknown) => {
+            if (error instanceof ApiRefusal && error.status === 403) return null;
+            throw error;
+          });
+          const [status, workspaces, connection] = await Promise.all([client.get<Status>('/status'), client.get<Workspace[]>('/workspaces'), check]);
+          const current = connection?.workspace ? workspaces.find((w) => w.id === connection.workspace!.id) : undefined;
+          const value = { url: session.url, instance: status.name, profile: session.profile, credential: session.source, key: `${session.key.slice(0, 8)}…`, workspace: current ?? null, role: connection?.role ?? null, scopes: connection?.scopes ?? null, workspaces };
+          show(out, value, () => [
+            fields([
+              ['instance', `${status.name} at ${session.url}`],
+              ['profile', session.source === 'environment' ? 'HERALD_API_KEY (environment)' : `${session.profile} (${credentialsPath()})`],
+              ['key', value.key],
+              ['workspace', current ? `${current.name} (${current.id}), role ${current.role}` : connection?.connected === false ? 'none: the key reaches no workspace' : `none chosen among ${workspaces.length}: use --workspace <id>`],
+              ['scopes', connection?.scopes ? connection.scopes.join(', ') || 'none' : '-'],
+            ]),
+            '',
+            workspaceTable(workspaces),
+          ]);
+        }),
+      ),
+    ['herald whoami', 'herald whoami --profile work --json'],
+  );
+
+  examples(
+    program
+      .command('status')
+      .description("the instance's status document: name, version, clock, documentation and scopes")
+      .action(
+        act(async ({ out, opts, api }) => {
+          const status = await api().get<Status>('/status');
+          show(out, status, () =>
+            fields([
+              ['name', status.name],
+              ['status', status.status],
+              ['version', status.version],
+              ['time', `${status.time} (${formatWhen(status.time, opts.tz)})`],
+              ['developers', status.documentation.developers],
+              ['openapi', status.documentation.openapi],
+              ['mcp', status.mcp.endpoint],
+              ['scopes', status.scopes.rest.join(', ')],
+            ]),
+          );
+        }),
+      ),
+    ['herald status', 'herald status --json'],
+  );
+
+  examples(
+    program
+      .command('workspaces')
+      .description('the workspaces the credential reaches, with your role in each')
+      .action(
+        act(async ({ out, api }) => {
+          const list = await api().get<Workspace[]>('/workspaces');
+          show(out, list, () => workspaceTable(list));
+        }),
+      ),
+    ['herald workspaces', 'herald workspaces --json'],
+  );
+}

@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import type { components } from '../api-types.ts';
+import { formatOf, readStdin, readText, toHtml } from '../content.ts';
+import { ApiRefusal, NetworkFailure, UsageError } from '../errors.ts';
+import { excerpt, fields, notice, show, table } from '../output.ts';
+import { act, collect, examples, integer, seg, type Context } from '../program.ts';
+import { formatWhen, parseWhen } from '../time.ts';
+import { checkFiles, progressBar, uploadFile } from '../upload.ts';
+import { resolveChannels } from './channels.ts';
+
+type S = components['schemas'];
+
+const DAY = 24 * 3600_000;
+
+function postTable(posts: S['Post'][], tz: string | undefined): string {
+  return table(
+    ['ID', 'STATE', 'WHEN', 'PLATFORM', 'CHANNEL', 'GROUP', 'CONTENT'],
+    posts.map((p) => [p.id, p.state, formatWhen(p.publishDate, tz), p.integration.providerIdentifier, p.integration.id, p.group, excerpt(p.content, 40)]),
+    'No posts.',
+  );
+}
+
+function postFields(p: S['Post'], tz: string | undefined): string[] {
+  return [
+    fields([
+      ['id', p.id],
+      ['group', p.group],
+      ['state', p.state],
+      ['when', `${formatWhen(p.publishDate, tz)} (${p.publishDate})`],
+      ['channel', `${p.integration.id} (${p.integration.providerIdentifier})`],
+      ['tags', p.tags.join(', ')],
+      ['released', p.releaseURL ?? p.releaseId],
+      ['error', p.error],
+    ]),
+    ...p.value.map((v, i) => `  ${i === 0 ? 'post' : `comment ${i} (+${v.delay} min)`}: [${v.state}] ${excerpt(v.content, 60)}${v.image.length ? ` (${v.image.length} media)` : ''}`),
+  ];
+}
+
+/** Media for `--image`: a library path (http/https URL) as it is, a local file uploaded first. */
+async function images(ctx: Context, values: string[]): Promise<S['ImageRefInput'][]> {
+  const local = values.filter((v) => !/^https?:\/\//i.test(v));
+  const checked = new Map(checkFiles(local).map((f) => [f.file, f.size]));
+  const refs: S['ImageRefInput'][] = [];
+  for (const value of values) {
+    const size = checked.get(value);
+    if (size === undefined) {
+      refs.push({ path: value });
+      continue;
+    }
+    const bar = progressBar(value, size);
+    const uploaded = await uploadFile(ctx.api(), value, size, bar);
+    bar(size, true);
+    refs.push({ id: uploaded.id, path: uploaded.path });
+  }
+  return refs;
+}
+
+/** `key=value` pairs of `--setting`; a value that reads as JSON (number, boolean, list) is sent as such. */
+function settingsOf(pairs: string[]): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new UsageError(`--setting takes key=value, not "${pair}".`);
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    settings[pair.slice(0, at)] = value;
+  }
+  return settings;
+}
+
+type CreateOptions = {
+  channel?: string[];
+  file?: string;
+  format?: string;
+  comment?: string[];
+  delay?: number[];
+  at?: string;
+  tz?: string;
+  now?: boolean;
+  draft?: boolean;
+  image?: string[];
+  tag?: string[];
+  setting?: string[];
+  shortLink?: boolean;
+  group?: string;
+  idempotencyKey?: string;
+};
+
+async function create(ctx: Context, text: string | undefined): Promise<void> {
+  const o = ctx.opts as CreateOptions;
+  const file = o.file;
+  if (text !== undefined && file) throw new UsageError('Give the content either as an argument or with --file, not both.');
+  if (!o.channel?.length) throw new UsageError('Which channels? Add --channel <id|name|handle> (repeat it for several; see `herald channels list`).');
+  if (o.now && o.at) throw new UsageError('--now publishes immediately; leave out --at, or use --at without --now to schedule.');
+  if (o.now && o.draft) throw new UsageError('Choose one of --now and --draft.');
+  const type: S['CreatePostsInput']['type'] = o.now ? 'now' : o.draft || !o.at ? 'draft' : 'schedule';
+  const date = o.at ? parseWhen(o.at, o.tz) : new Date().toISOString();
+  const format = formatOf(file, o.format);
+  let source: string;
+  if (text !== undefined) source = text;
+  else if (file === '-' || (!file && !process.stdin.isTTY)) source = await readStdin();
+  else if (file) source = readText(file);
+  else throw new UsageError('No content: give it as an argument, with --file <path>, or on standard input.');
+  if (!source.trim()) throw new UsageError('The content is empty.');
+
+  const api = ctx.api();
+  const channels = await resolveChannels(() => api.get<S['Channel'][]>('/integrations'), o.channel);
+  const delays = o.delay ?? [];
+  const comments = await Promise.all((o.comment ?? []).map((c) => toHtml(c, format)));
+  const media = await images(ctx, o.image ?? []);
+  const settings = o.setting?.length ? settingsOf(o.setting) : undefined;
+  const value: S['PostValueInput'][] = [
+    { content: await toHtml(source, format), image: media },
+    // The n-th --delay goes with the n-th --comment; later comments take the last one given.
+    ...comments.map((content, i) => ({ content, image: [], delay: delays[Math.min(i, delays.length - 1)] ?? 0 })),
+  ];
+  const body: S['CreatePostsInput'] = {
+    type,
+    date,
+    shortLink: Boolean(o.shortLink),
+    tags: o.tag ?? [],
+    ...(o.group && { group: o.group }),
+    posts: channels.map((c) => ({
+      integration: { id: c.id },
+      value,
+      ...(settings && { settings: { __type: c.identifier ?? '', ...settings } as S['PostItemInput']['settings'] }),
+    })),
+  };
+  // One key per invocation, kept across its retries: the server answers a repeat with the first result.
+  const key = o.idempotencyKey ?? randomUUID();
+  let created: S['CreatedPost'][];
+  try {
+    created = await api.request<S['CreatedPost'][]>('POST', '/posts', { json: body, headers: { 'idempotency-key': key }, retry: true });
+  } catch (error) {
+    if (error instanceof NetworkFailure || (error instanceof ApiRefusal && error.status >= 500)) {
+      notice(`The server may have made the post. To try again without posting twice, run the same command with --idempotency-key ${key}`);
+    }
+    throw error;
+  }
+  const names = new Map(channels.map((c, i) => [c.id, o.channel![i]!]));
+  show(ctx.out, created, () => [
+    type === 'now' ? `Publishing now on ${created.length} channel(s).` : type === 'schedule' ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).` : `Saved as a draft on ${created.length} channel(s).`,
+    table(['POST', 'CHANNEL'], created.map((c) => [c.postId, names.get(c.integration) === c.integration ? c.integration : `${names.get(c.integration) ?? ''} (${c.integration})`]), ''),
+  ]);
+}
+
+export function register(program: Command): void {
+  const posts = examples(program.command('posts').description('create, read and remove posts'), ['herald posts create "Hello" --channel ch_123 --at "2026-11-24 09:30"', 'herald posts list', 'herald posts get post_123']);
+  examples(
+    posts
+      .command('create [content]')
+      .description(
+        'create a post on one or more channels (a draft, scheduled with --at, or published with --now).\n' +
+          'Every create sends an Idempotency-Key; the command retries a server failure with the same key, so the post is made once. If it still fails, it prints the key: run the same command again with --idempotency-key <key> and the server answers with the first result instead of posting twice.',
+      )
+      .option('-c, --channel <channel>', 'a channel ID, name or handle (repeat for several)', collect)
+      .option('-f, --file <path>', 'read the content from a file (- for standard input)')
+      .option('--format <format>', 'text, markdown or html (default: by the file\'s extension, else text)')
+      .option('--comment <text>', 'a comment published under the post (repeat for several)', collect)
+      .option('--delay <minutes>', 'minutes after the post a comment goes out (repeat, one per --comment)', (v: string, prev: number[] = []) => [...prev, integer('--delay', 0, 525600)(v)])
+      .option('--at <time>', 'schedule: ISO 8601 (2026-11-24T09:30:00Z) or local time (2026-11-24 09:30) read in --tz')
+      .option('--tz <zone>', 'time zone of a local --at and of times shown (default: this machine\'s)')
+      .option('--now', 'publish immediately (cannot be undone)')
+      .option('--draft', 'save as a draft (the default without --at or --now)')
+      .option('--image <file|url>', 'attach media: a local file (uploaded first) or a library URL (repeat)', collect)
+      .option('--tag <tag>', 'an internal tag (repeat)', collect)
+      .option('--setting <key=value>', 'a platform setting (repeat; see `channels settings`)', collect)
+      .option('--short-link', 'shorten the links in the text')
+      .option('--group <group>', 'update the posts of this existing group instead of creating new ones')
+      .option('--idempotency-key <key>', 'the key of an earlier attempt, to retry it without posting twice')
+      .action(act(create)),
+    [
+      'herald posts create "Hello, world" --channel ch_123',
+      'herald posts create --file launch.md --channel bluesky-main --channel @acme --at "2026-11-24 09:30" --tz Europe/Paris',
+      'echo "<p>Now live</p>" | herald posts create --format html --channel ch_123 --now',
+      'herald posts create "Thread start" -c ch_123 --comment "Second" --delay 5 --comment "Third" --delay 10 --at 2026-11-24T08:00:00Z',
+      'herald posts create "Photo day" -c ch_123 --image ./cat.jpg --draft',
+      'herald posts create "Hello" -c ch_123 --idempotency-key 7d5e…   # retry of a failed attempt',
+    ],
+  );
+  examples(
+    posts
+      .command('list')
+      .description('the calendar: posts between two times (default: from now, for seven days)')
+      .option('--from <time>', 'start: ISO 8601 or a local time read in --tz')
+      .option('--to <time>', 'end: ISO 8601 or a local time read in --tz')
+      .option('--tz <zone>', 'time zone of local times, and of the times shown')
+      .option('--group <id>', 'only posts of the channels of this client group')
+      .option('--limit <n>', 'at most this many posts (1 to 1000)', integer('--limit', 1, 1000))
+      .option('--cursor <cursor>', 'the next page, from an earlier answer')
+      .action(
+        act(async ({ out, opts, api }) => {
+          const start = opts.from ? parseWhen(opts.from as string, opts.tz) : new Date().toISOString();
+          const end = opts.to ? parseWhen(opts.to as string, opts.tz) : new Date(Date.parse(start) + 7 * DAY).toISOString();
+          const page = await api().get<S['PostList']>('/posts', { startDate: start, endDate: end, customer: opts.group as string | undefined, limit: opts.limit as number | undefined, cursor: opts.cursor as string | undefined });
+          show(out, page, () => [postTable(page.posts, opts.tz), ...(page.nextCursor ? [`More posts: add --cursor ${page.nextCursor}`] : [])]);
+        }),
+      ),
+    ['herald posts list', 'herald posts list --from 2026-11-01 --to 2026-12-01 --tz Europe/Paris', 'herald posts list --group grp_123 --json'],
+  );
+  examples(
+    posts
+      .command('get <id>')
+      .description('one post, with its comments and their states')
+      .option('--tz <zone>', 'time zone of the times shown')
+      .action(
+        act(async ({ out, opts, api }, id: string) => {
+          const post = await api().get<S['Post']>(`/posts/${seg(id)}`);
+          show(out, post, () => postFields(post, opts.tz));
+        }),
+      ),
+    ['herald posts get post_123', 'herald posts get post_123 --json'],
+  );
+  examples(
+    posts
+      .command('status <id> <status>')
+      .description('move a post: `schedule` puts a draft in the queue for its date, `draft` takes a scheduled post out')
+      .action(
+        act(async ({ out, opts, api }, id: string, status: string) => {
+          if (status !== 'draft' && status !== 'schedule') throw new UsageError(`The status is draft or schedule, not "${status}".`);
+          const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/status`, { json: { status } });
+          show(out, post, () => [`Post ${post.id} is now ${post.state}.`, ...postFields(post, opts.tz as string | undefined).slice(0, 1)]);
+        }),
+      ),
+    ['herald posts status post_123 schedule', 'herald posts status post_123 draft'],
+  );
+  examples(
+    posts
+      .command('missing <id>')
+      .description('what a post still lacks before it can publish (platform settings, media, title)')
+      .action(
+        act(async ({ out, api }, id: string) => {
+          const check = await api().get<S['MissingCheck']>(`/posts/${seg(id)}/missing`);
+          show(out, check, () => (check.ready ? `Post ${check.postId} is ready to publish.` : [`Post ${check.postId} is missing:`, ...check.missing.map((m) => `  ${m.field}: ${m.reason}`)]));
+        }),
+      ),
+    ['herald posts missing post_123'],
+  );
+  examples(
+    posts
+      .command('release-id <id> <releaseId>')
+      .description("record the post's ID (and address) on the platform")
+      .option('--release-url <url>', "the post's address on the platform")
+      .action(
+        act(async ({ out, opts, api }, id: string, releaseId: string) => {
+          const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/release-id`, { json: { releaseId, ...(opts.releaseUrl ? { releaseURL: opts.releaseUrl } : {}) } });
+          show(out, post, () => `Post ${post.id} is recorded as ${post.releaseId}${post.releaseURL ? ` (${post.releaseURL})` : ''}.`);
+        }),
+      ),
+    ['herald posts release-id post_123 3kx2abc --release-url https://bsky.app/profile/acme/post/3kx2abc'],
+  );
+  const deleted = (d: S['Deleted']) => (d.deleted ? `Deleted ${d.deleted} post(s): ${d.ids.join(', ')}.` : 'Nothing was deleted.');
+  examples(
+    posts
+      .command('delete <id>')
+      .description('delete a post (one already published stays on the platform)')
+      .action(
+        act(async ({ out, api }, id: string) => {
+          const d = await api().request<S['Deleted']>('DELETE', `/posts/${seg(id)}`);
+          show(out, d, () => deleted(d));
+        }),
+      ),
+    ['herald posts delete post_123'],
+  );
+  examples(
+    posts
+      .command('delete-group <group>')
+      .description('delete every post of a group (a composition sent to several channels)')
+      .action(
+        act(async ({ out, api }, group: string) => {
+          const d = await api().request<S['Deleted']>('DELETE', `/posts/group/${seg(group)}`);
+          show(out, d, () => deleted(d));
+        }),
+      ),
+    ['herald posts delete-group grp_abc'],
+  );
+}

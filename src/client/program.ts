@@ -1,0 +1,46 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { resolveSession } from './credentials.ts';
+import { Api } from './http.ts';
+import { fail, notice, type Out } from './output.ts';
+
+/** The options every command takes, merged with its own. */
+export type Options = { json?: boolean; profile?: string; workspace?: string; tz?: string } & Record<string, unknown>;
+
+export type Context = { out: Out; opts: Options; api(): Api };
+
+/** Wraps a command's handler: its options, its API client (made on first use) and its failures. */
+export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => Promise<void>) {
+  return async (...params: unknown[]) => {
+    const command = params.at(-1) as Command;
+    const opts = command.optsWithGlobals<Options>();
+    const out = { json: Boolean(opts.json) };
+    let api: Api | undefined;
+    try {
+      await handler({ out, opts, api: () => (api ??= new Api(resolveSession({ profile: opts.profile, workspace: opts.workspace }), notice)) }, ...(params.slice(0, -2) as A));
+    } catch (error) {
+      fail(out, error);
+    }
+  };
+}
+
+/** Adds examples under a command's help. */
+export function examples(command: Command, lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** Collects a repeated option into a list. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** A whole number within bounds, for options such as --page and --delay. */
+export function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
+    return n;
+  };
+}
+
+/** A path segment. */
+export const seg = (value: string) => encodeURIComponent(value);
