@@ -59,7 +59,9 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   run(ctx: ToolContext, access: WorkspaceAccess, args: z.output<I>): Promise<z.input<O>>;
   summary(output: z.output<O>): string;
 }): Tool {
-  return spec as unknown as Tool;
+  // A copy without the schema's OpenAPI id: with it, the JSON Schema would be a bare top-level
+  // `$ref`, and clients that do not follow references would see no properties.
+  return { ...spec, input: spec.input.extend({}), output: spec.output.extend({}) } as unknown as Tool;
 }
 
 const workspaceArg = z
