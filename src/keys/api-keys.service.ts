@@ -140,7 +140,9 @@ export class ApiKeysService {
     if (header === undefined && surface === 'mcp') {
       throw new UnauthorizedError('Missing Authorization header. The MCP server takes an MCP key ("Authorization: Bearer svc_mcp_…") or an OAuth access token ("Authorization: Bearer svco_…").', { code: 'invalid_credential' });
     }
-    const parsed = parseAuthorization(header);
+    // MCP clients send every credential as a bearer token: a REST key sent so is still named as one.
+    const bearerKey = surface === 'mcp' && header !== undefined ? /^[ \t]*bearer[ \t]+(svc_\S*)[ \t]*$/i.exec(header) : null;
+    const parsed = parseAuthorization(bearerKey ? bearerKey[1] : header);
     if (parsed.form === 'invalid') throw new UnauthorizedError(parsed.reason, { code: 'invalid_credential' });
     if (parsed.form === 'oauth') {
       // OAuth access tokens are verified here once they are issued, bound to `surface`'s resource.

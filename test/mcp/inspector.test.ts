@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +9,7 @@ import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { TEST_SECRET_KEY, TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
 import { processBudget, PROCESS_BUDGET_MS, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { ensureBuilt } from '../../scripts/build.mjs';
 import { connectClient } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -53,7 +55,26 @@ async function inspector(args: string[]): Promise<unknown> {
   return JSON.parse(stdout);
 }
 
+/** The files a compiled module loads at once: itself and its static imports, transitively (not `import()`). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = fs.readFileSync(file, 'utf8');
+  for (const match of code.matchAll(/^(?:import|export)\s[^;]*?["'](\.{1,2}\/[^"']+)["']/gm)) staticClosure(path.resolve(path.dirname(file), match[1]!), seen);
+  return seen;
+}
+
 describe('the MCP server of a real process', () => {
+  it('is not loaded with the HTTP application: the SDK is reached only through a dynamic import', async () => {
+    const entry = await ensureBuilt();
+    const chunks = path.join(path.dirname(entry), 'chunks');
+    const appChunk = fs.readdirSync(chunks).map((name) => path.join(chunks, name)).find((file) => file.endsWith('.js') && fs.readFileSync(file, 'utf8').includes('// src/app.ts'));
+    expect(appChunk).toBeDefined();
+    const loaded = [...staticClosure(appChunk!)];
+    expect(loaded.filter((file) => fs.readFileSync(file, 'utf8').includes('@modelcontextprotocol/'))).toEqual([]);
+    expect(fs.readFileSync(appChunk!, 'utf8')).toMatch(/import\("\.\/mcp\.server-[^"]+\.js"\)/);
+  });
+
   it(
     'the MCP Inspector CLI lists the tools and calls them',
     async () => {

@@ -238,6 +238,9 @@ describe('MCP server: credentials', () => {
     expect(body.msg).toMatch(/MCP keys \(svc_mcp_…\) or OAuth access tokens/);
     expect(body.msg).toMatch(/developer settings/);
     await expect(connectClient(url, rest)).rejects.toThrow();
+    const asBearer = await post({ authorization: `Bearer ${rest}` });
+    expect(asBearer.status).toBe(401);
+    expect(((await asBearer.json()) as { code: string }).code).toBe('wrong_key_type');
   });
 
   it('an MCP key works as the whole value and as Bearer; MCP keys are refused by the REST API', async () => {
