@@ -60,10 +60,10 @@ function serverFor(deps: EndpointDeps, call: RequestCall): McpServer {
             requireScope(access, tool.scope);
           }
           const output = tool.output.parse(await tool.run(ctx, access, args)) as Record<string, unknown>;
-          call.request.log.info({ tool: tool.name }, 'MCP tool call');
+          call.request.log.debug({ tool: tool.name }, 'MCP tool call');
           return { content: [{ type: 'text', text: tool.summary(output) }], structuredContent: output };
         } catch (error) {
-          call.request.log.info({ tool: tool.name, err: error instanceof AppError ? error.code : 'internal' }, 'MCP tool call failed');
+          call.request.log.debug({ tool: tool.name, err: error instanceof AppError ? error.code : 'internal' }, 'MCP tool call failed');
           return toolError(error, call.request);
         }
       },
