@@ -16,6 +16,7 @@ import { RequestLog } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
 import { zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
+import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { uploadLinksRoutes } from './media/upload-links.routes.ts';
 import { uploadPageRoutes } from './media/upload-page.routes.ts';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(shortLinksRoutes);
   await app.register(mediaFilesRoutes);
   await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
+  await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });

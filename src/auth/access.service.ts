@@ -3,7 +3,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import { toWorkspace, type Workspace } from '../workspaces/workspaces.service.ts';
-import { effectiveScopes, isRole, type Role, type Scope } from './scopes.ts';
+import { effectiveScopes, grantedScopes, isRole, type Role, type Scope } from './scopes.ts';
 
 /** What a request may do: the workspace it acts on, the owner's role there, and the scopes left. */
 export type WorkspaceAccess = {
@@ -45,6 +45,16 @@ export class AccessService {
       this.#cache.set(key, { version, memberships });
     }
     return memberships;
+  }
+
+  /**
+   * The workspaces the key can act in, each with its owner's role there; the selected one (or
+   * the only one) is marked `current`.
+   */
+  async workspaces(principal: Principal, selected: string | undefined) {
+    const memberships = await this.memberships(principal);
+    const current = selected !== undefined || memberships.length === 1 ? (await this.select(principal, selected)).workspace.id : null;
+    return memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role, current: m.workspace.id === current, apiAccess: m.workspace.plan.apiAccess }));
   }
 
   /**
@@ -100,7 +110,7 @@ function freezeWorkspace(workspace: Workspace): Workspace {
 /** Throws a 403 that names the missing scope and the owner's role. */
 export function requireScope(access: WorkspaceAccess, scope: Scope): void {
   if (access.scopes.has(scope)) return;
-  const keyHasIt = access.principal.scopes.includes(scope);
+  const keyHasIt = grantedScopes(access.principal.scopes).has(scope);
   throw new ForbiddenError(
     keyHasIt
       ? `Missing scope "${scope}": the key has it, but its owner's role "${access.role}" in this workspace does not allow it.`

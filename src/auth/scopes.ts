@@ -39,8 +39,24 @@ export function isScope(value: string): value is Scope {
   return (REST_SCOPES as readonly string[]).includes(value) || (MCP_SCOPES as readonly string[]).includes(value);
 }
 
-/** The scopes a key may use in a workspace: its own, within its owner's role there. */
+/**
+ * What an MCP scope lets a key do through the services the REST API shares: `mcp:read` reads,
+ * `mcp:write` does everything else. The owner's role still caps the result.
+ */
+const MCP_GRANTS: Readonly<Record<McpScope, readonly RestScope[]>> = {
+  'mcp:read': ['posts:read', 'channels:read', 'analytics:read'],
+  'mcp:write': REST_SCOPES,
+};
+
+/** A key's own scopes, with the REST scopes its MCP scopes stand for. */
+export function grantedScopes(keyScopes: readonly Scope[]): Set<Scope> {
+  const granted = new Set<Scope>(keyScopes);
+  for (const scope of keyScopes) if (scope in MCP_GRANTS) for (const rest of MCP_GRANTS[scope as McpScope]) granted.add(rest);
+  return granted;
+}
+
+/** The scopes a key may use in a workspace: its own (with what its MCP scopes stand for), within its owner's role there. */
 export function effectiveScopes(keyScopes: readonly Scope[], role: Role): Set<Scope> {
   const allowed = ROLE_SCOPES[role];
-  return new Set(keyScopes.filter((scope) => allowed.has(scope)));
+  return new Set([...grantedScopes(keyScopes)].filter((scope) => allowed.has(scope)));
 }

@@ -1,3 +1,4 @@
+import { mayUseChannel, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
 import { lockWorkspace } from '../db/dialect.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
@@ -70,6 +71,25 @@ export type NewChannel = {
   config?: Record<string, unknown> | undefined;
 };
 
+/** A channel as the public API shows it (REST and MCP alike). */
+export function presentChannel(channel: Channel, defaultPicture: string) {
+  return {
+    id: channel.id,
+    name: channel.name,
+    identifier: channel.provider,
+    picture: channel.picture ?? defaultPicture,
+    disabled: channel.disabled,
+    disabledReason: channel.disabledReason,
+    profile: channel.profile ?? '',
+    customer: channel.group,
+  };
+}
+
+/** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
+function visibleChannel(access: WorkspaceAccess, id: string): void {
+  if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
+}
+
 export class ChannelsService {
   constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {}
 
@@ -133,6 +153,30 @@ export class ChannelsService {
   async list(workspaceId: string, filter: { groupId?: string | undefined; channelIds?: readonly string[] | null } = {}): Promise<Channel[]> {
     const rows = await repo.listChannels(this.deps.db, workspaceId, filter);
     return rows.map(toChannel);
+  }
+
+  /**
+   * The channels a request may see, optionally of one client group (an unknown group is a 404).
+   * A channel-limited key sees only its channels and is never refused for that.
+   */
+  async visible(access: WorkspaceAccess, groupId: string | undefined): Promise<Channel[]> {
+    const workspaceId = access.workspace.id;
+    if (groupId !== undefined && !(await findGroup(this.deps.db, workspaceId, groupId))) {
+      throw new NotFoundError(`No client group ${groupId} in this workspace.`);
+    }
+    return this.list(workspaceId, { groupId, channelIds: access.channelIds });
+  }
+
+  /** `settings` of a channel the request may see. */
+  async settingsFor(access: WorkspaceAccess, id: string) {
+    visibleChannel(access, id);
+    return this.settings(access.workspace.id, id);
+  }
+
+  /** `trigger` on a channel the request may see. */
+  async triggerFor(access: WorkspaceAccess, id: string, methodName: string, data: Record<string, unknown>): Promise<unknown> {
+    visibleChannel(access, id);
+    return this.trigger(access.workspace.id, id, methodName, data);
   }
 
   async get(workspaceId: string, id: string): Promise<Channel> {

@@ -2064,6 +2064,29 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A client group ("customer") that channels are filed under. */
+        ClientGroup: {
+            id: string;
+            name: string;
+        };
+        Channel: {
+            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
+            id: string;
+            /** @description Display name. */
+            name: string;
+            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
+            identifier: string;
+            /** @description Profile picture URL. */
+            picture: string;
+            /** @description Whether the channel cannot post right now. */
+            disabled: boolean;
+            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
+            disabledReason: string | null;
+            /** @description The channel's handle, without the at sign; empty when the platform has none. */
+            profile: string;
+            /** @description The client group the channel is filed under. */
+            customer: components["schemas"]["ClientGroup"] | null;
+        };
         ChannelSettings: {
             /** @description The channel ID. */
             integration: string;
@@ -2096,29 +2119,6 @@ export interface components {
             idempotentWrites: boolean;
             /** @description How a channel of this platform is connected. */
             connect: string;
-        };
-        /** @description A client group ("customer") that channels are filed under. */
-        ClientGroup: {
-            id: string;
-            name: string;
-        };
-        Channel: {
-            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
-            id: string;
-            /** @description Display name. */
-            name: string;
-            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
-            identifier: string;
-            /** @description Profile picture URL. */
-            picture: string;
-            /** @description Whether the channel cannot post right now. */
-            disabled: boolean;
-            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
-            disabledReason: string | null;
-            /** @description The channel's handle, without the at sign; empty when the platform has none. */
-            profile: string;
-            /** @description The client group the channel is filed under. */
-            customer: components["schemas"]["ClientGroup"] | null;
         };
         /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
         UploadResult: {
@@ -2230,6 +2230,12 @@ export interface components {
             /** @description The channel ID, when the notification is about one. */
             integration: string | null;
             createdAt: string;
+        };
+        NotificationPage: {
+            notifications: components["schemas"]["Notification"][];
+            page: number;
+            pageSize: number;
+            hasMore: boolean;
         };
         ImageRef: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
@@ -2513,12 +2519,6 @@ export interface components {
             current: boolean;
             /** @description Whether the workspace's plan includes the API; calls acting on it answer 401 otherwise. */
             apiAccess: boolean;
-        };
-        NotificationPage: {
-            notifications: components["schemas"]["Notification"][];
-            page: number;
-            pageSize: number;
-            hasMore: boolean;
         };
     };
     responses: never;

@@ -27,6 +27,7 @@ export function llmsTxt(baseUrl: string): string {
 - Rate limits: per route and per key; headers ${RATE_LIMIT_HEADERS.join(', ')}; a 429 carries Retry-After in seconds.
 - Errors: \`{msg, code}\` for business rules, \`{statusCode, message, error}\` for invalid requests. Another workspace's object answers 404.
 - Times are ISO 8601 in UTC; GET /status \`time\` is the authoritative clock.
+- MCP server: ${u.mcp} (streamable HTTP, stateless). Send an MCP key as \`Authorization: Bearer svc_mcp_…\`; \`mcp:read\` allows the reading tools, \`mcp:write\` the others. Its tools (get_status, list_channels, create_post, check_post_missing, …) take the same inputs as the REST routes and answer errors with the same sentences.
 `;
 }
 
@@ -69,6 +70,9 @@ export function developersHtml(baseUrl: string): string {
 <li>What a key may do is its scopes, within its owner's current role in the workspace. A demotion applies on the next call.</li>
 </ul>
 <table><tr><th>Role</th><th>Scopes it allows</th></tr>${roles}</table>
+<h2 id="mcp">MCP server</h2>
+<p>AI agents connect to <code>${u.mcp}</code> (streamable HTTP) with an MCP key, sent as <code>Authorization: Bearer svc_mcp_…</code>. <code>mcp:read</code> allows the reading tools, <code>mcp:write</code> the others, always within the owner's role. The tools call the same code as the REST API: same inputs, same rules, same error sentences (as tool errors). A request without a credential is answered 401 with a <code>WWW-Authenticate</code> header pointing at <code>${u.mcpOauthMetadata}</code>. For example, in Claude Code:</p>
+<pre><code>claude mcp add --transport http herald ${u.mcp} --header "Authorization: Bearer svc_mcp_…"</code></pre>
 <h2 id="rate-limits">Rate limits</h2>
 <p>Each route has its own quota per key (per client address without a valid key). Every response carries ${RATE_LIMIT_HEADERS.map((h) => `<code>${h}</code>`).join(', ')}; <code>RateLimit-Reset</code> is in seconds and <code>RateLimit-Policy</code> reads <code>&lt;quota&gt;;w=&lt;window seconds&gt;</code>. A 429 carries <code>Retry-After</code>.</p>
 <h2 id="errors">Errors</h2>

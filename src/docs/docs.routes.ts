@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { REST_SCOPES } from '../auth/scopes.ts';
+import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import { publicUrls } from '../status/status.service.ts';
 import { CHANNEL_AVATAR_SVG, developersHtml, llmsTxt } from './docs.content.ts';
 
@@ -22,6 +22,15 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
     authorization_servers: [],
     scopes_supported: [...REST_SCOPES],
     bearer_methods_supported: ['header'],
+    resource_documentation: urls.developers,
+  }));
+  // RFC 9728: the metadata of the resource at /mcp-oauth lives at the well-known path followed by the resource's path.
+  app.get('/.well-known/oauth-protected-resource/mcp-oauth', { config: page, schema: hidden }, async () => ({
+    resource: urls.mcp,
+    authorization_servers: [],
+    scopes_supported: [...MCP_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Herald MCP server',
     resource_documentation: urls.developers,
   }));
   app.get('/openapi.json', { config: page, schema: hidden }, async () => app.swagger());

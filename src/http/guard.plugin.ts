@@ -74,9 +74,12 @@ async function guard(app: FastifyInstance, options: GuardOptions) {
       request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
     } else if (auth !== 'none') {
       try {
-        request.principal = await options.apiKeys.authenticate(request.headers.authorization, 'rest');
+        request.principal = await options.apiKeys.authenticate(request.headers.authorization, auth === 'mcp' ? 'mcp' : 'rest');
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
+        if (error.statusCode === 401 && config.challenge) {
+          error.headers['WWW-Authenticate'] = request.headers.authorization === undefined ? config.challenge : `${config.challenge}, error="invalid_token"`;
+        }
         request.credentialError = error;
       }
     }
@@ -100,7 +103,7 @@ async function guard(app: FastifyInstance, options: GuardOptions) {
 
     if (auth === 'none') return;
     if (request.credentialError) throw request.credentialError;
-    if (auth === 'key' || !request.principal) return;
+    if (auth === 'key' || auth === 'mcp' || !request.principal) return;
 
     request.access = await options.access.select(request.principal, readShoworg(request));
     if (config.scope) requireScope(request.access, config.scope);

@@ -9,8 +9,10 @@ import type { Principal } from '../keys/api-keys.service.ts';
  * - `key`: a valid REST credential, no workspace needed (e.g. /workspaces).
  * - `workspace` (the default): a valid credential acting on one selected workspace,
  *   holding `scope` when one is named.
+ * - `mcp`: a valid MCP credential (MCP key or OAuth token); the workspace and scope are
+ *   checked per tool call.
  */
-export type RouteAuth = 'none' | 'key' | 'workspace';
+export type RouteAuth = 'none' | 'key' | 'workspace' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,6 +22,8 @@ declare module 'fastify' {
     quota?: number;
     /** Routes outside the public API (pages, docs assets) skip the per-route rate limit. */
     rateLimited?: boolean;
+    /** The `WWW-Authenticate` value sent with this route's 401 answers. */
+    challenge?: string;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -137,16 +137,22 @@ export class ApiKeysService {
    * message says what is wrong with the credential, never whether another key exists.
    */
   async authenticate(header: string | undefined, surface: KeyKind): Promise<Principal> {
-    const parsed = parseAuthorization(header);
+    if (header === undefined && surface === 'mcp') {
+      throw new UnauthorizedError('Missing Authorization header. The MCP server takes an MCP key ("Authorization: Bearer svc_mcp_…") or an OAuth access token ("Authorization: Bearer svco_…").', { code: 'invalid_credential' });
+    }
+    // MCP clients send every credential as a bearer token: a REST key sent so is still named as one.
+    const bearerKey = surface === 'mcp' && header !== undefined ? /^[ \t]*bearer[ \t]+(svc_\S*)[ \t]*$/i.exec(header) : null;
+    const parsed = parseAuthorization(bearerKey ? bearerKey[1] : header);
     if (parsed.form === 'invalid') throw new UnauthorizedError(parsed.reason, { code: 'invalid_credential' });
     if (parsed.form === 'oauth') {
+      // OAuth access tokens are verified here once they are issued, bound to `surface`'s resource.
       throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
     }
     if (parsed.kind !== surface) {
       throw new UnauthorizedError(
         surface === 'rest'
           ? 'This is an MCP key (svc_mcp_…); it only works with the MCP server. The REST API takes REST keys (svc_…).'
-          : 'This is a REST API key (svc_…); the MCP server only accepts MCP keys (svc_mcp_…). Create one in the developer settings.',
+          : 'This is a REST API key (svc_…); the MCP server takes MCP keys (svc_mcp_…) or OAuth access tokens (Bearer svco_…), not REST keys. Create an MCP key in the developer settings (or with `herald admin key create --mcp`).',
         { code: 'wrong_key_type' },
       );
     }

@@ -57,6 +57,8 @@ export function parseAuthorization(header: string | undefined): ParsedCredential
   if (bearer) {
     const token = (bearer[1] ?? '').trim();
     if (token.startsWith(OAUTH_PREFIX)) return { form: 'oauth', token };
+    // MCP clients are usually configured with a bearer token: an MCP key is accepted either way.
+    if (token.startsWith(MCP_PREFIX)) return parseAuthorization(token);
     if (token.startsWith(REST_PREFIX)) {
       return { form: 'invalid', reason: 'API keys are sent without "Bearer": use "Authorization: svc_…". "Bearer" is only for OAuth tokens (svco_…).' };
     }

@@ -1,18 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { authErrors, showorgHeader, wholeNumber } from '../http/common.schema.ts';
-import { LAST_PAGE, NOTIFICATION_KINDS } from './notifications.service.ts';
-
-const notificationSchema = z
-  .object({
-    id: z.string(),
-    type: z.enum(NOTIFICATION_KINDS).describe('publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting) or limit_warning.'),
-    message: z.string(),
-    postId: z.string().nullable(),
-    integration: z.string().nullable().describe('The channel ID, when the notification is about one.'),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'Notification' });
+import { authErrors, showorgHeader } from '../http/common.schema.ts';
+import { listNotificationsQuery, notificationPageSchema } from './notifications.schema.ts';
 
 export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -25,11 +13,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Failed publishing (naming the post and the platform\'s reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels\' notifications and the workspace-wide ones.',
         headers: showorgHeader,
-        querystring: z.object({ page: z.coerce.number().int().min(0).max(LAST_PAGE).default(0).describe('Page number, from zero (at most 499).') }),
-        response: {
-          200: z.object({ notifications: z.array(notificationSchema), page: wholeNumber(0, LAST_PAGE), pageSize: wholeNumber(1, 100), hasMore: z.boolean() }).meta({ id: 'NotificationPage' }),
-          ...authErrors,
-        },
+        querystring: listNotificationsQuery,
+        response: { 200: notificationPageSchema, ...authErrors },
       },
     },
     async (request) => app.services.notifications.list(request.access!.workspace.id, request.query.page, request.access!.channelIds),

@@ -17,6 +17,7 @@ export function publicUrls(baseUrl: string) {
     llms: `${baseUrl}/llms.txt`,
     oauthMetadata: `${baseUrl}/.well-known/oauth-protected-resource`,
     mcp: `${baseUrl}/mcp-oauth`,
+    mcpOauthMetadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp-oauth`,
   };
 }
 

@@ -17,13 +17,6 @@ export const workspacesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(workspaceSchema), 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request) => {
-      const { access } = app.services;
-      const principal = request.principal!;
-      const memberships = await access.memberships(principal);
-      const selected = readShoworg(request);
-      const current = selected !== undefined || memberships.length === 1 ? (await access.select(principal, selected)).workspace.id : null;
-      return memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role, current: m.workspace.id === current, apiAccess: m.workspace.plan.apiAccess }));
-    },
+    async (request) => app.services.access.workspaces(request.principal!, readShoworg(request)),
   );
 };

@@ -1,0 +1,303 @@
+import { z } from 'zod';
+import type { WorkspaceAccess } from '../auth/access.service.ts';
+import type { McpScope } from '../auth/scopes.ts';
+import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';
+import { presentChannel } from '../channels/channels.service.ts';
+import { clientGroupSchema } from '../groups/groups.schema.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
+import type { Clock } from '../lib/clock.ts';
+import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema } from '../media/media.schema.ts';
+import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from '../media/upload-links.schema.ts';
+import { listNotificationsQuery, notificationPageSchema } from '../notifications/notifications.schema.ts';
+import {
+  changeStatusBody,
+  createPostsBody,
+  createPostsResponse,
+  deletedSchema,
+  groupParams,
+  idempotencyHeaders,
+  listPostsQuery,
+  missingSchema,
+  postIdParams,
+  postListSchema,
+  postSchema,
+} from '../posts/posts.schema.ts';
+import type { Services } from '../services.ts';
+import { statusSchema } from '../status/status.schema.ts';
+import { buildStatus } from '../status/status.service.ts';
+import { workspaceSchema } from '../workspaces/workspaces.schema.ts';
+
+/** What every tool call knows: the shared services and the verified credential. */
+export type ToolContext = { services: Services; baseUrl: string; clock: Clock; principal: Principal };
+
+type Annotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+
+/**
+ * One MCP tool: its input is a REST route's Zod schema (plus `workspace`), its output a REST
+ * answer's schema, and it calls the service the route calls. `scope` null: no workspace needed.
+ */
+export type Tool = {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  scope: McpScope | null;
+  annotations: Annotations;
+  run(ctx: ToolContext, access: WorkspaceAccess | null, args: Record<string, unknown>): Promise<unknown>;
+  summary(output: Record<string, unknown>): string;
+};
+
+function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  scope: McpScope | null;
+  annotations: Annotations;
+  run(ctx: ToolContext, access: WorkspaceAccess, args: z.output<I>): Promise<z.input<O>>;
+  summary(output: z.output<O>): string;
+}): Tool {
+  // A copy without the schema's OpenAPI id: with it, the JSON Schema would be a bare top-level
+  // `$ref`, and clients that do not follow references would see no properties.
+  return { ...spec, input: spec.input.extend({}), output: spec.output.extend({}) } as unknown as Tool;
+}
+
+const workspaceArg = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.');
+
+
+const READ: Annotations = { readOnlyHint: true, openWorldHint: false };
+const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
+const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
+
+export const MCP_INSTRUCTIONS = [
+  'Herald schedules and publishes posts to social channels and keeps a media library.',
+  'Start with get_status (the server clock) and list_channels (channel ids). A credential spanning several workspaces needs the `workspace` argument (list_workspaces).',
+  TIMES,
+  HTML,
+  'Before scheduling, create a draft and run check_post_missing; `now` publishes at once and cannot be undone.',
+].join(' ');
+
+const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType).describe(
+  'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and creates nothing new; the same key with other arguments is refused. Kept 48 hours.',
+);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export const TOOLS: Tool[] = [
+  tool({
+    name: 'get_status',
+    title: 'Service status and clock',
+    description: `What this Herald server is, its API and MCP addresses, the scopes, and its clock (\`time\`, UTC): the authoritative "now" for scheduling. Call it before choosing a publish date. ${TIMES}`,
+    input: z.object({}),
+    output: statusSchema,
+    scope: null,
+    annotations: READ,
+    run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock),
+    summary: (s) => `Herald is ${s.status}; server time ${s.time} (UTC).`,
+  }),
+  tool({
+    name: 'list_workspaces',
+    title: 'List workspaces',
+    description: 'The workspaces this credential can act in, with the role its owner holds in each and whether the plan includes API access. Pass a workspace id as `workspace` to other tools when there are several.',
+    input: z.object({ workspace: workspaceArg.describe('Mark this workspace as `current` (optional).') }),
+    output: z.object({ workspaces: z.array(workspaceSchema) }),
+    scope: null,
+    annotations: READ,
+    run: async (ctx, _access, args) => ({ workspaces: await ctx.services.access.workspaces(ctx.principal, args.workspace) }),
+    summary: (o) => `${plural(o.workspaces.length, 'workspace')}: ${o.workspaces.map((w) => `${w.name} (${w.id}, ${w.role})`).join('; ')}.`,
+  }),
+  tool({
+    name: 'list_channels',
+    title: 'List channels',
+    description: 'The social channels (accounts) of the workspace that posts can go to. Each channel `id` is what create_post takes as `integration.id`; `identifier` is its platform (the `settings.__type` of a post). A disabled channel cannot publish until it is reconnected.',
+    input: listChannelsQuery.extend({ workspace: workspaceArg }),
+    output: z.object({ channels: z.array(channelSchema) }),
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ({
+      channels: (await ctx.services.channels.visible(access, args.group)).map((channel) => presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`)),
+    }),
+    summary: (o) => `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
+  }),
+  tool({
+    name: 'list_groups',
+    title: 'List client groups',
+    description: 'The client groups ("customers") channels are filed under; a group id filters list_channels and list_posts.',
+    input: z.object({}).extend({ workspace: workspaceArg }),
+    output: z.object({ groups: z.array(clientGroupSchema) }),
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access.workspace.id) }),
+    summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
+  }),
+  tool({
+    name: 'get_channel_settings',
+    title: 'Channel rules and settings',
+    description: 'A channel\'s platform rules before writing a post for it: the JSON Schema of its `settings`, its text limit, what media it takes, and the channel tools trigger_channel_tool can run.',
+    input: channelIdParams.extend({ workspace: workspaceArg }),
+    output: channelSettingsSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.channels.settingsFor(access, args.id),
+    summary: (o) => `${o.name} channel ${o.integration}: text up to ${o.textLimit.max} ${o.textLimit.unit}, up to ${plural(o.media.maxItems, 'media item')}; tools: ${o.tools.map((t) => t.name).join(', ') || 'none'}.`,
+  }),
+  tool({
+    name: 'trigger_channel_tool',
+    title: 'Run a channel tool',
+    description: 'Runs one of a channel\'s platform tools (listed by get_channel_settings), e.g. looking up an account to mention. `data` must match that tool\'s input schema. It talks to the platform; it never publishes a post.',
+    input: channelIdParams.extend({ ...channelToolBody.shape, workspace: workspaceArg }),
+    output: z.object({ result: z.unknown().describe('What the channel tool answered.') }),
+    scope: 'mcp:read',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (ctx, access, args) => ({ result: await ctx.services.channels.triggerFor(access, args.id, args.methodName, args.data) }),
+    summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),
+  }),
+  tool({
+    name: 'list_posts',
+    title: 'Read the calendar',
+    description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
+    input: listPostsQuery.extend({ workspace: workspaceArg }),
+    output: postListSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.posts.list(access, args),
+    summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
+  }),
+  tool({
+    name: 'get_post',
+    title: 'Read one post',
+    description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
+    input: postIdParams.extend({ workspace: workspaceArg }),
+    output: postSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.posts.get(access, args.id),
+    summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
+  }),
+  tool({
+    name: 'create_post',
+    title: 'Create, schedule or publish a post',
+    description: [
+      'Creates one post per channel, grouped: `type` `draft` (saved, not published), `schedule` (published at `date`) or `now` (published at once: this cannot be undone).',
+      'Further `value` items are comments published under the post, in order. Sending an existing `group` replaces that composition (posts for channels no longer listed are removed).',
+      HTML,
+      `\`date\` is required for every type. ${TIMES} Prefer creating a draft, running check_post_missing, then change_post_status to schedule it.`,
+      'Pass `idempotencyKey` so that a retry after a timeout does not post twice.',
+    ].join(' '),
+    input: createPostsBody.extend({ workspace: workspaceArg, idempotencyKey: idempotencyKey.optional() }),
+    output: z.object({ posts: createPostsResponse }),
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({ posts: await ctx.services.posts.create(access, input, key as string | undefined) }),
+    summary: (o) => `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
+  }),
+  tool({
+    name: 'change_post_status',
+    title: 'Schedule or unschedule a post',
+    description: '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
+    input: postIdParams.extend({ ...changeStatusBody.shape, workspace: workspaceArg }),
+    output: postSchema,
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (ctx, access, args) => ctx.services.posts.changeStatus(access, args.id, args.status),
+    summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
+  }),
+  tool({
+    name: 'check_post_missing',
+    title: 'Check a post before publishing',
+    description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
+    input: postIdParams.extend({ workspace: workspaceArg }),
+    output: missingSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.posts.missing(access, args.id),
+    summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
+  }),
+  tool({
+    name: 'delete_post',
+    title: 'Delete a post',
+    description: 'Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald\'s record goes.',
+    input: postIdParams.extend({ workspace: workspaceArg }),
+    output: deletedSchema,
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (ctx, access, args) => ctx.services.posts.delete(access, args.id),
+    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
+  }),
+  tool({
+    name: 'delete_post_group',
+    title: 'Delete every post of a group',
+    description: 'Removes all posts of one composition (`group`), all or none. Published posts stay on their platforms.',
+    input: groupParams.extend({ workspace: workspaceArg }),
+    output: deletedSchema,
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (ctx, access, args) => ctx.services.posts.deleteGroup(access, args.group),
+    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
+  }),
+  tool({
+    name: 'list_media',
+    title: 'List the media library',
+    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`.',
+    input: listMediaQuerySchema.extend({ workspace: workspaceArg }),
+    output: mediaPageSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.media.list(access.workspace.id, args),
+    summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
+  }),
+  tool({
+    name: 'upload_from_url',
+    title: 'Add a file from a URL',
+    description: 'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
+    input: uploadFromUrlBodySchema.extend({ workspace: workspaceArg }),
+    output: uploadResultSchema,
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    run: async (ctx, access, args) => {
+      const { media } = await ctx.services.media.uploadFromUrl(access.workspace.id, args.url);
+      return { id: media.id, path: media.path };
+    },
+    summary: (o) => `In the library as ${o.id}: ${o.path}`,
+  }),
+  tool({
+    name: 'create_upload_link',
+    title: 'Create a browser upload link',
+    description: 'A page, valid two hours, where a person can drop files into this workspace\'s library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.',
+    input: z.object({}).extend({ workspace: workspaceArg }),
+    output: uploadLinkSchema,
+    scope: 'mcp:write',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async (ctx, access) => ctx.services.uploadLinks.create(access.workspace.id, access.principal.keyId),
+    summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
+  }),
+  tool({
+    name: 'get_upload_link',
+    title: 'Read an upload link',
+    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet.',
+    input: uploadLinkParamsSchema.extend({ workspace: workspaceArg }),
+    output: uploadLinkContentsSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.uploadLinks.contents(access.workspace.id, args.id),
+    summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
+  }),
+  tool({
+    name: 'list_notifications',
+    title: 'List notifications',
+    description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
+    input: listNotificationsQuery.extend({ workspace: workspaceArg }),
+    output: notificationPageSchema,
+    scope: 'mcp:read',
+    annotations: READ,
+    run: async (ctx, access, args) => ctx.services.notifications.list(access.workspace.id, args.page, access.channelIds),
+    summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
+  }),
+];
