@@ -30,10 +30,10 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       },
     },
     async (request) => {
-      const { workspace, channelIds } = request.access!;
+      const { workspace, channelIds, principal } = request.access!;
       const { group } = request.query;
       if (group !== undefined) await app.services.groups.get(workspace.id, group);
-      const channels = await app.services.channels.list(workspace.id, { groupId: group, channelIds });
+      const channels = await app.services.channels.list(workspace.id, { groupId: group, channelIds }, principal.channelsVersion);
       return channels.map(present);
     },
   );
