@@ -24,6 +24,6 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
     bearer_methods_supported: ['header'],
     resource_documentation: urls.developers,
   }));
-  app.get('/openapi.json', { config: page, schema: hidden }, async () => app.swagger());
-  app.get('/public/v1/openapi.json', { config: { auth: 'none' }, schema: hidden }, async () => app.swagger());
+  app.get('/openapi.json', { config: page, schema: hidden }, async () => app.openapiDocument());
+  app.get('/public/v1/openapi.json', { config: { auth: 'none' }, schema: hidden }, async () => app.openapiDocument());
 };
