@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { channelToolsRoutes } from './channels/channel-tools.routes.ts';
 import { channelsRoutes } from './channels/channels.routes.ts';
@@ -14,7 +14,7 @@ import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { RequestLog } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
-import { zodSchemaController } from './http/schema-compilers.ts';
+import { serializerCompiler, zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';

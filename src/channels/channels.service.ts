@@ -71,6 +71,17 @@ export type NewChannel = {
   config?: Record<string, unknown> | undefined;
 };
 
+export type ChannelFilter = { groupId?: string | undefined; channelIds?: readonly string[] | null };
+
+/** Workspaces whose channel list is kept, at most; the oldest goes first. */
+const MAX_CACHED_LISTS = 1_000;
+
+/** Kept channels are shared by requests: none may change one. */
+function freezeChannel(channel: Channel): Channel {
+  if (channel.group) Object.freeze(channel.group);
+  return Object.freeze(channel);
+}
+
 /** A channel as the public API shows it (REST and MCP alike). */
 export function presentChannel(channel: Channel, defaultPicture: string) {
   return {
@@ -91,6 +102,9 @@ function visibleChannel(access: WorkspaceAccess, id: string): void {
 }
 
 export class ChannelsService {
+  /** Channel lists by workspace, with the channels version they were read at. */
+  readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
+
   constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {}
 
   async create(workspaceId: string, input: NewChannel): Promise<Channel> {
@@ -149,10 +163,25 @@ export class ChannelsService {
     });
   }
 
-  /** Channels of a workspace; `channelIds` narrows to what a channel-limited key may see. */
-  async list(workspaceId: string, filter: { groupId?: string | undefined; channelIds?: readonly string[] | null } = {}): Promise<Channel[]> {
-    const rows = await repo.listChannels(this.deps.db, workspaceId, filter);
-    return rows.map(toChannel);
+  /**
+   * Channels of a workspace; `channelIds` narrows to what a channel-limited key may see.
+   * With `version` (the channels version a request read with its key), the workspace's list is
+   * kept in this process at that version and read again once it moves: every change to what a
+   * list shows moves it (database triggers), in every process at once.
+   */
+  async list(workspaceId: string, filter: ChannelFilter = {}, version?: string): Promise<Channel[]> {
+    if (version === undefined) return (await repo.listChannels(this.deps.db, workspaceId, filter)).map(toChannel);
+    let cached = this.#lists.get(workspaceId);
+    if (!cached || cached.version !== version) {
+      const channels = Object.freeze((await repo.listChannels(this.deps.db, workspaceId, {})).map((row) => freezeChannel(toChannel(row))));
+      cached = { version, channels };
+      this.#lists.delete(workspaceId);
+      if (this.#lists.size >= MAX_CACHED_LISTS) this.#lists.delete(this.#lists.keys().next().value!);
+      this.#lists.set(workspaceId, cached);
+    }
+    const { groupId, channelIds } = filter;
+    const allowed = channelIds ? new Set(channelIds) : null;
+    return cached.channels.filter((channel) => (groupId === undefined || channel.group?.id === groupId) && (allowed === null || allowed.has(channel.id)));
   }
 
   /**
@@ -164,7 +193,7 @@ export class ChannelsService {
     if (groupId !== undefined && !(await findGroup(this.deps.db, workspaceId, groupId))) {
       throw new NotFoundError(`No client group ${groupId} in this workspace.`);
     }
-    return this.list(workspaceId, { groupId, channelIds: access.channelIds });
+    return this.list(workspaceId, { groupId, channelIds: access.channelIds }, access.principal.channelsVersion);
   }
 
   /** `settings` of a channel the request may see. */

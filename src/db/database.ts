@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccessVersionTable } from '../auth/access-version.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
+import type { ChannelsVersionTable } from '../channels/channels-version.table.ts';
 import type { ClientGroupsTable } from '../groups/groups.table.ts';
 import type { UsersTable } from '../users/users.table.ts';
 import type { MembershipsTable, WorkspacesTable } from '../workspaces/workspaces.table.ts';
@@ -30,6 +31,7 @@ export interface Database {
   notifications: NotificationsTable;
   short_links: ShortLinksTable;
   access_version: AccessVersionTable;
+  channels_version: ChannelsVersionTable;
 }
 
 export type Db = Kysely<Database>;

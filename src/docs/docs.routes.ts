@@ -33,6 +33,6 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
     resource_name: 'Herald MCP server',
     resource_documentation: urls.developers,
   }));
-  app.get('/openapi.json', { config: page, schema: hidden }, async () => app.swagger());
-  app.get('/public/v1/openapi.json', { config: { auth: 'none' }, schema: hidden }, async () => app.swagger());
+  app.get('/openapi.json', { config: page, schema: hidden }, async () => app.openapiDocument());
+  app.get('/public/v1/openapi.json', { config: { auth: 'none' }, schema: hidden }, async () => app.openapiDocument());
 };

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { publicUrls } from '../status/status.service.ts';
@@ -53,28 +52,63 @@ const transformObject: typeof componentsTransform = (input) => {
   return document as ReturnType<typeof componentsTransform>;
 };
 
-/** Generates the OpenAPI 3.1 document from the routes' Zod schemas and serves it with Swagger UI. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The OpenAPI document of this app's routes, built the first time it is asked for. */
+    openapiDocument(): Promise<Record<string, unknown>>;
+  }
+}
+
+type Documented = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
+/**
+ * Generates the OpenAPI 3.1 document from the routes' Zod schemas and serves it with Swagger UI.
+ * Nothing of it is loaded at start-up: the routes are noted as they are declared, and the first
+ * request for the document (or Swagger UI) declares them again, with their schemas and no
+ * handlers, in a private Fastify instance where @fastify/swagger (and the YAML library it brings)
+ * generates the document.
+ */
 async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
   const urls = publicUrls(baseUrl);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: OPENAPI_INFO,
-      servers: [{ url: urls.api }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key (svc_…) as the whole header value.' },
-          oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token (svco_…).' },
-        },
-      },
-      security: [{ apiKey: [] }, { oauth: [] }],
-      externalDocs: { url: urls.developers, description: 'Developers\' guide' },
-    },
-    transform: jsonSchemaTransform,
-    transformObject,
+  const routes: Documented[] = [];
+  app.addHook('onRoute', (route) => {
+    // Fastify's HEAD twins of GET routes are not documented; hidden routes (pages, /docs) neither.
+    if (route.method === 'HEAD' || (route.schema as { hide?: boolean } | undefined)?.hide) return;
+    routes.push({ method: route.method, url: route.url, schema: route.schema, config: route.config });
   });
 
-  const ui = swaggerUiOnDemand(app);
+  let documenting: Promise<FastifyInstance> | undefined;
+  const documentApp = () =>
+    (documenting ??= (async () => {
+      const { default: swagger } = await import('@fastify/swagger');
+      const instance = Fastify({ logger: false, schemaController: zodSchemaController, exposeHeadRoutes: false });
+      await instance.register(swagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: OPENAPI_INFO,
+          servers: [{ url: urls.api }],
+          components: {
+            securitySchemes: {
+              apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key (svc_…) as the whole header value.' },
+              oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token (svco_…).' },
+            },
+          },
+          security: [{ apiKey: [] }, { oauth: [] }],
+          externalDocs: { url: urls.developers, description: 'Developers\' guide' },
+        },
+        transform: jsonSchemaTransform,
+        transformObject,
+      });
+      for (const route of routes) instance.route({ ...route, handler: async () => null } as RouteOptions);
+      await instance.ready();
+      return instance;
+    })().catch((error: unknown) => {
+      documenting = undefined;
+      throw error;
+    }));
+  app.decorate('openapiDocument', async () => (await documentApp()).swagger() as unknown as Record<string, unknown>);
+
+  const ui = swaggerUiOnDemand(documentApp);
   const open = { auth: 'none', rateLimited: false } as const;
   app.get('/docs', { config: open, schema: { hide: true } }, ui);
   app.get('/docs/*', { config: open, schema: { hide: true } }, ui);
@@ -88,10 +122,10 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection'
  * time someone opens /docs, not at start-up: a private Fastify instance holding only the
  * Swagger UI plugin answers the /docs requests, in memory, with this app's OpenAPI document.
  */
-function swaggerUiOnDemand(app: FastifyInstance) {
+function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
   let inner: Promise<FastifyInstance> | undefined;
   const load = async () => {
-    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    const [{ default: swaggerUi }, app] = await Promise.all([import('@fastify/swagger-ui'), documentApp()]);
     const instance = Fastify({ logger: false, schemaController: zodSchemaController });
     // Swagger UI asks for @fastify/swagger; the document is this app's.
     await instance.register(fp(

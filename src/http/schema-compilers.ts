@@ -1,7 +1,97 @@
-import type { FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createRequire } from 'node:module';
+import type { FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
+import { serializerCompiler as zodSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+type JsonSchema = Record<string, unknown>;
+type Stringify = (data: unknown) => string;
+
+/** What a compiled serializer may meet; any other keyword leaves the route to Zod. */
+const SERIALIZED_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'nullable']);
+/** Keywords that only restrict values (the types guarantee them) or only document them. */
+const IGNORED_KEYWORDS = new Set(['$schema', 'description', 'title', 'examples', 'deprecated', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems']);
+
+/**
+ * A JSON Schema limited to what a compiled serializer writes exactly as JSON.stringify would
+ * write Zod's parsed output (typed properties in schema order, unknown ones left out, `null`
+ * where allowed), or null when the schema needs more (unions, defaults, references…).
+ * `anyOf: [X, {type: "null"}]`, Zod's nullable, becomes X with `nullable: true`.
+ */
+function serializable(schema: unknown): JsonSchema | null {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return null;
+  let source = schema as JsonSchema;
+  if (Array.isArray(source.anyOf)) {
+    const [first, second, ...rest] = source.anyOf as JsonSchema[];
+    const isNull = (s: JsonSchema | undefined) => s?.type === 'null' && Object.keys(s).length === 1;
+    if (rest.length > 0 || !first || !second || !isNull(second) || isNull(first)) return null;
+    const { anyOf: _, ...others } = source;
+    source = { ...others, ...first, nullable: true };
+  }
+  const out: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(source)) {
+    if (IGNORED_KEYWORDS.has(keyword)) {
+      if (keyword === 'format') out.format = value;
+      continue;
+    }
+    if (!SERIALIZED_KEYWORDS.has(keyword)) return null;
+    if (keyword === 'properties') {
+      const properties: JsonSchema = {};
+      for (const [name, property] of Object.entries(value as JsonSchema)) {
+        const converted = serializable(property);
+        if (!converted) return null;
+        properties[name] = converted;
+      }
+      out.properties = properties;
+    } else if (keyword === 'items' || (keyword === 'additionalProperties' && typeof value === 'object')) {
+      const converted = serializable(value);
+      if (!converted) return null;
+      out[keyword] = converted;
+    } else {
+      out[keyword] = value;
+    }
+  }
+  // A string format makes the compiled serializer format Date objects; the output is a plain string.
+  if (out.format !== undefined && out.type !== 'string') return null;
+  delete out.format;
+  return out;
+}
+
+let stringifyBuilder: ((schema: JsonSchema) => Stringify) | undefined;
+/** fast-json-stringify (and the Ajv it brings) is loaded with the first answer it compiles, not at start-up. */
+function buildStringify(schema: JsonSchema): Stringify {
+  stringifyBuilder ??= createRequire(import.meta.url)('fast-json-stringify') as (schema: JsonSchema) => Stringify;
+  return stringifyBuilder(schema);
+}
+
+/**
+ * Answers are written by a serializer compiled from the route's Zod schema (through its JSON
+ * Schema, by fast-json-stringify) rather than validated by Zod on every reply: the schema still
+ * decides every field that goes out, in its order, and drops the rest. Each route's serializer
+ * is built the first time it answers, so start-up builds none. Schemas a compiled serializer
+ * cannot reproduce exactly (unions, transforms, defaults), and error answers, stay with Zod.
+ */
+export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
+  const byZod = (zodSerializerCompiler as FastifySerializerCompiler<unknown>)(route);
+  const status = Number(route.httpStatus);
+  if (!(status >= 200 && status < 300)) return byZod;
+  let serialize: Stringify | undefined;
+  return (data) => {
+    if (!serialize) {
+      let compiled: Stringify | undefined;
+      const schema = route.schema as z.ZodType | { properties: z.ZodType };
+      const zod = schema instanceof z.ZodType ? schema : schema.properties;
+      try {
+        const json = serializable(z.toJSONSchema(zod, { io: 'output', target: 'draft-7', unrepresentable: 'throw', reused: 'inline', cycles: 'throw', metadata: z.registry() }));
+        if (json) compiled = buildStringify(json);
+      } catch {
+        // Not representable as JSON Schema (a transform, a date, a cycle): Zod serializes it.
+      }
+      serialize = compiled ?? byZod;
+    }
+    return serialize(data);
+  };
+};
 
 /**
  * Fastify's `schemaController` option naming the Zod compilers, which every route's schemas

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.ts';
+import { precompiled } from '../db/precompiled.ts';
 import type { ApiKeysTable } from './api-keys.table.ts';
 
 export function insertKey(db: Executor, row: ApiKeysTable) {
@@ -9,14 +10,22 @@ export function findKey(db: Executor, id: string) {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The key, with the current version of access data (see the access-version migration), in one query. */
-export function findKeyWithAccessVersion(db: Executor, id: string) {
-  return db
+const keyWithVersions = precompiled((db, param) =>
+  db
     .selectFrom('api_keys')
     .selectAll('api_keys')
     .select((eb) => eb.selectFrom('access_version').select('version').where('access_version.id', '=', 1).as('access_version'))
-    .where('api_keys.id', '=', id)
-    .executeTakeFirst();
+    .select((eb) => eb.selectFrom('channels_version').select('version').where('channels_version.id', '=', 1).as('channels_version'))
+    .where('api_keys.id', '=', param('id')),
+);
+
+/**
+ * The key, with the current versions of access data and of channel lists (see the
+ * access-version and channels-version migrations), in one query compiled once: every
+ * authenticated request makes it.
+ */
+export async function findKeyWithVersions(db: Executor, id: string) {
+  return (await keyWithVersions(db, { id }))[0];
 }
 
 export function listKeysOfUser(db: Executor, userId: string) {

@@ -33,6 +33,8 @@ export type Principal = {
    * was cached at this version is still true for this request (see AccessService).
    */
   accessVersion?: string | undefined;
+  /** The version of channel lists when the key was read (see ChannelsService.list). */
+  channelsVersion?: string | undefined;
 };
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.findKey>>>;
@@ -156,13 +158,13 @@ export class ApiKeysService {
         { code: 'wrong_key_type' },
       );
     }
-    const found = await repo.findKeyWithAccessVersion(this.deps.db, parsed.id);
+    const found = await repo.findKeyWithVersions(this.deps.db, parsed.id);
     // The hash is compared even when the row is missing, so both refusals take the same time.
     const matches = secretMatches(parsed.secret, found?.secret_hash ?? '0'.repeat(64));
     if (!found || !matches || found.kind !== parsed.kind) {
       throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
     }
-    const { access_version: accessVersion, ...row } = found;
+    const { access_version: accessVersion, channels_version: channelsVersion, ...row } = found;
     if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
     const now = this.deps.clock.now();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
@@ -177,6 +179,7 @@ export class ApiKeysService {
       channelIds: key.channelIds,
       workspaceId: key.workspaceId,
       ...(accessVersion !== null && accessVersion !== undefined && { accessVersion: String(accessVersion) }),
+      ...(channelsVersion !== null && channelsVersion !== undefined && { channelsVersion: String(channelsVersion) }),
     };
   }
 }

@@ -12,7 +12,7 @@ export async function generateOpenApiDocument(): Promise<Record<string, unknown>
   try {
     const app = await buildApp(config, { services: runtime.services, clock: runtime.clock, logger: false });
     await app.ready();
-    const document = app.swagger() as unknown as Record<string, unknown>;
+    const document = await app.openapiDocument();
     await app.close();
     return document;
   } finally {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { versionWatch } from '../helpers/versions.ts';
 
 /** Two API processes on one database: each app has its own services and memberships cache. */
 async function twoProcesses(): Promise<[TestApp, TestApp]> {
@@ -9,10 +10,6 @@ async function twoProcesses(): Promise<[TestApp, TestApp]> {
   return [a, b];
 }
 
-async function version(t: TestApp): Promise<number> {
-  const row = await t.runtime.db.selectFrom('access_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
-  return Number(row.version);
-}
 
 const roles = async (t: TestApp, key: string) => ((await t.request({ method: 'GET', url: '/public/v1/workspaces', key })).json() as Array<{ role: string }>).map((w) => w.role);
 
@@ -62,14 +59,7 @@ describe('cached access decisions, two API processes sharing one database', () =
   it('the version moves with every change to keys, memberships, workspaces and users, and not when a key is used', async () => {
     const t = await createTestApp();
     const tenant = await createTenant(t);
-    let before = await version(t);
-    const moves = async (change: () => Promise<unknown>) => {
-      await change();
-      const after = await version(t);
-      const moved = after > before;
-      before = after;
-      return moved;
-    };
+    const moves = await versionWatch(t, 'access_version');
     // A key used for the first time records when; that is not an access change.
     expect(await moves(() => t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key }))).toBe(false);
     expect(await moves(() => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'admin'))).toBe(true);
