@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccessVersionTable } from '../auth/access-version.table.ts';
+import type { InvitationsTable, SessionsTable, SignInCodesTable, SignInLinksTable } from '../accounts/accounts.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { ClientGroupsTable } from '../groups/groups.table.ts';
@@ -30,6 +31,10 @@ export interface Database {
   notifications: NotificationsTable;
   short_links: ShortLinksTable;
   access_version: AccessVersionTable;
+  sign_in_codes: SignInCodesTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export type Db = Kysely<Database>;
