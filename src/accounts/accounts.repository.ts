@@ -8,7 +8,7 @@ import type { InvitationsTable, SessionsTable, SignInLinksTable } from './accoun
  */
 export function countAgainstAddress(db: Executor, email: string, field: 'starts_in_window' | 'verifies_in_window', now: string, windowStartCutoff: string) {
   const other = field === 'starts_in_window' ? 'verifies_in_window' : 'starts_in_window';
-  const stale = sql<boolean>`sign_in_codes.window_started_at < ${windowStartCutoff}`;
+  const stale = sql<boolean>`sign_in_codes.window_started_at <= ${windowStartCutoff}`;
   return db
     .insertInto('sign_in_codes')
     .values({ email, code_hash: null, expires_at: null, attempts: 0, window_started_at: now, starts_in_window: field === 'starts_in_window' ? 1 : 0, verifies_in_window: field === 'verifies_in_window' ? 1 : 0 })
