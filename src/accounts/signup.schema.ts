@@ -11,7 +11,7 @@ export const signupStartResponseSchema = z
   .object({
     status: z.literal('accepted'),
     message: z.string(),
-    codeExpiresInSeconds: z.number().int().describe('How long a code works once it has been sent.'),
+    codeExpiresInSeconds: z.number().int().min(1).max(86_400).describe('How long a code works once it has been sent.'),
     verify: z.url().describe('Where the code is sent next (POST /public/v1/signup/verify), or typed into the sign-in page.'),
   })
   .meta({ id: 'SignupStartResponse', description: 'The same answer for every well-formed address, whether or not a code is sent to it.' });
