@@ -9,6 +9,7 @@ header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify
 header.top .brand{font-weight:700;color:var(--ink);text-decoration:none;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.3rem .9rem;align-items:center}
 nav a{color:var(--accent);text-decoration:none}
+header.top form.inline{overflow-wrap:anywhere;max-width:100%}
 nav a[aria-current=page]{font-weight:700;color:var(--ink)}
 main{max-width:48rem;margin:0 auto;padding:1.2rem 1rem 3rem}
 h1{font-size:1.45rem;margin:.3rem 0 .8rem}
@@ -32,6 +33,7 @@ button.link{background:none;border:none;color:var(--accent);padding:0;font-weigh
 .banner.bad{background:#fdecea;color:var(--bad)}
 .banner.good{background:#e8f5ee;color:var(--good)}
 .secret{border:2px solid var(--good);border-radius:10px;padding:.9rem 1rem;margin:1rem 0;background:#f3fbf6}
+.secret h2{margin-top:0}
 .secret code{display:block;font:15px/1.4 ui-monospace,monospace;overflow-wrap:anywhere;word-break:break-all;background:#fff;border:1px solid var(--line);border-radius:6px;padding:.5rem .6rem;margin:.5rem 0;user-select:all}
 .cards{list-style:none;margin:0;padding:0}
 .cards>li{border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem;margin:.7rem 0}
@@ -41,9 +43,9 @@ button.link{background:none;border:none;color:var(--accent);padding:0;font-weigh
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.5rem 0;font-size:.93rem}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
-.switcher{display:flex;gap:.4rem;align-items:center}
+.switcher{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;max-width:100%;min-width:0}
 .switcher label{margin:0;font-weight:400}
-.switcher select{width:auto;max-width:12rem;padding:.3rem .4rem}
+.switcher select{width:auto;flex:1 1 8rem;min-width:0;max-width:14rem;padding:.3rem .4rem}
 .switcher button{padding:.3rem .6rem}
 @media (max-width:30rem){header.top{flex-direction:column;align-items:flex-start}}
 `;
