@@ -38,8 +38,7 @@ async function start(email: string, app = t) {
 async function existingUser(app = t): Promise<string> {
   const email = `${unique('known')}@example.test`;
   const user = await app.services.users.create({ email });
-  const ws = await app.services.workspaces.create({ name: unique('ws'), ownerId: user.id });
-  void ws;
+  await app.services.workspaces.create({ name: unique('ws'), ownerId: user.id });
   return email;
 }
 
@@ -107,6 +106,17 @@ describe('codes', () => {
     const again = await t.request({ method: 'POST', url: VERIFY, payload: { email, code: codeOf(message) } });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ msg: expect.any(String), code: 'invalid_code' });
+  });
+
+  it('marks the cookie Secure when BASE_URL is https', async () => {
+    const secure = await createTestApp({ env: { SMTP_URL: mail.url, BASE_URL: 'https://herald.example' } });
+    const email = await existingUser(secure);
+    const waiting = mail.next(email);
+    await start(email, secure);
+    const res = await secure.request({ method: 'POST', url: VERIFY, payload: { email, code: codeOf(await waiting) } });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(/; Secure/);
+    await secure.close();
   });
 
   it('keeps only a hash of the code', async () => {
