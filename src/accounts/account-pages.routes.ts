@@ -92,6 +92,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const next = field(request.body, 'next');
     const email = field(request.body, 'email');
     try {
+      if (!emailSchema.safeParse(email).success) throw new AppError(400, 'invalid_email', 'That is not an e-mail address.');
       const { user } = await signIn.verify(email, field(request.body, 'code').replace(/\s/g, ''));
       await signInBrowser(reply, web, user.id);
       return reply.redirect(safeNext(next), 303);

@@ -75,6 +75,10 @@ export function deleteSessionsOfUser(db: Executor, userId: string) {
   return db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
 }
 
+export function deleteExpiredSessionsOfUser(db: Executor, userId: string, now: string) {
+  return db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', now).executeTakeFirst();
+}
+
 export function deleteExpiredSessions(db: Executor, now: string) {
   return db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
 }

@@ -39,6 +39,8 @@ export class SessionsService {
     const now = this.deps.clock.now();
     const row = { id: newId(), token_hash: sha256(token), user_id: userId, workspace_id: null, created_at: now.toISOString(), expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString() };
     await repo.insertSession(this.deps.db, row);
+    // Sessions that ran out are refused anyway; clearing the user's own keeps the table small.
+    await repo.deleteExpiredSessionsOfUser(this.deps.db, userId, row.created_at);
     const found = await this.resolve(token);
     if (!found) throw new Error('A session just created cannot be read back.');
     return { token, session: found };
