@@ -56,7 +56,7 @@ export function linkPage(input: { csrf: string; token: string }): string {
   return layout(
     'Sign in',
     html`<h1>Sign in to Herald</h1>
-<p>This one-time link signs you in as the owner. It works once.</p>
+<p>This one-time link signs you in to your account. It works once.</p>
 <form method="post" action="/account/link/${input.token}">${csrfField(input.csrf)}<div class="actions"><button type="submit">Continue</button></div></form>`,
   );
 }

@@ -4,6 +4,7 @@ import { html, sha256Source, type SafeHtml } from './html.ts';
 export const STYLE = `
 :root{color-scheme:light;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--soft:#f5f7fb;--accent:#2957d8;--bad:#b42318;--good:#16794c}
 *{box-sizing:border-box}
+a{color:var(--accent)}
 body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--ink);background:#fff}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.7rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;color:var(--ink);text-decoration:none;font-size:1.1rem}

@@ -36,7 +36,10 @@ describe('first start and the operator CLI, against the real server process', ()
     expect(link, server.output()).toBeDefined();
     const landing = await fetch(link!.replace('http://herald.test', server.baseUrl));
     expect(landing.status).toBe(200);
-    expect(await landing.text()).toContain('This one-time link signs you in as the owner');
+    expect(await landing.text()).toContain('This one-time link signs you in');
+    const another = await adminJson<{ url: string; expiresAt: string }>(['user', 'sign-in-link', 'owner@localhost'], env);
+    expect(another.url).toMatch(/^http:\/\/herald\.test\/account\/link\/[0-9A-Za-z]{43}$/);
+    expect((await fetch(another.url.replace('http://herald.test', server.baseUrl))).status).toBe(200);
 
     await adminJson(['user', 'create', '--email', 'mailme@acme.test'], env);
     const start = await fetch(`${server.baseUrl}/public/v1/signup/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mailme@acme.test' }) });
