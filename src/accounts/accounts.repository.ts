@@ -50,6 +50,15 @@ export function consumeCode(db: Executor, email: string, codeHash: string) {
   return db.updateTable('sign_in_codes').set({ code_hash: null, expires_at: null, attempts: 0 }).where('email', '=', email).where('code_hash', '=', codeHash).executeTakeFirst();
 }
 
+/** Rows of addresses whose window is over and whose code is gone or dead: they hold nothing any more. */
+export function deleteIdleCodes(db: Executor, windowStartCutoff: string, now: string) {
+  return db
+    .deleteFrom('sign_in_codes')
+    .where('window_started_at', '<=', windowStartCutoff)
+    .where((eb) => eb.or([eb('code_hash', 'is', null), eb('expires_at', '<=', now)]))
+    .executeTakeFirst();
+}
+
 export function insertSession(db: Executor, row: SessionsTable) {
   return db.insertInto('sessions').values(row).execute();
 }

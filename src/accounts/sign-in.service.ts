@@ -29,6 +29,9 @@ export function normaliseEmail(email: string): string {
  * before the answer; who gets mail is decided afterwards (`start` returns that part).
  */
 export class SignInService {
+  /** When this process last cleared rows that hold nothing any more. */
+  #lastHousekeeping = 0;
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -77,12 +80,22 @@ export class SignInService {
   }
 
   async #deliver(email: string): Promise<void> {
+    await this.#housekeeping();
     const { user, allowed } = await this.#admission(email);
     if (!allowed) return;
     const code = newCode();
     const expiresAt = new Date(this.deps.clock.now().getTime() + CODE_TTL_MS).toISOString();
     await repo.replaceCode(this.deps.db, email, codeHash(email, code), expiresAt);
     await this.deps.mailer.send(signInCodeMessage({ baseUrl: this.deps.baseUrl, email, code, newAccount: user === null, ttlMinutes: CODE_TTL_MS / 60_000 }));
+  }
+
+  /** At most every ten minutes, after an answer: forgets addresses whose counters and codes are over. */
+  async #housekeeping(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (Math.abs(now.getTime() - this.#lastHousekeeping) < 10 * 60_000) return;
+    this.#lastHousekeeping = now.getTime();
+    await repo.deleteIdleCodes(this.deps.db, new Date(now.getTime() - ADDRESS_WINDOW_MS).toISOString(), now.toISOString());
+    await repo.deleteExpiredSessions(this.deps.db, now.toISOString());
   }
 
   async #count(email: string, field: 'starts_in_window' | 'verifies_in_window', max: number, what: string): Promise<void> {

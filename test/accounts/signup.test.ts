@@ -186,6 +186,9 @@ describe('codes', () => {
     }
     clock.advance(60 * 60_000);
     expect((await start(known)).statusCode).toBe(202);
+    // After the answer, rows whose window and code are over are forgotten.
+    const rows = await t.runtime.db.selectFrom('sign_in_codes').select('email').where('email', 'in', [known, stranger]).execute();
+    expect(rows.map((r) => r.email)).toEqual([known]);
   });
 });
 

@@ -13,6 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('starts_in_window', 'integer', (c) => c.notNull())
     .addColumn('verifies_in_window', 'integer', (c) => c.notNull())
     .execute();
+  await db.schema.createIndex('sign_in_codes_window_idx').on('sign_in_codes').column('window_started_at').execute();
 
   await db.schema
     .createTable('sessions')
@@ -24,6 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
+  await db.schema.createIndex('sessions_expires_idx').on('sessions').column('expires_at').execute();
 
   await db.schema
     .createTable('invitations')
