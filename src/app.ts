@@ -1,6 +1,9 @@
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import { accountPages } from './accounts/account-pages.routes.ts';
+import { signupRoutes } from './accounts/signup.routes.ts';
 import { channelToolsRoutes } from './channels/channel-tools.routes.ts';
 import { channelsRoutes } from './channels/channels.routes.ts';
 import type { Config } from './config.ts';
@@ -83,6 +86,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(mediaFilesRoutes);
   await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
   await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
+  // Cookies are read by the account pages only; the REST API authenticates by key or token alone.
+  await app.register(cookie);
+  const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
+  await app.register(accountPages, { web });
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
@@ -94,6 +101,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(notificationsRoutes);
       await api.register(mediaRoutes);
       await api.register(uploadLinksRoutes);
+      await api.register(signupRoutes, { baseUrl: config.baseUrl, web });
     },
     { prefix: '/public/v1' },
   );

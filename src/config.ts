@@ -74,6 +74,9 @@ const envSchema = z.object({
   MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1).max(10 * 1024 ** 2, 'at most 10 MB (10485760), the API\'s promise').default(10 * 1024 ** 2),
   MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(1024 ** 3, 'at most 1 GB (1073741824), the API\'s promise').default(1024 ** 3),
   MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(120),
+  SIGNUP: z.enum(['open', 'invite', 'closed']).default('invite'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
 });
 
 export type Config = Readonly<{
@@ -112,6 +115,10 @@ export type Config = Readonly<{
   migrateOnStart: boolean;
   /** Largest image and video accepted, and the time limit of /upload-from-url. */
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
+  /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
+  signUp: 'open' | 'invite' | 'closed';
+  /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
+  mail: { smtpUrl: string | null; from: string };
 }>;
 
 export class ConfigError extends Error {
@@ -177,5 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'local' as const },
     migrateOnStart: e.MIGRATE_ON_START,
     media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
+    signUp: e.SIGNUP,
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });
 }

@@ -15,6 +15,7 @@ import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
+import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -55,7 +56,7 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; onQuery?: QueryObserver } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
@@ -89,7 +90,25 @@ export async function openRuntime(
   const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
   const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
-  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl, mediaStore, mediaLimits: config.media });
+  const mailLog = options.mailLog ?? (() => options.log);
+  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
+  const services = createServices({
+    db,
+    clock,
+    secretBox,
+    queue,
+    outbound,
+    baseUrl: config.baseUrl,
+    mediaStore,
+    mediaLimits: config.media,
+    mailer,
+    signUpPolicy: config.signUp,
+    onBackgroundError: (error) => {
+      const log = mailLog();
+      if (log) log.error({ err: error }, 'Work after a request (sending mail) failed');
+      else console.error('Work after a request (sending mail) failed:', error);
+    },
+  });
   return {
     config,
     db,
@@ -102,6 +121,8 @@ export async function openRuntime(
     redis,
     readiness,
     close: async () => {
+      await services.background.idle();
+      mailer.close();
       await queue.stop();
       await bullmq?.close();
       if (redis && redis.status !== 'end' && redis.status !== 'wait') await redis.quit().catch(() => redis.disconnect());

@@ -23,13 +23,15 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   }
   // The queue reports connection trouble to the process log, which exists once the app does.
   const queueLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
-  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => queueLog.to?.warn(obj, msg), error: (obj, msg) => queueLog.to?.error(obj, msg) } });
+  const mailLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
+  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => queueLog.to?.warn(obj, msg), error: (obj, msg) => queueLog.to?.error(obj, msg) }, mailLog: () => mailLog.to });
   const log = await createLogger({ level: config.logLevel, serializers: requestLogSerializers });
   const app =
     role === 'worker'
       ? await buildHealthApp({ checks: runtime.readiness, log })
       : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, log });
   queueLog.to = app.log.child({ component: 'queue' });
+  mailLog.to = app.log.child({ component: 'mail' });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');
   }
@@ -45,6 +47,8 @@ export async function startServer(config: Config, options: { role?: Role } = {})
           `  API key    ${created.secret}`,
           'This key is shown once and is not stored; keep it now. Try:',
           `  curl -H "Authorization: ${created.secret}" ${config.baseUrl}/public/v1/integrations`,
+          'Owner sign-in link for the account pages (works once, for 24 hours, no mail needed):',
+          `  ${created.signInLink.url}`,
           '',
         ].join('\n') + '\n',
       );

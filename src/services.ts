@@ -1,3 +1,9 @@
+import { BackgroundWork } from './accounts/background.ts';
+import { DeveloperKeysService } from './accounts/developer-keys.service.ts';
+import type { Mailer } from './accounts/mailer.ts';
+import { MembersService } from './accounts/members.service.ts';
+import { SessionsService } from './accounts/sessions.service.ts';
+import { SignInService, type SignUpPolicy } from './accounts/sign-in.service.ts';
 import { AccessService } from './auth/access.service.ts';
 import { ChannelsService } from './channels/channels.service.ts';
 import type { Db } from './db/database.ts';
@@ -29,6 +35,12 @@ export type ServiceDeps = {
   /** Where media bytes are kept. */
   mediaStore: MediaStore;
   mediaLimits?: MediaLimits;
+  /** Where sign-in codes and invitations go. */
+  mailer: Mailer;
+  /** Who may create an account by e-mail code (SIGNUP). */
+  signUpPolicy: SignUpPolicy;
+  /** Reports a failure of work done after a request answered (a mail that could not be sent). */
+  onBackgroundError?: (error: unknown) => void;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
@@ -45,18 +57,28 @@ export function createServices(deps: ServiceDeps) {
         (await listUnpublishedPostsUsingMedia(deps.db, workspaceId, mediaId, limit)).map((row) => row.id),
     },
   });
+  const users = new UsersService(deps);
+  const workspaces = new WorkspacesService(deps);
+  const apiKeys = new ApiKeysService(deps);
+  const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
+  const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, background });
   return {
-    users: new UsersService(deps),
-    workspaces: new WorkspacesService(deps),
+    users,
+    workspaces,
     groups: new GroupsService(deps),
     channels,
-    apiKeys: new ApiKeysService(deps),
+    apiKeys,
     access: new AccessService(deps),
     notifications,
     shortLinks: new ShortLinksService(deps),
     media,
     uploadLinks: new UploadLinksService({ ...deps, media }),
     posts: new PostsService({ ...deps, channels, media, notifications }),
+    background,
+    signIn,
+    sessions: new SessionsService(deps),
+    members: new MembersService({ ...deps, users, workspaces, later: (task) => background.run(task) }),
+    developerKeys: new DeveloperKeysService({ apiKeys, channels }),
   };
 }
 

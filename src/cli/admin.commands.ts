@@ -104,6 +104,15 @@ export function adminCommand(): Command {
       const deleted = await rt.services.users.delete(idOrEmail);
       print(out, { ...deleted, deleted: true }, [`user ${deleted.id} (${deleted.email}) deleted, with their keys`]);
     }));
+  user
+    .command('sign-in-link')
+    .argument('<id|email>', 'user id or e-mail')
+    .description('a one-time link (24 hours) that signs the user in to the account pages without mail')
+    .action(action(async (rt, out, idOrEmail: string) => {
+      const u = await rt.services.users.get(idOrEmail);
+      const link = await rt.services.signIn.createLink(u.id);
+      print(out, { userId: u.id, email: u.email, ...link }, [`one-time sign-in link for ${u.email} (until ${link.expiresAt}):`, `  ${link.url}`]);
+    }));
 
   const member = admin.command('member').description('workspace memberships and roles');
   const roleOption = new Option('--role <role>', 'owner, admin, editor, contributor or viewer');

@@ -1931,10 +1931,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/signup/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a one-time sign-in code by e-mail
+         * @description Works without a key. The answer is the same for every well-formed address (new, existing, invited, or refused by the sign-up policy); a code is sent only where the policy lets the address sign in or sign up. A new code replaces the previous one. Rate limited per address and per client address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SignupStartRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignupStartResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signup/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the code from the mail
+         * @description Checks the code and signs the person in: the account is created on the first sign-in when the sign-up policy allows it, and a session cookie (HttpOnly, SameSite=Lax) is set for the pages (developer settings, members). A code expires after 15 minutes and dies after 5 wrong tries; a wrong, expired or used code is a 400 `invalid_code`. The REST API never takes the cookie: create an API key in the developer settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SignupVerifyRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignupVerifyResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Where to send a one-time code. */
+        SignupStartRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        SignupVerifyRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+            /** @description The one-time code from the mail. */
+            code: string;
+        };
         ImageRefInput: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
             id?: string;
@@ -2063,6 +2213,56 @@ export interface components {
             error?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description Where to send a one-time code. */
+        SignupStartRequest: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        /** @description The same answer for every well-formed address, whether or not a code is sent to it. */
+        SignupStartResponse: {
+            /** @constant */
+            status: "accepted";
+            message: string;
+            /** @description How long a code works once it has been sent. */
+            codeExpiresInSeconds: number;
+            /**
+             * Format: uri
+             * @description Where the code is sent next (POST /public/v1/signup/verify), or typed into the sign-in page.
+             */
+            verify: string;
+        };
+        SignupVerifyRequest: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+            /** @description The one-time code from the mail. */
+            code: string;
+        };
+        /** @description A browser session cookie is set for the pages; the REST API itself never takes cookies. */
+        SignupVerifyResponse: {
+            /** @constant */
+            signedIn: true;
+            user: {
+                id: string;
+                email: string;
+            };
+            /** @description True when this sign-in created the account. */
+            created: boolean;
+            /** Format: date-time */
+            sessionExpiresAt: string;
+            /**
+             * Format: uri
+             * @description The developer settings page, where API keys are created.
+             */
+            next: string;
         };
         /** @description A client group ("customer") that channels are filed under. */
         ClientGroup: {

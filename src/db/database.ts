@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccessVersionTable } from '../auth/access-version.table.ts';
+import type { InvitationsTable, SessionsTable, SignInCodesTable, SignInLinksTable } from '../accounts/accounts.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { ChannelsVersionTable } from '../channels/channels-version.table.ts';
@@ -32,6 +33,10 @@ export interface Database {
   short_links: ShortLinksTable;
   access_version: AccessVersionTable;
   channels_version: ChannelsVersionTable;
+  sign_in_codes: SignInCodesTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export type Db = Kysely<Database>;

@@ -22,6 +22,7 @@ export function llmsTxt(baseUrl: string): string {
 
 ## Essentials
 - Authentication: send an API key as the whole header value, \`Authorization: svc_…\` (no "Bearer"). OAuth tokens go as \`Authorization: Bearer svco_…\`. MCP keys (\`svc_mcp_…\`) only work on the MCP server at ${u.mcp}.
+- Getting a key: sign in with an e-mail code (POST ${u.api}/signup/start with {"email"}, then POST ${u.api}/signup/verify with {"email", "code"}, or the page ${u.signUp}), then create keys in the developer settings at ${u.developerSettings}.
 - Workspaces: a key that spans several workspaces must send \`showorg: <workspace id>\` (list them with GET ${u.api}/workspaces).
 - REST scopes: ${REST_SCOPES.join(', ')}. MCP scopes: ${MCP_SCOPES.join(', ')}.
 - Rate limits: per route and per key; headers ${RATE_LIMIT_HEADERS.join(', ')}; a 429 carries Retry-After in seconds.
@@ -60,7 +61,7 @@ export function developersHtml(baseUrl: string): string {
   }'</pre>
 <p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
 <h2 id="accounts">Accounts and keys</h2>
-<p>On a self-hosted instance the operator creates users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
+<p>Sign in (or sign up, where the instance allows it) at <a href="${escapeHtml(u.signUp)}">${escapeHtml(u.signUp)}</a> with a one-time code sent to your e-mail address, or through the API: <code>POST /signup/start</code> with <code>{"email": "…"}</code>, then <code>POST /signup/verify</code> with <code>{"email", "code"}</code>. Then create REST and MCP keys yourself in the <a href="${escapeHtml(u.developerSettings)}">developer settings</a>, no approval needed; owners and admins invite members there too. The operator can also create users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
 <h2 id="authentication">Authentication</h2>
 <ul>
 <li>API keys (<code>svc_…</code>) go as the whole <code>Authorization</code> value, without <code>Bearer</code>.</li>

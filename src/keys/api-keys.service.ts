@@ -18,6 +18,7 @@ export type ApiKey = {
   createdAt: string;
   rotatedAt: string | null;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 };
 
 /** Who is calling: a valid, unrevoked key and its owner. Workspace access is decided later. */
@@ -51,6 +52,7 @@ function toApiKey(row: KeyRow): ApiKey {
     createdAt: row.created_at,
     rotatedAt: row.rotated_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 

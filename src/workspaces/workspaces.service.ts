@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import { isRole, type Role } from '../auth/scopes.ts';
@@ -128,16 +128,41 @@ export class WorkspacesService {
     return { workspaceId, userId, role: checked };
   }
 
-  async setRole(workspaceId: string, userId: string, role: string): Promise<{ workspaceId: string; userId: string; role: Role }> {
+  /**
+   * Changes a member's role. With `keepAnOwner` (the members page), the last owner cannot be
+   * demoted; the operator's command may leave a workspace without one on purpose.
+   */
+  async setRole(workspaceId: string, userId: string, role: string, options: { keepAnOwner?: boolean } = {}): Promise<{ workspaceId: string; userId: string; role: Role }> {
     const checked = checkRole(role);
-    const result = await repo.updateMembershipRole(this.deps.db, workspaceId, userId, checked);
-    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (options.keepAnOwner && checked !== 'owner') await refuseLastOwner(trx, workspaceId, userId, 'change the role of');
+      const result = await repo.updateMembershipRole(trx, workspaceId, userId, checked);
+      if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+    });
     return { workspaceId, userId, role: checked };
   }
 
-  async removeMember(workspaceId: string, userId: string): Promise<void> {
-    const result = await repo.deleteMembership(this.deps.db, workspaceId, userId);
-    if (Number(result.numDeletedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+  /** Removes a member; with `keepAnOwner`, never the last owner. */
+  async removeMember(workspaceId: string, userId: string, options: { keepAnOwner?: boolean } = {}): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (options.keepAnOwner) await refuseLastOwner(trx, workspaceId, userId, 'remove');
+      const result = await repo.deleteMembership(trx, workspaceId, userId);
+      if (Number(result.numDeletedRows) === 0) throw new NotFoundError('That user is not a member of the workspace.');
+    });
+  }
+
+  /** The role a user holds in a workspace, or null. */
+  async roleOf(workspaceId: string, userId: string): Promise<Role | null> {
+    const [row] = await repo.listMembershipsOfUser(this.deps.db, userId, workspaceId);
+    return row && isRole(row.role) ? row.role : null;
+  }
+}
+
+async function refuseLastOwner(trx: Executor, workspaceId: string, userId: string, action: string): Promise<void> {
+  const [membership] = await repo.listMembershipsOfUser(trx, userId, workspaceId);
+  if (membership?.role !== 'owner') return;
+  if (Number((await repo.countOwners(trx, workspaceId)).n) <= 1) {
+    throw new ConflictError(`You cannot ${action} the last owner of the workspace; make another member owner first.`, { code: 'last_owner' });
   }
 }
 

@@ -31,6 +31,24 @@ describe('first start and the operator CLI, against the real server process', ()
     expect(await res.json()).toEqual([]);
   });
 
+  it('prints a one-time owner sign-in link, and without SMTP_URL writes sign-in mail to the log at warn', async () => {
+    const link = /^\s+(http:\/\/herald\.test\/account\/link\/[0-9A-Za-z]+)$/m.exec(server.output())?.[1];
+    expect(link, server.output()).toBeDefined();
+    const landing = await fetch(link!.replace('http://herald.test', server.baseUrl));
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('This one-time link signs you in');
+    const another = await adminJson<{ url: string; expiresAt: string }>(['user', 'sign-in-link', 'owner@localhost'], env);
+    expect(another.url).toMatch(/^http:\/\/herald\.test\/account\/link\/[0-9A-Za-z]{43}$/);
+    expect((await fetch(another.url.replace('http://herald.test', server.baseUrl))).status).toBe(200);
+
+    await adminJson(['user', 'create', '--email', 'mailme@acme.test'], env);
+    const start = await fetch(`${server.baseUrl}/public/v1/signup/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mailme@acme.test' }) });
+    expect(start.status).toBe(202);
+    await expect.poll(() => server.output(), { timeout: processBudget(1) }).toContain('Mail is not configured (SMTP_URL is not set)');
+    const line = server.output().split('\n').find((l) => l.includes('Mail is not configured'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 40, component: 'mail', mail: { to: 'mailme@acme.test', text: expect.stringMatching(/^\s+\d{8}$/m) } });
+  }, processBudget(3));
+
   it('sets up a workspace, member, group, channel and key that the API then serves', async () => {
     const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Acme'], env);
     const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'Editor@Acme.test', '--name', 'Eddie'], env);

@@ -34,7 +34,7 @@ describe('GET /public/v1/status', () => {
           tokenPrefix: 'svco_',
           header: 'Authorization: Bearer <token>',
         },
-        signUp: 'http://herald.test/developers#accounts',
+        signUp: 'http://herald.test/account/sign-in',
         salesContactRequired: false,
       },
       mcp: { endpoint: 'http://herald.test/mcp-oauth', transport: 'streamable-http' },

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/lib.ts';
+import { createTestApp, unique, type TestApp } from '../helpers/app.ts';
+import { codeOf, startMailServer } from '../helpers/mail-server.ts';
+import { processBudget } from '../helpers/process.ts';
+
+/**
+ * The account pages in real headless Chromium (Debian's `chromium`) against the real server on
+ * loopback, with a real SMTP server: sign up with the mailed code, make a key and use it, rotate
+ * and revoke it, invite a member who signs in. Screenshots of each page, at a desktop's and a
+ * phone's width, go to test-artifacts/accounts/.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/accounts/', import.meta.url));
+
+let t: TestApp;
+let origin: string;
+let browser: Browser;
+let mail: Awaited<ReturnType<typeof startMailServer>>;
+const pageErrors: string[] = [];
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  mail = await startMailServer();
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ env: { BASE_URL: origin, SMTP_URL: mail.url, SIGNUP: 'open' } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+}, processBudget(1, 30_000));
+
+afterAll(async () => {
+  await browser?.close();
+  expect(pageErrors).toEqual([]);
+  expect(cspViolations).toEqual([]);
+});
+
+async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return { context, page };
+}
+
+/** A desktop and a phone screenshot of the page as it is; at the phone's width nothing may stick out. */
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 740 });
+  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  expect(widths.scroll, `${name} is wider than a phone`).toBeLessThanOrEqual(widths.client);
+}
+
+async function signInWithMailedCode(page: Page, email: string, screenshots: boolean): Promise<void> {
+  await page.goto(`${origin}/account/sign-in`);
+  if (screenshots) await shoot(page, 'sign-in');
+  await page.fill('#email', email);
+  const waiting = mail.next(email);
+  await Promise.all([page.waitForURL(/\/account\/sign-in\?email=/), page.click('button[type=submit]')]);
+  const code = codeOf(await waiting);
+  if (screenshots) await shoot(page, 'code');
+  await page.fill('#code', code);
+  await Promise.all([page.waitForURL(/\/account\/keys$/), page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
+}
+
+const api = (key: string) => fetch(`${origin}/public/v1/integrations`, { headers: { authorization: key } }).then((res) => res.status);
+
+describe('account pages in a browser', () => {
+  it('sign up with the mailed code, create a key, see it once, use it, rotate it, revoke it', async () => {
+    const { context, page } = await newContext();
+    const email = `${unique('ana')}@example.test`;
+    await signInWithMailedCode(page, email, true);
+    await shoot(page, 'keys-empty');
+
+    await page.fill('#key-name', 'Publishing script');
+    await page.click('form[action="/account/keys"] button[type=submit]');
+    const secret = (await page.locator('#new-secret').innerText()).trim();
+    expect(secret).toMatch(/^svc_[0-9A-Za-z]{16}_[0-9A-Za-z]{40}$/);
+    await page.click('button[data-copy="new-secret"]');
+    await expect.poll(() => page.locator('button[data-copy="new-secret"]').innerText()).toBe('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    await shoot(page, 'key-created');
+    expect(await api(secret)).toBe(200);
+
+    // Shown once: a fresh view of the page does not have it.
+    await page.goto(`${origin}/account/keys`);
+    expect(await page.locator('#new-secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    await shoot(page, 'keys');
+
+    await page.click('form[action$="/rotate"] button');
+    const rotated = (await page.locator('#new-secret').innerText()).trim();
+    expect(rotated).not.toBe(secret);
+    expect(await api(secret)).toBe(401);
+    expect(await api(rotated)).toBe(200);
+
+    await page.click('form[action$="/revoke"] button');
+    await expect.poll(() => page.locator('.banner.good').count()).toBe(1);
+    expect(await api(rotated)).toBe(401);
+    expect(await page.locator('[data-key-id]').count()).toBe(0);
+    await context.close();
+  });
+
+  it('invite a member, who signs in and switches between workspaces', async () => {
+    const owner = await newContext();
+    const ownerEmail = `${unique('owner')}@example.test`;
+    await signInWithMailedCode(owner.page, ownerEmail, false);
+    await owner.page.click('nav a[href="/account/members"]');
+    const invited = `${unique('bob')}@example.test`;
+    await owner.page.fill('#invite-email', invited);
+    await owner.page.selectOption('#invite-role', 'editor');
+    const invitation = mail.next(invited);
+    await owner.page.click('form[action="/account/members/invite"] button[type=submit]');
+    await expect.poll(() => owner.page.locator(`[data-invitation="${invited}"]`).count()).toBe(1);
+    await shoot(owner.page, 'members');
+    const link = /(http:\/\/\S+\/account\/sign-in\?email=\S+)/.exec((await invitation).text)![1]!;
+
+    // The member follows the mail's link: the address is filled in, the code comes by mail.
+    const member = await newContext();
+    const waiting = mail.next(invited);
+    await member.page.goto(link);
+    await member.page.click('form[action="/account/sign-in"] button[type=submit]');
+    const code = codeOf(await waiting);
+    await member.page.fill('#code', code);
+    await Promise.all([member.page.waitForURL(/\/account\/keys$/), member.page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
+    // The invitation made them a member (and so no workspace of their own was made); with a second one the switcher appears.
+    expect(await member.page.locator('main').innerText()).toContain('where your role is editor');
+    await t.services.workspaces.create({ name: 'Bob\'s side project', ownerId: (await t.services.users.get(invited)).id });
+    await member.page.reload();
+    const options = await member.page.locator('#workspace-switch option').allInnerTexts();
+    expect(options).toHaveLength(2);
+    await shoot(member.page, 'keys-switcher');
+    const ownerWorkspace = (await t.services.sessions.context({ id: '', userId: (await t.services.users.get(ownerEmail)).id, email: ownerEmail, name: null, createdAt: '', expiresAt: '', workspaceId: null })).current!.workspace;
+    await member.page.selectOption('#workspace-switch', ownerWorkspace.id);
+    await member.page.click('form.switcher button[type=submit]');
+    await expect.poll(() => member.page.locator('main').innerText()).toContain(`Your keys in ${ownerWorkspace.name}, where your role is editor`);
+
+    await owner.page.reload();
+    expect(await owner.page.locator(`[data-member="${invited}"]`).count()).toBe(1);
+    await owner.context.close();
+    await member.context.close();
+  });
+});
