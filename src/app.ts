@@ -23,6 +23,7 @@ import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { uploadLinksRoutes } from './media/upload-links.routes.ts';
 import { uploadPageRoutes } from './media/upload-page.routes.ts';
+import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(cookie);
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web });
+  await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });

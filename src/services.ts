@@ -15,6 +15,7 @@ import type { MediaStore } from './media/media-store.ts';
 import { MediaService, type MediaLimits } from './media/media.service.ts';
 import { UploadLinksService } from './media/upload-links.service.ts';
 import type { OutboundClient } from './net/outbound.ts';
+import { OAuthService } from './oauth/oauth.service.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
@@ -59,7 +60,8 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UsersService(deps);
   const workspaces = new WorkspacesService(deps);
-  const apiKeys = new ApiKeysService(deps);
+  const oauth = new OAuthService(deps);
+  const apiKeys = new ApiKeysService({ ...deps, oauthTokens: oauth });
   const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
   const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, background });
   return {
@@ -68,6 +70,7 @@ export function createServices(deps: ServiceDeps) {
     groups: new GroupsService(deps),
     channels,
     apiKeys,
+    oauth,
     access: new AccessService(deps),
     notifications,
     shortLinks: new ShortLinksService(deps),

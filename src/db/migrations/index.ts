@@ -7,6 +7,7 @@ import * as postsCalendarCursor from './2026-11-22T2300-posts-calendar-cursor.ts
 import * as accessVersion from './2026-11-23T0000-access-version.ts';
 import * as accounts from './2026-11-23T1000-accounts.ts';
 import * as channelsVersion from './2026-11-23T1400-channels-version.ts';
+import * as oauth from './2026-11-23T1600-oauth.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0000-access-version': accessVersion,
   '2026-11-23T1000-accounts': accounts,
   '2026-11-23T1400-channels-version': channelsVersion,
+  '2026-11-23T1600-oauth': oauth,
 };

@@ -1,0 +1,133 @@
+import { sha256 } from '../accounts/tokens.ts';
+import { isScope, type Scope } from '../auth/scopes.ts';
+import type { Db } from '../db/database.ts';
+import { UnauthorizedError } from '../errors.ts';
+import type { KeyKind } from '../keys/key-format.ts';
+import type { Clock } from '../lib/clock.ts';
+import { publicUrls } from '../status/status.service.ts';
+import type Provider from 'oidc-provider';
+import * as repo from './oauth.repository.ts';
+
+/** Access tokens start with the contract's OAuth prefix; refresh tokens have their own. */
+export const ACCESS_TOKEN_PREFIX = 'svco_';
+export const REFRESH_TOKEN_PREFIX = 'svcr_';
+
+/** The two protected resources (RFC 8707 indicators) and the scopes each takes. */
+export function oauthResources(baseUrl: string): Record<KeyKind, string> {
+  const urls = publicUrls(baseUrl);
+  return { rest: urls.api, mcp: urls.mcp };
+}
+
+/** Splits the authorization server's account id: the user and the workspace chosen on the consent page. */
+export function parseAccountId(accountId: unknown): { userId: string; workspaceId: string } | null {
+  if (typeof accountId !== 'string') return null;
+  const at = accountId.indexOf(':');
+  return at > 0 && at < accountId.length - 1 ? { userId: accountId.slice(0, at), workspaceId: accountId.slice(at + 1) } : null;
+}
+
+export function accountIdOf(userId: string, workspaceId: string): string {
+  return `${userId}:${workspaceId}`;
+}
+
+export type OAuthPrincipal = {
+  keyId: string;
+  credential: 'oauth';
+  userId: string;
+  kind: KeyKind;
+  scopes: Scope[];
+  channelIds: null;
+  workspaceId: string;
+  accessVersion?: string;
+  channelsVersion?: string;
+};
+
+/**
+ * Checks OAuth access tokens on the REST API and the MCP server. Only the database is read (the
+ * token's hash finds its row): the protocol library is never loaded to serve an API request.
+ * What the token allows is decided after, like a key's: its scopes within the user's current
+ * role in the workspace the user chose when allowing the app.
+ */
+export class OAuthService {
+  readonly #resources: Record<KeyKind, string>;
+
+  #provider: Promise<Provider> | undefined;
+
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string }) {
+    this.#resources = oauthResources(deps.baseUrl);
+  }
+
+  /** The authorization server, loaded on the first OAuth request (never at start-up). */
+  provider(options: { trustProxy: boolean }): Promise<Provider> {
+    this.#provider ??= import('./provider.ts')
+      .then((module) => module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy }))
+      .catch((error: unknown) => {
+        this.#provider = undefined;
+        throw error;
+      });
+    return this.#provider;
+  }
+
+  async verify(token: string, surface: KeyKind): Promise<OAuthPrincipal> {
+    const invalid = () => new UnauthorizedError('The OAuth access token is invalid, has expired or was revoked.', { code: 'invalid_token' });
+    if (token.length > 200) throw invalid();
+    const row = await repo.findAccessToken(this.deps.db, sha256(token));
+    if (!row || row.user_id === null || row.workspace_id === null) throw invalid();
+    const payload = JSON.parse(row.payload) as { exp?: number; aud?: string | string[]; scope?: string };
+    const exp = Number(row.expires_at ?? payload.exp);
+    if (!Number.isFinite(exp) || exp * 1000 <= this.deps.clock.now().getTime()) throw invalid();
+    const audience = Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined ? [] : [payload.aud];
+    if (!audience.includes(this.#resources[surface])) {
+      const other: KeyKind = surface === 'rest' ? 'mcp' : 'rest';
+      throw new UnauthorizedError(
+        audience.includes(this.#resources[other])
+          ? `This OAuth access token was issued for ${other === 'mcp' ? 'the MCP server' : 'the REST API'} (${this.#resources[other]}); ask for a token with resource=${this.#resources[surface]} to use it here.`
+          : `This OAuth access token was not issued for ${this.#resources[surface]}.`,
+        { code: 'invalid_token' },
+      );
+    }
+    const scopes = (payload.scope ?? '').split(' ').filter((s): s is Scope => isScope(s));
+    return {
+      keyId: `oauth:${row.grant_id ?? 'none'}`,
+      credential: 'oauth',
+      userId: row.user_id,
+      kind: surface,
+      scopes,
+      channelIds: null,
+      workspaceId: row.workspace_id,
+      ...(row.access_version !== null && row.access_version !== undefined && { accessVersion: String(row.access_version) }),
+      ...(row.channels_version !== null && row.channels_version !== undefined && { channelsVersion: String(row.channels_version) }),
+    };
+  }
+
+  /** The apps a user allowed (their live grants), newest first. */
+  async allowedApps(userId: string): Promise<Array<{ grantId: string; clientId: string; clientName: string; workspaceId: string; scopes: string[]; resources: string[] }>> {
+    const rows = await repo.listGrantsOfUser(this.deps.db, userId);
+    const now = this.deps.clock.now().getTime();
+    const apps = [];
+    for (const row of rows) {
+      if (row.expires_at !== null && Number(row.expires_at) * 1000 <= now) continue;
+      const grant = JSON.parse(row.payload) as { clientId?: string; resources?: Record<string, string> };
+      const clientId = grant.clientId ?? row.client_id ?? '';
+      const resources = Object.keys(grant.resources ?? {});
+      const scopes = [...new Set(Object.values(grant.resources ?? {}).flatMap((s) => s.split(' ')).filter(Boolean))];
+      apps.push({ grantId: row.grant_id!, clientId, clientName: await this.clientName(clientId), workspaceId: row.workspace_id ?? '', scopes, resources });
+    }
+    return apps;
+  }
+
+  /** A registered client's name as it asked to be shown (its id when it gave none). */
+  async clientName(clientId: string): Promise<string> {
+    if (clientId === 'herald-cli') return 'Herald command line';
+    const row = await repo.findRecord(this.deps.db, 'Client', sha256(clientId));
+    const name = row ? (JSON.parse(row.payload) as { client_name?: unknown }).client_name : undefined;
+    return typeof name === 'string' && name.trim() ? name.trim().slice(0, 100) : clientId;
+  }
+
+  /** Revokes an app's access: the grant and every code and token of it. Another user's grant is not found. */
+  async revokeGrant(userId: string, grantId: string): Promise<boolean> {
+    const grant = await repo.findGrantOfUser(this.deps.db, userId, grantId);
+    if (!grant) return false;
+    await repo.deleteByGrant(this.deps.db, grantId);
+    return true;
+  }
+}
