@@ -4,7 +4,7 @@ import { sha256 } from '../accounts/tokens.ts';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { html } from '../web/html.ts';
-import { layout } from '../web/layout.ts';
+import { layout, pageHeaders } from '../web/layout.ts';
 import * as repo from './oauth.repository.ts';
 import { OAuthStore } from './oauth-store.ts';
 import { ACCESS_TOKEN_PREFIX, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
@@ -66,8 +66,66 @@ export function acceptableRedirectUri(uri: string): boolean {
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost');
 }
 
-function errorPage(_ctx: unknown, out: Record<string, string>): string {
-  return layout('Authorization failed', html`<h1>The app's request cannot be completed</h1><p>${out.error_description ?? out.error ?? 'Unknown error.'}</p><p class="muted">Error: <code>${out.error ?? 'server_error'}</code></p><p><a href="/account">Back to your account</a></p>`);
+type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string } } };
+
+/** A page of the authorization server in Herald's layout, with the account pages' headers (and CSP). */
+function render(ctx: PageContext, title: string, body: ReturnType<typeof html>): void {
+  ctx.set(pageHeaders());
+  ctx.type = 'html';
+  ctx.body = layout(title, body);
+}
+
+function errorPage(ctx: PageContext, out: Record<string, string>): void {
+  render(ctx, 'Authorization failed', html`<h1>The app's request cannot be completed</h1><p>${out.error_description ?? out.error ?? 'Unknown error.'}</p><p class="muted">Error: <code>${out.error ?? 'server_error'}</code></p><p><a href="/account">Back to your account</a></p>`);
+}
+
+/** The library escapes the code it puts in its form; the page escapes it again. */
+function unescapeHtml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[name]!);
+}
+
+/** The library's device forms carry an inline handler the pages' CSP refuses: only their action and anti-forgery token are kept. */
+function formParts(form: string): { action: string; xsrf: string; code: string } {
+  return {
+    action: /action="([^"]*)"/.exec(form)?.[1] ?? '',
+    xsrf: /name="xsrf" value="([^"]*)"/.exec(form)?.[1] ?? '',
+    code: /value="([^"]*)"[^>]*name="user_code"/.exec(form)?.[1] ?? '',
+  };
+}
+
+/** Step 1 of the device flow (RFC 8628): the person types the code their device shows. */
+function userCodeInputPage(ctx: PageContext, form: string, _out: unknown, err?: { userCode?: string; name?: string }): void {
+  const { action, xsrf, code } = formParts(form);
+  const problem = err ? (err.userCode || err.name === 'NoCodeError' ? 'That code is not right, or it has expired. Check it and try again.' : err.name === 'AbortedError' ? 'The sign-in was cancelled.' : 'Something went wrong; try again.') : null;
+  render(ctx, 'Connect a device', html`<h1>Connect a device</h1>
+<p class="muted">Enter the code your device or terminal shows (for example after <code>herald login</code>).</p>
+${problem ? html`<div class="banner bad" role="alert">${problem}</div>` : ''}
+<form method="post" action="${action}">
+  <input type="hidden" name="xsrf" value="${xsrf}">
+  <label for="user-code">Code</label>
+  <input id="user-code" class="code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required maxlength="20" value="${err?.userCode ?? unescapeHtml(code)}">
+  <div class="actions"><button type="submit">Continue</button></div>
+</form>`);
+}
+
+/** Step 2: the person checks the code and the app before going on to the consent page. */
+function userCodeConfirmPage(ctx: PageContext, form: string, _client: unknown, _deviceInfo: unknown, userCode: string): void {
+  const { action, xsrf } = formParts(form);
+  const client = ctx.oidc.client;
+  const hidden = html`<input type="hidden" name="xsrf" value="${xsrf}"><input type="hidden" name="user_code" value="${userCode}">`;
+  render(ctx, 'Confirm the device', html`<h1>Is this your device?</h1>
+<p><strong id="device-client">${client?.clientName ?? client?.clientId ?? 'An app'}</strong> asks to connect. Your device should show this code:</p>
+<p><code id="device-code" class="code">${userCode}</code></p>
+<p class="muted">If you did not start this, or the code differs, cancel.</p>
+<div class="actions">
+  <form class="inline" method="post" action="${action}">${hidden}<input type="hidden" name="confirm" value="yes"><button type="submit" id="device-confirm">Continue</button></form>
+  <form class="inline" method="post" action="${action}">${hidden}<input type="hidden" name="abort" value="yes"><button type="submit" class="secondary">Cancel</button></form>
+</div>`);
+}
+
+function deviceSuccessPage(ctx: PageContext): void {
+  const client = ctx.oidc.client;
+  render(ctx, 'Device connected', html`<h1 id="device-done">Device connected</h1><p>${client?.clientName ?? 'The app'} can now act for you as you allowed. You can close this page and go back to your device.</p><p><a href="/account/apps">Apps you allowed</a></p>`);
 }
 
 /**
@@ -115,7 +173,12 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
       revocation: { enabled: true },
-      deviceFlow: { enabled: true },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: async (...args: Parameters<typeof userCodeInputPage>) => userCodeInputPage(...args),
+        userCodeConfirmSource: async (...args: Parameters<typeof userCodeConfirmPage>) => userCodeConfirmPage(...args),
+        successSource: async (ctx: PageContext) => deviceSuccessPage(ctx),
+      },
       registration: {
         enabled: true,
         // Anyone may register (RFC 7591), as MCP clients do; such apps are public and use loopback or https redirects.
@@ -151,10 +214,7 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     // The API's scopes belong to its two resources (getResourceServerInfo), not to the server itself.
     scopes: ['offline_access'],
     ttl: { ...OAUTH_TTL },
-    renderError: async (ctx: { type: string; body: string }, out: Record<string, string>) => {
-      ctx.type = 'html';
-      ctx.body = errorPage(ctx, out);
-    },
+    renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
   // Opaque token values are their stored ids: give them Herald's prefixes.

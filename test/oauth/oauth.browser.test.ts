@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
@@ -6,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
 import { launchChromium, recordProblems, shootBothWidths } from '../helpers/browser.ts';
-import { processBudget } from '../helpers/process.ts';
+import { herald, processBudget } from '../helpers/process.ts';
 import { createPerson, registerClient, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 /**
@@ -121,4 +123,51 @@ describe('consent in a browser', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     await context.close();
   });
+});
+
+describe('device flow in a browser, with `herald login`', () => {
+  it('herald login shows a link and a code; the user confirms and allows in Chromium; the CLI works, and logout revokes', async () => {
+    const person = await createPerson(s.t, 'editor');
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-oauth-'));
+    const env = { XDG_CONFIG_HOME: path.join(home, 'config'), TZ: 'UTC' };
+    try {
+      let stderr = '';
+      let sawLink: (link: string) => void;
+      const link = new Promise<string>((resolve) => (sawLink = resolve));
+      const login = herald(['login', '--url', s.origin], env, '', {
+        onStderr: (text) => {
+          stderr += text;
+          const found = /open (http:\/\/\S+) in a browser/.exec(stderr);
+          if (found) sawLink(found[1]!);
+        },
+      });
+      const { context, page } = await signedIn(person.sessionToken);
+      await page.goto(await link);
+      const code = /the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)![1]!;
+      // The link carries the code: the page asks to confirm it (typing it is tested over HTTP).
+      await expect.poll(() => page.locator('#device-code').innerText()).toBe(code);
+      await shoot(page, 'device-confirm');
+      await page.click('#device-confirm');
+      await expect.poll(() => page.locator('#client-name').innerText()).toBe('Herald command line');
+      await page.click('#allow');
+      await expect.poll(() => page.locator('#device-done').count()).toBe(1);
+      await shoot(page, 'device-done');
+      const result = await login;
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`Logged in to ${s.origin} (profile default). The access token is stored`);
+      const stored = JSON.parse(fs.readFileSync(path.join(env.XDG_CONFIG_HOME, 'herald', 'credentials.json'), 'utf8')) as { profiles: { default: { kind: string; key: string; refreshToken: string } } };
+      expect(stored.profiles.default).toMatchObject({ kind: 'oauth', key: expect.stringMatching(/^svco_/), refreshToken: expect.stringMatching(/^svcr_/) });
+      const workspaces = await herald(['workspaces', '--json'], env);
+      expect(workspaces.code, workspaces.stderr).toBe(0);
+      expect(JSON.parse(workspaces.stdout)).toEqual([expect.objectContaining({ id: person.workspaceId, role: 'editor' })]);
+
+      const logout = await herald(['logout'], env);
+      expect(logout.stdout).toContain('Its access was revoked at the instance.');
+      const after = await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${stored.profiles.default.key}` } });
+      expect(after.status).toBe(401);
+      await context.close();
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, processBudget(3));
 });
