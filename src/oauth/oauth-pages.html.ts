@@ -75,3 +75,62 @@ export function allowedAppsPage(input: { chrome: PageChrome; csrf: string; apps:
     : html`<p class="muted">You have not allowed any app.</p>`;
   return layout('Apps you allowed', html`<h1>Apps you allowed</h1>${notice}<p class="muted">Apps that act for you with OAuth. Revoking access ends their tokens at once.</p>${list}`, input.chrome);
 }
+
+export type OwnApp = { clientId: string; name: string; redirectUris: string[]; confidential: boolean; createdAt: string };
+
+/** “Your apps”: apps the user registered, each with rotate and delete, a form to register one, and a new secret shown once. */
+export function ownAppsPage(input: {
+  chrome: PageChrome;
+  csrf: string;
+  apps: OwnApp[];
+  created?: { app: OwnApp; secret: string | null; rotated: boolean } | undefined;
+  error?: string | undefined;
+  notice?: string | undefined;
+  form?: { name: string; redirectUris: string; confidential: boolean } | undefined;
+}): string {
+  const created = input.created
+    ? html`<section class="secret" aria-labelledby="secret-title">
+  <h2 id="secret-title">${input.created.rotated ? 'New secret for' : 'Registered'} “${input.created.app.name}”</h2>
+  <p>Client id: <code id="new-client-id">${input.created.app.clientId}</code></p>
+  ${
+    input.created.secret
+      ? html`<p>Client secret (copy it now: it is shown only this once${input.created.rotated ? '; the old one has stopped working' : ''}):</p><code id="new-secret">${input.created.secret}</code><button type="button" class="secondary" data-copy="new-secret" hidden>Copy</button>`
+      : html`<p>A public app has no secret: it uses PKCE.</p>`
+  }
+</section>`
+    : '';
+  const list = input.apps.length
+    ? html`<ul class="cards">${input.apps.map(
+        (app) => html`<li data-client-id="${app.clientId}">
+  <div class="title"><strong>${app.name}</strong> <span class="tag">${app.confidential ? 'confidential' : 'public'}</span></div>
+  <dl class="facts"><dt>Client id</dt><dd><code>${app.clientId}</code></dd><dt>Redirect URIs</dt><dd>${app.redirectUris.join(', ')}</dd><dt>Registered</dt><dd>${app.createdAt.slice(0, 16).replace('T', ' ')} UTC</dd></dl>
+  <div class="actions">
+    ${app.confidential ? html`<form class="inline" method="post" action="/account/developer-apps/${app.clientId}/rotate">${csrfField(input.csrf)}<button type="submit" class="secondary">Rotate secret</button></form>` : ''}
+    <form class="inline" method="post" action="/account/developer-apps/${app.clientId}/delete">${csrfField(input.csrf)}<button type="submit" class="danger">Delete</button></form>
+  </div>
+</li>`,
+      )}</ul>`
+    : html`<p class="muted">You have not registered an app.</p>`;
+  const form = input.form ?? { name: '', redirectUris: '', confidential: true };
+  return layout(
+    'Your apps',
+    html`<h1>Your apps</h1>
+<p class="muted">Apps that act for Herald users through OAuth 2.1 (authorization code with PKCE). Deleting an app ends every token it was given.</p>
+${input.error ? html`<div class="banner bad" role="alert">${input.error}</div>` : ''}${input.notice ? html`<div class="banner good" role="status">${input.notice}</div>` : ''}${created}
+${list}
+<h2>Register an app</h2>
+<form method="post" action="/account/developer-apps">
+  ${csrfField(input.csrf)}
+  <label for="app-name">Name (shown on the consent page)</label>
+  <input id="app-name" name="name" type="text" maxlength="100" required value="${form.name}">
+  <label for="app-redirects">Redirect URIs, one per line (https, or http on 127.0.0.1)</label>
+  <textarea id="app-redirects" name="redirect_uris" rows="3" required>${form.redirectUris}</textarea>
+  <fieldset><legend>Kind</legend>
+    <label><input type="radio" name="kind" value="confidential"${form.confidential ? html` checked` : ''}> Confidential: a server that can keep a secret</label>
+    <label><input type="radio" name="kind" value="public"${form.confidential ? '' : html` checked`}> Public: a browser or desktop app (no secret)</label>
+  </fieldset>
+  <div class="actions"><button type="submit">Register</button></div>
+</form>`,
+    input.chrome,
+  );
+}

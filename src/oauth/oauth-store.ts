@@ -35,7 +35,7 @@ export class OAuthStore implements Adapter {
       grant_id: payload.grantId ?? (this.model === 'Grant' ? id : null),
       uid: payload.uid ?? null,
       user_code_hash: payload.userCode ? sha256(payload.userCode) : null,
-      user_id: account?.userId ?? null,
+      user_id: account?.userId ?? (typeof payload.herald_owner === 'string' ? payload.herald_owner : null),
       workspace_id: account?.workspaceId ?? null,
       client_id: typeof clientId === 'string' ? clientId : null,
       expires_at: expiresIn ? nowSeconds + expiresIn : null,

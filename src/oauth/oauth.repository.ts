@@ -80,3 +80,7 @@ export async function findAccessToken(db: Executor, idHash: string) {
 export function insertRecordIfAbsent(db: Executor, row: OAuthRecordsTable) {
   return db.insertInto('oauth_records').values(row).onConflict((oc) => oc.columns(['model', 'id_hash']).doNothing()).execute();
 }
+
+export function listClientsOfUser(db: Executor, userId: string) {
+  return db.selectFrom('oauth_records').select('payload').where('user_id', '=', userId).where('model', '=', 'Client').orderBy('id_hash').limit(100).execute();
+}

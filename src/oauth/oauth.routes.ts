@@ -6,12 +6,14 @@ import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/
 import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';
 import { html } from '../web/html.ts';
 import { accountIdOf, oauthResources } from './oauth.service.ts';
-import { allowedAppsPage, consentPage } from './oauth-pages.html.ts';
+import { allowedAppsPage, consentPage, ownAppsPage } from './oauth-pages.html.ts';
+import { AppError } from '../errors.ts';
 
 export type OAuthRouteOptions = { web: WebOptions; baseUrl: string; trustProxy: boolean };
 
 const uidParam = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const grantParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const clientParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -59,6 +61,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
         nav: [
           { href: '/account/keys', label: 'Developer settings' },
           { href: '/account/apps', label: 'Apps you allowed', current: current === '/account/apps' },
+          { href: '/account/developer-apps', label: 'Your apps', current: current === '/account/developer-apps' },
         ],
         workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),
         currentWorkspaceId: account.current?.workspace.id ?? null,
@@ -163,6 +166,52 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
         return send(reply, layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`), 404);
       }
       return reply.redirect('/account/apps?revoked=1', 303);
+    });
+
+    // --- Your apps (registered by the user) ---
+    const ownApps = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<Parameters<typeof ownAppsPage>[0], 'chrome' | 'csrf' | 'apps'> = {}, status = 200) =>
+      send(reply, ownAppsPage({ chrome: chrome(request, reply, '/account/developer-apps'), csrf: csrfToken(request, reply, options.web), apps: await oauth.ownApps(request.account!.session.userId), ...extra }), status);
+    const refusal = (error: unknown) => {
+      if (error instanceof AppError && error.statusCode < 500) return error;
+      throw error;
+    };
+
+    pages.get('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const notice = (request.query as Record<string, unknown>).deleted === '1' ? 'App deleted: its tokens no longer work.' : undefined;
+      return ownApps(request, reply, { notice });
+    });
+
+    pages.post('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const form = { name: field(request.body, 'name'), redirectUris: String((request.body as Record<string, unknown>).redirect_uris ?? '').slice(0, 5000), confidential: field(request.body, 'kind') !== 'public' };
+      try {
+        const created = await oauth.registerApp(request.account!.session.userId, { name: form.name, redirectUris: form.redirectUris.split(/\r?\n/), confidential: form.confidential });
+        return ownApps(request, reply, { created: { ...created, rotated: false } });
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message, form }, e.statusCode);
+      }
+    });
+
+    pages.post('/account/developer-apps/:id/rotate', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { id } = clientParam.parse(request.params);
+      try {
+        const rotated = await oauth.rotateAppSecret(request.account!.session.userId, id);
+        return ownApps(request, reply, { created: { ...rotated, rotated: true } });
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message }, e.statusCode);
+      }
+    });
+
+    pages.post('/account/developer-apps/:id/delete', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { id } = clientParam.parse(request.params);
+      try {
+        await oauth.deleteApp(request.account!.session.userId, id);
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message }, e.statusCode);
+      }
+      return reply.redirect('/account/developer-apps?deleted=1', 303);
     });
   });
 }

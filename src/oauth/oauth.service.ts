@@ -1,8 +1,8 @@
 import { sha256 } from '../accounts/tokens.ts';
 import { isScope, type Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
-import { UnauthorizedError } from '../errors.ts';
-import type { KeyKind } from '../keys/key-format.ts';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { hashSecret, newSecret, type KeyKind } from '../keys/key-format.ts';
 import type { Clock } from '../lib/clock.ts';
 import { publicUrls } from '../status/status.service.ts';
 import type Provider from 'oidc-provider';
@@ -27,6 +27,19 @@ export function parseAccountId(accountId: unknown): { userId: string; workspaceI
 
 export function accountIdOf(userId: string, workspaceId: string): string {
   return `${userId}:${workspaceId}`;
+}
+
+/** A redirect URI an MCP client or native app may register: https, or http on a loopback address. */
+export function acceptableRedirectUri(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.hash) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost');
 }
 
 export type OAuthPrincipal = {
@@ -130,4 +143,99 @@ export class OAuthService {
     await repo.deleteByGrant(this.deps.db, grantId);
     return true;
   }
+
+  /** Apps the user registered in the developer settings (never their secrets). */
+  async ownApps(userId: string): Promise<RegisteredApp[]> {
+    const rows = await repo.listClientsOfUser(this.deps.db, userId);
+    return rows.map((row) => toRegisteredApp(JSON.parse(row.payload) as ClientMetadata));
+  }
+
+  /** Registers an app; a confidential one gets a secret, returned this once and stored hashed. */
+  async registerApp(userId: string, input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ app: RegisteredApp; secret: string | null }> {
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw new BadRequestError('Give the app a name of 1 to 100 characters.');
+    const uris = [...new Set(input.redirectUris.map((u) => u.trim()).filter(Boolean))];
+    if (uris.length === 0 || uris.length > 10) throw new BadRequestError('Give 1 to 10 redirect URIs, one per line.');
+    const bad = uris.find((u) => u.length > 500 || !acceptableRedirectUri(u));
+    if (bad !== undefined) throw new BadRequestError(`"${bad.slice(0, 100)}" cannot be a redirect URI: use https, or http on 127.0.0.1, [::1] or localhost, without a #fragment.`);
+    if ((await repo.listClientsOfUser(this.deps.db, userId)).length >= 50) throw new BadRequestError('You have 50 apps already: delete one first.');
+    const clientId = `app_${newSecret().slice(0, 20)}`;
+    const secret = input.confidential ? `svcs_${newSecret()}` : null;
+    const metadata: ClientMetadata = {
+      client_id: clientId,
+      client_name: name,
+      redirect_uris: uris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      ...(secret && { client_secret: hashSecret(secret) }),
+      client_id_issued_at: Math.floor(this.deps.clock.now().getTime() / 1000),
+      herald_owner: userId,
+    };
+    await repo.upsertRecord(this.deps.db, clientRow(metadata));
+    return { app: toRegisteredApp(metadata), secret };
+  }
+
+  async #ownApp(userId: string, clientId: string): Promise<ClientMetadata> {
+    const row = await repo.findRecord(this.deps.db, 'Client', sha256(clientId));
+    const metadata = row ? (JSON.parse(row.payload) as ClientMetadata) : undefined;
+    if (!metadata || metadata.herald_owner !== userId) throw new NotFoundError('No such app among yours.');
+    return metadata;
+  }
+
+  /** A new secret for a confidential app; the old one stops working at once. */
+  async rotateAppSecret(userId: string, clientId: string): Promise<{ app: RegisteredApp; secret: string }> {
+    const metadata = await this.#ownApp(userId, clientId);
+    if (metadata.token_endpoint_auth_method === 'none') throw new BadRequestError('A public app has no secret to rotate.');
+    const secret = `svcs_${newSecret()}`;
+    const changed = { ...metadata, client_secret: hashSecret(secret) };
+    await repo.upsertRecord(this.deps.db, clientRow(changed));
+    return { app: toRegisteredApp(changed), secret };
+  }
+
+  /** Deletes an app with every grant, code and token it was given. */
+  async deleteApp(userId: string, clientId: string): Promise<void> {
+    await this.#ownApp(userId, clientId);
+    await repo.deleteByClient(this.deps.db, clientId);
+  }
+}
+
+type ClientMetadata = {
+  client_id: string;
+  client_name?: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: string;
+  client_secret?: string;
+  client_id_issued_at: number;
+  herald_owner: string;
+};
+
+export type RegisteredApp = { clientId: string; name: string; redirectUris: string[]; confidential: boolean; createdAt: string };
+
+function toRegisteredApp(metadata: ClientMetadata): RegisteredApp {
+  return {
+    clientId: metadata.client_id,
+    name: metadata.client_name ?? metadata.client_id,
+    redirectUris: metadata.redirect_uris,
+    confidential: metadata.token_endpoint_auth_method !== 'none',
+    createdAt: new Date(metadata.client_id_issued_at * 1000).toISOString(),
+  };
+}
+
+function clientRow(metadata: ClientMetadata) {
+  return {
+    model: 'Client',
+    id_hash: sha256(metadata.client_id),
+    payload: JSON.stringify(metadata),
+    grant_id: null,
+    uid: null,
+    user_code_hash: null,
+    user_id: metadata.herald_owner,
+    workspace_id: null,
+    client_id: metadata.client_id,
+    expires_at: null,
+    consumed_at: null,
+  };
 }

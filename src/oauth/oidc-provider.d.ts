@@ -54,7 +54,7 @@ declare module 'oidc-provider' {
     interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
     on(event: string, listener: (...args: any[]) => void): this;
     Grant: (new (input: { accountId: string; clientId: string }) => GrantInstance) & { find(id: string): Promise<GrantInstance | undefined> };
-    Client: { find(id: string): Promise<ClientInstance | undefined> };
+    Client: { find(id: string): Promise<ClientInstance | undefined>; prototype: { compareClientSecret(actual: string): Promise<boolean> } };
     AccessToken: { prototype: { generateTokenId(): string } };
     RefreshToken: { prototype: { generateTokenId(): string } };
   }

@@ -1,13 +1,14 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type InteractionDetails } from 'oidc-provider';
 import { sha256 } from '../accounts/tokens.ts';
+import { secretMatches } from '../keys/key-format.ts';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { html } from '../web/html.ts';
 import { layout, pageHeaders } from '../web/layout.ts';
 import * as repo from './oauth.repository.ts';
 import { OAuthStore } from './oauth-store.ts';
-import { ACCESS_TOKEN_PREFIX, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
+import { ACCESS_TOKEN_PREFIX, acceptableRedirectUri, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
 
 /** Lifetimes, in seconds. */
 export const OAUTH_TTL = {
@@ -51,19 +52,6 @@ async function deploymentKeys(db: Db): Promise<Keys> {
     model: 'HeraldKeys', id_hash: idHash, payload: JSON.stringify(keys), grant_id: null, uid: null, user_code_hash: null, user_id: null, workspace_id: null, client_id: null, expires_at: null, consumed_at: null,
   });
   return JSON.parse((await repo.findRecord(db, 'HeraldKeys', idHash))!.payload) as Keys;
-}
-
-/** A redirect URI an MCP client or native app may register: https, or http on a loopback address. */
-export function acceptableRedirectUri(uri: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return false;
-  }
-  if (url.hash) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost');
 }
 
 type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string } } };
@@ -195,8 +183,20 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
         },
       },
     },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     extraClientMetadata: {
+      // The user who registered the app in the developer settings; never set by dynamic registration.
       properties: ['herald_owner'],
+      validator: (ctx: { oidc?: { route?: string } } | undefined, key: string, value: unknown, metadata: Record<string, unknown>) => {
+        if (ctx?.oidc?.route !== 'registration' || key !== 'herald_owner') return;
+        const refuse = (description: string) => {
+          throw new errors.InvalidClientMetadata!(description);
+        };
+        if (value !== undefined) refuse('herald_owner cannot be registered.');
+        if (metadata.token_endpoint_auth_method !== 'none') refuse('Dynamically registered apps are public clients: register with token_endpoint_auth_method "none" (and PKCE).');
+        const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
+        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse('Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost).');
+      },
     },
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/oauth/interaction/${interaction.uid}` },
@@ -217,6 +217,10 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
+  // Client secrets of apps registered in the developer settings are stored hashed.
+  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
+    return typeof this.clientSecret === 'string' && typeof actual === 'string' && actual.length <= 200 && secretMatches(actual, this.clientSecret);
+  };
   // Opaque token values are their stored ids: give them Herald's prefixes.
   for (const [Model, prefix] of [[provider.AccessToken, ACCESS_TOKEN_PREFIX], [provider.RefreshToken, REFRESH_TOKEN_PREFIX]] as const) {
     const original = Model.prototype.generateTokenId;
