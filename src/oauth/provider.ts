@@ -159,6 +159,7 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
     features: {
       devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
       revocation: { enabled: true },
       deviceFlow: {

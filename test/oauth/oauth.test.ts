@@ -21,6 +21,8 @@ describe('metadata', () => {
     expect(meta.authorization_response_iss_parameter_supported).toBe(true);
     expect(meta.registration_endpoint).toBe(`${s.origin}/oauth/register`);
     expect(meta.revocation_endpoint).toBe(`${s.origin}/oauth/revoke`);
+    expect(meta.device_authorization_endpoint).toBe(`${s.origin}/oauth/device/auth`);
+    expect(meta.end_session_endpoint).toBeUndefined();
   });
 
   it('links the resources to the issuer (RFC 9728) and /status carries the URLs', async () => {
