@@ -22,6 +22,8 @@ export class OAuthStore implements Adapter {
     private readonly model: string,
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Clients only: reads a client id that is an https URL as its metadata document. */
+    private readonly fetchDocument?: (clientId: string) => Promise<AdapterPayload | undefined>,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
@@ -56,7 +58,12 @@ export class OAuthStore implements Adapter {
   }
 
   async find(id: string) {
-    return this.#read(await repo.findRecord(this.db, this.model, sha256(id)), id);
+    const found = this.#read(await repo.findRecord(this.db, this.model, sha256(id)), id);
+    if (found || !this.fetchDocument || !id.startsWith('https://')) return found;
+    const document = await this.fetchDocument(id);
+    // Kept an hour (every process reads it from here), then fetched again.
+    if (document) await this.upsert(id, document, 60 * 60);
+    return document;
   }
 
   async findByUserCode(userCode: string) {

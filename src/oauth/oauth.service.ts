@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { hashSecret, newSecret, type KeyKind } from '../keys/key-format.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { OutboundClient } from '../net/outbound.ts';
 import { publicUrls } from '../status/status.service.ts';
 import type Provider from 'oidc-provider';
 import * as repo from './oauth.repository.ts';
@@ -65,14 +66,14 @@ export class OAuthService {
 
   #provider: Promise<Provider> | undefined;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string }) {
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient }) {
     this.#resources = oauthResources(deps.baseUrl);
   }
 
   /** The authorization server, loaded on the first OAuth request (never at start-up). */
   provider(options: { trustProxy: boolean }): Promise<Provider> {
     this.#provider ??= import('./provider.ts')
-      .then((module) => module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy }))
+      .then((module) => module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, ...(this.deps.outbound && { outbound: this.deps.outbound }) }))
       .catch((error: unknown) => {
         this.#provider = undefined;
         throw error;

@@ -6,7 +6,9 @@ import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { html } from '../web/html.ts';
 import { layout, pageHeaders } from '../web/layout.ts';
+import type { OutboundClient } from '../net/outbound.ts';
 import * as repo from './oauth.repository.ts';
+import { clientMetadataDocuments } from './client-metadata-document.ts';
 import { OAuthStore } from './oauth-store.ts';
 import { ACCESS_TOKEN_PREFIX, acceptableRedirectUri, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
 
@@ -121,7 +123,7 @@ function deviceSuccessPage(ctx: PageContext): void {
  * bound to one resource (the REST API or the MCP server), their values start with Herald's
  * prefixes, and everything is stored in the database. Loaded on the first OAuth request only.
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean }): Promise<Provider> {
+export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; outbound?: OutboundClient }): Promise<Provider> {
   const { db, baseUrl } = options;
   const keys = await deploymentKeys(db);
   const resources = oauthResources(baseUrl);
@@ -132,7 +134,9 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
   };
 
   const provider = new Provider(baseUrl, {
-    adapter: (name: string) => new OAuthStore(name, db),
+    adapter: (name: string) => new OAuthStore(name, db, Date.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
+    // Client ID Metadata Documents: an https client_id is fetched as the client's metadata.
+    discovery: { client_id_metadata_document_supported: Boolean(options.outbound) },
     clients: [
       {
         client_id: CLI_CLIENT_ID,

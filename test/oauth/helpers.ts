@@ -4,15 +4,16 @@ import { freePort } from '../../bench/lib.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTestApp, unique, type TestApp } from '../helpers/app.ts';
 import type { Role } from '../../src/auth/scopes.ts';
+import type { OutboundClient } from '../../src/net/outbound.ts';
 
 export type OAuthServer = { t: TestApp; origin: string; clock: ManualClock };
 
 /** The real app listening on loopback (OAuth clients speak HTTP), its clock at the real time (the library's). */
-export async function startOAuthServer(env: Record<string, string> = {}): Promise<OAuthServer> {
+export async function startOAuthServer(env: Record<string, string> = {}, options: { outbound?: OutboundClient } = {}): Promise<OAuthServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const clock = new ManualClock(new Date());
-  const t = await createTestApp({ env: { BASE_URL: origin, ...env }, clock });
+  const t = await createTestApp({ env: { BASE_URL: origin, ...env }, clock, ...(options.outbound && { outbound: options.outbound }) });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin, clock };
 }
