@@ -79,6 +79,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     access: deps.services.access,
     rateLimit: config.rateLimit,
     redis: deps.redis,
+    restChallenge: `Bearer resource_metadata="${urls.oauthMetadata}"`,
   });
 
   if (deps.readiness) await app.register(healthRoutes, { checks: deps.readiness });

@@ -40,6 +40,21 @@ describe('metadata', () => {
   });
 });
 
+describe('the REST API as a protected resource', () => {
+  it('answers 401 with a WWW-Authenticate challenge pointing at its metadata (RFC 9728)', async () => {
+    const none = await fetch(`${s.origin}/public/v1/workspaces`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.origin}/.well-known/oauth-protected-resource"`);
+    const bad = await rest('svco_not-a-token');
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.origin}/.well-known/oauth-protected-resource", error="invalid_token"`);
+    // An API key is not a bearer credential: its refusal names no OAuth challenge.
+    const key = await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `svc_${'A'.repeat(16)}_${'b'.repeat(40)}` } });
+    expect(key.status).toBe(401);
+    expect(key.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
 describe('authorization code with PKCE', () => {
   it('issues svco_ tokens bound to the REST API that act in the chosen workspace', async () => {
     const person = await createPerson(s.t, 'editor');
