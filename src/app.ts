@@ -1,3 +1,4 @@
+import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(shortLinksRoutes);
   await app.register(mediaFilesRoutes);
   await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
+  await app.register(channelConnectRoutes);
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });

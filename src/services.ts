@@ -1,4 +1,5 @@
 import { AccessService } from './auth/access.service.ts';
+import { ChannelConnectService } from './channels/channel-connect.service.ts';
 import { ChannelsService } from './channels/channels.service.ts';
 import type { Db } from './db/database.ts';
 import { GroupsService } from './groups/groups.service.ts';
@@ -50,6 +51,7 @@ export function createServices(deps: ServiceDeps) {
     workspaces: new WorkspacesService(deps),
     groups: new GroupsService(deps),
     channels,
+    connect: new ChannelConnectService({ ...deps, channels }),
     apiKeys: new ApiKeysService(deps),
     access: new AccessService(deps),
     notifications,

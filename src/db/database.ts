@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccessVersionTable } from '../auth/access-version.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
-import type { ChannelsTable } from '../channels/channels.table.ts';
+import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from '../channels/channels.table.ts';
 import type { ClientGroupsTable } from '../groups/groups.table.ts';
 import type { UsersTable } from '../users/users.table.ts';
 import type { MembershipsTable, WorkspacesTable } from '../workspaces/workspaces.table.ts';
@@ -30,6 +30,8 @@ export interface Database {
   notifications: NotificationsTable;
   short_links: ShortLinksTable;
   access_version: AccessVersionTable;
+  oauth_apps: OAuthAppsTable;
+  connect_states: ConnectStatesTable;
 }
 
 export type Db = Kysely<Database>;
