@@ -54,7 +54,9 @@ export async function callBot<T>(
     response = await ctx.outbound.fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body, maxRedirects: 0, timeoutMs: 60_000, ...(ctx.signal && { signal: ctx.signal }) });
   } catch (error) {
     const message = redact((error as Error).message);
-    if ((error as { code?: string }).code === 'outbound_refused') throw new ProviderError('rejected', `The Telegram API base was not called. ${message}`);
+    if ((error as { code?: string }).code === 'outbound_refused' || (error as { statusCode?: number }).statusCode === 400) {
+      throw new ProviderError('rejected', `The Telegram API base was not called. ${message}`);
+    }
     if (wasNotSent(error) || !options.write) throw new ProviderError('transient', `Telegram could not be reached: ${message}`);
     throw new ProviderError('unknown_outcome', 'Telegram did not answer in time; the message may or may not have been sent.');
   }

@@ -34,7 +34,7 @@ export function toTelegramHtml(html: string): string {
     if (mapped) return closing ? `</${mapped}>` : `<${mapped}>`;
     return '';
   });
-  return out.replace(/<a>([^<]*)<\/a>/g, '$1').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out.replace(/<a>([^<]*)<\/a>/g, '$1').replace(/\s+<\/(blockquote|b)>/g, '</$1>').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
