@@ -1,6 +1,8 @@
 // Connecting a Telegram channel through the API and publishing to it, end to end against a
 // local server speaking the Bot API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderError, type Provider } from '../../src/providers/provider.ts';
+import { telegramProvider } from '../../src/providers/telegram/telegram.provider.ts';
 import { createTenant, createTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
 import { fileBody, png } from '../helpers/media-files.ts';
 import { createOk, getPost, postBody } from '../helpers/posts.ts';
@@ -216,5 +218,33 @@ describe('changing and deleting channels', () => {
     expect(forced.json()).toMatchObject({ id: integration.id, deleted: true });
     expect(await listed(tenant)).toEqual([]);
     expect((await t.request({ method: 'GET', url: `/public/v1/posts/${scheduled!.postId}`, key: tenant.key })).statusCode).toBe(404);
+  });
+});
+
+describe('credentials that expire', () => {
+  const provider = telegramProvider as { refreshCredentials?: Provider['refreshCredentials'] };
+  afterEach(() => {
+    delete provider.refreshCredentials;
+  });
+
+  it('are refreshed before use and stored; a refused refresh disables the channel as needing reconnection and notifies', async () => {
+    const tenant = await createTenant(t);
+    const { integration } = await connected(tenant);
+    provider.refreshCredentials = async (ctx) => ({ ...ctx.config, chatId: '-1009876543210' });
+    const [moved] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
+    await t.settle();
+    const sent = bot.find((await getPost(t, tenant, moved!.postId)).releaseId!)!;
+    expect(sent.chat.id).toBe(-1009876543210);
+    expect((await t.services.channels.config(tenant.workspaceId, integration.id)).chatId).toBe('-1009876543210');
+
+    provider.refreshCredentials = async () => {
+      throw new ProviderError('auth', 'the refresh token was revoked');
+    };
+    const [refused] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
+    await t.settle();
+    expect((await getPost(t, tenant, refused!.postId)).errorKind).toBe('auth');
+    expect((await listed(tenant))[0]).toMatchObject({ disabled: true, disabledReason: 'needs_reconnect' });
+    const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json();
+    expect(JSON.stringify(notes)).toContain('the refresh token was revoked');
   });
 });
