@@ -20,9 +20,6 @@ export const CONNECT_STATE_TTL_MS = 15 * 60_000;
 /** Who asked for a connection: the key and the workspace it acted in. */
 export type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
 
-/** The fields of a connect request that are Herald's, not the platform's. */
-const OWN_FIELDS = ['provider', 'name', 'group'] as const;
-
 export type ConnectResult = { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean };
 
 /** The redirect URI a provider's browser sign-in comes back to. */
