@@ -78,6 +78,9 @@ export class ChannelConnectService {
         });
         return (await this.get(provider, host, redirectUri))!;
       },
+      async remove(provider, host, redirectUri) {
+        await repo.deleteOAuthApp(db, provider, host, redirectUri);
+      },
     };
   }
 

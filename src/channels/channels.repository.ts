@@ -116,6 +116,10 @@ export function insertOAuthApp(db: Executor, row: OAuthAppsTable) {
   return db.insertInto('oauth_apps').values(row).onConflict((oc) => oc.columns(['provider', 'host', 'redirect_uri']).doNothing()).execute();
 }
 
+export function deleteOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {
+  return db.deleteFrom('oauth_apps').where('provider', '=', provider).where('host', '=', host).where('redirect_uri', '=', redirectUri).execute();
+}
+
 export function insertConnectState(db: Executor, row: ConnectStatesTable) {
   return db.insertInto('connect_states').values(row).execute();
 }

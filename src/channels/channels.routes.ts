@@ -18,6 +18,9 @@ function requester(access: WorkspaceAccess): Requester {
   return { keyId: access.principal.keyId, workspaceId: access.workspace.id, channelIds: access.channelIds };
 }
 
+/** Connections per key per rate-limit window: each one calls the platform (RATE_LIMIT_ROUTES can change it). */
+export const CONNECT_QUOTA = 30;
+
 export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> = async (app, { defaultPicture }) => {
   const present = (channel: Channel): z.infer<typeof channelSchema> => ({
     id: channel.id,
@@ -57,7 +60,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
   app.post(
     '/integrations/connect',
     {
-      config: { scope: 'channels:write' },
+      config: { scope: 'channels:write', quota: CONNECT_QUOTA },
       schema: {
         tags: ['Channels'],
         summary: 'Connect a channel',
@@ -77,7 +80,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
   app.post(
     '/integrations/:id/reconnect',
     {
-      config: { scope: 'channels:write' },
+      config: { scope: 'channels:write', quota: CONNECT_QUOTA },
       schema: {
         tags: ['Channels'],
         summary: 'Reconnect a channel',

@@ -92,6 +92,8 @@ export interface OAuthAppStore {
   get(provider: string, host: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string } | null>;
   /** Stores a registration; when another process stored one first, that one is kept and returned. */
   put(provider: string, host: string, redirectUri: string, app: { clientId: string; clientSecret: string }): Promise<{ clientId: string; clientSecret: string }>;
+  /** Forgets a registration the platform no longer knows, so the next sign-in registers again. */
+  remove(provider: string, host: string, redirectUri: string): Promise<void>;
 }
 
 export type SignInContext = {

@@ -105,6 +105,19 @@ describe('browser sign-in', () => {
     expect(wrongProvider.statusCode).toBe(400);
   });
 
+  it('an instance that forgot Herald\'s application makes that sign-in fail, and the next one registers again', async () => {
+    const tenant = await createTenant(t);
+    const started = await connect(tenant, { provider: 'mastodon', instance: fake.url });
+    const callback = await approve(started.json().url);
+    fake.apps.clear();
+    const failed = await t.request({ method: 'GET', url: callback });
+    expect(failed.statusCode).toBe(400);
+    expect(failed.body).toContain('unknown client');
+    const { page } = await signIn(tenant);
+    expect(page.statusCode).toBe(200);
+    expect(fake.apps.size).toBe(1);
+  });
+
   it('reconnecting a channel signs in again and must come back as the same account', async () => {
     const tenant = await createTenant(t);
     await signIn(tenant);

@@ -150,7 +150,7 @@ const signIn: BrowserSignIn = {
     const instance = String(pending.instance);
     const app = await ctx.apps.get('mastodon', instance, ctx.redirectUri);
     if (!app) throw new ProviderError('rejected', 'Herald\'s registration with this instance is gone; start connecting again.');
-    const { data } = await callMastodon<{ access_token: string }>(ctx, instance, '/oauth/token', {
+    const exchange = callMastodon<{ access_token: string }>(ctx, instance, '/oauth/token', {
       body: {
         grant_type: 'authorization_code',
         code,
@@ -160,6 +160,11 @@ const signIn: BrowserSignIn = {
         code_verifier: String(pending.verifier),
         scope: MASTODON_SCOPES,
       },
+    });
+    const { data } = await exchange.catch(async (error: unknown) => {
+      // The instance forgot Herald's application (an admin removed it): register again next time.
+      if (error instanceof ProviderError && error.options.status === 401) await ctx.apps.remove('mastodon', instance, ctx.redirectUri);
+      throw error;
     });
     if (!data?.access_token) throw new ProviderError('rejected', 'The instance did not issue an access token.');
     const account = await whoAmI(ctx, instance, data.access_token);
