@@ -118,6 +118,15 @@ describe('browser sign-in', () => {
     expect(fake.apps.size).toBe(1);
   });
 
+  it('a plan with no channel left refuses the new channel at the callback (402), and creates nothing', async () => {
+    const tenant = await createTenant(t);
+    await t.services.workspaces.setPlan(tenant.workspaceId, { channels: 0 });
+    const { page } = await signIn(tenant);
+    expect(page.statusCode).toBe(402);
+    expect(page.body).toContain('plan allows 0 channels');
+    expect(await listed(tenant)).toEqual([]);
+  });
+
   it('reconnecting a channel signs in again and must come back as the same account', async () => {
     const tenant = await createTenant(t);
     await signIn(tenant);
