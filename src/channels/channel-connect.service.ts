@@ -107,8 +107,7 @@ export class ChannelConnectService {
     if (!provider.connectAccount) {
       throw new BadRequestError(`${provider.name} channels are connected by the operator (\`herald admin channel create\`). ${provider.connectHelp}`, { code: 'connect_not_supported' });
     }
-    const config = this.#checkedConfig(provider, input.fields);
-    const account = await this.#checkLive(provider, config);
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, input.fields));
     const existing = await this.deps.channels.findByAccount(requester.workspaceId, provider.identifier, account.internalId);
     if (existing) {
       const channel = await this.deps.channels.reconnectAccount(requester.workspaceId, existing.id, { config, account });
@@ -147,8 +146,7 @@ export class ChannelConnectService {
     if (!provider.connectAccount) {
       return { kind: 'connected', channel: await this.deps.channels.reconnect(requester.workspaceId, id, fields), reconnected: true };
     }
-    const config = this.#checkedConfig(provider, merged, { allowUnknown: true });
-    const account = await this.#checkLive(provider, config);
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, merged, { allowUnknown: true }));
     if (channel.internalId && channel.internalId !== account.internalId) {
       throw new BadRequestError(`These credentials belong to another ${provider.name} account (${account.handle ?? account.name}); connect it as a new channel instead.`, {
         code: 'different_account',
@@ -174,9 +172,12 @@ export class ChannelConnectService {
     return config;
   }
 
-  async #checkLive(provider: Provider, config: Record<string, unknown>): Promise<ConnectedAccount> {
+  /** Checks the credentials with the platform; the configuration to store comes back with the account. */
+  async #checkLive(provider: Provider, config: Record<string, unknown>): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
+    const ctx = { config, outbound: this.deps.outbound };
     try {
-      return await provider.connectAccount!({ config, outbound: this.deps.outbound });
+      const account = await provider.connectAccount!(ctx);
+      return { account, config: provider.completeConfig ? await provider.completeConfig(ctx, account) : config };
     } catch (error) {
       connectFailure(provider, error);
     }

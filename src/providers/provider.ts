@@ -158,6 +158,11 @@ export interface Provider {
    * Throws ProviderError: `auth` when the platform refuses them, `rejected` for other refusals.
    */
   connectAccount?(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount>;
+  /**
+   * Optional: the configuration to store once `connectAccount` accepted it, completed with what
+   * the check learnt (e.g. a chat's numeric id, the server's own limits). Stored as given when absent.
+   */
+  completeConfig?(ctx: Omit<ProviderContext, 'channel'>, account: ConnectedAccount): Promise<Record<string, unknown>>;
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**

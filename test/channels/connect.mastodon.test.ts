@@ -165,6 +165,7 @@ describe('token connection', () => {
     const right = await connect(tenant, { provider: 'mastodon', instance: fake.url, accessToken: fake.tokenFor('2') });
     expect(right.statusCode, right.body).toBe(200);
     expect(right.json()).toMatchObject({ reconnected: false, integration: { name: 'bob', profile: `bob@${fake.host}` } });
+    expect(await t.services.channels.config(tenant.workspaceId, right.json().integration.id)).toMatchObject({ instance: fake.url, maxCharacters: 500 });
   });
 });
 

@@ -35,6 +35,8 @@ describe('connecting through the API', () => {
     const first = await connected(tenant);
     expect(first).toMatchObject({ reconnected: false, integration: { name: 'Herald News', profile: 'heraldnews', identifier: 'telegram' } });
     expect(bot.calls.filter((c) => c.method === 'getMe').length).toBeGreaterThan(0);
+    // Kept by its numeric id, which survives a change of @username.
+    expect(await t.services.channels.config(tenant.workspaceId, first.integration.id)).toMatchObject({ chatId: '-1001234567890' });
     const again = await connected(tenant, { chatId: '-1001234567890' });
     expect(again).toMatchObject({ reconnected: true, integration: { id: first.integration.id } });
     expect((await listed(tenant)).map((c) => c.id)).toEqual([first.integration.id]);

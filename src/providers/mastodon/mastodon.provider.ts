@@ -206,6 +206,11 @@ export const mastodonProvider: Provider = {
     const { instance, accessToken } = mastodonConfig(ctx.config);
     return whoAmI(ctx, instance, accessToken);
   },
+  /** Keeps the instance's character limit with the token, as a sign-in does. */
+  async completeConfig(ctx) {
+    const { instance } = mastodonConfig(ctx.config);
+    return { ...ctx.config, maxCharacters: (await instanceInfo(ctx, instance)).maxCharacters };
+  },
   signIn,
   publish: send,
   comment: send,

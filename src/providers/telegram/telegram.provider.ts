@@ -142,6 +142,10 @@ export const telegramProvider: Provider = {
     const name = chat.title ?? ([chat.first_name, chat.last_name].filter(Boolean).join(' ') || String(chat.id));
     return { internalId: String(chat.id), name, handle: chat.username ?? null, picture: null };
   },
+  /** The chat is kept by its numeric id, which stays when a public chat changes its @username. */
+  async completeConfig(ctx, account) {
+    return { ...ctx.config, chatId: account.internalId };
+  },
   publish: send,
   comment: send,
 };
