@@ -63,6 +63,9 @@ describe('connecting through the API', () => {
     const malformed = await connect(tenant, telegram({ botToken: 'nope' }));
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('invalid_config');
+    const privateBase = await connect(tenant, telegram({ apiBase: 'http://10.0.0.7:8081' }));
+    expect(privateBase.statusCode).toBe(400);
+    expect(privateBase.json().code).toBe('outbound_refused');
     const noProvider = await connect(tenant, { provider: 'myspace' });
     expect(noProvider.statusCode).toBe(400);
     expect(await listed(tenant)).toEqual([]);

@@ -191,7 +191,7 @@ export const mastodonProvider: Provider = {
   tools: {},
   validate({ text, media, settings, config, part }): MissingItem[] {
     const missing: MissingItem[] = [];
-    // Known when the channel was connected by signing in; otherwise the instance is asked before sending.
+    // Learnt when the channel was connected through the API; otherwise the instance is asked before sending.
     const limit = typeof config.maxCharacters === 'number' ? config.maxCharacters : null;
     const spoiler = typeof settings.spoilerText === 'string' ? settings.spoilerText : '';
     const length = countMastodonText(text) + (spoiler ? countMastodonText(spoiler) : 0);
