@@ -22,6 +22,7 @@ const settingsSchema = z
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),
     connect: z.string().describe('How a channel of this platform is connected.'),
+    preferredSettings: z.record(z.string(), z.unknown()).nullable().describe('The channel\'s preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none.'),
   })
   .meta({ id: 'ChannelSettings' });
 

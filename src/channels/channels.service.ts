@@ -338,6 +338,7 @@ export class ChannelsService {
       })),
       idempotentWrites: provider.idempotentWrites,
       connect: provider.connectHelp,
+      preferredSettings: channel.preferredSettings,
     };
   }
 

@@ -195,6 +195,8 @@ describe('changing and deleting channels', () => {
     expect((await patch({ group: 'nope' })).statusCode).toBe(404);
     expect((await patch({ color: 'red' })).statusCode).toBe(400);
     expect((await patch({ group: null })).json().customer).toBeNull();
+    const settings = (await t.request({ method: 'GET', url: `/public/v1/integration-settings/${integration.id}`, key: tenant.key })).json();
+    expect(settings.preferredSettings).toEqual({ disableNotification: true });
 
     // The preferred settings apply to a post that leaves them out.
     const [created] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
