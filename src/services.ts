@@ -5,6 +5,7 @@ import { MembersService } from './accounts/members.service.ts';
 import { SessionsService } from './accounts/sessions.service.ts';
 import { SignInService, type SignUpPolicy } from './accounts/sign-in.service.ts';
 import { AccessService } from './auth/access.service.ts';
+import { ChannelConnectService } from './channels/channel-connect.service.ts';
 import { ChannelsService } from './channels/channels.service.ts';
 import type { Db } from './db/database.ts';
 import { GroupsService } from './groups/groups.service.ts';
@@ -67,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     workspaces,
     groups: new GroupsService(deps),
     channels,
+    connect: new ChannelConnectService({ ...deps, channels }),
     apiKeys,
     access: new AccessService(deps),
     notifications,

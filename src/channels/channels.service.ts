@@ -12,6 +12,8 @@ import { ProviderError } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { z } from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { parseJsonOr } from '../lib/json.ts';
+import { PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './channels.repository.ts';
 
 export type Channel = {
@@ -24,6 +26,10 @@ export type Channel = {
   disabled: boolean;
   disabledReason: string | null;
   group: { id: string; name: string } | null;
+  /** The platform's id for the account, when known. */
+  internalId: string | null;
+  /** Post settings used when a post gives none of its own. */
+  preferredSettings: Record<string, unknown> | null;
 };
 
 type ChannelRow = Awaited<ReturnType<typeof repo.listChannels>>[number];
@@ -39,6 +45,8 @@ function toChannel(row: ChannelRow): Channel {
     disabled: Number(row.disabled) === 1,
     disabledReason: row.disabled_reason,
     group: row.client_group_id ? { id: row.client_group_id, name: row.client_group_name ?? '' } : null,
+    internalId: row.internal_id,
+    preferredSettings: row.preferred_settings ? parseJsonOr<Record<string, unknown> | null>(row.preferred_settings, null) : null,
   };
 }
 
@@ -69,6 +77,8 @@ export type NewChannel = {
   picture?: string | null | undefined;
   groupId?: string | null | undefined;
   config?: Record<string, unknown> | undefined;
+  /** The platform's id for the account (from a live check), so a later sign-in finds this channel. */
+  internalId?: string | null | undefined;
 };
 
 export type ChannelFilter = { groupId?: string | undefined; channelIds?: readonly string[] | null };
@@ -97,9 +107,19 @@ export function presentChannel(channel: Channel, defaultPicture: string) {
 }
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
-function visibleChannel(access: WorkspaceAccess, id: string): void {
+export function visibleChannel(access: WorkspaceAccess, id: string): void {
   if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
 }
+
+/** What PATCH /integrations/:id changes; a field left out is kept, `null` clears it. */
+export type ChannelChanges = {
+  name?: string | undefined;
+  groupId?: string | null | undefined;
+  preferredSettings?: Record<string, unknown> | null | undefined;
+};
+
+/** Scheduled posts named in a refused deletion. */
+const NAMED_POSTS = 20;
 
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
@@ -135,6 +155,8 @@ export class ChannelsService {
       disabled_reason: null,
       client_group_id: input.groupId ?? null,
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
+      internal_id: input.internalId ?? null,
+      preferred_settings: null,
       created_at: now,
       updated_at: now,
     };
@@ -230,18 +252,103 @@ export class ChannelsService {
 
   /**
    * Deletes a channel with its posts (drafts and history). Refused while posts wait to be
-   * published on it: delete those first, or disable the channel to keep them.
+   * published on it, naming them; with `force` those are first moved to draft (their scheduling
+   * stops, so none is published) and go with the channel. A post being published right now
+   * always refuses it.
    */
-  async delete(workspaceId: string, id: string): Promise<Channel> {
+  async delete(workspaceId: string, id: string, options: { force?: boolean } = {}): Promise<Channel> {
     const channel = await this.get(workspaceId, id);
-    const waiting = Number((await repo.countWaitingPosts(this.deps.db, id)).n);
-    if (waiting > 0) {
-      throw new ConflictError(`Channel ${id} has ${waiting} post(s) scheduled or publishing; delete them first (DELETE /public/v1/posts/:id), or disable the channel to keep them.`, {
-        code: 'channel_has_scheduled_posts',
-      });
+    const { db } = this.deps;
+    const waiting = Number((await repo.countWaitingPosts(db, id)).n);
+    if (waiting > 0 && !options.force) {
+      const named = await repo.listWaitingPosts(db, id, NAMED_POSTS);
+      const list = named.map((p) => p.id).join(', ') + (waiting > named.length ? ` and ${waiting - named.length} more` : '');
+      throw new ConflictError(
+        `Channel ${id} has ${waiting} post(s) scheduled or publishing: ${list}. Delete them first (DELETE /public/v1/posts/:id), disable the channel to keep them, or delete with ?force=true to move them to draft and delete them with the channel.`,
+        { code: 'channel_has_scheduled_posts', details: { posts: named.map((p) => p.id) } },
+      );
     }
-    await repo.deleteChannel(this.deps.db, workspaceId, id);
+    if (waiting > 0) {
+      const transitions = new PostTransitions(this.deps);
+      for (;;) {
+        const page = await repo.listWaitingPosts(db, id, 200);
+        const queued = page.filter((p) => p.state === 'QUEUE');
+        const publishing = page.find((p) => p.state === 'PUBLISHING');
+        if (publishing) {
+          throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
+        }
+        if (queued.length === 0) break;
+        for (const post of queued) await transitions.unschedule(post);
+      }
+    }
+    await repo.deleteChannel(db, workspaceId, id);
     return channel;
+  }
+
+  /** Renames a channel, files it under a client group, or sets its preferred post settings. */
+  async update(workspaceId: string, id: string, changes: ChannelChanges): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const set: Parameters<typeof repo.updateChannel>[3] = { updated_at: this.deps.clock.now().toISOString() };
+    if (changes.name !== undefined) {
+      const name = changes.name.trim();
+      if (!name) throw new BadRequestError('A channel needs a name.');
+      set.name = name;
+    }
+    if (changes.groupId !== undefined) {
+      if (changes.groupId !== null && !(await findGroup(this.deps.db, workspaceId, changes.groupId))) {
+        throw new NotFoundError(`No client group ${changes.groupId} in this workspace.`);
+      }
+      set.client_group_id = changes.groupId;
+    }
+    if (changes.preferredSettings !== undefined) {
+      if (changes.preferredSettings === null) set.preferred_settings = null;
+      else {
+        const { __type: _type, ...rest } = changes.preferredSettings;
+        const checked = getProvider(channel.provider).settingsSchema.safeParse(rest);
+        if (!checked.success) {
+          const problems = checked.error.issues.map((i) => `${['preferredSettings', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
+          throw new BadRequestError(`Invalid preferred settings for ${channel.provider}: ${problems}.`);
+        }
+        set.preferred_settings = JSON.stringify(checked.data);
+      }
+    }
+    await repo.updateChannel(this.deps.db, workspaceId, id, set);
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * Stores new credentials for the channel's account (found again by a sign-in or checked
+   * live), refreshes its name, handle and picture, and enables it again. The id stays.
+   */
+  async reconnectAccount(
+    workspaceId: string,
+    id: string,
+    input: { config: Record<string, unknown>; account: { internalId: string; name: string; handle: string | null; picture: string | null } },
+  ): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const config = validConfig(channel.provider, input.config);
+    checkConfigUrls(channel.provider, config, this.deps.outbound);
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      credentials: this.deps.secretBox.seal(JSON.stringify(config)),
+      internal_id: input.account.internalId,
+      picture: input.account.picture && /^https?:\/\//.test(input.account.picture) ? input.account.picture : channel.picture,
+      profile: input.account.handle?.replace(/^@/, '') ?? channel.profile,
+      disabled: 0,
+      disabled_reason: null,
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+    return this.get(workspaceId, id);
+  }
+
+  /** The workspace's channel for a platform account, if one exists. */
+  async findByAccount(workspaceId: string, provider: string, internalId: string): Promise<Channel | null> {
+    const row = await repo.findChannelByAccount(this.deps.db, workspaceId, provider, internalId);
+    return row ? this.get(workspaceId, row.id) : null;
+  }
+
+  /** Replaces a channel's stored configuration (refreshed credentials), leaving everything else. */
+  async storeConfig(workspaceId: string, id: string, config: Record<string, unknown>): Promise<void> {
+    await repo.updateChannel(this.deps.db, workspaceId, id, { credentials: this.deps.secretBox.seal(JSON.stringify(config)), updated_at: this.deps.clock.now().toISOString() });
   }
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */
@@ -304,6 +411,7 @@ export class ChannelsService {
       })),
       idempotentWrites: provider.idempotentWrites,
       connect: provider.connectHelp,
+      preferredSettings: channel.preferredSettings,
     };
   }
 

@@ -210,9 +210,10 @@ export function adminCommand(): Command {
     .command('delete')
     .argument('<id>', 'channel id')
     .requiredOption('--workspace <id>', 'workspace id')
-    .description('delete a channel with its drafts and published history; refused while posts are scheduled on it')
-    .action(action(async (rt, out, id: string, opts: { workspace: string }) => {
-      const deleted = await rt.services.channels.delete(opts.workspace, id);
+    .option('--force', 'move the posts scheduled on it to draft first, instead of refusing')
+    .description('delete a channel with its drafts and published history; refused while posts are scheduled on it (unless --force)')
+    .action(action(async (rt, out, id: string, opts: { workspace: string; force?: boolean }) => {
+      const deleted = await rt.services.channels.delete(opts.workspace, id, { force: opts.force === true });
       print(out, { ...deleted, deleted: true }, [`channel ${deleted.id} ("${deleted.name}") deleted, with its posts`]);
     }));
 

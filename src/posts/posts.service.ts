@@ -582,7 +582,8 @@ export class PostsService {
       provider,
       channel,
       config,
-      settings: parseJsonOr<Record<string, unknown>>(post.settings, {}),
+      // As the engine will: the channel's preferred settings fill in what the post leaves out.
+      settings: { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) },
       parts: partImages,
       media,
     });

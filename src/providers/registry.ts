@@ -2,12 +2,16 @@ import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
+import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
+import { telegramProvider } from './telegram/telegram.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
-const PROVIDERS: ReadonlyMap<string, Provider> = new Map([webhookProvider, blueskyProvider, discordProvider, slackProvider, nostrProvider].map((p) => [p.identifier, p]));
+const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
+  [webhookProvider, blueskyProvider, mastodonProvider, telegramProvider, discordProvider, slackProvider, nostrProvider].map((p) => [p.identifier, p]),
+);
 
 export const PROVIDER_IDENTIFIERS: readonly string[] = [...PROVIDERS.keys()];
 

@@ -261,9 +261,21 @@ export class Publisher {
     let provider: Provider | null = null;
     let sent = false;
     try {
-      const { channel, config } = await channels.withConfig(post.workspace_id, post.channel_id);
+      const stored = await channels.withConfig(post.workspace_id, post.channel_id);
+      const { channel } = stored;
+      let { config } = stored;
       provider = getProvider(channel.provider);
-      const settings = parseJsonOr<Record<string, unknown>>(post.settings, {});
+      const channelRef = { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile };
+      if (provider.refreshCredentials && !channel.disabled) {
+        // Expiring credentials are renewed before use; a refusal is an auth failure (the channel needs reconnecting).
+        const fresh = await provider.refreshCredentials({ channel: channelRef, config, outbound }, this.#deps.clock.now());
+        if (fresh) {
+          await channels.storeConfig(post.workspace_id, channel.id, fresh);
+          config = fresh;
+        }
+      }
+      // The channel's preferred settings fill in what the post leaves out.
+      const settings = { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) };
       const images = parseJsonOr<Images>(part.images, []);
       const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
 
@@ -298,7 +310,7 @@ export class Publisher {
         parent: refOf(parts.find((p) => Number(p.idx) === idx - 1)),
         dueAt: dueAt(post, parts, idx),
       };
-      const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
+      const ctx = { channel: channelRef, config, outbound };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);

@@ -4,7 +4,7 @@ import { ROLE_SCOPES, type Scope } from '../../src/auth/scopes.ts';
 import { createTenant, type TestApp, type Tenant } from './app.ts';
 
 export type RouteUnderTest = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path, given the tenant the request acts for (so ids can be its own). */
   url: (t: TestApp, tenant: Tenant) => string | Promise<string>;
   body?: unknown;
