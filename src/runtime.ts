@@ -15,6 +15,7 @@ import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
+import type { UploadLinksOptions } from './media/upload-links.service.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -55,7 +56,7 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; onQuery?: QueryObserver } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
@@ -89,7 +90,7 @@ export async function openRuntime(
   const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
   const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
-  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl, mediaStore, mediaLimits: config.media });
+  const services = createServices({ db, clock, secretBox, queue, outbound, baseUrl: config.baseUrl, mediaStore, mediaLimits: config.media, uploadLinks: options.uploadLinks });
   return {
     config,
     db,

@@ -5,6 +5,7 @@ import * as posts from './2026-11-21T0200-posts.ts';
 import * as postVersions from './2026-11-22T0100-post-versions.ts';
 import * as postsCalendarCursor from './2026-11-22T2300-posts-calendar-cursor.ts';
 import * as accessVersion from './2026-11-23T0000-access-version.ts';
+import * as uploadLinkUsage from './2026-11-23T1100-upload-link-usage.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0100-post-versions': postVersions,
   '2026-11-22T2300-posts-calendar-cursor': postsCalendarCursor,
   '2026-11-23T0000-access-version': accessVersion,
+  '2026-11-23T1100-upload-link-usage': uploadLinkUsage,
 };
