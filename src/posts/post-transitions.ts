@@ -18,7 +18,7 @@ export type Claim = {
   workspaceId: string;
   channelId: string;
   idx: number;
-  /** The post's version the claim was made on: an edit since then changes it. */
+  /** The post's version the claim was made on (and read at): a person's move since then changes it. */
   version: number;
   /** The claim's token (the part's `claimed_at`). */
   claimedAt: string;
@@ -75,8 +75,9 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
  * conditional updates here, each checking the state it starts from, so the two never overwrite
  * each other:
  *
- * - a person's move counts in `version`; the engine claims only the version it read, so an edit
- *   that lands between its read and its claim makes the claim fail, and what it sends is what it read;
+ * - a person's move counts in `version`; the engine's claim is its read (one conditional update
+ *   that returns the post as claimed), so no edit can land between what it read and what it
+ *   claimed, and a settlement applies only at the claimed version;
  * - once claimed (PUBLISHING), a post refuses edits, status changes and deletion with 409 `post_publishing`;
  * - a settlement applies only under the claim it belongs to, except a platform's success, which
  *   is the truth whatever happened meanwhile (a lease that ran out, a failure recorded as unconfirmed).

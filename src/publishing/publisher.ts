@@ -49,7 +49,7 @@ export type PublisherDeps = PostsDeps & {
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   options?: Partial<PublisherOptions>;
-  /** Test seam: runs between reading a post and claiming it, to interleave an edit deterministically. */
+  /** Test seam: runs just before a job's claim, to interleave an edit deterministically. */
   hooks?: { beforeClaim?(postId: string): Promise<void> };
 };
 
@@ -70,9 +70,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /**
  * The publishing engine's worker side: the queue mechanics and the platform calls. The database
  * is the truth and `PostTransitions` owns every write to posts and parts; a job only says "look
- * at this post". Each step is claimed before anything external is called, on the version of the
- * post that was read, so two workers never publish the same part and what goes out is what was
- * read. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
+ * at this post". Each step is claimed before anything external is called, by a conditional
+ * update that also reads the post as claimed, so two workers never publish the same part and
+ * what goes out is what was claimed. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
  * (retried only where the platform's writes are idempotent).
  */
 export class Publisher {
