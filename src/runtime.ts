@@ -16,6 +16,7 @@ import type { JobQueue } from './publishing/job-queue.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
+import type { UploadLinksOptions } from './media/upload-links.service.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -56,7 +57,7 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
@@ -102,6 +103,7 @@ export async function openRuntime(
     mediaStore,
     mediaLimits: config.media,
     mailer,
+    uploadLinks: options.uploadLinks,
     signUpPolicy: config.signUp,
     onBackgroundError: (error) => {
       const log = mailLog();

@@ -14,7 +14,7 @@ import type { Clock } from './lib/clock.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { MediaService, type MediaLimits } from './media/media.service.ts';
-import { UploadLinksService } from './media/upload-links.service.ts';
+import { UploadLinksService, type UploadLinksOptions } from './media/upload-links.service.ts';
 import type { OutboundClient } from './net/outbound.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
@@ -42,6 +42,8 @@ export type ServiceDeps = {
   signUpPolicy: SignUpPolicy;
   /** Reports a failure of work done after a request answered (a mail that could not be sent). */
   onBackgroundError?: (error: unknown) => void;
+  /** Upload-link limits and test seams (the API's limits by default). */
+  uploadLinks?: UploadLinksOptions;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */

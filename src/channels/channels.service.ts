@@ -389,6 +389,11 @@ export class ChannelsService {
   async withConfig(workspaceId: string, id: string): Promise<{ channel: Channel; config: Record<string, unknown> }> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    return this.open(row);
+  }
+
+  /** A channel row read with its sealed credentials (by the engine, with its claim), opened. */
+  open(row: ChannelRow & { credentials: string | null }): { channel: Channel; config: Record<string, unknown> } {
     const config = row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
     return { channel: toChannel(row), config };
   }
