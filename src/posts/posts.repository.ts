@@ -148,7 +148,9 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
     .where('posts.next_run_at', 'not like', '+%')
     .where('posts.next_run_at', 'not like', '-%')
     .where('posts.next_run_at', '<=', until)
-    .where('posts.deleted_at', 'is', null);
+    .where('posts.deleted_at', 'is', null)
+    // A deleted channel publishes nothing.
+    .where('channels.deleted_at', 'is', null);
   if (cursor) {
     query = query.where((eb) =>
       eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),

@@ -195,7 +195,7 @@ export class Publisher {
     for (;;) {
       const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });
       for (const claim of claims) {
-        const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
+        const channel = await this.#deps.channels.getAnyState(claim.workspaceId, claim.channelId).catch(() => null);
         const provider = channel ? getProvider(channel.provider) : null;
         const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
         await this.#settleFailure(claim, provider, failure);
@@ -231,6 +231,11 @@ export class Publisher {
     const parts = await repo.listParts(db, [post.id]);
     const next = parts.find((p) => p.state === 'PENDING');
     if (!next) return false;
+    if (await this.#deps.channels.isDeleted(post.channel_id)) {
+      // A deleted channel publishes nothing: a post still scheduled on it (deleted while it was being scheduled) becomes a draft.
+      if (post.state === 'QUEUE') await this.#transitions.unschedule(post).catch(() => {});
+      return false;
+    }
     await this.#deps.hooks?.beforeClaim?.(post.id);
 
     const claim = await this.#transitions.claim(post, next, this.#options.leaseMs);

@@ -8,6 +8,7 @@ import * as accessVersion from './2026-11-23T0000-access-version.ts';
 import * as accounts from './2026-11-23T1000-accounts.ts';
 import * as channelConnect from './2026-11-23T1200-channel-connect.ts';
 import * as channelsVersion from './2026-11-23T1400-channels-version.ts';
+import * as channelsDeleted from './2026-11-23T1800-channels-deleted.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1000-accounts': accounts,
   '2026-11-23T1200-channel-connect': channelConnect,
   '2026-11-23T1400-channels-version': channelsVersion,
+  '2026-11-23T1800-channels-deleted': channelsDeleted,
 };
