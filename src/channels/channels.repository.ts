@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
 
@@ -25,7 +26,8 @@ export function listChannels(db: Executor, workspaceId: string, filter: { groupI
     .selectFrom('channels')
     .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
     .select(channelColumns)
-    .where('channels.workspace_id', '=', workspaceId);
+    .where('channels.workspace_id', '=', workspaceId)
+    .where('channels.deleted_at', 'is', null);
   if (filter.groupId !== undefined) query = query.where('channels.client_group_id', '=', filter.groupId);
   if (filter.channelIds) {
     if (filter.channelIds.length === 0) return Promise.resolve([]);
@@ -34,6 +36,7 @@ export function listChannels(db: Executor, workspaceId: string, filter: { groupI
   return query.orderBy('channels.created_at').orderBy('channels.id').execute();
 }
 
+/** A channel in use (not deleted). */
 export function findChannel(db: Executor, workspaceId: string, id: string) {
   return db
     .selectFrom('channels')
@@ -41,14 +44,34 @@ export function findChannel(db: Executor, workspaceId: string, id: string) {
     .select([...channelColumns, 'channels.credentials'])
     .where('channels.workspace_id', '=', workspaceId)
     .where('channels.id', '=', id)
+    .where('channels.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
+/** A channel whether in use or deleted (what its posts were written for), with when it was deleted. */
+export function findChannelAnyState(db: Executor, workspaceId: string, id: string) {
+  return db
+    .selectFrom('channels')
+    .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
+    .select([...channelColumns, 'channels.deleted_at'])
+    .where('channels.workspace_id', '=', workspaceId)
+    .where('channels.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Whether a channel is deleted (or gone): the publisher's check before it claims work. */
+export async function isChannelDeleted(db: Executor, id: string): Promise<boolean> {
+  const row = await db.selectFrom('channels').select('deleted_at').where('id', '=', id).executeTakeFirst();
+  return !row || row.deleted_at !== null;
+}
+
+/** Channels in use: what the plan's channel quota counts. */
 export function countChannels(db: Executor, workspaceId: string) {
   return db
     .selectFrom('channels')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
 }
 
@@ -63,9 +86,31 @@ export function updateChannel(
   id: string,
   changes: Partial<Pick<ChannelsTable, 'credentials' | 'disabled' | 'disabled_reason' | 'name' | 'picture' | 'profile' | 'internal_id' | 'client_group_id' | 'preferred_settings'>> & { updated_at: string },
 ) {
-  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** Marks a channel deleted; its posts stay. Only the first of concurrent callers changes the row. */
+export function markChannelDeleted(db: Executor, workspaceId: string, id: string, at: string) {
+  return db.updateTable('channels').set({ deleted_at: at, updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Brings a deleted channel back with new credentials, enabled. */
+export function restoreChannel(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  changes: Pick<ChannelsTable, 'credentials' | 'internal_id' | 'picture' | 'profile' | 'updated_at'>,
+) {
+  return db
+    .updateTable('channels')
+    .set({ ...changes, deleted_at: null, disabled: 0, disabled_reason: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+}
+
+/** Removes a channel for good, in use or deleted, with its posts. */
 export function deleteChannel(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
@@ -81,14 +126,21 @@ export function countWaitingPosts(db: Executor, channelId: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** The workspace's channel for a platform account, if it has one. */
+/** A post of the channel being published right now, if any. */
+export function findPublishingPost(db: Executor, channelId: string) {
+  return db.selectFrom('posts').select('id').where('channel_id', '=', channelId).where('deleted_at', 'is', null).where('state', '=', 'PUBLISHING').executeTakeFirst();
+}
+
+/** The workspace's channel for a platform account, if it has one: one in use first, else a deleted one (to restore). */
 export function findChannelByAccount(db: Executor, workspaceId: string, provider: string, internalId: string) {
   return db
     .selectFrom('channels')
-    .select(['id'])
+    .select(['id', 'deleted_at'])
     .where('workspace_id', '=', workspaceId)
     .where('provider', '=', provider)
     .where('internal_id', '=', internalId)
+    .orderBy(sql`case when deleted_at is null then 0 else 1 end`)
+    .orderBy('deleted_at', 'desc')
     .orderBy('created_at')
     .executeTakeFirst();
 }

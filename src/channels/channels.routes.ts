@@ -113,7 +113,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         tags: ['Channels'],
         summary: 'Delete a channel',
         description:
-          'Deletes the channel with its drafts and published history. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft first, so none is published, and go with the channel. A post being published at that moment refuses it with 409 `post_publishing`.',
+          'Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan\'s channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel\'s id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.',
         headers: showorgHeader,
         params: channelIdParams,
         querystring: deleteChannelQuery,

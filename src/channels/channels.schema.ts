@@ -78,5 +78,5 @@ export const channelChangesSchema = z
   .strict();
 
 export const deleteChannelQuery = z.object({
-  force: z.enum(['true', 'false']).optional().describe('`true`: move the channel\'s scheduled posts to draft and delete them with it, instead of refusing.'),
+  force: z.enum(['true', 'false']).optional().describe('`true`: move the channel\'s scheduled posts to draft (they are kept with the deleted channel), instead of refusing.'),
 });

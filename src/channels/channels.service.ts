@@ -157,21 +157,32 @@ export class ChannelsService {
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       internal_id: input.internalId ?? null,
       preferred_settings: null,
+      deleted_at: null,
       created_at: now,
       updated_at: now,
     };
-    // Counted and inserted in one transaction, the workspace locked: concurrent creations cannot overshoot the plan.
+    await this.withinChannelQuota(workspaceId, (trx) => repo.insertChannel(trx, row));
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * Adds a channel in use (a new one, or a deleted one restored) with `add`: counted and added in
+   * one transaction, the workspace locked, so concurrent additions cannot overshoot the plan.
+   */
+  private async withinChannelQuota(workspaceId: string, add: (trx: Db) => Promise<unknown>): Promise<void> {
+    const { db } = this.deps;
+    const workspace = await findWorkspace(db, workspaceId);
+    if (!workspace) throw new NotFoundError(`No workspace ${workspaceId}.`);
     await db.transaction().execute(async (trx) => {
-      if (workspace.plan_channels === null) return repo.insertChannel(trx, row);
+      if (workspace.plan_channels === null) return add(trx);
       await lockWorkspace(trx, workspaceId);
       const { n } = await repo.countChannels(trx, workspaceId);
       if (Number(n) >= Number(workspace.plan_channels)) {
         throw new PaymentRequiredError(`The workspace's plan allows ${workspace.plan_channels} channels and all are in use.`);
       }
-      return repo.insertChannel(trx, row);
+      return add(trx);
     });
     if (workspace.plan_channels !== null) await this.warnNearChannelQuota(workspaceId, Number(workspace.plan_channels));
-    return this.get(workspaceId, id);
   }
 
   private async warnNearChannelQuota(workspaceId: string, limit: number): Promise<void> {
@@ -230,10 +241,40 @@ export class ChannelsService {
     return this.trigger(access.workspace.id, id, methodName, data);
   }
 
+  /** A channel in use; a deleted one is "not found", like one that never existed. */
   async get(workspaceId: string, id: string): Promise<Channel> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
     return toChannel(row);
+  }
+
+  /**
+   * The channel a post was written for, in use or deleted (`deletedAt` set): a deleted
+   * channel's posts stay readable. Null when there is none.
+   */
+  async getAnyState(workspaceId: string, id: string): Promise<(Channel & { deletedAt: string | null }) | null> {
+    const row = await repo.findChannelAnyState(this.deps.db, workspaceId, id);
+    return row ? { ...toChannel(row), deletedAt: row.deleted_at } : null;
+  }
+
+  /** Whether a channel is deleted (or gone altogether): its posts are never published. */
+  isDeleted(id: string): Promise<boolean> {
+    return repo.isChannelDeleted(this.deps.db, id);
+  }
+
+  /**
+   * A channel posts may be written for or scheduled on: as `get`, but a deleted channel is a
+   * 409 `channel_deleted` that names it and says how to bring it back.
+   */
+  async forPosts(workspaceId: string, id: string): Promise<Channel> {
+    const row = await repo.findChannel(this.deps.db, workspaceId, id);
+    if (row) return toChannel(row);
+    const deleted = await repo.findChannelAnyState(this.deps.db, workspaceId, id);
+    if (!deleted) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    throw new ConflictError(
+      `Channel ${id} ("${deleted.name}", ${deleted.provider}) was deleted at ${deleted.deleted_at}; its posts are kept as drafts but cannot be scheduled. Connect the same account again (POST /public/v1/integrations/connect) to restore the channel with the same id.`,
+      { code: 'channel_deleted', details: { integration: id } },
+    );
   }
 
   /** The operator turns a channel off: its posts are not published until it is enabled (or reconnected). */
@@ -251,38 +292,59 @@ export class ChannelsService {
   }
 
   /**
-   * Deletes a channel with its posts (drafts and history). Refused while posts wait to be
-   * published on it, naming them; with `force` those are first moved to draft (their scheduling
-   * stops, so none is published) and go with the channel. A post being published right now
-   * always refuses it.
+   * Deletes a channel. Refused while posts wait to be published on it, naming them; with
+   * `force` those are moved to draft (their scheduling stops, so none is published). A post
+   * being published right now always refuses it.
+   *
+   * The channel is marked deleted and its posts stay: drafts and published history remain
+   * readable (GET /posts) and deletable, and connecting the same account again restores the
+   * channel under the same id. It leaves every channel list and lookup, the plan's channel
+   * count and the publisher's work. With `purge` (operators only) the channel, in use or
+   * already deleted, is removed for good with all its posts.
    */
-  async delete(workspaceId: string, id: string, options: { force?: boolean } = {}): Promise<Channel> {
-    const channel = await this.get(workspaceId, id);
-    const { db } = this.deps;
+  async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
+    const { db, clock } = this.deps;
+    const found = options.purge ? await this.getAnyState(workspaceId, id) : await this.get(workspaceId, id);
+    if (!found) throw new NotFoundError(`No channel ${id} in this workspace.`);
     const waiting = Number((await repo.countWaitingPosts(db, id)).n);
     if (waiting > 0 && !options.force) {
       const named = await repo.listWaitingPosts(db, id, NAMED_POSTS);
       const list = named.map((p) => p.id).join(', ') + (waiting > named.length ? ` and ${waiting - named.length} more` : '');
       throw new ConflictError(
-        `Channel ${id} has ${waiting} post(s) scheduled or publishing: ${list}. Delete them first (DELETE /public/v1/posts/:id), disable the channel to keep them, or delete with ?force=true to move them to draft and delete them with the channel.`,
+        `Channel ${id} has ${waiting} post(s) scheduled or publishing: ${list}. Delete them first (DELETE /public/v1/posts/:id), disable the channel to keep them scheduled, or delete with ?force=true to move them to draft (they are kept with the deleted channel).`,
         { code: 'channel_has_scheduled_posts', details: { posts: named.map((p) => p.id) } },
       );
     }
-    if (waiting > 0) {
-      const transitions = new PostTransitions(this.deps);
-      for (;;) {
-        const page = await repo.listWaitingPosts(db, id, 200);
-        const queued = page.filter((p) => p.state === 'QUEUE');
-        const publishing = page.find((p) => p.state === 'PUBLISHING');
-        if (publishing) {
-          throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
-        }
-        if (queued.length === 0) break;
-        for (const post of queued) await transitions.unschedule(post);
+    const publishing = await repo.findPublishingPost(db, id);
+    if (publishing) {
+      throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
+    }
+    if (options.purge) {
+      await this.unscheduleAll(id);
+      await repo.deleteChannel(db, workspaceId, id);
+      return found;
+    }
+    // Marked first, so nothing schedules on it or claims its posts from here on; then its scheduled posts become drafts.
+    await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
+    await this.unscheduleAll(id);
+    return found;
+  }
+
+  /** Moves every scheduled post of a channel to draft; one that is published meanwhile is left as it is. */
+  private async unscheduleAll(channelId: string): Promise<void> {
+    const transitions = new PostTransitions(this.deps);
+    const tried = new Set<string>();
+    for (;;) {
+      const queued = (await repo.listWaitingPosts(this.deps.db, channelId, 200)).filter((p) => p.state === 'QUEUE' && !tried.has(p.id));
+      if (queued.length === 0) return;
+      for (const post of queued) {
+        tried.add(post.id);
+        await transitions.unschedule(post).catch((error: unknown) => {
+          // Claimed by the publisher between the listing and now: it is no longer scheduled.
+          if (!(error instanceof AppError && error.code === 'post_publishing')) throw error;
+        });
       }
     }
-    await repo.deleteChannel(db, workspaceId, id);
-    return channel;
   }
 
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */
@@ -325,25 +387,33 @@ export class ChannelsService {
     id: string,
     input: { config: Record<string, unknown>; account: { internalId: string; name: string; handle: string | null; picture: string | null } },
   ): Promise<Channel> {
-    const channel = await this.get(workspaceId, id);
+    const channel = await this.getAnyState(workspaceId, id);
+    if (!channel) throw new NotFoundError(`No channel ${id} in this workspace.`);
     const config = validConfig(channel.provider, input.config);
     checkConfigUrls(channel.provider, config, this.deps.outbound);
-    await repo.updateChannel(this.deps.db, workspaceId, id, {
+    const changes = {
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       internal_id: input.account.internalId,
       picture: input.account.picture && /^https?:\/\//.test(input.account.picture) ? input.account.picture : channel.picture,
       profile: input.account.handle?.replace(/^@/, '') ?? channel.profile,
-      disabled: 0,
-      disabled_reason: null,
       updated_at: this.deps.clock.now().toISOString(),
-    });
+    };
+    if (channel.deletedAt !== null) {
+      // A deleted channel comes back as it was (name, client group, preferred settings, posts), counted against the plan again.
+      await this.withinChannelQuota(workspaceId, (trx) => repo.restoreChannel(trx, workspaceId, id, changes));
+    } else {
+      await repo.updateChannel(this.deps.db, workspaceId, id, { ...changes, disabled: 0, disabled_reason: null });
+    }
     return this.get(workspaceId, id);
   }
 
-  /** The workspace's channel for a platform account, if one exists. */
-  async findByAccount(workspaceId: string, provider: string, internalId: string): Promise<Channel | null> {
+  /**
+   * The workspace's channel for a platform account, if one exists: one in use, else the most
+   * recently deleted one (which `reconnectAccount` restores).
+   */
+  async findByAccount(workspaceId: string, provider: string, internalId: string): Promise<{ id: string; deleted: boolean } | null> {
     const row = await repo.findChannelByAccount(this.deps.db, workspaceId, provider, internalId);
-    return row ? this.get(workspaceId, row.id) : null;
+    return row ? { id: row.id, deleted: row.deleted_at !== null } : null;
   }
 
   /** Replaces a channel's stored configuration (refreshed credentials), leaving everything else. */

@@ -16,6 +16,8 @@ export interface ChannelsTable {
   internal_id: string | null;
   /** Post settings used when a post gives none of its own (JSON), or null. */
   preferred_settings: string | null;
+  /** When the channel was deleted; its posts are kept. Null for a channel in use. */
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }

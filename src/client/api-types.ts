@@ -500,12 +500,12 @@ export interface paths {
         post?: never;
         /**
          * Delete a channel
-         * @description Deletes the channel with its drafts and published history. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft first, so none is published, and go with the channel. A post being published at that moment refuses it with 409 `post_publishing`.
+         * @description Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan's channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel's id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.
          */
         delete: {
             parameters: {
                 query?: {
-                    /** @description `true`: move the channel's scheduled posts to draft and delete them with it, instead of refusing. */
+                    /** @description `true`: move the channel's scheduled posts to draft (they are kept with the deleted channel), instead of refusing. */
                     force?: "true" | "false";
                 };
                 header?: {
@@ -980,7 +980,7 @@ export interface paths {
         };
         /**
          * Read the calendar
-         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.
+         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).
          */
         get: {
             parameters: {
@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Create, schedule or publish posts (one per channel)
-         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         post: {
             parameters: {
@@ -1171,7 +1171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one post */
+        /**
+         * Read one post
+         * @description A post of a deleted channel stays readable: `integration` keeps the deleted channel's id and platform.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1341,7 +1344,7 @@ export interface paths {
         };
         /**
          * What a publish would lack right now
-         * @description Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready.
+         * @description Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.
          */
         get: {
             parameters: {
@@ -1403,6 +1406,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1431,7 +1443,7 @@ export interface paths {
         get?: never;
         /**
          * Move a post between draft and scheduled
-         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 `channel_deleted`) until the channel is restored by connecting its account again. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         put: {
             parameters: {

@@ -124,6 +124,8 @@ export async function claimDuePost(db: Executor, id: string, now: string): Promi
     .where('state', 'in', ['QUEUE', 'PUBLISHED'])
     .where('next_run_at', '>=', '0')
     .where('next_run_at', '<=', now)
+    // A deleted channel publishes nothing.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
     .returningAll()
     .returning((eb) => [
       ...CLAIM_CHANNEL_COLUMNS.map((column) => eb.selectFrom('channels').select(`channels.${column}`).whereRef('channels.id', '=', 'posts.channel_id').as(`channel_${column}`)),
@@ -202,7 +204,9 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
     .where('posts.next_run_at', 'not like', '+%')
     .where('posts.next_run_at', 'not like', '-%')
     .where('posts.next_run_at', '<=', until)
-    .where('posts.deleted_at', 'is', null);
+    .where('posts.deleted_at', 'is', null)
+    // A deleted channel publishes nothing.
+    .where('channels.deleted_at', 'is', null);
   if (cursor) {
     query = query.where((eb) =>
       eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),

@@ -195,7 +195,7 @@ export class Publisher {
     for (;;) {
       const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });
       for (const claim of claims) {
-        const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
+        const channel = await this.#deps.channels.getAnyState(claim.workspaceId, claim.channelId).catch(() => null);
         const provider = channel ? getProvider(channel.provider) : null;
         const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
         await this.#settleFailure(claim, provider, failure);
@@ -230,8 +230,12 @@ export class Publisher {
     if (!due) {
       // Not due: perhaps rescheduled later than this job; make sure a job exists for the new time.
       const post = await repo.findPostForEngine(db, job.postId);
-      if (post && !post.deleted_at && post.next_run_at !== null && Date.parse(post.next_run_at) > clock.now().getTime()) {
+      if (!post || post.deleted_at || post.next_run_at === null) return false;
+      if (Date.parse(post.next_run_at) > clock.now().getTime()) {
         await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
+      } else if (post.state === 'QUEUE' && (await this.#deps.channels.isDeleted(post.channel_id))) {
+        // Due but never claimed: its channel was deleted (while the post was being scheduled). A deleted channel publishes nothing; the post becomes a draft.
+        await this.#transitions.unschedule(post).catch(() => {});
       }
       return false;
     }

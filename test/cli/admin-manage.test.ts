@@ -94,10 +94,13 @@ describe('herald admin: list, disable and delete', () => {
     const soleOwner = await admin('user', 'delete', 'gone@acme.test');
     expect(soleOwner.stderr).toMatch(/^herald: gone@acme\.test is the only owner of workspace/);
 
-    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id], env)).toMatchObject({ id: channel.id, deleted: true });
+    // A deleted channel keeps its posts, and so the workspace, until it is purged.
+    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id], env)).toMatchObject({ id: channel.id, deleted: true, purged: false });
+    expect((await admin('workspace', 'delete', ws.id)).code).toBe(1);
+    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id, '--purge'], env)).toMatchObject({ id: channel.id, deleted: true, purged: true });
     expect(await adminJson(['workspace', 'delete', ws.id], env)).toMatchObject({ id: ws.id, deleted: true });
     expect(await adminJson(['user', 'delete', 'gone@acme.test'], env)).toMatchObject({ id: owner.id, deleted: true });
     const users = await adminJson<Array<{ id: string }>>(['user', 'list'], env);
     expect(users.map((u) => u.id)).not.toContain(owner.id);
-  }, processBudget(13));
+  }, processBudget(15));
 });
