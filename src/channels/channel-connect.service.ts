@@ -27,6 +27,12 @@ export function callbackUrl(baseUrl: string, provider: string): string {
   return `${baseUrl.replace(/\/$/, '')}/integrations/callback/${provider}`;
 }
 
+/** A platform the operator has not set up answers 400 with what to set, before anything else is tried. */
+function checkAvailable(provider: Provider): void {
+  const reason = provider.unavailable?.();
+  if (reason) throw new BadRequestError(reason, { code: 'provider_unavailable' });
+}
+
 function stateId(state: string): string {
   return createHash('sha256').update(state).digest('hex');
 }
@@ -97,6 +103,7 @@ export class ChannelConnectService {
       throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
     }
     const provider = getProvider(input.provider);
+    checkAvailable(provider);
     if (input.group !== undefined && !(await findGroup(this.deps.db, requester.workspaceId, input.group))) {
       throw new NotFoundError(`No client group ${input.group} in this workspace.`);
     }
@@ -132,6 +139,7 @@ export class ChannelConnectService {
   async reconnect(requester: Requester, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
     const { channel, config: stored } = await this.deps.channels.withConfig(requester.workspaceId, id);
     const provider = getProvider(channel.provider);
+    checkAvailable(provider);
     const merged: Record<string, unknown> = { ...stored };
     for (const [field, value] of Object.entries(fields)) {
       if (value === null) delete merged[field];
@@ -223,6 +231,7 @@ export class ChannelConnectService {
     }
     await this.#checkRequesterStillAllowed(row.key_id, row.workspace_id);
     const provider = getProvider(providerId);
+    checkAvailable(provider);
     if (input.error || !input.code) {
       throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, { code: 'access_denied' });
     }

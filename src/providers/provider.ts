@@ -169,6 +169,11 @@ export interface Provider {
    * the check learnt (e.g. a chat's numeric id, the server's own limits). Stored as given when absent.
    */
   completeConfig?(ctx: Omit<ProviderContext, 'channel'>, account: ConnectedAccount): Promise<Record<string, unknown>>;
+  /**
+   * Why channels of this platform cannot be connected on this server right now (e.g. the
+   * operator has not registered its app), as a sentence saying what to set; null when they can.
+   */
+  unavailable?(): string | null;
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**
