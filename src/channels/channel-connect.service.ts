@@ -97,7 +97,9 @@ export class ChannelConnectService {
   /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
   async connect(requester: Requester, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
     if (!isProviderIdentifier(input.provider)) {
-      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}.`, { code: 'unknown_provider' });
+      const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.());
+      const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
+      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, { code: 'unknown_provider' });
     }
     if (requester.channelIds !== null) {
       throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
