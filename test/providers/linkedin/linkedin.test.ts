@@ -9,7 +9,7 @@ import { createOk, getPost, postBody } from '../../helpers/posts.ts';
 import { FakeLinkedIn } from '../oauth/fake-linkedin.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
 import { publishThreadToChannel } from '../platforms/platform-e2e.ts';
-import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 
 let t: TestApp;
 let li: FakeLinkedIn;
@@ -54,6 +54,17 @@ describe('LinkedIn', () => {
     expect(post.releaseURL).toBe(`https://www.linkedin.com/feed/update/${shared!.id}/`);
     // Every call to the versioned API carried the version headers (the fake refuses others).
     expect(li.calls.filter((c) => c.path.startsWith('/rest/')).every((c) => c.headers['linkedin-version'] === '202510' && c.headers['x-restli-protocol-version'] === '2.0.0')).toBe(true);
+  });
+
+  it('uploads a video in the parts LinkedIn asks for, finalizes it with their ETags and waits until it is available', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'linkedin' });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
+    const ref = await linkedinProvider.publish(ctx, publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }));
+    const [video] = [...li.videos.values()];
+    expect(video).toMatchObject({ size: bytes.length, finalized: true, parts: [`etag-0-${4 * 1024 * 1024}`, `etag-1-${1024 * 1024}`] });
+    expect(li.posts.find((p) => p.id === ref.id)!.content).toMatchObject({ media: { id: expect.stringMatching(/^urn:li:video:/) } });
   });
 
   it('escapes Little Text markup characters', () => {

@@ -24,6 +24,8 @@ export class FakeLinkedIn extends FakeServer {
   readonly organizations = new Map<string, { localizedName: string; vanityName: string }>([['5515715', { localizedName: 'Herald Inc', vanityName: 'herald-inc' }]]);
   readonly posts: FakeLinkedInPost[] = [];
   readonly images = new Map<string, { owner: string; bytes: number; uploaded: boolean }>();
+  /** Videos: the parts' ETags as uploaded, whether finalized, and status checks so far. */
+  readonly videos = new Map<string, { owner: string; size: number; parts: string[]; finalized: boolean; polls: number }>();
   #codes = new Map<string, { redirectUri: string; member: Member }>();
   #access = new Map<string, Member>();
   #refresh = new Map<string, Member>();
@@ -76,6 +78,14 @@ export class FakeLinkedIn extends FakeServer {
       }
       return { status: 400, body: { error: 'unsupported_grant_type' } };
     }
+    const part = /^\/video-upload\/(.+)\/(\d+)$/.exec(req.path);
+    if (req.method === 'PUT' && part) {
+      const video = this.videos.get(decodeURIComponent(part[1]!));
+      if (!video) return { status: 404 };
+      const etag = `etag-${part[2]}-${req.raw.length}`;
+      video.parts[Number(part[2])] = etag;
+      return { status: 200, headers: { etag } };
+    }
     const upload = /^\/upload\/(.+)$/.exec(req.path);
     if (req.method === 'PUT' && upload) {
       const image = this.images.get(decodeURIComponent(upload[1]!));
@@ -107,6 +117,32 @@ export class FakeLinkedIn extends FakeServer {
       this.images.set(image, { owner, bytes: 0, uploaded: false });
       return { status: 200, body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/${encodeURIComponent(image)}`, image } } };
     }
+    if (req.method === 'POST' && req.path === '/rest/videos' && req.query.get('action') === 'initializeUpload') {
+      const request = req.json.initializeUploadRequest as { owner: string; fileSizeBytes: number };
+      if (!canAct(request.owner)) return { status: 403, body: { status: 403, message: 'Not enough permissions' } };
+      const video = `urn:li:video:C5F${this.#id()}`;
+      const partSize = 4 * 1024 * 1024;
+      const instructions = [];
+      for (let first = 0, i = 0; first < request.fileSizeBytes; first += partSize, i++) {
+        instructions.push({ uploadUrl: `${this.url}/video-upload/${encodeURIComponent(video)}/${i}`, firstByte: first, lastByte: Math.min(request.fileSizeBytes, first + partSize) - 1 });
+      }
+      this.videos.set(video, { owner: request.owner, size: request.fileSizeBytes, parts: [], finalized: false, polls: 0 });
+      return { status: 200, body: { value: { uploadUrlsExpireAt: Date.now() + 3600_000, video, uploadInstructions: instructions, uploadToken: 'tok' } } };
+    }
+    if (req.method === 'POST' && req.path === '/rest/videos' && req.query.get('action') === 'finalizeUpload') {
+      const request = req.json.finalizeUploadRequest as { video: string; uploadedPartIds: string[] };
+      const video = this.videos.get(request.video);
+      if (!video || JSON.stringify(video.parts) !== JSON.stringify(request.uploadedPartIds)) return { status: 400, body: { status: 400, message: 'The uploaded part ids do not match' } };
+      video.finalized = true;
+      return { status: 200 };
+    }
+    const videoState = /^\/rest\/videos\/(.+)$/.exec(req.path);
+    if (req.method === 'GET' && videoState) {
+      const video = this.videos.get(decodeURIComponent(videoState[1]!));
+      if (!video) return { status: 404, body: { status: 404, message: 'Video not found' } };
+      video.polls++;
+      return { status: 200, body: { id: decodeURIComponent(videoState[1]!), owner: video.owner, status: video.finalized && video.polls > 1 ? 'AVAILABLE' : 'PROCESSING' } };
+    }
     if (req.method === 'POST' && req.path === '/rest/posts') {
       const body = req.json as { author?: string; commentary?: string; visibility?: string; content?: { media?: { id: string }; multiImage?: { images: Array<{ id: string }> } }; lifecycleState?: string };
       if (!body.author || !canAct(body.author)) return { status: 403, body: { status: 403, message: `Not enough permissions to post as ${body.author}` } };
@@ -114,7 +150,7 @@ export class FakeLinkedIn extends FakeServer {
       if ([...body.commentary].length > 3000) return { status: 422, body: { status: 422, message: 'Commentary is too long' } };
       if (this.posts.some((p) => p.author === body.author && p.commentary === body.commentary)) return { status: 422, body: { status: 422, message: 'Content is a duplicate of urn:li:share:1' } };
       const ids = [body.content?.media?.id, ...(body.content?.multiImage?.images.map((i) => i.id) ?? [])].filter((i): i is string => Boolean(i));
-      if (ids.some((i) => !this.images.get(i)?.uploaded)) return { status: 422, body: { status: 422, message: 'Media asset is not ready' } };
+      if (ids.some((i) => !this.images.get(i)?.uploaded && this.videos.get(i)?.polls === undefined)) return { status: 422, body: { status: 422, message: 'Media asset is not ready' } };
       const id = `urn:li:share:${this.#id()}`;
       this.posts.push({ id, author: body.author, commentary: body.commentary, visibility: body.visibility ?? '', content: (body.content as Record<string, unknown>) ?? null, comments: [] });
       return { status: 201, headers: { 'x-restli-id': id } };

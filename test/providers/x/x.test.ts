@@ -2,7 +2,10 @@
 // PKCE, a post with an image and two comments (as a thread of replies), video in chunks, text
 // counted as X counts it, duplicate text, rate limits, and access tokens renewed before expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ProviderError } from '../../../src/providers/provider.ts';
+import { xProvider } from '../../../src/providers/x/x.provider.ts';
 import { countXText } from '../../../src/providers/x/x.text.ts';
+import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp } from '../../helpers/app.ts';
 import { createOk, getPost, postBody } from '../../helpers/posts.ts';
 import { publishThreadToChannel } from '../platforms/platform-e2e.ts';
@@ -21,6 +24,7 @@ beforeEach(() => {
   x.refuseRefresh = false;
 });
 afterAll(async () => {
+  await closeOutboundClients();
   await t?.close();
   await x.stop();
 });
@@ -48,6 +52,36 @@ describe('X', () => {
     expect(second).toMatchObject({ text: 'Second comment', in_reply_to_tweet_id: first!.id });
     expect(post.releaseURL).toBe(`https://x.com/herald_test/status/${root!.id}`);
     expect(x.refreshes).toBe(0);
+  });
+
+  it('uploads video in chunks (initialize, append, finalize) and waits on STATUS until X has processed it', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const bytes = Buffer.alloc(5 * 1024 * 1024, 3);
+    const ref = await xProvider.publish(ctx, publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }));
+    const tweet = x.tweets.find((tw) => tw.id === ref.id)!;
+    expect(x.media.get(tweet.media_ids[0]!)).toMatchObject({ type: 'video/mp4', size: bytes.length, chunks: 2, finalized: true, polls: 2 });
+    expect(x.calls.filter((c) => c.path.endsWith('/append'))).toHaveLength(2);
+  });
+
+  it('maps X\'s errors: 429 with its reset time, 5xx, 401, and a lost answer to the post as an unknown outcome', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const failure = (answer: { status: number; body?: unknown; headers?: Record<string, string> }) => {
+      x.reset();
+      x.on((req) => (req.path === '/2/tweets' ? answer : undefined));
+      return xProvider.publish(ctx, publishInput({ text: `Mapped ${Math.random()}` })).then(() => null, (e: unknown) => e as ProviderError);
+    };
+    const reset = Math.floor(Date.now() / 1000) + 900;
+    const limited = await failure({ status: 429, body: { title: 'Too Many Requests', detail: 'Too Many Requests' }, headers: { 'x-rate-limit-reset': String(reset) } });
+    expect(limited).toMatchObject({ kind: 'rate_limited' });
+    expect(limited!.options.retryAfterMs).toBeGreaterThan(800_000);
+    expect(await failure({ status: 503, body: { title: 'Service Unavailable' } })).toMatchObject({ kind: 'transient' });
+    expect(await failure({ status: 401, body: { title: 'Unauthorized', detail: 'Unauthorized' } })).toMatchObject({ kind: 'auth' });
+    expect(await failure({ status: 201, body: {} })).toMatchObject({ kind: 'unknown_outcome' });
+    expect(xProvider.idempotentWrites).toBe(false);
   });
 
   it('counts text as X does: URLs 23, CJK and emoji 2', () => {
