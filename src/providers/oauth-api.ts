@@ -80,3 +80,25 @@ export function field(value: unknown, ...path: string[]): unknown {
   }
   return current;
 }
+
+const renewals = new Map<string, { at: number; result: Promise<Record<string, unknown>> }>();
+/** How long a renewal's result is handed to publishes that started with the same old token. */
+const RENEWAL_REUSE_MS = 5 * 60_000;
+
+/**
+ * Renews a channel's token once per process: publishes of the same channel that start together
+ * (or shortly after, still holding the old configuration) share one renewal. Platforms whose
+ * refresh tokens are single-use (X rotates them) would otherwise refuse the second renewal and
+ * the channel would be disabled for nothing.
+ */
+export function renewOnce(channelId: string, oldToken: string, renew: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  const now = Date.now();
+  for (const [key, entry] of renewals) if (now - entry.at > RENEWAL_REUSE_MS) renewals.delete(key);
+  const key = `${channelId}\u0000${oldToken}`;
+  const running = renewals.get(key);
+  if (running) return running.result;
+  const result = renew();
+  renewals.set(key, { at: now, result });
+  result.catch(() => renewals.delete(key));
+  return result;
+}

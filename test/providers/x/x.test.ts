@@ -133,6 +133,21 @@ describe('X', () => {
     expect(after.refreshToken).not.toBe(before.refreshToken);
   });
 
+  it('two publishes of the same channel starting together share one renewal (X\'s refresh tokens are single-use)', async () => {
+    x.expiresIn = 120;
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const id = channels[0]!.id;
+    const body = (text: string) => ({ ...postBody(id, { type: 'now' }), posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }] });
+    const [a] = await createOk(t, tenant, body('One'));
+    const [b] = await createOk(t, tenant, body('Two'));
+    await t.settle();
+    expect((await getPost(t, tenant, a!.postId)).value[0]!.state).toBe('PUBLISHED');
+    expect((await getPost(t, tenant, b!.postId)).value[0]!.state).toBe('PUBLISHED');
+    expect(x.refreshes).toBe(1);
+    expect((await listed(t, tenant))[0]).toMatchObject({ disabled: false });
+  });
+
   it('a refused refresh disables the channel as needing reconnection and notifies', async () => {
     x.expiresIn = 120;
     const tenant = await createTenant(t);
