@@ -74,16 +74,26 @@ async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
   return { internalId: sub, name: typeof name === 'string' && name ? name : 'LinkedIn member', handle: null, picture: typeof picture === 'string' ? picture : null };
 }
 
-/** The page, checked to be one the person administers (an approved ADMINISTRATOR role). */
-async function administeredPage(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string): Promise<ConnectedAccount> {
-  const urn = `urn:li:organization:${page}`;
+/**
+ * The page posts go to, checked to be one the person administers (an approved ADMINISTRATOR
+ * role). Without a page asked for, the only page they administer; with several, the answer
+ * names them so the connection can be started again with one.
+ */
+async function administeredPage(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string | undefined): Promise<ConnectedAccount> {
   const { json } = await api(ctx, '/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100', { token });
   const elements = field(json, 'elements');
-  const pages = Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : [];
-  if (!pages.includes(urn)) {
-    const ids = pages.map((p) => p.split(':').pop()).join(', ');
-    throw new ProviderError('rejected', `You do not administer the LinkedIn page ${page}${ids ? `; the pages you administer are ${ids}` : ''}.`);
+  const pages = (Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []).map((urn) => urn.split(':').pop()!);
+  const describe = async () => (await Promise.all(pages.slice(0, 20).map(async (id) => `${id} (${(await organization(ctx, token, id)).name})`))).join(', ');
+  if (page === undefined) {
+    if (pages.length === 1) return organization(ctx, token, pages[0]!);
+    if (pages.length === 0) throw new ProviderError('rejected', 'You do not administer any LinkedIn page.');
+    throw new ProviderError('rejected', `You administer several LinkedIn pages: ${await describe()}. Connect again with \`"page": "<id>"\` for the one to post to.`);
   }
+  if (!pages.includes(page)) throw new ProviderError('rejected', `You do not administer the LinkedIn page ${page}${pages.length ? `; the pages you administer are ${await describe()}` : ''}.`);
+  return organization(ctx, token, page);
+}
+
+async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string): Promise<ConnectedAccount> {
   const { json: org } = await api(ctx, `/rest/organizations/${page}`, { token });
   const name = field(org, 'localizedName');
   const vanity = field(org, 'vanityName');
@@ -92,16 +102,18 @@ async function administeredPage(ctx: Pick<ProviderContext, 'outbound' | 'signal'
 
 function signIn(forPage: boolean): BrowserSignIn {
   return {
-    startSchema: forPage ? z.object({ page: z.string().regex(/^\d{1,20}$/, 'the page\'s numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)') }) : z.object({}),
+    startSchema: forPage
+      ? z.object({ page: z.string().regex(/^\d{1,20}$/, 'the page\'s numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)').optional() })
+      : z.object({}),
     async start(ctx, { start, state }) {
       const url = new URL('/oauth/v2/authorization', oauthBase());
       url.search = new URLSearchParams({ response_type: 'code', client_id: platformApp('linkedin').clientId, redirect_uri: ctx.redirectUri, state, scope: forPage ? PAGE_SCOPES : PERSON_SCOPES }).toString();
-      return { url: url.toString(), pending: forPage ? { page: String(start.page) } : {} };
+      return { url: url.toString(), pending: forPage && typeof start.page === 'string' ? { page: start.page } : {} };
     },
     async finish(ctx, { code, pending }) {
       const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri }, new Date());
       const member = await person(ctx, tokens.accessToken);
-      const account = forPage ? await administeredPage(ctx, tokens.accessToken, String(pending.page)) : member;
+      const account = forPage ? await administeredPage(ctx, tokens.accessToken, typeof pending.page === 'string' ? pending.page : undefined) : member;
       const config: LinkedInConfig = {
         accessToken: tokens.accessToken,
         ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
@@ -239,7 +251,7 @@ function linkedin(forPage: boolean): Provider {
     mediaRules: { maxItems: 20, mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES], maxBytes: 200 * 1024 * 1024, required: false },
     idempotentWrites: false,
     connectHelp: forPage
-      ? 'Connect with `{"provider":"linkedin-page","page":"<organization id>"}` (the number in the page\'s admin URL); the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when a page administrator approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).'
+      ? 'Connect with `{"provider":"linkedin-page"}` (the page the person administers), or `{"provider":"linkedin-page","page":"<organization id>"}` (the number in the page\'s admin URL) when they administer several; the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when a page administrator approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).'
       : 'Connect with `{"provider":"linkedin"}`: the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).',
     tools: {},
     unavailable: () => appUnavailable('linkedin'),

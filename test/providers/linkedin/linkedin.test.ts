@@ -71,12 +71,10 @@ describe('LinkedIn', () => {
     expect(escapeLittleText('a (b) #tag @x *y* _z_ ~w~ [c] {d} <e> | \\')).toBe('a \\(b\\) \\#tag \\@x \\*y\\* \\_z\\_ \\~w\\~ \\[c\\] \\{d\\} \\<e\\> \\| \\\\');
   });
 
-  it('connects a page the member administers, posting as the organization; refuses one they do not', async () => {
+  it('connects a page the member administers (the only one, or the one named), posting as the organization; refuses one they do not', async () => {
     const tenant = await createTenant(t);
-    const started = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'linkedin-page' } });
-    expect(started.statusCode).toBe(400);
-    expect(started.json().msg).toContain('organization id');
-    const { authorize, channels } = await signInThroughApi(t, tenant, { provider: 'linkedin-page', page: '5515715' });
+    // The only page the member administers is taken without asking.
+    const { authorize, channels } = await signInThroughApi(t, tenant, { provider: 'linkedin-page' });
     expect(authorize.searchParams.get('scope')).toContain('w_organization_social');
     expect(channels[0]).toMatchObject({ identifier: 'linkedin-page', name: 'Herald Inc', profile: 'herald-inc' });
     const [created] = await createOk(t, tenant, { ...textPost(channels[0]!.id, '<p>From the page</p>'), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>From the page</p>' }, { content: '<p>And a comment</p>' }], settings: { __type: 'linkedin-page' } }] });
@@ -90,7 +88,22 @@ describe('LinkedIn', () => {
     const back = new URL(answer.headers.get('location')!);
     const refused = await t.request({ method: 'GET', url: back.pathname + back.search });
     expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('You do not administer the LinkedIn page 42; the pages you administer are 5515715');
+    expect(refused.body).toContain('You do not administer the LinkedIn page 42; the pages you administer are 5515715 (Herald Inc)');
+
+    // With several pages, the member says which one; without, the answer names them.
+    li.admins.set('abc123XYZ', ['5515715', '777']);
+    li.organizations.set('777', { localizedName: 'Side Project', vanityName: 'side-project' });
+    try {
+      const several = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'linkedin-page' } });
+      const back2 = new URL((await fetch(several.json().url, { redirect: 'manual' })).headers.get('location')!);
+      const ask = await t.request({ method: 'GET', url: back2.pathname + back2.search });
+      expect(ask.statusCode).toBe(400);
+      expect(ask.body).toContain('You administer several LinkedIn pages: 5515715 (Herald Inc), 777 (Side Project)');
+      const { channels: both } = await signInThroughApi(t, tenant, { provider: 'linkedin-page', page: '777' });
+      expect(both.map((c) => c.name).sort()).toEqual(['Herald Inc', 'Side Project']);
+    } finally {
+      li.admins.set('abc123XYZ', ['5515715']);
+    }
   });
 
   it('renews a token close to expiry before publishing; a refused renewal disables the channel and notifies', async () => {
