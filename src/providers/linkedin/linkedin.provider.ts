@@ -74,23 +74,11 @@ async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
   return { internalId: sub, name: typeof name === 'string' && name ? name : 'LinkedIn member', handle: null, picture: typeof picture === 'string' ? picture : null };
 }
 
-/**
- * The page posts go to, checked to be one the person administers (an approved ADMINISTRATOR
- * role). Without a page asked for, the only page they administer; with several, the answer
- * names them so the connection can be started again with one.
- */
-async function administeredPage(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string | undefined): Promise<ConnectedAccount> {
+/** The ids of the pages the member is an approved administrator of. */
+async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<string[]> {
   const { json } = await api(ctx, '/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100', { token });
   const elements = field(json, 'elements');
-  const pages = (Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []).map((urn) => urn.split(':').pop()!);
-  const describe = async () => (await Promise.all(pages.slice(0, 20).map(async (id) => `${id} (${(await organization(ctx, token, id)).name})`))).join(', ');
-  if (page === undefined) {
-    if (pages.length === 1) return organization(ctx, token, pages[0]!);
-    if (pages.length === 0) throw new ProviderError('rejected', 'You do not administer any LinkedIn page.');
-    throw new ProviderError('rejected', `You administer several LinkedIn pages: ${await describe()}. Connect again with \`"page": "<id>"\` for the one to post to.`);
-  }
-  if (!pages.includes(page)) throw new ProviderError('rejected', `You do not administer the LinkedIn page ${page}${pages.length ? `; the pages you administer are ${await describe()}` : ''}.`);
-  return organization(ctx, token, page);
+  return (Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []).map((urn) => urn.split(':').pop()!);
 }
 
 async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string): Promise<ConnectedAccount> {
@@ -98,6 +86,18 @@ async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, t
   const name = field(org, 'localizedName');
   const vanity = field(org, 'vanityName');
   return { internalId: page, name: typeof name === 'string' ? name : `LinkedIn page ${page}`, handle: typeof vanity === 'string' ? vanity : null, picture: null };
+}
+
+type Tokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
+
+function pageConfig(tokens: Tokens, personId: string, page: string): LinkedInConfig {
+  return {
+    accessToken: tokens.accessToken,
+    ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
+    ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+    personId,
+    page,
+  };
 }
 
 function signIn(forPage: boolean): BrowserSignIn {
@@ -113,15 +113,25 @@ function signIn(forPage: boolean): BrowserSignIn {
     async finish(ctx, { code, pending }) {
       const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri }, new Date());
       const member = await person(ctx, tokens.accessToken);
-      const account = forPage ? await administeredPage(ctx, tokens.accessToken, typeof pending.page === 'string' ? pending.page : undefined) : member;
-      const config: LinkedInConfig = {
-        accessToken: tokens.accessToken,
-        ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-        ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
-        personId: member.internalId,
-        ...(forPage && { page: account.internalId }),
-      };
-      return { config, account };
+      if (!forPage) {
+        const config: LinkedInConfig = { accessToken: tokens.accessToken, ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }), ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }), personId: member.internalId };
+        return { config, account: member };
+      }
+      const pages = await administeredPages(ctx, tokens.accessToken);
+      const asked = typeof pending.page === 'string' ? pending.page : undefined;
+      if (pages.length === 0) throw new ProviderError('rejected', 'You do not administer any LinkedIn page.');
+      if (asked !== undefined && !pages.includes(asked)) throw new ProviderError('rejected', `You do not administer the LinkedIn page ${asked}; the pages you administer are ${pages.join(', ')}.`);
+      const page = asked ?? (pages.length === 1 ? pages[0] : undefined);
+      if (page !== undefined) return { config: pageConfig(tokens, member.internalId, page), account: await organization(ctx, tokens.accessToken, page) };
+      // Several pages: the person picks one on Herald's page; the tokens wait sealed with the choice's state.
+      const options = await Promise.all(pages.slice(0, 50).map(async (id) => ({ id, label: (await organization(ctx, tokens.accessToken, id)).name })));
+      return { choose: { prompt: 'You administer several LinkedIn pages. Which one should Herald post to?', options, pending: { tokens, personId: member.internalId, pages } } };
+    },
+    async choose(ctx, { choice, pending }) {
+      const pages = Array.isArray(pending.pages) ? pending.pages.map(String) : [];
+      if (!pages.includes(choice)) throw new ProviderError('rejected', 'That page was not one of the choices; start connecting again.');
+      const tokens = pending.tokens as Tokens;
+      return { config: pageConfig(tokens, String(pending.personId), choice), account: await organization(ctx, tokens.accessToken, choice) };
     },
   };
 }

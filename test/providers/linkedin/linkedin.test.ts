@@ -71,7 +71,7 @@ describe('LinkedIn', () => {
     expect(escapeLittleText('a (b) #tag @x *y* _z_ ~w~ [c] {d} <e> | \\')).toBe('a \\(b\\) \\#tag \\@x \\*y\\* \\_z\\_ \\~w\\~ \\[c\\] \\{d\\} \\<e\\> \\| \\\\');
   });
 
-  it('connects a page the member administers (the only one, or the one named), posting as the organization; refuses one they do not', async () => {
+  it('connects a page the member administers (the only one, the one named, or the one picked on Herald\'s page), posting as the organization; refuses one they do not', async () => {
     const tenant = await createTenant(t);
     // The only page the member administers is taken without asking.
     const { authorize, channels } = await signInThroughApi(t, tenant, { provider: 'linkedin-page' });
@@ -88,19 +88,31 @@ describe('LinkedIn', () => {
     const back = new URL(answer.headers.get('location')!);
     const refused = await t.request({ method: 'GET', url: back.pathname + back.search });
     expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('You do not administer the LinkedIn page 42; the pages you administer are 5515715 (Herald Inc)');
+    expect(refused.body).toContain('You do not administer the LinkedIn page 42; the pages you administer are 5515715.');
 
-    // With several pages, the member says which one; without, the answer names them.
+    // With several pages, the member picks one on Herald's page after the sign-in (a single-use step).
     li.admins.set('abc123XYZ', ['5515715', '777']);
-    li.organizations.set('777', { localizedName: 'Side Project', vanityName: 'side-project' });
+    li.organizations.set('777', { localizedName: 'Side <Project>', vanityName: 'side-project' });
     try {
       const several = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'linkedin-page' } });
       const back2 = new URL((await fetch(several.json().url, { redirect: 'manual' })).headers.get('location')!);
       const ask = await t.request({ method: 'GET', url: back2.pathname + back2.search });
-      expect(ask.statusCode).toBe(400);
-      expect(ask.body).toContain('You administer several LinkedIn pages: 5515715 (Herald Inc), 777 (Side Project)');
-      const { channels: both } = await signInThroughApi(t, tenant, { provider: 'linkedin-page', page: '777' });
-      expect(both.map((c) => c.name).sort()).toEqual(['Herald Inc', 'Side Project']);
+      expect(ask.statusCode, ask.body).toBe(200);
+      expect(ask.headers['content-security-policy']).toContain("form-action 'self'");
+      expect(ask.body).toContain('Side &#60;Project&#62;');
+      const form = /action="([^"]+)"[\s\S]*name="state" value="([^"]+)"/.exec(ask.body)!;
+      expect(form[1]).toBe('/integrations/callback/linkedin-page/choose');
+      expect(ask.body).toContain('name="choice" value="777"');
+      const pick = (choice: string) => t.request({ method: 'POST', url: form[1]!, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ state: form[2]!, choice }).toString() });
+      const chosen = await pick('777');
+      expect(chosen.statusCode, chosen.body).toBe(200);
+      expect(chosen.body).toContain('Side &#60;Project&#62;&#34; is connected');
+      const replay = await pick('5515715');
+      expect(replay.statusCode).toBe(400);
+      expect(replay.body).toContain('already used');
+      const both = await listed(t, tenant);
+      expect(both.map((c) => c.name).sort()).toEqual(['Herald Inc', 'Side <Project>']);
+      expect((await t.services.channels.config(tenant.workspaceId, both.find((c) => c.name === 'Side <Project>')!.id)).page).toBe('777');
     } finally {
       li.admins.set('abc123XYZ', ['5515715']);
     }
