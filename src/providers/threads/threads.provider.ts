@@ -31,6 +31,23 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 
+let segmenter: Intl.Segmenter | undefined;
+const EMOJI_RE = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
+
+/** Counts text as Threads does: characters, except that an emoji counts its UTF-8 bytes. */
+export function countThreadsText(text: string): number {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let n = 0;
+  for (const { segment } of segmenter.segment(text)) n += EMOJI_RE.test(segment) ? Buffer.byteLength(segment, 'utf8') : [...segment].length;
+  return n;
+}
+
+/** Threads refuses a post with more than five distinct links. */
+const MAX_LINKS = 5;
+function distinctLinks(text: string): number {
+  return new Set(text.match(/https?:\/\/[^\s<>"]+/gi) ?? []).size;
+}
+
 function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
   const parsed = threadsConfigSchema.safeParse(config);
   if (!parsed.success) throw new ProviderError('auth', 'The Threads channel\'s credentials are incomplete; connect it again.');
@@ -145,8 +162,8 @@ function mediaParams(item: PublishMedia, settings: Settings): Record<string, str
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = threadsConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
-  const length = [...input.text].length;
-  if (length > LIMIT) throw new ProviderError('rejected', `The post is ${length} characters; Threads allows ${LIMIT}.`);
+  const length = countThreadsText(input.text);
+  if (length > LIMIT) throw new ProviderError('rejected', `The post counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${LIMIT}.`);
   if (input.media.length > 0) {
     const notPublic = baseUrlNotPublic();
     if (notPublic) throw new ProviderError('rejected', notPublic);
@@ -188,7 +205,7 @@ export const threadsProvider: Provider = {
   identifier: 'threads',
   name: 'Threads',
   textLimit: { max: LIMIT, unit: 'characters' },
-  countText: (text) => [...text].length,
+  countText: countThreadsText,
   toText: htmlToPlainText,
   settingsSchema,
   configSchema: threadsConfigSchema,
@@ -199,8 +216,10 @@ export const threadsProvider: Provider = {
     'Connect with `{"provider":"threads"}`: the answer\'s `url` opens Threads\' sign-in, and the channel is created when the person approves. The server\'s operator registers the Threads app (THREADS_APP_ID, THREADS_APP_SECRET); media is fetched by Threads from Herald, so BASE_URL must be public.',
   tools: {},
   unavailable: () => appUnavailable('threads'),
-  validate({ media, part }): MissingItem[] {
+  validate({ text, media, part }): MissingItem[] {
     const missing: MissingItem[] = [];
+    const links = distinctLinks(text);
+    if (links > MAX_LINKS) missing.push({ field: `value[${part}].content`, reason: `The post has ${links} different links; Threads takes at most ${MAX_LINKS}.` });
     if (media.length > 0) {
       const notPublic = baseUrlNotPublic();
       if (notPublic) missing.push({ field: `value[${part}].image`, reason: notPublic });

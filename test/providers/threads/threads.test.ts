@@ -2,7 +2,7 @@
 // sign-in with the long-lived token exchange, containers then publish with Herald's own media URL,
 // replies for comments, the publishing quota, and long-lived token refresh.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { threadsProvider } from '../../../src/providers/threads/threads.provider.ts';
+import { countThreadsText, threadsProvider } from '../../../src/providers/threads/threads.provider.ts';
 import type { ProviderError } from '../../../src/providers/provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp } from '../../helpers/app.ts';
 import { createOk, getPost, postBody } from '../../helpers/posts.ts';
@@ -53,6 +53,13 @@ describe('Threads', () => {
     expect(first).toMatchObject({ media_type: 'TEXT', text: 'First comment', reply_to_id: root!.id });
     expect(second).toMatchObject({ text: 'Second comment', reply_to_id: first!.id });
     expect(post.releaseURL).toBe(root!.permalink);
+  });
+
+  it('counts text as Threads does (an emoji counts its UTF-8 bytes)', () => {
+    expect(countThreadsText('hello')).toBe(5);
+    expect(countThreadsText('日本')).toBe(2);
+    expect(countThreadsText('👍')).toBe(4);
+    expect(countThreadsText('👍🏽')).toBe(8);
   });
 
   it('respects the publishing quota: a used-up day is a delay (rate limited, retried in an hour), never a failed publish call', async () => {
