@@ -73,6 +73,7 @@ const envSchema = z.object({
   MIGRATE_ON_START: booleanString.default(true),
   LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
   LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+  LINKEDIN_API_VERSION: z.string().regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510').default('202510'),
   LINKEDIN_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
@@ -127,7 +128,7 @@ export type Config = Readonly<{
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
   /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
-  platformApps: Record<'linkedin' | 'x' | 'threads', { clientId: string | null; clientSecret: string | null; apiBase: string | null }>;
+  platformApps: Record<'linkedin' | 'x' | 'threads', { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }>;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
 }>;
@@ -197,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
     signUp: e.SIGNUP,
     platformApps: {
-      linkedin: { clientId: e.LINKEDIN_CLIENT_ID ?? null, clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null, apiBase: e.LINKEDIN_API_BASE ?? null },
+      linkedin: { clientId: e.LINKEDIN_CLIENT_ID ?? null, clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null, apiBase: e.LINKEDIN_API_BASE ?? null, version: e.LINKEDIN_API_VERSION },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
     },

@@ -5,11 +5,11 @@ import { ProviderError } from './provider.ts';
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
 export type AppPlatform = 'linkedin' | 'x' | 'threads';
 
-export type PlatformApp = { clientId: string; clientSecret: string; apiBase: string; custom: boolean };
+export type PlatformApp = { clientId: string; clientSecret: string; apiBase: string; custom: boolean; version: string | undefined };
 
 type Setup = {
   baseUrl: string;
-  apps: Record<AppPlatform, { clientId: string | null; clientSecret: string | null; apiBase: string | null }>;
+  apps: Record<AppPlatform, { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string | undefined }>;
 };
 
 const DEFAULT_API_BASES: Record<AppPlatform, string> = {
@@ -48,7 +48,7 @@ export function appUnavailable(platform: AppPlatform): string | null {
 export function platformApp(platform: AppPlatform): PlatformApp {
   const app = setup.apps[platform];
   if (!app.clientId || !app.clientSecret) throw new ProviderError('auth', appUnavailable(platform)!);
-  return { clientId: app.clientId, clientSecret: app.clientSecret, apiBase: app.apiBase ?? DEFAULT_API_BASES[platform], custom: app.apiBase !== null };
+  return { clientId: app.clientId, clientSecret: app.clientSecret, apiBase: app.apiBase ?? DEFAULT_API_BASES[platform], custom: app.apiBase !== null, version: app.version };
 }
 
 /** Herald's public address (BASE_URL). */

@@ -6,7 +6,7 @@ import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 3000;
-/** The monthly version of LinkedIn's versioned API Herald speaks. */
+/** The monthly version of LinkedIn's versioned API Herald speaks unless LINKEDIN_API_VERSION says otherwise. */
 export const LINKEDIN_VERSION = '202510';
 const PERSON_SCOPES = 'openid profile w_member_social';
 const PAGE_SCOPES = 'openid profile w_member_social w_organization_social r_organization_admin';
@@ -47,7 +47,8 @@ function readLinkedInError(answer: PlatformAnswer) {
 }
 
 function api(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  return callApi(ctx, 'LinkedIn', `${platformApp('linkedin').apiBase}${path}`, { ...options, headers: { 'linkedin-version': LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } }, readLinkedInError);
+  const app = platformApp('linkedin');
+  return callApi(ctx, 'LinkedIn', `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } }, readLinkedInError);
 }
 
 /** LinkedIn's OAuth endpoints live on www.linkedin.com (or under the configured API base). */
