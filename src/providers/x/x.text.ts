@@ -12,6 +12,11 @@ const LIGHT_RANGES: ReadonlyArray<readonly [number, number]> = [
 ];
 
 const URL_RE = /\b(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:\/[^\s<>"]*[^\s<>".,;:!?)\]'"])?/giu;
+/** Top-level domains common enough that X links a bare name ending in them (`example.com`); X knows them all, Herald the usual ones. */
+const COMMON_TLDS = new Set(
+  'com net org io co dev app ai me info biz edu gov us uk de fr es it nl eu ca au jp cn in br ru ch se no dk fi pl be at ly gl gg tv xyz news blog shop site online tech cloud page link live'.split(' '),
+);
+
 const EMOJI_RE = /\p{Extended_Pictographic}/u;
 
 let segmenter: Intl.Segmenter | undefined;
@@ -23,8 +28,9 @@ function codePointWeight(cp: number): number {
 export function countXText(text: string): number {
   let total = 0;
   const rest = text.normalize('NFC').replace(URL_RE, (url) => {
-    // A bare name with a dot counts as a link only when it looks like one (has a path or a scheme).
-    if (/^https?:\/\//i.test(url) || url.includes('/')) {
+    // A bare name counts as a link when it has a path, or ends in a top-level domain X links.
+    const host = url.replace(/^https?:\/\//i, '').split(/[/:]/)[0]!;
+    if (/^https?:\/\//i.test(url) || url.includes('/') || COMMON_TLDS.has(host.split('.').pop()!.toLowerCase())) {
       total += X_URL_WEIGHT;
       return '';
     }

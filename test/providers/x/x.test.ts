@@ -90,6 +90,8 @@ describe('X', () => {
     expect(countXText('日本語')).toBe(6);
     expect(countXText('👍🏽')).toBe(2);
     expect(countXText('é')).toBe(1);
+    expect(countXText('see example.com now')).toBe(4 + 23 + 4);
+    expect(countXText('node.js')).toBe(7);
   });
 
   it('says when a post is too long unless the account may post long ones', async () => {
