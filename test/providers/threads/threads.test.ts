@@ -6,7 +6,7 @@ import { countThreadsText, threadsProvider } from '../../../src/providers/thread
 import type { ProviderError } from '../../../src/providers/provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp } from '../../helpers/app.ts';
 import { createOk, getPost, postBody } from '../../helpers/posts.ts';
-import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeThreads } from '../oauth/fake-threads.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
 import { publishThreadToChannel } from '../platforms/platform-e2e.ts';
@@ -53,6 +53,22 @@ describe('Threads', () => {
     expect(first).toMatchObject({ media_type: 'TEXT', text: 'First comment', reply_to_id: root!.id });
     expect(second).toMatchObject({ text: 'Second comment', reply_to_id: first!.id });
     expect(post.releaseURL).toBe(root!.permalink);
+  });
+
+  it('publishes several media as a carousel of containers, each by Herald\'s absolute media URL', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const media = [
+      mediaItem(Buffer.from('a'), { url: '/uploads/ws/one.png', mimeType: 'image/png' }),
+      mediaItem(Buffer.from('b'), { url: `${TEST_BASE_URL}/uploads/ws/two.mp4`, mimeType: 'video/mp4' }),
+    ];
+    const ref = await threadsProvider.publish(ctx, publishInput({ text: 'Two things', media, settings: { alt: { [media[0]!.id]: 'A green square' } } }));
+    const published = th.threads.find((x) => x.id === ref.id)!;
+    expect(published).toMatchObject({ media_type: 'CAROUSEL', text: 'Two things', image_urls: [`${TEST_BASE_URL}/uploads/ws/one.png`, `${TEST_BASE_URL}/uploads/ws/two.mp4`] });
+    const children = [...th.containers.values()].filter((c) => c.params.is_carousel_item === 'true');
+    expect(children.map((c) => c.params.media_type)).toEqual(['IMAGE', 'VIDEO']);
+    expect(children[0]!.params.alt_text).toBe('A green square');
   });
 
   it('counts text as Threads does (an emoji counts its UTF-8 bytes)', () => {
