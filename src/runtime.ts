@@ -13,6 +13,7 @@ import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
 import type { Redis } from 'ioredis';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
+import { configurePlatforms } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
@@ -93,6 +94,7 @@ export async function openRuntime(
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
   const mailLog = options.mailLog ?? (() => options.log);
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
+  configurePlatforms({ baseUrl: config.baseUrl, apps: config.platformApps });
   const services = createServices({
     db,
     clock,

@@ -8,7 +8,7 @@ import { findKey } from '../keys/api-keys.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
-import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider, type SignInContext } from '../providers/provider.ts';
+import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider, type SignInChoice, type SignInContext, type SignInResult } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './channels.repository.ts';
@@ -20,11 +20,20 @@ export const CONNECT_STATE_TTL_MS = 15 * 60_000;
 /** Who asked for a connection: the key and the workspace it acted in. */
 export type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
 
+/** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
+export type ConnectChoice = { kind: 'choose'; state: string; prompt: string; options: Array<{ id: string; label: string }> };
+
 export type ConnectResult = { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean };
 
 /** The redirect URI a provider's browser sign-in comes back to. */
 export function callbackUrl(baseUrl: string, provider: string): string {
   return `${baseUrl.replace(/\/$/, '')}/integrations/callback/${provider}`;
+}
+
+/** A platform the operator has not set up answers 400 with what to set, before anything else is tried. */
+function checkAvailable(provider: Provider): void {
+  const reason = provider.unavailable?.();
+  if (reason) throw new BadRequestError(reason, { code: 'provider_unavailable' });
 }
 
 function stateId(state: string): string {
@@ -91,12 +100,15 @@ export class ChannelConnectService {
   /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
   async connect(requester: Requester, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
     if (!isProviderIdentifier(input.provider)) {
-      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}.`, { code: 'unknown_provider' });
+      const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.());
+      const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
+      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, { code: 'unknown_provider' });
     }
     if (requester.channelIds !== null) {
       throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
     }
     const provider = getProvider(input.provider);
+    checkAvailable(provider);
     if (input.group !== undefined && !(await findGroup(this.deps.db, requester.workspaceId, input.group))) {
       throw new NotFoundError(`No client group ${input.group} in this workspace.`);
     }
@@ -132,6 +144,7 @@ export class ChannelConnectService {
   async reconnect(requester: Requester, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
     const { channel, config: stored } = await this.deps.channels.withConfig(requester.workspaceId, id);
     const provider = getProvider(channel.provider);
+    checkAvailable(provider);
     const merged: Record<string, unknown> = { ...stored };
     for (const [field, value] of Object.entries(fields)) {
       if (value === null) delete merged[field];
@@ -215,23 +228,62 @@ export class ChannelConnectService {
    * key that asked may still connect channels in its workspace, exchanges the code, and creates
    * the channel (or reconnects the one the account already has, or the one being reconnected).
    */
-  async finish(providerId: string, input: { state: string; code?: string | undefined; error?: string | undefined }): Promise<{ channel: Channel; reconnected: boolean }> {
-    const row = await repo.takeConnectState(this.deps.db, stateId(input.state));
+  async finish(providerId: string, input: { state: string; code?: string | undefined; error?: string | undefined }): Promise<{ channel: Channel; reconnected: boolean } | ConnectChoice> {
+    const { row, provider } = await this.#takeState(providerId, input.state);
+    if (input.error || !input.code) {
+      throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, { code: 'access_denied' });
+    }
+    let result: SignInResult | SignInChoice;
+    try {
+      result = await provider.signIn!.finish(this.#signInContext(providerId), { code: input.code, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+    if ('choose' in result) {
+      // One more single-use step, bound to the same key, workspace and target as the sign-in.
+      const state = randomBytes(32).toString('base64url');
+      const now = this.deps.clock.now();
+      await repo.insertConnectState(this.deps.db, {
+        ...row,
+        id: stateId(state),
+        pending: this.deps.secretBox.seal(JSON.stringify(result.choose.pending)),
+        expires_at: new Date(now.getTime() + CONNECT_STATE_TTL_MS).toISOString(),
+        created_at: now.toISOString(),
+      });
+      return { kind: 'choose', state, prompt: result.choose.prompt, options: result.choose.options };
+    }
+    return this.#complete(row, provider, result);
+  }
+
+  /** The person's choice after a sign-in that asked for one (POST from the choice page). */
+  async choose(providerId: string, input: { state: string; choice: string }): Promise<{ channel: Channel; reconnected: boolean }> {
+    const { row, provider } = await this.#takeState(providerId, input.state);
+    if (!provider.signIn?.choose) throw new BadRequestError('This sign-in has nothing to choose; start connecting again.', { code: 'invalid_state' });
+    let result: SignInResult;
+    try {
+      result = await provider.signIn.choose(this.#signInContext(providerId), { choice: input.choice, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+    return this.#complete(row, provider, result);
+  }
+
+  /** Takes a sign-in state once; it must be this provider's, unexpired, and its key must still be allowed. */
+  async #takeState(providerId: string, state: string) {
+    const row = await repo.takeConnectState(this.deps.db, stateId(state));
     if (!row || row.provider !== providerId) throw new BadRequestError('This sign-in link is unknown or was already used; start connecting again.', { code: 'invalid_state' });
     if (Date.parse(row.expires_at) <= this.deps.clock.now().getTime()) {
       throw new BadRequestError('This sign-in took too long and expired; start connecting again.', { code: 'state_expired' });
     }
     await this.#checkRequesterStillAllowed(row.key_id, row.workspace_id);
     const provider = getProvider(providerId);
-    if (input.error || !input.code) {
-      throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, { code: 'access_denied' });
-    }
-    let result: { config: Record<string, unknown>; account: ConnectedAccount };
-    try {
-      result = await provider.signIn!.finish(this.#signInContext(providerId), { code: input.code, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
-    } catch (error) {
-      connectFailure(provider, error);
-    }
+    checkAvailable(provider);
+    return { row, provider };
+  }
+
+  /** Creates the channel, or reconnects the one the account already has, or the one being reconnected. */
+  async #complete(row: { workspace_id: string; channel_id: string | null; client_group_id: string | null; provider: string }, provider: Provider, result: SignInResult): Promise<{ channel: Channel; reconnected: boolean }> {
+    const providerId = provider.identifier;
     const { config, account } = result;
     if (row.channel_id) {
       const target = await this.deps.channels.get(row.workspace_id, row.channel_id);

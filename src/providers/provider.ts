@@ -119,9 +119,18 @@ export interface BrowserSignIn {
   readonly startSchema: z.ZodType;
   /** Registers Herald with the platform where needed and builds the URL the person opens. */
   start(ctx: SignInContext, input: { start: Record<string, unknown>; state: string }): Promise<{ url: string; pending: Record<string, unknown> }>;
-  /** Exchanges the code for credentials: the channel configuration and whose account it is. */
-  finish(ctx: SignInContext, input: { code: string; pending: Record<string, unknown> }): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }>;
+  /**
+   * Exchanges the code for credentials: the channel configuration and whose account it is; or,
+   * when the person must pick what to connect (e.g. one of the LinkedIn pages they administer),
+   * the options to show and what to keep (sealed, single use) until they choose.
+   */
+  finish(ctx: SignInContext, input: { code: string; pending: Record<string, unknown> }): Promise<SignInResult | SignInChoice>;
+  /** Completes a sign-in that asked the person to choose: `choice` is one of the options' ids. */
+  choose?(ctx: SignInContext, input: { choice: string; pending: Record<string, unknown> }): Promise<SignInResult>;
 }
+
+export type SignInResult = { config: Record<string, unknown>; account: ConnectedAccount };
+export type SignInChoice = { choose: { prompt: string; options: Array<{ id: string; label: string }>; pending: Record<string, unknown> } };
 
 /** A platform Herald can publish to. One implementation per folder under src/providers/. */
 export interface Provider {
@@ -169,6 +178,11 @@ export interface Provider {
    * the check learnt (e.g. a chat's numeric id, the server's own limits). Stored as given when absent.
    */
   completeConfig?(ctx: Omit<ProviderContext, 'channel'>, account: ConnectedAccount): Promise<Record<string, unknown>>;
+  /**
+   * Why channels of this platform cannot be connected on this server right now (e.g. the
+   * operator has not registered its app), as a sentence saying what to set; null when they can.
+   */
+  unavailable?(): string | null;
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**
