@@ -4,6 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { checkout } from './checkout.ts';
 import { startHerald, stop } from './lib.ts';
 import { percentile, startBenchReceiver } from './receiver.ts';
 
@@ -16,6 +19,7 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
  * scheduled time.
  */
 export async function burstBench(options: { count: number; leadSeconds: number; env?: Record<string, string> }) {
+  const loadBefore = os.loadavg();
   const receiver = await startBenchReceiver();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-burst-'));
   const env = {
@@ -64,10 +68,33 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
       duplicates,
       latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
       postsPerSecond: Math.round((created.length / Math.max(last, 1)) * 1000),
+      // The machine is shared: its 1-minute load average before and after the run.
+      loadAverage: { before: round2(loadBefore[0]!), after: round2(os.loadavg()[0]!) },
     };
   } finally {
     await stop(herald.child);
     await receiver.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * A before/after pair taken in one run: `scenario` (burst or burst-scale) of the code at `ref`,
+ * run by that code's own bench in a checkout, then of this checkout; each with its load average.
+ */
+export async function withBaseline<T>(ref: string, scenario: string, args: string[], current: () => Promise<T>): Promise<{ baseline: { ref: string; result: unknown }; current: T }> {
+  const dir = checkout(ref);
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', scenario, ...args], {
+      cwd: dir.dir,
+      env: process.env,
+      maxBuffer: 64 * 1024 ** 2,
+    });
+    const baseline = { ref, result: (JSON.parse(stdout) as { result: unknown }).result };
+    return { baseline, current: await current() };
+  } finally {
+    dir.remove();
   }
 }

@@ -2,7 +2,7 @@
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { burstBench } from './burst.bench.ts';
+import { burstBench, withBaseline } from './burst.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
 import { mediaBench } from './media.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
@@ -16,16 +16,22 @@ const { values, positionals } = parseArgs({
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
   integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), baseline: values.baseline }),
-  burst: () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) }),
+  burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
-  'burst-scale': async () => ({
-    oneWorker: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 1 }),
-    twoWorkers: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 2 }),
-  }),
+  'burst-scale': () =>
+    burstPair('burst-scale', async () => ({
+      oneWorker: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 1 }),
+      twoWorkers: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 2 }),
+    })),
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
   media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
+/** With --baseline, a burst scenario runs the baseline's code first, then this checkout's, in one run. */
+function burstPair(name: string, current: () => Promise<unknown>): Promise<unknown> {
+  if (!values.baseline) return current();
+  return withBaseline(values.baseline, name, ['--posts', values.posts, '--lead', values.lead], current);
+}
 // The scale-out scenarios need PostgreSQL and Redis: only when named.
 const chosen = positionals.length > 0 ? positionals : Object.keys(scenarios).filter((name) => !name.endsWith('-scale'));
 const machine = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) };

@@ -88,6 +88,7 @@ async function seed(env: Record<string, string>, url: string, channels: number) 
  * the scheduled instant to the last arrival.
  */
 export async function scaleBurstBench(options: { count: number; leadSeconds: number; workers: number }) {
+  const loadBefore = os.loadavg();
   const receiver = await startBenchReceiver();
   const d = await deployment('scale');
   const processes: ChildProcess[] = [];
@@ -120,6 +121,8 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
       duplicates: [...receiver.arrivals.values()].filter((list) => list.length > 1).length,
       latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
       postsPerSecond: Math.round((created / Math.max(last, 1)) * 1000),
+      // The machine is shared: its 1-minute load average before and after the run.
+      loadAverage: { before: Math.round(loadBefore[0]! * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
     };
   } finally {
     for (const child of processes) await stop(child);

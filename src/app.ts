@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web });
   await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
+  await app.register(channelConnectRoutes);
   await app.register(
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });

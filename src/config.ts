@@ -71,6 +71,16 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanString.default(false),
   S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folders ending in "/", like "herald/media/"').default(''),
   MIGRATE_ON_START: booleanString.default(true),
+  LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
+  LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+  LINKEDIN_API_VERSION: z.string().regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510').default('202510'),
+  LINKEDIN_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(1).optional(),
+  X_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+  THREADS_APP_ID: z.string().min(1).optional(),
+  THREADS_APP_SECRET: z.string().min(1).optional(),
+  THREADS_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
   MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1).max(10 * 1024 ** 2, 'at most 10 MB (10485760), the API\'s promise').default(10 * 1024 ** 2),
   MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(1024 ** 3, 'at most 1 GB (1073741824), the API\'s promise').default(1024 ** 3),
   MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(120),
@@ -117,6 +127,8 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
+  /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
+  platformApps: Record<'linkedin' | 'x' | 'threads', { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }>;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
 }>;
@@ -185,6 +197,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: e.MIGRATE_ON_START,
     media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
     signUp: e.SIGNUP,
+    platformApps: {
+      linkedin: { clientId: e.LINKEDIN_CLIENT_ID ?? null, clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null, apiBase: e.LINKEDIN_API_BASE ?? null, version: e.LINKEDIN_API_VERSION },
+      x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
+      threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
+    },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });
 }

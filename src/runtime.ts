@@ -13,9 +13,11 @@ import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
 import type { Redis } from 'ioredis';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
+import { configurePlatforms } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
+import type { UploadLinksOptions } from './media/upload-links.service.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -56,7 +58,7 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
@@ -92,6 +94,7 @@ export async function openRuntime(
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
   const mailLog = options.mailLog ?? (() => options.log);
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
+  configurePlatforms({ baseUrl: config.baseUrl, apps: config.platformApps });
   const services = createServices({
     db,
     clock,
@@ -102,6 +105,7 @@ export async function openRuntime(
     mediaStore,
     mediaLimits: config.media,
     mailer,
+    uploadLinks: options.uploadLinks,
     signUpPolicy: config.signUp,
     onBackgroundError: (error) => {
       const log = mailLog();

@@ -5,6 +5,7 @@ import { MembersService } from './accounts/members.service.ts';
 import { SessionsService } from './accounts/sessions.service.ts';
 import { SignInService, type SignUpPolicy } from './accounts/sign-in.service.ts';
 import { AccessService } from './auth/access.service.ts';
+import { ChannelConnectService } from './channels/channel-connect.service.ts';
 import { ChannelsService } from './channels/channels.service.ts';
 import type { Db } from './db/database.ts';
 import { GroupsService } from './groups/groups.service.ts';
@@ -13,7 +14,7 @@ import type { Clock } from './lib/clock.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { MediaService, type MediaLimits } from './media/media.service.ts';
-import { UploadLinksService } from './media/upload-links.service.ts';
+import { UploadLinksService, type UploadLinksOptions } from './media/upload-links.service.ts';
 import type { OutboundClient } from './net/outbound.ts';
 import { OAuthService } from './oauth/oauth.service.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
@@ -42,6 +43,8 @@ export type ServiceDeps = {
   signUpPolicy: SignUpPolicy;
   /** Reports a failure of work done after a request answered (a mail that could not be sent). */
   onBackgroundError?: (error: unknown) => void;
+  /** Upload-link limits and test seams (the API's limits by default). */
+  uploadLinks?: UploadLinksOptions;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
@@ -69,6 +72,7 @@ export function createServices(deps: ServiceDeps) {
     workspaces,
     groups: new GroupsService(deps),
     channels,
+    connect: new ChannelConnectService({ ...deps, channels }),
     apiKeys,
     oauth,
     access: new AccessService(deps),

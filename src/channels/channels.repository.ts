@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import type { ChannelsTable } from './channels.table.ts';
+import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
 
 export function insertChannel(db: Executor, row: ChannelsTable) {
   return db.insertInto('channels').values(row).execute();
@@ -15,6 +16,8 @@ const channelColumns = [
   'channels.disabled',
   'channels.disabled_reason',
   'channels.client_group_id',
+  'channels.internal_id',
+  'channels.preferred_settings',
   'client_groups.name as client_group_name',
 ] as const;
 
@@ -23,7 +26,8 @@ export function listChannels(db: Executor, workspaceId: string, filter: { groupI
     .selectFrom('channels')
     .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
     .select(channelColumns)
-    .where('channels.workspace_id', '=', workspaceId);
+    .where('channels.workspace_id', '=', workspaceId)
+    .where('channels.deleted_at', 'is', null);
   if (filter.groupId !== undefined) query = query.where('channels.client_group_id', '=', filter.groupId);
   if (filter.channelIds) {
     if (filter.channelIds.length === 0) return Promise.resolve([]);
@@ -32,6 +36,7 @@ export function listChannels(db: Executor, workspaceId: string, filter: { groupI
   return query.orderBy('channels.created_at').orderBy('channels.id').execute();
 }
 
+/** A channel in use (not deleted). */
 export function findChannel(db: Executor, workspaceId: string, id: string) {
   return db
     .selectFrom('channels')
@@ -39,14 +44,34 @@ export function findChannel(db: Executor, workspaceId: string, id: string) {
     .select([...channelColumns, 'channels.credentials'])
     .where('channels.workspace_id', '=', workspaceId)
     .where('channels.id', '=', id)
+    .where('channels.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
+/** A channel whether in use or deleted (what its posts were written for), with when it was deleted. */
+export function findChannelAnyState(db: Executor, workspaceId: string, id: string) {
+  return db
+    .selectFrom('channels')
+    .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
+    .select([...channelColumns, 'channels.deleted_at'])
+    .where('channels.workspace_id', '=', workspaceId)
+    .where('channels.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Whether a channel is deleted (or gone): the publisher's check before it claims work. */
+export async function isChannelDeleted(db: Executor, id: string): Promise<boolean> {
+  const row = await db.selectFrom('channels').select('deleted_at').where('id', '=', id).executeTakeFirst();
+  return !row || row.deleted_at !== null;
+}
+
+/** Channels in use: what the plan's channel quota counts. */
 export function countChannels(db: Executor, workspaceId: string) {
   return db
     .selectFrom('channels')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
 }
 
@@ -55,10 +80,37 @@ export function disableChannel(db: Executor, id: string, reason: string, at: str
   return db.updateTable('channels').set({ disabled: 1, disabled_reason: reason, updated_at: at }).where('id', '=', id).where('disabled', '=', 0).executeTakeFirst();
 }
 
-export function updateChannel(db: Executor, workspaceId: string, id: string, changes: { credentials?: string; disabled?: number; disabled_reason?: string | null; updated_at: string }) {
-  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+export function updateChannel(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  changes: Partial<Pick<ChannelsTable, 'credentials' | 'disabled' | 'disabled_reason' | 'name' | 'picture' | 'profile' | 'internal_id' | 'client_group_id' | 'preferred_settings'>> & { updated_at: string },
+) {
+  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** Marks a channel deleted; its posts stay. Only the first of concurrent callers changes the row. */
+export function markChannelDeleted(db: Executor, workspaceId: string, id: string, at: string) {
+  return db.updateTable('channels').set({ deleted_at: at, updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Brings a deleted channel back with new credentials, enabled. */
+export function restoreChannel(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  changes: Pick<ChannelsTable, 'credentials' | 'internal_id' | 'picture' | 'profile' | 'updated_at'>,
+) {
+  return db
+    .updateTable('channels')
+    .set({ ...changes, deleted_at: null, disabled: 0, disabled_reason: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+}
+
+/** Removes a channel for good, in use or deleted, with its posts. */
 export function deleteChannel(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
@@ -72,4 +124,66 @@ export function countWaitingPosts(db: Executor, channelId: string) {
     .where('deleted_at', 'is', null)
     .where('state', 'in', ['QUEUE', 'PUBLISHING'])
     .executeTakeFirstOrThrow();
+}
+
+/** A post of the channel being published right now, if any. */
+export function findPublishingPost(db: Executor, channelId: string) {
+  return db.selectFrom('posts').select('id').where('channel_id', '=', channelId).where('deleted_at', 'is', null).where('state', '=', 'PUBLISHING').executeTakeFirst();
+}
+
+/** The workspace's channel for a platform account, if it has one: one in use first, else a deleted one (to restore). */
+export function findChannelByAccount(db: Executor, workspaceId: string, provider: string, internalId: string) {
+  return db
+    .selectFrom('channels')
+    .select(['id', 'deleted_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('provider', '=', provider)
+    .where('internal_id', '=', internalId)
+    .orderBy(sql`case when deleted_at is null then 0 else 1 end`)
+    .orderBy('deleted_at', 'desc')
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/** Posts of a channel (not deleted) that are scheduled or being published, a bounded number. */
+export function listWaitingPosts(db: Executor, channelId: string, limit: number) {
+  return db
+    .selectFrom('posts')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('deleted_at', 'is', null)
+    .where('state', 'in', ['QUEUE', 'PUBLISHING'])
+    .orderBy('publish_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export function findOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {
+  return db.selectFrom('oauth_apps').selectAll().where('provider', '=', provider).where('host', '=', host).where('redirect_uri', '=', redirectUri).executeTakeFirst();
+}
+
+/** Inserts a registration unless one exists for the same provider, host and redirect URI. */
+export function insertOAuthApp(db: Executor, row: OAuthAppsTable) {
+  return db.insertInto('oauth_apps').values(row).onConflict((oc) => oc.columns(['provider', 'host', 'redirect_uri']).doNothing()).execute();
+}
+
+export function deleteOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {
+  return db.deleteFrom('oauth_apps').where('provider', '=', provider).where('host', '=', host).where('redirect_uri', '=', redirectUri).execute();
+}
+
+export function insertConnectState(db: Executor, row: ConnectStatesTable) {
+  return db.insertInto('connect_states').values(row).execute();
+}
+
+/** Takes a state once: the row is deleted and returned, so a second callback finds nothing. */
+export async function takeConnectState(db: Executor, id: string) {
+  const row = await db.selectFrom('connect_states').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const deleted = await db.deleteFrom('connect_states').where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1 ? row : undefined;
+}
+
+export function purgeConnectStates(db: Executor, before: string) {
+  return db.deleteFrom('connect_states').where('expires_at', '<', before).execute();
 }

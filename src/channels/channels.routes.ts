@@ -1,10 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { WorkspaceAccess } from '../auth/access.service.ts';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
-import { presentChannel } from './channels.service.ts';
-import { channelSchema, listChannelsQuery } from './channels.schema.ts';
+import type { Requester } from './channel-connect.service.ts';
+import { type Channel, presentChannel, visibleChannel } from './channels.service.ts';
+import {
+  channelChangesSchema,
+  channelIdParams,
+  channelSchema,
+  connectBodySchema,
+  connectResultSchema,
+  deleteChannelQuery,
+  listChannelsQuery,
+  reconnectBodySchema,
+} from './channels.schema.ts';
+
+function requester(access: WorkspaceAccess): Requester {
+  return { keyId: access.principal.keyId, workspaceId: access.workspace.id, channelIds: access.channelIds };
+}
+
+/** Connections per key per rate-limit window: each one calls the platform (RATE_LIMIT_ROUTES can change it). */
+export const CONNECT_QUOTA = 30;
 
 export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> = async (app, { defaultPicture }) => {
+  const present = (channel: Channel): z.infer<typeof channelSchema> => presentChannel(channel, defaultPicture);
+  const presentResult = (result: Awaited<ReturnType<typeof app.services.connect.connect>>): z.infer<typeof connectResultSchema> =>
+    result.kind === 'redirect' ? { url: result.url } : { integration: present(result.channel), reconnected: result.reconnected };
+
   app.get(
     '/integrations',
     {
@@ -18,6 +40,90 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         response: { 200: z.array(channelSchema), ...authErrors, 404: apiErrorSchema },
       },
     },
-    async (request) => (await app.services.channels.visible(request.access!, request.query.group)).map((channel) => presentChannel(channel, defaultPicture)),
+    async (request) => (await app.services.channels.visible(request.access!, request.query.group)).map(present),
+  );
+
+  app.post(
+    '/integrations/connect',
+    {
+      config: { scope: 'channels:write', quota: CONNECT_QUOTA },
+      schema: {
+        tags: ['Channels'],
+        summary: 'Connect a channel',
+        description:
+          'Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator\'s app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform\'s configuration, see the README); Herald checks them with the platform at once (a refusal is a 400 `platform_refused` with the platform\'s reason, and nothing is stored) and creates the channel with the account\'s name, handle and picture. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).',
+        headers: showorgHeader,
+        body: connectBodySchema,
+        response: { 200: connectResultSchema, ...authErrors, 402: apiErrorSchema, 404: apiErrorSchema, 502: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const { provider, name, group, ...fields } = request.body;
+      return presentResult(await app.services.connect.connect(requester(request.access!), { provider, name, group, fields }));
+    },
+  );
+
+  app.post(
+    '/integrations/:id/reconnect',
+    {
+      config: { scope: 'channels:write', quota: CONNECT_QUOTA },
+      schema: {
+        tags: ['Channels'],
+        summary: 'Reconnect a channel',
+        description:
+          'Keeps the channel id, its posts and settings. With new credentials (token platforms; a field given as null is removed) they are checked with the platform and must belong to the same account. On browser sign-in platforms, a body without credentials answers `{url}` to sign in again as the same account. The channel is enabled again.',
+        headers: showorgHeader,
+        params: channelIdParams,
+        body: reconnectBodySchema,
+        response: { 200: connectResultSchema, ...authErrors, 404: apiErrorSchema, 502: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      visibleChannel(request.access!, request.params.id);
+      return presentResult(await app.services.connect.reconnect(requester(request.access!), request.params.id, request.body));
+    },
+  );
+
+  app.patch(
+    '/integrations/:id',
+    {
+      config: { scope: 'channels:write' },
+      schema: {
+        tags: ['Channels'],
+        summary: 'Rename a channel, file it under a client group, set its preferred settings',
+        description: 'Fields left out are kept; `group: null` and `preferredSettings: null` clear them. `preferredSettings` are checked against the channel\'s settings schema (GET /integration-settings/:id) and apply to posts that leave a setting out.',
+        headers: showorgHeader,
+        params: channelIdParams,
+        body: channelChangesSchema,
+        response: { 200: channelSchema, ...authErrors, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      visibleChannel(request.access!, request.params.id);
+      const { name, group, preferredSettings } = request.body;
+      return present(await app.services.channels.update(request.access!.workspace.id, request.params.id, { name, groupId: group, preferredSettings }));
+    },
+  );
+
+  app.delete(
+    '/integrations/:id',
+    {
+      config: { scope: 'channels:write' },
+      schema: {
+        tags: ['Channels'],
+        summary: 'Delete a channel',
+        description:
+          'Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan\'s channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel\'s id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.',
+        headers: showorgHeader,
+        params: channelIdParams,
+        querystring: deleteChannelQuery,
+        response: { 200: channelSchema.extend({ deleted: z.literal(true) }), ...authErrors, 404: apiErrorSchema, 409: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      visibleChannel(request.access!, request.params.id);
+      const deleted = await app.services.channels.delete(request.access!.workspace.id, request.params.id, { force: request.query.force === 'true' });
+      return { ...present(deleted), deleted: true as const };
+    },
   );
 };

@@ -32,10 +32,51 @@ export const channelSettingsSchema = z
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),
     connect: z.string().describe('How a channel of this platform is connected.'),
+    preferredSettings: z.record(z.string(), z.unknown()).nullable().describe('The channel\'s preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none.'),
   })
   .meta({ id: 'ChannelSettings' });
 
 export const channelToolBody = z.object({
   methodName: z.string().min(1).max(100).describe('The tool\'s name.'),
   data: z.record(z.string(), z.unknown()).default({}).describe('The tool\'s parameters.'),
+});
+
+export const connectBodySchema = z
+  .looseObject({
+    provider: z.string().min(1).max(50).describe('The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …).'),
+    name: z.string().trim().min(1).max(200).optional().describe('Display name; the account\'s own name by default.'),
+    group: z.string().min(1).max(100).optional().describe('File the channel under this client group (`customer.id`).'),
+  })
+  .describe('`provider`, then the platform\'s fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused.')
+  .meta({ id: 'ConnectChannel' });
+
+export const reconnectBodySchema = z
+  .record(z.string(), z.unknown())
+  .default({})
+  .describe('The configuration fields to change (new credentials); null removes a field. Empty on browser sign-in platforms to sign in again.');
+
+export const connectResultSchema = z
+  .union([
+    z.object({ url: z.string().describe('Open this to sign in on the platform; it comes back to Herald, which finishes the connection.') }),
+    z.object({
+      integration: channelSchema,
+      reconnected: z.boolean().describe('True when the account was already a channel of the workspace, which was reconnected (same id).'),
+    }),
+  ])
+  .meta({ id: 'ConnectResult' });
+
+export const channelChangesSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional().describe('New display name.'),
+    group: z.string().min(1).max(100).nullable().optional().describe('Client group (`customer.id`); null removes it from its group.'),
+    preferredSettings: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe('Post settings used when a post leaves them out (checked against the channel\'s settings schema); null clears them.'),
+  })
+  .strict();
+
+export const deleteChannelQuery = z.object({
+  force: z.enum(['true', 'false']).optional().describe('`true`: move the channel\'s scheduled posts to draft (they are kept with the deleted channel), instead of refusing.'),
 });

@@ -12,6 +12,8 @@ import { ProviderError } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { z } from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { parseJsonOr } from '../lib/json.ts';
+import { PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './channels.repository.ts';
 
 export type Channel = {
@@ -24,6 +26,10 @@ export type Channel = {
   disabled: boolean;
   disabledReason: string | null;
   group: { id: string; name: string } | null;
+  /** The platform's id for the account, when known. */
+  internalId: string | null;
+  /** Post settings used when a post gives none of its own. */
+  preferredSettings: Record<string, unknown> | null;
 };
 
 type ChannelRow = Awaited<ReturnType<typeof repo.listChannels>>[number];
@@ -39,6 +45,8 @@ function toChannel(row: ChannelRow): Channel {
     disabled: Number(row.disabled) === 1,
     disabledReason: row.disabled_reason,
     group: row.client_group_id ? { id: row.client_group_id, name: row.client_group_name ?? '' } : null,
+    internalId: row.internal_id,
+    preferredSettings: row.preferred_settings ? parseJsonOr<Record<string, unknown> | null>(row.preferred_settings, null) : null,
   };
 }
 
@@ -69,6 +77,8 @@ export type NewChannel = {
   picture?: string | null | undefined;
   groupId?: string | null | undefined;
   config?: Record<string, unknown> | undefined;
+  /** The platform's id for the account (from a live check), so a later sign-in finds this channel. */
+  internalId?: string | null | undefined;
 };
 
 export type ChannelFilter = { groupId?: string | undefined; channelIds?: readonly string[] | null };
@@ -97,9 +107,19 @@ export function presentChannel(channel: Channel, defaultPicture: string) {
 }
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
-function visibleChannel(access: WorkspaceAccess, id: string): void {
+export function visibleChannel(access: WorkspaceAccess, id: string): void {
   if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
 }
+
+/** What PATCH /integrations/:id changes; a field left out is kept, `null` clears it. */
+export type ChannelChanges = {
+  name?: string | undefined;
+  groupId?: string | null | undefined;
+  preferredSettings?: Record<string, unknown> | null | undefined;
+};
+
+/** Scheduled posts named in a refused deletion. */
+const NAMED_POSTS = 20;
 
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
@@ -135,21 +155,34 @@ export class ChannelsService {
       disabled_reason: null,
       client_group_id: input.groupId ?? null,
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
+      internal_id: input.internalId ?? null,
+      preferred_settings: null,
+      deleted_at: null,
       created_at: now,
       updated_at: now,
     };
-    // Counted and inserted in one transaction, the workspace locked: concurrent creations cannot overshoot the plan.
+    await this.withinChannelQuota(workspaceId, (trx) => repo.insertChannel(trx, row));
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * Adds a channel in use (a new one, or a deleted one restored) with `add`: counted and added in
+   * one transaction, the workspace locked, so concurrent additions cannot overshoot the plan.
+   */
+  private async withinChannelQuota(workspaceId: string, add: (trx: Db) => Promise<unknown>): Promise<void> {
+    const { db } = this.deps;
+    const workspace = await findWorkspace(db, workspaceId);
+    if (!workspace) throw new NotFoundError(`No workspace ${workspaceId}.`);
     await db.transaction().execute(async (trx) => {
-      if (workspace.plan_channels === null) return repo.insertChannel(trx, row);
+      if (workspace.plan_channels === null) return add(trx);
       await lockWorkspace(trx, workspaceId);
       const { n } = await repo.countChannels(trx, workspaceId);
       if (Number(n) >= Number(workspace.plan_channels)) {
         throw new PaymentRequiredError(`The workspace's plan allows ${workspace.plan_channels} channels and all are in use.`);
       }
-      return repo.insertChannel(trx, row);
+      return add(trx);
     });
     if (workspace.plan_channels !== null) await this.warnNearChannelQuota(workspaceId, Number(workspace.plan_channels));
-    return this.get(workspaceId, id);
   }
 
   private async warnNearChannelQuota(workspaceId: string, limit: number): Promise<void> {
@@ -208,10 +241,40 @@ export class ChannelsService {
     return this.trigger(access.workspace.id, id, methodName, data);
   }
 
+  /** A channel in use; a deleted one is "not found", like one that never existed. */
   async get(workspaceId: string, id: string): Promise<Channel> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
     return toChannel(row);
+  }
+
+  /**
+   * The channel a post was written for, in use or deleted (`deletedAt` set): a deleted
+   * channel's posts stay readable. Null when there is none.
+   */
+  async getAnyState(workspaceId: string, id: string): Promise<(Channel & { deletedAt: string | null }) | null> {
+    const row = await repo.findChannelAnyState(this.deps.db, workspaceId, id);
+    return row ? { ...toChannel(row), deletedAt: row.deleted_at } : null;
+  }
+
+  /** Whether a channel is deleted (or gone altogether): its posts are never published. */
+  isDeleted(id: string): Promise<boolean> {
+    return repo.isChannelDeleted(this.deps.db, id);
+  }
+
+  /**
+   * A channel posts may be written for or scheduled on: as `get`, but a deleted channel is a
+   * 409 `channel_deleted` that names it and says how to bring it back.
+   */
+  async forPosts(workspaceId: string, id: string): Promise<Channel> {
+    const row = await repo.findChannel(this.deps.db, workspaceId, id);
+    if (row) return toChannel(row);
+    const deleted = await repo.findChannelAnyState(this.deps.db, workspaceId, id);
+    if (!deleted) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    throw new ConflictError(
+      `Channel ${id} ("${deleted.name}", ${deleted.provider}) was deleted at ${deleted.deleted_at}; its posts are kept as drafts but cannot be scheduled. Connect the same account again (POST /public/v1/integrations/connect) to restore the channel with the same id.`,
+      { code: 'channel_deleted', details: { integration: id } },
+    );
   }
 
   /** The operator turns a channel off: its posts are not published until it is enabled (or reconnected). */
@@ -229,19 +292,133 @@ export class ChannelsService {
   }
 
   /**
-   * Deletes a channel with its posts (drafts and history). Refused while posts wait to be
-   * published on it: delete those first, or disable the channel to keep them.
+   * Deletes a channel. Refused while posts wait to be published on it, naming them; with
+   * `force` those are moved to draft (their scheduling stops, so none is published). A post
+   * being published right now always refuses it.
+   *
+   * The channel is marked deleted and its posts stay: drafts and published history remain
+   * readable (GET /posts) and deletable, and connecting the same account again restores the
+   * channel under the same id. It leaves every channel list and lookup, the plan's channel
+   * count and the publisher's work. With `purge` (operators only) the channel, in use or
+   * already deleted, is removed for good with all its posts.
    */
-  async delete(workspaceId: string, id: string): Promise<Channel> {
-    const channel = await this.get(workspaceId, id);
-    const waiting = Number((await repo.countWaitingPosts(this.deps.db, id)).n);
-    if (waiting > 0) {
-      throw new ConflictError(`Channel ${id} has ${waiting} post(s) scheduled or publishing; delete them first (DELETE /public/v1/posts/:id), or disable the channel to keep them.`, {
-        code: 'channel_has_scheduled_posts',
-      });
+  async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
+    const { db, clock } = this.deps;
+    const found = options.purge ? await this.getAnyState(workspaceId, id) : await this.get(workspaceId, id);
+    if (!found) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    const waiting = Number((await repo.countWaitingPosts(db, id)).n);
+    if (waiting > 0 && !options.force) {
+      const named = await repo.listWaitingPosts(db, id, NAMED_POSTS);
+      const list = named.map((p) => p.id).join(', ') + (waiting > named.length ? ` and ${waiting - named.length} more` : '');
+      throw new ConflictError(
+        `Channel ${id} has ${waiting} post(s) scheduled or publishing: ${list}. Delete them first (DELETE /public/v1/posts/:id), disable the channel to keep them scheduled, or delete with ?force=true to move them to draft (they are kept with the deleted channel).`,
+        { code: 'channel_has_scheduled_posts', details: { posts: named.map((p) => p.id) } },
+      );
     }
-    await repo.deleteChannel(this.deps.db, workspaceId, id);
-    return channel;
+    const publishing = await repo.findPublishingPost(db, id);
+    if (publishing) {
+      throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
+    }
+    if (options.purge) {
+      await this.unscheduleAll(id);
+      await repo.deleteChannel(db, workspaceId, id);
+      return found;
+    }
+    // Marked first, so nothing schedules on it or claims its posts from here on; then its scheduled posts become drafts.
+    await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
+    await this.unscheduleAll(id);
+    return found;
+  }
+
+  /** Moves every scheduled post of a channel to draft; one that is published meanwhile is left as it is. */
+  private async unscheduleAll(channelId: string): Promise<void> {
+    const transitions = new PostTransitions(this.deps);
+    const tried = new Set<string>();
+    for (;;) {
+      const queued = (await repo.listWaitingPosts(this.deps.db, channelId, 200)).filter((p) => p.state === 'QUEUE' && !tried.has(p.id));
+      if (queued.length === 0) return;
+      for (const post of queued) {
+        tried.add(post.id);
+        await transitions.unschedule(post).catch((error: unknown) => {
+          // Claimed by the publisher between the listing and now: it is no longer scheduled.
+          if (!(error instanceof AppError && error.code === 'post_publishing')) throw error;
+        });
+      }
+    }
+  }
+
+  /** Renames a channel, files it under a client group, or sets its preferred post settings. */
+  async update(workspaceId: string, id: string, changes: ChannelChanges): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const set: Parameters<typeof repo.updateChannel>[3] = { updated_at: this.deps.clock.now().toISOString() };
+    if (changes.name !== undefined) {
+      const name = changes.name.trim();
+      if (!name) throw new BadRequestError('A channel needs a name.');
+      set.name = name;
+    }
+    if (changes.groupId !== undefined) {
+      if (changes.groupId !== null && !(await findGroup(this.deps.db, workspaceId, changes.groupId))) {
+        throw new NotFoundError(`No client group ${changes.groupId} in this workspace.`);
+      }
+      set.client_group_id = changes.groupId;
+    }
+    if (changes.preferredSettings !== undefined) {
+      if (changes.preferredSettings === null) set.preferred_settings = null;
+      else {
+        const { __type: _type, ...rest } = changes.preferredSettings;
+        const checked = getProvider(channel.provider).settingsSchema.safeParse(rest);
+        if (!checked.success) {
+          const problems = checked.error.issues.map((i) => `${['preferredSettings', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
+          throw new BadRequestError(`Invalid preferred settings for ${channel.provider}: ${problems}.`);
+        }
+        set.preferred_settings = JSON.stringify(checked.data);
+      }
+    }
+    await repo.updateChannel(this.deps.db, workspaceId, id, set);
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * Stores new credentials for the channel's account (found again by a sign-in or checked
+   * live), refreshes its name, handle and picture, and enables it again. The id stays.
+   */
+  async reconnectAccount(
+    workspaceId: string,
+    id: string,
+    input: { config: Record<string, unknown>; account: { internalId: string; name: string; handle: string | null; picture: string | null } },
+  ): Promise<Channel> {
+    const channel = await this.getAnyState(workspaceId, id);
+    if (!channel) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    const config = validConfig(channel.provider, input.config);
+    checkConfigUrls(channel.provider, config, this.deps.outbound);
+    const changes = {
+      credentials: this.deps.secretBox.seal(JSON.stringify(config)),
+      internal_id: input.account.internalId,
+      picture: input.account.picture && /^https?:\/\//.test(input.account.picture) ? input.account.picture : channel.picture,
+      profile: input.account.handle?.replace(/^@/, '') ?? channel.profile,
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    if (channel.deletedAt !== null) {
+      // A deleted channel comes back as it was (name, client group, preferred settings, posts), counted against the plan again.
+      await this.withinChannelQuota(workspaceId, (trx) => repo.restoreChannel(trx, workspaceId, id, changes));
+    } else {
+      await repo.updateChannel(this.deps.db, workspaceId, id, { ...changes, disabled: 0, disabled_reason: null });
+    }
+    return this.get(workspaceId, id);
+  }
+
+  /**
+   * The workspace's channel for a platform account, if one exists: one in use, else the most
+   * recently deleted one (which `reconnectAccount` restores).
+   */
+  async findByAccount(workspaceId: string, provider: string, internalId: string): Promise<{ id: string; deleted: boolean } | null> {
+    const row = await repo.findChannelByAccount(this.deps.db, workspaceId, provider, internalId);
+    return row ? { id: row.id, deleted: row.deleted_at !== null } : null;
+  }
+
+  /** Replaces a channel's stored configuration (refreshed credentials), leaving everything else. */
+  async storeConfig(workspaceId: string, id: string, config: Record<string, unknown>): Promise<void> {
+    await repo.updateChannel(this.deps.db, workspaceId, id, { credentials: this.deps.secretBox.seal(JSON.stringify(config)), updated_at: this.deps.clock.now().toISOString() });
   }
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */
@@ -282,6 +459,11 @@ export class ChannelsService {
   async withConfig(workspaceId: string, id: string): Promise<{ channel: Channel; config: Record<string, unknown> }> {
     const row = await repo.findChannel(this.deps.db, workspaceId, id);
     if (!row) throw new NotFoundError(`No channel ${id} in this workspace.`);
+    return this.open(row);
+  }
+
+  /** A channel row read with its sealed credentials (by the engine, with its claim), opened. */
+  open(row: ChannelRow & { credentials: string | null }): { channel: Channel; config: Record<string, unknown> } {
     const config = row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
     return { channel: toChannel(row), config };
   }
@@ -304,6 +486,7 @@ export class ChannelsService {
       })),
       idempotentWrites: provider.idempotentWrites,
       connect: provider.connectHelp,
+      preferredSettings: channel.preferredSettings,
     };
   }
 

@@ -12,6 +12,39 @@ export interface ChannelsTable {
   client_group_id: string | null;
   /** Provider configuration and credentials, sealed with the instance's SecretBox. */
   credentials: string | null;
+  /** The platform's own id for the account posts go to; null for channels created before it was kept. */
+  internal_id: string | null;
+  /** Post settings used when a post gives none of its own (JSON), or null. */
+  preferred_settings: string | null;
+  /** When the channel was deleted; its posts are kept. Null for a channel in use. */
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** OAuth clients Herald registered with a platform host (e.g. a Mastodon instance). */
+export interface OAuthAppsTable {
+  provider: string;
+  host: string;
+  redirect_uri: string;
+  client_id: string;
+  /** Sealed with the instance's SecretBox. */
+  client_secret: string;
+  created_at: string;
+}
+
+/** A browser sign-in under way: single use, bound to the key and workspace that started it. */
+export interface ConnectStatesTable {
+  /** SHA-256 of the state sent to the platform. */
+  id: string;
+  workspace_id: string;
+  key_id: string;
+  provider: string;
+  /** Set when the sign-in reconnects this channel. */
+  channel_id: string | null;
+  client_group_id: string | null;
+  /** What the provider keeps between start and finish, sealed. */
+  pending: string;
+  expires_at: string;
+  created_at: string;
 }

@@ -210,10 +210,15 @@ export function adminCommand(): Command {
     .command('delete')
     .argument('<id>', 'channel id')
     .requiredOption('--workspace <id>', 'workspace id')
-    .description('delete a channel with its drafts and published history; refused while posts are scheduled on it')
-    .action(action(async (rt, out, id: string, opts: { workspace: string }) => {
-      const deleted = await rt.services.channels.delete(opts.workspace, id);
-      print(out, { ...deleted, deleted: true }, [`channel ${deleted.id} ("${deleted.name}") deleted, with its posts`]);
+    .option('--force', 'move the posts scheduled on it to draft first, instead of refusing')
+    .option('--purge', 'remove the channel for good (also one already deleted), with all its posts: drafts and published history')
+    .description('delete a channel, keeping its posts (connecting the account again restores it); refused while posts are scheduled on it (unless --force)')
+    .action(action(async (rt, out, id: string, opts: { workspace: string; force?: boolean; purge?: boolean }) => {
+      const purge = opts.purge === true;
+      const deleted = await rt.services.channels.delete(opts.workspace, id, { force: opts.force === true, purge });
+      print(out, { id: deleted.id, name: deleted.name, provider: deleted.provider, deleted: true, purged: purge }, [
+        purge ? `channel ${deleted.id} ("${deleted.name}") removed for good, with its posts` : `channel ${deleted.id} ("${deleted.name}") deleted; its posts are kept`,
+      ]);
     }));
 
   channel

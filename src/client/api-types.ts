@@ -273,6 +273,429 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a channel
+         * @description Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator's app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform's configuration, see the README); Herald checks them with the platform at once (a refusal is a 400 `platform_refused` with the platform's reason, and nothing is stored) and creates the channel with the account's name, handle and picture. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConnectChannelInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconnect a channel
+         * @description Keeps the channel id, its posts and settings. With new credentials (token platforms; a field given as null is removed) they are checked with the platform and must belong to the same account. On browser sign-in platforms, a body without credentials answers `{url}` to sign in again as the same account. The channel is enabled again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The configuration fields to change (new credentials); null removes a field. Empty on browser sign-in platforms to sign in again. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a channel
+         * @description Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan's channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel's id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description `true`: move the channel's scheduled posts to draft (they are kept with the deleted channel), instead of refusing. */
+                    force?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
+                            id: string;
+                            /** @description Display name. */
+                            name: string;
+                            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
+                            identifier: string;
+                            /** @description Profile picture URL. */
+                            picture: string;
+                            /** @description Whether the channel cannot post right now. */
+                            disabled: boolean;
+                            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
+                            disabledReason: string | null;
+                            /** @description The channel's handle, without the at sign; empty when the platform has none. */
+                            profile: string;
+                            /** @description The client group the channel is filed under. */
+                            customer: components["schemas"]["ClientGroup"] | null;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a channel, file it under a client group, set its preferred settings
+         * @description Fields left out are kept; `group: null` and `preferredSettings: null` clear them. `preferredSettings` are checked against the channel's settings schema (GET /integration-settings/:id) and apply to posts that leave a setting out.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description New display name. */
+                        name?: string;
+                        /** @description Client group (`customer.id`); null removes it from its group. */
+                        group?: string | null;
+                        /** @description Post settings used when a post leaves them out (checked against the channel's settings schema); null clears them. */
+                        preferredSettings?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Channel"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -557,7 +980,7 @@ export interface paths {
         };
         /**
          * Read the calendar
-         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.
+         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).
          */
         get: {
             parameters: {
@@ -641,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Create, schedule or publish posts (one per channel)
-         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         post: {
             parameters: {
@@ -748,7 +1171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one post */
+        /**
+         * Read one post
+         * @description A post of a deleted channel stays readable: `integration` keeps the deleted channel's id and platform.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -918,7 +1344,7 @@ export interface paths {
         };
         /**
          * What a publish would lack right now
-         * @description Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready.
+         * @description Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.
          */
         get: {
             parameters: {
@@ -980,6 +1406,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1008,7 +1443,7 @@ export interface paths {
         get?: never;
         /**
          * Move a post between draft and scheduled
-         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 `channel_deleted`) until the channel is restored by connecting its account again. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         put: {
             parameters: {
@@ -2085,6 +2520,17 @@ export interface components {
             /** @description The one-time code from the mail. */
             code: string;
         };
+        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
+        ConnectChannelInput: {
+            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
+            provider: string;
+            /** @description Display name; the account's own name by default. */
+            name?: string;
+            /** @description File the channel under this client group (`customer.id`). */
+            group?: string;
+        } & {
+            [key: string]: unknown;
+        };
         ImageRefInput: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
             id?: string;
@@ -2319,6 +2765,29 @@ export interface components {
             idempotentWrites: boolean;
             /** @description How a channel of this platform is connected. */
             connect: string;
+            /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
+            preferredSettings: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
+        ConnectChannel: {
+            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
+            provider: string;
+            /** @description Display name; the account's own name by default. */
+            name?: string;
+            /** @description File the channel under this client group (`customer.id`). */
+            group?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ConnectResult: {
+            /** @description Open this to sign in on the platform; it comes back to Herald, which finishes the connection. */
+            url: string;
+        } | {
+            integration: components["schemas"]["Channel"];
+            /** @description True when the account was already a channel of the workspace, which was reconnected (same id). */
+            reconnected: boolean;
         };
         /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
         UploadResult: {

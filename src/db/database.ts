@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccessVersionTable } from '../auth/access-version.table.ts';
 import type { InvitationsTable, SessionsTable, SignInCodesTable, SignInLinksTable } from '../accounts/accounts.table.ts';
 import type { ApiKeysTable } from '../keys/api-keys.table.ts';
-import type { ChannelsTable } from '../channels/channels.table.ts';
+import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from '../channels/channels.table.ts';
 import type { ChannelsVersionTable } from '../channels/channels-version.table.ts';
 import type { ClientGroupsTable } from '../groups/groups.table.ts';
 import type { UsersTable } from '../users/users.table.ts';
@@ -39,6 +39,8 @@ export interface Database {
   invitations: InvitationsTable;
   sign_in_links: SignInLinksTable;
   oauth_records: OAuthRecordsTable;
+  oauth_apps: OAuthAppsTable;
+  connect_states: ConnectStatesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -29,6 +29,7 @@ export function llmsTxt(baseUrl: string): string {
 - Errors: \`{msg, code}\` for business rules, \`{statusCode, message, error}\` for invalid requests. Another workspace's object answers 404.
 - Times are ISO 8601 in UTC; GET /status \`time\` is the authoritative clock.
 - MCP server: ${u.mcp} (streamable HTTP, stateless). Send an MCP key as \`Authorization: Bearer svc_mcp_…\`; \`mcp:read\` allows the reading tools, \`mcp:write\` the others. Its tools (get_status, list_channels, create_post, check_post_missing, …) take the same inputs as the REST routes and answer errors with the same sentences.
+- Channels: POST ${u.api}/integrations/connect with \`provider\` and the platform's credentials (checked live), or for a browser sign-in (Mastodon: \`instance\`) an answer \`{url}\` to open; PATCH and DELETE ${u.api}/integrations/:id (scope channels:write).
 `;
 }
 
@@ -60,6 +61,12 @@ export function developersHtml(baseUrl: string): string {
     }]
   }'</pre>
 <p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
+<h2 id="connect-a-channel">Connect a channel</h2>
+<p>With the <code>channels:write</code> scope, <code>POST /integrations/connect</code> takes <code>provider</code> and the platform's fields. A token is checked with the platform at once (a refusal is a 400 <code>platform_refused</code> with its reason, and nothing is stored):</p>
+<pre>curl -X POST ${escapeHtml(u.api)}/integrations/connect \\
+  -H "Authorization: svc_…" -H "Content-Type: application/json" \\
+  -d '{"provider": "telegram", "botToken": "123456:ABC…", "chatId": "@yourchannel"}'</pre>
+<p>A platform with a browser sign-in answers <code>{"url": …}</code> to open, e.g. <code>{"provider": "mastodon", "instance": "mastodon.social"}</code>; the channel appears once the person approves (the link works once, for 15 minutes). Connecting an account again reconnects its channel, keeping the id. <code>POST /integrations/:id/reconnect</code> renews credentials, <code>PATCH /integrations/:id</code> renames it, files it under a client group or sets its preferred settings, and <code>DELETE /integrations/:id</code> removes it from the workspace (409 while posts are scheduled on it, unless <code>?force=true</code>, which moves them to draft). Its posts are kept: drafts and published history stay readable in <code>GET /posts</code> under the deleted channel's id, but cannot be scheduled (409 <code>channel_deleted</code>) until the same account is connected again, which restores the channel with the same id.</p>
 <h2 id="accounts">Accounts and keys</h2>
 <p>Sign in (or sign up, where the instance allows it) at <a href="${escapeHtml(u.signUp)}">${escapeHtml(u.signUp)}</a> with a one-time code sent to your e-mail address, or through the API: <code>POST /signup/start</code> with <code>{"email": "…"}</code>, then <code>POST /signup/verify</code> with <code>{"email", "code"}</code>. Then create REST and MCP keys yourself in the <a href="${escapeHtml(u.developerSettings)}">developer settings</a>, no approval needed; owners and admins invite members there too. The operator can also create users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
 <h2 id="authentication">Authentication</h2>

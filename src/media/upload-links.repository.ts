@@ -49,20 +49,42 @@ export function listUploadLinkFiles(db: Executor, linkId: string) {
     .execute();
 }
 
+/** What a link has taken so far. */
 export function uploadLinkUsage(db: Executor, linkId: string) {
+  return db.selectFrom('upload_links').select(['files_used as files', 'bytes_used as bytes']).where('id', '=', linkId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Counts one more file of `bytes` against a link, only if it still fits its limits. One
+ * conditional update: the database decides, so concurrent uploads cannot go past the limits.
+ * True when the file was counted.
+ */
+export async function takeUploadLinkSlot(db: Executor, linkId: string, bytes: number, limits: { maxFiles: number; maxBytes: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('upload_links')
+    .set((eb) => ({ files_used: eb('files_used', '+', 1), bytes_used: eb('bytes_used', '+', bytes) }))
+    .where('id', '=', linkId)
+    .where('files_used', '<', limits.maxFiles)
+    .where((eb) => eb(eb('bytes_used', '+', bytes), '<=', limits.maxBytes))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives back a slot taken for a file that was not recorded after all. */
+export function releaseUploadLinkSlot(db: Executor, linkId: string, bytes: number) {
   return db
-    .selectFrom('upload_link_files')
-    .innerJoin('media', 'media.id', 'upload_link_files.media_id')
-    .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.coalesce(eb.fn.sum<number | string>('media.size'), eb.lit(0)).as('bytes')])
-    .where('upload_link_files.upload_link_id', '=', linkId)
-    .executeTakeFirstOrThrow();
+    .updateTable('upload_links')
+    .set((eb) => ({ files_used: eb('files_used', '-', 1), bytes_used: eb('bytes_used', '-', bytes) }))
+    .where('id', '=', linkId)
+    .execute();
 }
 
 /** Adds a file to a link; the same file twice through one link is one entry. */
-export function insertUploadLinkFile(db: Executor, row: UploadLinkFilesTable) {
-  return db
+export async function insertUploadLinkFile(db: Executor, row: UploadLinkFilesTable): Promise<boolean> {
+  const result = await db
     .insertInto('upload_link_files')
     .values(row)
     .onConflict((oc) => oc.columns(['upload_link_id', 'media_id']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }

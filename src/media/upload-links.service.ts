@@ -20,6 +20,15 @@ export const UPLOAD_LINK_MAX_BYTES = 10 * 1024 ** 3;
 const TOKEN_LENGTH = 43;
 const TOKEN_SHAPE = /^[0-9A-Za-z]{43}$/;
 
+export type UploadLinkLimits = { maxFiles: number; maxBytes: number };
+
+export type UploadLinksOptions = {
+  /** The limits per link (the API promises UPLOAD_LINK_MAX_FILES and UPLOAD_LINK_MAX_BYTES; tests lower them). */
+  limits?: Partial<UploadLinkLimits>;
+  /** Test seam: runs once a file has been admitted, before it is read and counted. */
+  hooks?: { admitted?: () => Promise<void> };
+};
+
 export type UploadLink = { id: string; url: string; expiresAt: string };
 
 export type UploadLinkFile = { id: string; name: string; path: string; type: MediaKind };
@@ -45,7 +54,11 @@ function hashToken(token: string): string {
 }
 
 export class UploadLinksService {
-  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; media: MediaService }) {}
+  readonly limits: UploadLinkLimits;
+
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; media: MediaService; uploadLinks?: UploadLinksOptions }) {
+    this.limits = { maxFiles: UPLOAD_LINK_MAX_FILES, maxBytes: UPLOAD_LINK_MAX_BYTES, ...deps.uploadLinks?.limits };
+  }
 
   /** The page a person opens; the secret in it is all the page needs. */
   urlOf(token: string): string {
@@ -68,6 +81,8 @@ export class UploadLinksService {
       created_by_key_id: keyId,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + UPLOAD_LINK_LIFETIME_MS).toISOString(),
+      files_used: 0,
+      bytes_used: 0,
     };
     await repo.insertUploadLink(this.deps.db, row);
     return { id: row.id, url: this.urlOf(token), expiresAt: row.expires_at };
@@ -110,25 +125,49 @@ export class UploadLinksService {
 
   /**
    * Checks that the link takes one more file of about `declaredBytes` (the request's size, if
-   * known). Called before the file is read, so a refused upload costs nothing.
+   * known). Called before the file is read, so a refused upload costs nothing; `add` decides.
    */
   async admit(token: string, declaredBytes: number | undefined): Promise<Extract<LinkState, { state: 'active' }>> {
     const link = await this.#requireActive(token);
     const usage = await repo.uploadLinkUsage(this.deps.db, link.linkId);
-    if (Number(usage.files) >= UPLOAD_LINK_MAX_FILES) {
-      throw new ForbiddenError(`This link has taken the most files it accepts (${UPLOAD_LINK_MAX_FILES}). Ask for a new link.`, { code: 'link_full' });
-    }
-    if (Number(usage.bytes) + (declaredBytes ?? 0) > UPLOAD_LINK_MAX_BYTES) {
-      throw new ForbiddenError(`This link has taken the most data it accepts (${formatBytes(UPLOAD_LINK_MAX_BYTES)} in all). Ask for a new link.`, { code: 'link_full' });
-    }
+    this.#checkRoom(usage, declaredBytes ?? 0);
+    await this.deps.uploadLinks?.hooks?.admitted?.();
     return link;
   }
 
-  /** Records a staged file as sent through the link, under the name the person gave it. */
+  /**
+   * Records a staged file as sent through the link, under the name the person gave it. The file
+   * is counted against the link's limits first, by one conditional update, so concurrent
+   * uploads cannot go past them; a file refused there is discarded and never reaches the library.
+   */
   async add(link: Extract<LinkState, { state: 'active' }>, staged: StagedUpload): Promise<UploadLinkFile> {
-    const { media } = await this.deps.media.commit(link.workspaceId, staged, { uploadLinkId: link.linkId });
-    await repo.insertUploadLinkFile(this.deps.db, { upload_link_id: link.linkId, media_id: media.id, name: staged.name, created_at: this.deps.clock.now().toISOString() });
-    return { id: media.id, name: staged.name, path: media.path, type: media.type };
+    const { db } = this.deps;
+    if (!(await repo.takeUploadLinkSlot(db, link.linkId, staged.size, this.limits))) {
+      await this.deps.media.discard(staged).catch(() => {});
+      this.#checkRoom(await repo.uploadLinkUsage(db, link.linkId), staged.size);
+      // The link had room again by the time it was read (another upload failed and gave its slot back).
+      throw this.#fullError('files');
+    }
+    let recorded = false;
+    try {
+      const { media } = await this.deps.media.commit(link.workspaceId, staged, { uploadLinkId: link.linkId });
+      // The same file twice through one link is one entry, counted once.
+      recorded = await repo.insertUploadLinkFile(db, { upload_link_id: link.linkId, media_id: media.id, name: staged.name, created_at: this.deps.clock.now().toISOString() });
+      return { id: media.id, name: staged.name, path: media.path, type: media.type };
+    } finally {
+      if (!recorded) await repo.releaseUploadLinkSlot(db, link.linkId, staged.size);
+    }
+  }
+
+  #checkRoom(usage: { files: number; bytes: number | string }, bytes: number): void {
+    if (Number(usage.files) >= this.limits.maxFiles) throw this.#fullError('files');
+    if (Number(usage.bytes) + bytes > this.limits.maxBytes) throw this.#fullError('bytes');
+  }
+
+  #fullError(what: 'files' | 'bytes'): ForbiddenError {
+    return what === 'files'
+      ? new ForbiddenError(`This link has taken the most files it accepts (${this.limits.maxFiles}). Ask for a new link.`, { code: 'link_full' })
+      : new ForbiddenError(`This link has taken the most data it accepts (${formatBytes(this.limits.maxBytes)} in all). Ask for a new link.`, { code: 'link_full' });
   }
 
   async #requireActive(token: string): Promise<Extract<LinkState, { state: 'active' }>> {

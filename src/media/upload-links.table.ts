@@ -7,6 +7,10 @@ export interface UploadLinksTable {
   created_by_key_id: string;
   created_at: string;
   expires_at: string;
+  /** Files taken through the link so far (a file is counted before it is recorded, and uncounted if it is not). */
+  files_used: number;
+  /** Bytes of those files, all together. */
+  bytes_used: number | string;
 }
 
 /** The files a person sent through a link, with the name they gave each. */

@@ -1,3 +1,4 @@
+import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
 import { AppError, BadRequestError, ConflictError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -17,12 +18,35 @@ export type Claim = {
   workspaceId: string;
   channelId: string;
   idx: number;
-  /** The post's version the claim was made on: an edit since then changes it. */
+  /** The post's version the claim was made on (and read at): a person's move since then changes it. */
   version: number;
   /** The claim's token (the part's `claimed_at`). */
   claimedAt: string;
   attempts: number;
 };
+
+/** The channel of a claimed post, as stored (its credentials still sealed). */
+export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | 'deleted_at'> & { client_group_name: string | null };
+
+/** A claimed step with what publishing it needs: the post and part as claimed, the channel (null if it is gone), how many parts the post has. */
+export type DueClaim = { claim: Claim; post: PostRow; part: PartRow; channel: ClaimedChannel | null; partCount: number };
+
+/** A part as recorded published with the platform's answer. */
+function publishedPart(release: Release, stamp: string) {
+  return {
+    state: 'PUBLISHED' as const,
+    claimed_at: null,
+    lease_until: null,
+    release_id: release.id,
+    release_url: release.url ?? null,
+    release_meta: release.meta ? JSON.stringify(release.meta) : null,
+    published_at: stamp,
+    error: null,
+  };
+}
+
+/** Rolls back a claim transaction that found nothing the engine may move. */
+class NothingToClaim extends Error {}
 
 /** What a platform answered for a published part. */
 export type Release = { id: string; url?: string | undefined; meta?: Record<string, unknown> | undefined };
@@ -51,8 +75,9 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
  * conditional updates here, each checking the state it starts from, so the two never overwrite
  * each other:
  *
- * - a person's move counts in `version`; the engine claims only the version it read, so an edit
- *   that lands between its read and its claim makes the claim fail, and what it sends is what it read;
+ * - a person's move counts in `version`; the engine's claim is its read (one conditional update
+ *   that returns the post as claimed), so no edit can land between what it read and what it
+ *   claimed, and a settlement applies only at the claimed version;
  * - once claimed (PUBLISHING), a post refuses edits, status changes and deletion with 409 `post_publishing`;
  * - a settlement applies only under the claim it belongs to, except a platform's success, which
  *   is the truth whatever happened meanwhile (a lease that ran out, a failure recorded as unconfirmed).
@@ -110,30 +135,49 @@ export class PostTransitions {
   // The engine's moves.
 
   /**
-   * Claims `part` of `post` as read: the post itself only while QUEUE at the version read, a
-   * comment only while its time (`next_run_at`) is the one read. Null when someone else moved first.
+   * Claims the next due step of post `postId` without reading it first: one conditional update
+   * claims the post (and reads it, with its channel, as claimed), a second the first PENDING
+   * part, in one transaction. What is sent is what was claimed: once claimed, edits are refused,
+   * and an edit committed before the claim is what the claim reads. Null when nothing is due
+   * (not yet, already claimed, edited to a later time, deleted).
    */
-  async claim(post: PostRow, part: PartRow, leaseMs: number): Promise<Claim | null> {
+  async claimDue(postId: string, leaseMs: number): Promise<DueClaim | null> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
-    const idx = Number(part.idx);
-    const version = Number(post.version);
-    const attempts = Number(part.attempts) + 1;
-    const won = await this.deps.db.transaction().execute(async (trx) => {
-      const guard = idx === 0 ? { states: ['QUEUE'] as const, version } : { states: ['PUBLISHED'] as const, version, nextRunAt: post.next_run_at! };
-      const changes = idx === 0 ? { state: 'PUBLISHING' as const, next_run_at: null, updated_at: stamp } : { next_run_at: null, updated_at: stamp };
-      const postClaim = await repo.updatePostIf(trx, post.id, guard, changes);
-      if (Number(postClaim.numUpdatedRows) !== 1) return false;
-      const partClaim = await repo.updatePartIf(trx, post.id, idx, { states: ['PENDING'] }, {
-        state: 'SENDING',
-        claimed_at: stamp,
-        lease_until: new Date(now.getTime() + leaseMs).toISOString(),
-        attempts,
-      });
-      if (Number(partClaim.numUpdatedRows) !== 1) throw new Error('claim lost on the part after winning the post');
-      return true;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const claimed = await repo.claimDuePost(trx, postId, stamp);
+      if (!claimed) return null;
+      const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil: new Date(now.getTime() + leaseMs).toISOString() });
+      // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
+      if (!part || (claimed.state === 'PUBLISHING') !== (Number(part.idx) === 0)) throw new NothingToClaim();
+      const {
+        channel_workspace_id: workspaceId,
+        channel_provider: provider,
+        channel_name: name,
+        channel_picture: picture,
+        channel_profile: profile,
+        channel_disabled: disabled,
+        channel_disabled_reason: disabledReason,
+        channel_client_group_id: groupId,
+        channel_group_name: groupName,
+        channel_credentials: credentials,
+        channel_internal_id: internalId,
+        channel_preferred_settings: preferredSettings,
+        part_count: partCount,
+        ...row
+      } = claimed;
+      // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
+      const post: PostRow = row;
+      const channel: ClaimedChannel | null =
+        provider === null || workspaceId === null || name === null
+          ? null
+          : { id: post.channel_id, workspace_id: workspaceId, provider, name, picture, profile, disabled: Number(disabled), disabled_reason: disabledReason, client_group_id: groupId, client_group_name: groupName, credentials, internal_id: internalId, preferred_settings: preferredSettings };
+      const claim: Claim = { postId, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
+      return { claim, post, part, channel, partCount: Number(partCount) };
+    }).catch((error: unknown) => {
+      if (error instanceof NothingToClaim) return null;
+      throw error;
     });
-    return won ? { postId: post.id, workspaceId: post.workspace_id, channelId: post.channel_id, idx, version, claimedAt: stamp, attempts } : null;
   }
 
   /** Extends the claim's lease while its call is in flight; false once the claim is no longer held. */
@@ -152,22 +196,13 @@ export class PostTransitions {
   async published(claim: Claim, release: Release, following: { delayMinutes: number } | undefined): Promise<Published> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
-    const outcome = await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
+    const outcome = (await this.#publishedUnderClaim(claim, release, following, now)) ?? (await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
       const post = await repo.findPostForEngine(trx, claim.postId);
       const part = await repo.findPart(trx, claim.postId, claim.idx);
       if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
       if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
       const confirmedLate = part.state === 'ERROR';
-      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, {
-        state: 'PUBLISHED',
-        claimed_at: null,
-        lease_until: null,
-        release_id: release.id,
-        release_url: release.url ?? null,
-        release_meta: release.meta ? JSON.stringify(release.meta) : null,
-        published_at: stamp,
-        error: null,
-      });
+      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, publishedPart(release, stamp));
       if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
       if (confirmedLate) await repo.restorePartsAfter(trx, claim.postId, claim.idx);
       const nextRunAt = following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
@@ -176,7 +211,7 @@ export class PostTransitions {
       if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
       await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
       return { recorded: true, nextRunAt, confirmedLate };
-    });
+    }));
     if (outcome.recorded && outcome.confirmedLate) {
       const what = claim.idx === 0 ? `Post ${claim.postId}` : `Comment ${claim.idx} of post ${claim.postId}`;
       await this.deps.notifications.notify(claim.workspaceId, {
@@ -195,6 +230,31 @@ export class PostTransitions {
       });
     }
     return outcome;
+  }
+
+  /**
+   * The usual case of `published`, without reading anything: the part is still SENDING under
+   * this claim and the post still at the claimed version. Null (nothing written) otherwise.
+   */
+  async #publishedUnderClaim(claim: Claim, release: Release, following: { delayMinutes: number } | undefined, now: Date): Promise<Published | null> {
+    const stamp = now.toISOString();
+    const nextRunAt = following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+    return this.deps.db
+      .transaction()
+      .execute(async (trx): Promise<Published> => {
+        const part = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, publishedPart(release, stamp));
+        if (Number(part.numUpdatedRows) !== 1) throw new NothingToClaim();
+        const changes: Partial<PostRow> = { next_run_at: nextRunAt, updated_at: stamp };
+        if (claim.idx === 0) Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp, error: null, error_kind: null });
+        // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
+        const post = await repo.updatePostIf(trx, claim.postId, { version: claim.version }, changes);
+        if (Number(post.numUpdatedRows) !== 1) throw new NothingToClaim();
+        return { recorded: true, nextRunAt, confirmedLate: false };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NothingToClaim) return null;
+        throw error;
+      });
   }
 
   /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Executor } from '../db/database.ts';
 import type { IdempotencyKeysTable, PartState, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
@@ -96,6 +97,61 @@ export function updatePostIf(db: Executor, id: string, guard: PostGuard, changes
   return query.executeTakeFirst();
 }
 
+/** The channel columns a claim reads along with its post (what a publish needs of the channel). */
+const CLAIM_CHANNEL_COLUMNS = ['workspace_id', 'provider', 'name', 'picture', 'profile', 'disabled', 'disabled_reason', 'client_group_id', 'credentials', 'internal_id', 'preferred_settings'] as const;
+
+/**
+ * Claims the post `id` if its next step is due at `now`: a post in QUEUE becomes PUBLISHING, a
+ * published one with a comment due keeps its state; either way `next_run_at` is cleared, so no
+ * other worker can claim it. One statement that also reads the post as claimed, its channel
+ * (scalar subqueries: portable, and one index lookup each) and how many parts it has. Times
+ * outside years 0000–9999 (stored as `+01…`, `-…`) never count as due.
+ */
+export type ClaimedPostRow = PostsTable & {
+  [K in (typeof CLAIM_CHANNEL_COLUMNS)[number] as `channel_${K}`]: ChannelsTable[K] | null;
+} & { channel_group_name: string | null; part_count: number | string };
+
+export async function claimDuePost(db: Executor, id: string, now: string): Promise<ClaimedPostRow | undefined> {
+  const row = await db
+    .updateTable('posts')
+    .set((eb) => ({
+      state: eb.case().when('state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('state')).end(),
+      next_run_at: null,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('state', 'in', ['QUEUE', 'PUBLISHED'])
+    .where('next_run_at', '>=', '0')
+    .where('next_run_at', '<=', now)
+    // A deleted channel publishes nothing.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
+    .returningAll()
+    .returning((eb) => [
+      ...CLAIM_CHANNEL_COLUMNS.map((column) => eb.selectFrom('channels').select(`channels.${column}`).whereRef('channels.id', '=', 'posts.channel_id').as(`channel_${column}`)),
+      eb
+        .selectFrom('client_groups')
+        .select('client_groups.name')
+        .whereRef('client_groups.id', '=', eb.selectFrom('channels').select('channels.client_group_id').whereRef('channels.id', '=', 'posts.channel_id'))
+        .as('channel_group_name'),
+      eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
+    ])
+    .executeTakeFirst();
+  return row as ClaimedPostRow | undefined;
+}
+
+/** Claims the first PENDING part of a post (the one just claimed with `claimDuePost`), reading it as claimed. */
+export function claimNextPart(db: Executor, postId: string, claim: { claimedAt: string; leaseUntil: string }) {
+  return db
+    .updateTable('post_parts')
+    .set((eb) => ({ state: 'SENDING', claimed_at: claim.claimedAt, lease_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
+    .where('post_id', '=', postId)
+    .where('state', '=', 'PENDING')
+    .where('idx', '=', (eb) => eb.selectFrom('post_parts as p').select((pb) => pb.fn.min('p.idx').as('idx')).where('p.post_id', '=', postId).where('p.state', '=', 'PENDING'))
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export function findPart(db: Executor, postId: string, idx: number) {
   return db.selectFrom('post_parts').selectAll().where('post_id', '=', postId).where('idx', '=', idx).executeTakeFirst();
 }
@@ -148,7 +204,9 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
     .where('posts.next_run_at', 'not like', '+%')
     .where('posts.next_run_at', 'not like', '-%')
     .where('posts.next_run_at', '<=', until)
-    .where('posts.deleted_at', 'is', null);
+    .where('posts.deleted_at', 'is', null)
+    // A deleted channel publishes nothing.
+    .where('channels.deleted_at', 'is', null);
   if (cursor) {
     query = query.where((eb) =>
       eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),

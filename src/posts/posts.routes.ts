@@ -31,7 +31,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Create, schedule or publish posts (one per channel)',
         description:
-          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). ' +
+          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). ' +
           PUBLISHING_CONFLICT,
         headers: idempotencyHeaders,
         body: createPostsBody,
@@ -49,7 +49,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Read the calendar',
         description:
-          'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null.',
+          'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel\'s id, which GET /integrations no longer lists).',
         headers: showorgHeader,
         querystring: listPostsQuery,
         response: { 200: postListSchema, ...errors },
@@ -62,7 +62,14 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/posts/:id',
     {
       config: { scope: 'posts:read' },
-      schema: { tags: ['Posts'], summary: 'Read one post', headers: showorgHeader, params: postIdParams, response: { 200: postSchema, ...errors } },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Read one post',
+        description: 'A post of a deleted channel stays readable: `integration` keeps the deleted channel\'s id and platform.',
+        headers: showorgHeader,
+        params: postIdParams,
+        response: { 200: postSchema, ...errors },
+      },
     },
     async (request) => posts().get(request.access!, request.params.id),
   );
@@ -74,10 +81,10 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'What a publish would lack right now',
-        description: 'Required platform settings, media, title, text over the platform\'s limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready.',
+        description: 'Required platform settings, media, title, text over the platform\'s limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.',
         headers: showorgHeader,
         params: postIdParams,
-        response: { 200: missingSchema, ...errors },
+        response: { 200: missingSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => posts().missing(request.access!, request.params.id),
@@ -90,7 +97,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Move a post between draft and scheduled',
-        description: `\`schedule\` moves a draft into the queue for its date; \`draft\` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. ${PUBLISHING_CONFLICT}`,
+        description: `\`schedule\` moves a draft into the queue for its date; \`draft\` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 \`channel_deleted\`) until the channel is restored by connecting its account again. ${PUBLISHING_CONFLICT}`,
         headers: showorgHeader,
         params: postIdParams,
         body: changeStatusBody,

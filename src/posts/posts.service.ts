@@ -6,7 +6,7 @@ import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/acces
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
 import type { Database, Db, Executor } from '../db/database.ts';
 import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { newId } from '../lib/ids.ts';
@@ -208,9 +208,10 @@ export class PostsService {
   private async channelFor(access: WorkspaceAccess, id: string, where: string): Promise<Channel> {
     let channel: Channel;
     try {
-      channel = await this.deps.channels.get(access.workspace.id, id);
+      channel = await this.deps.channels.forPosts(access.workspace.id, id);
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
+      if (error instanceof AppError) throw new AppError(error.statusCode, error.code, `${where}.integration.id: ${error.message}`, { details: error.details });
       throw error;
     }
     if (!mayUseChannel(access, id)) {
@@ -513,7 +514,9 @@ export class PostsService {
 
   private async record(post: PostRow): Promise<PostRecord> {
     const parts = await repo.listParts(this.deps.db, [post.id]);
-    const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+    // A deleted channel's posts stay readable, under its id and platform.
+    const channel = await this.deps.channels.getAnyState(post.workspace_id, post.channel_id);
+    if (!channel) throw new NotFoundError(`No post ${post.id} in this workspace.`);
     return toPostRecord(post, parts, channel.provider);
   }
 
@@ -529,7 +532,7 @@ export class PostsService {
         throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
       }
       checkScheduleHorizon(new Date(post.publish_at), now);
-      const channel = await this.deps.channels.get(post.workspace_id, post.channel_id);
+      const channel = await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
       if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
       await this.transitions.schedule(post);
       await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
@@ -571,6 +574,7 @@ export class PostsService {
   /** What publishing this post would lack right now; empty when it is ready. */
   async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
     const post = await this.find(access, id);
+    await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
     const { channel, config } = await this.deps.channels.withConfig(post.workspace_id, post.channel_id);
     const provider = getProvider(channel.provider);
     const parts = await repo.listParts(this.deps.db, [post.id]);
@@ -582,7 +586,8 @@ export class PostsService {
       provider,
       channel,
       config,
-      settings: parseJsonOr<Record<string, unknown>>(post.settings, {}),
+      // As the engine will: the channel's preferred settings fill in what the post leaves out.
+      settings: { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) },
       parts: partImages,
       media,
     });

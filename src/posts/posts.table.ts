@@ -25,7 +25,7 @@ export interface PostsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
-  /** Counts edits, state moves and claims: the engine claims only the version it read. */
+  /** Counts people's edits and state moves: the engine's settlements apply only at the version it claimed. */
   version: number;
 }
 

@@ -93,6 +93,45 @@ export class ProviderError extends Error {
   }
 }
 
+/** OAuth client registrations Herald keeps per platform host (e.g. one Mastodon app per instance). */
+export interface OAuthAppStore {
+  get(provider: string, host: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string } | null>;
+  /** Stores a registration; when another process stored one first, that one is kept and returned. */
+  put(provider: string, host: string, redirectUri: string, app: { clientId: string; clientSecret: string }): Promise<{ clientId: string; clientSecret: string }>;
+  /** Forgets a registration the platform no longer knows, so the next sign-in registers again. */
+  remove(provider: string, host: string, redirectUri: string): Promise<void>;
+}
+
+export type SignInContext = {
+  outbound: OutboundClient;
+  apps: OAuthAppStore;
+  /** Where the platform sends the person back (BASE_URL + the callback path). */
+  redirectUri: string;
+  signal?: AbortSignal | undefined;
+};
+
+/**
+ * A browser sign-in (OAuth 2.0 authorization code). Herald keeps `pending` (sealed) with the
+ * single-use state between `start` and `finish`; the platform calls back with `code` and `state`.
+ */
+export interface BrowserSignIn {
+  /** What the connect request carries besides `provider` (e.g. Mastodon's `instance`). */
+  readonly startSchema: z.ZodType;
+  /** Registers Herald with the platform where needed and builds the URL the person opens. */
+  start(ctx: SignInContext, input: { start: Record<string, unknown>; state: string }): Promise<{ url: string; pending: Record<string, unknown> }>;
+  /**
+   * Exchanges the code for credentials: the channel configuration and whose account it is; or,
+   * when the person must pick what to connect (e.g. one of the LinkedIn pages they administer),
+   * the options to show and what to keep (sealed, single use) until they choose.
+   */
+  finish(ctx: SignInContext, input: { code: string; pending: Record<string, unknown> }): Promise<SignInResult | SignInChoice>;
+  /** Completes a sign-in that asked the person to choose: `choice` is one of the options' ids. */
+  choose?(ctx: SignInContext, input: { choice: string; pending: Record<string, unknown> }): Promise<SignInResult>;
+}
+
+export type SignInResult = { config: Record<string, unknown>; account: ConnectedAccount };
+export type SignInChoice = { choose: { prompt: string; options: Array<{ id: string; label: string }>; pending: Record<string, unknown> } };
+
 /** A platform Herald can publish to. One implementation per folder under src/providers/. */
 export interface Provider {
   /** The platform id (`settings.__type`, the channel's `identifier`). */
@@ -134,6 +173,24 @@ export interface Provider {
    * Throws ProviderError: `auth` when the platform refuses them, `rejected` for other refusals.
    */
   connectAccount?(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount>;
+  /**
+   * Optional: the configuration to store once `connectAccount` accepted it, completed with what
+   * the check learnt (e.g. a chat's numeric id, the server's own limits). Stored as given when absent.
+   */
+  completeConfig?(ctx: Omit<ProviderContext, 'channel'>, account: ConnectedAccount): Promise<Record<string, unknown>>;
+  /**
+   * Why channels of this platform cannot be connected on this server right now (e.g. the
+   * operator has not registered its app), as a sentence saying what to set; null when they can.
+   */
+  unavailable?(): string | null;
+  /** Present on platforms people connect by signing in through the browser. */
+  readonly signIn?: BrowserSignIn;
+  /**
+   * Returns a fresh configuration when the stored credentials expire soon (null when they do
+   * not); Herald stores it before the call it was needed for. A refusal throws ProviderError
+   * `auth`, which disables the channel as needing reconnection.
+   */
+  refreshCredentials?(ctx: ProviderContext, now: Date): Promise<Record<string, unknown> | null>;
   /** Publishes the post itself (part 0). */
   publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
   /** Publishes a comment (part ≥ 1) under `input.parent`. */

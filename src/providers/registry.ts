@@ -2,12 +2,19 @@ import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
+import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
+import { telegramProvider } from './telegram/telegram.provider.ts';
+import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
+import { threadsProvider } from './threads/threads.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
+import { xProvider } from './x/x.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
-const PROVIDERS: ReadonlyMap<string, Provider> = new Map([webhookProvider, blueskyProvider, discordProvider, slackProvider, nostrProvider].map((p) => [p.identifier, p]));
+const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
+  [webhookProvider, blueskyProvider, mastodonProvider, telegramProvider, discordProvider, slackProvider, nostrProvider, xProvider, linkedinProvider, linkedinPageProvider, threadsProvider].map((p) => [p.identifier, p]),
+);
 
 export const PROVIDER_IDENTIFIERS: readonly string[] = [...PROVIDERS.keys()];
 

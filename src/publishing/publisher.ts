@@ -1,7 +1,7 @@
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
-import { PostTransitions, type Claim } from '../posts/post-transitions.ts';
+import { PostTransitions, type Claim, type ClaimedChannel } from '../posts/post-transitions.ts';
 import * as repo from '../posts/posts.repository.ts';
 import type { PostsDeps } from '../posts/posts.service.ts';
 import type { ErrorKind, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
@@ -49,7 +49,7 @@ export type PublisherDeps = PostsDeps & {
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   options?: Partial<PublisherOptions>;
-  /** Test seam: runs between reading a post and claiming it, to interleave an edit deterministically. */
+  /** Test seam: runs just before a job's claim, to interleave an edit deterministically. */
   hooks?: { beforeClaim?(postId: string): Promise<void> };
 };
 
@@ -78,9 +78,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /**
  * The publishing engine's worker side: the queue mechanics and the platform calls. The database
  * is the truth and `PostTransitions` owns every write to posts and parts; a job only says "look
- * at this post". Each step is claimed before anything external is called, on the version of the
- * post that was read, so two workers never publish the same part and what goes out is what was
- * read. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
+ * at this post". Each step is claimed before anything external is called, by a conditional
+ * update that also reads the post as claimed, so two workers never publish the same part and
+ * what goes out is what was claimed. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
  * (retried only where the platform's writes are idempotent).
  */
 export class Publisher {
@@ -195,7 +195,7 @@ export class Publisher {
     for (;;) {
       const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });
       for (const claim of claims) {
-        const channel = await this.#deps.channels.get(claim.workspaceId, claim.channelId).catch(() => null);
+        const channel = await this.#deps.channels.getAnyState(claim.workspaceId, claim.channelId).catch(() => null);
         const provider = channel ? getProvider(channel.provider) : null;
         const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
         await this.#settleFailure(claim, provider, failure);
@@ -218,52 +218,68 @@ export class Publisher {
     }
   }
 
-  /** One step; true when there may be more to do at once (the next part is due, or an edit won the race). */
+  /**
+   * One step; true when there may be more to do at once (the next part is due). The claim is the
+   * read: one transaction claims the due post and its next part and reads them, with the
+   * channel, as claimed; no earlier read exists for an edit to slip behind.
+   */
   async #step(job: PublishJob): Promise<boolean> {
     const { db, clock } = this.#deps;
-    const post = await repo.findPostForEngine(db, job.postId);
-    if (!post || post.deleted_at || post.next_run_at === null) return false;
-    if (Date.parse(post.next_run_at) > clock.now().getTime()) {
-      // Rescheduled later than this job: make sure a job exists for the new time.
-      await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
+    await this.#deps.hooks?.beforeClaim?.(job.postId);
+    const due = await this.#transitions.claimDue(job.postId, this.#options.leaseMs);
+    if (!due) {
+      // Not due: perhaps rescheduled later than this job; make sure a job exists for the new time.
+      const post = await repo.findPostForEngine(db, job.postId);
+      if (!post || post.deleted_at || post.next_run_at === null) return false;
+      if (Date.parse(post.next_run_at) > clock.now().getTime()) {
+        await this.#deps.queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at), provider: job.provider });
+      } else if (post.state === 'QUEUE' && (await this.#deps.channels.isDeleted(post.channel_id))) {
+        // Due but never claimed: its channel was deleted (while the post was being scheduled). A deleted channel publishes nothing; the post becomes a draft.
+        await this.#transitions.unschedule(post).catch(() => {});
+      }
       return false;
     }
-    const parts = await repo.listParts(db, [post.id]);
-    const next = parts.find((p) => p.state === 'PENDING');
-    if (!next) return false;
-    await this.#deps.hooks?.beforeClaim?.(post.id);
-
-    const claim = await this.#transitions.claim(post, next, this.#options.leaseMs);
-    if (!claim) {
-      // Lost: to another worker, or to an edit (the post changed since it was read). Look again.
-      const now = await repo.findPostForEngine(db, job.postId);
-      return now !== undefined && Number(now.version) !== Number(post.version);
-    }
-    return this.#publishClaimed(post, next, parts, claim);
+    const { post, part, claim } = due;
+    // Only a thread needs its other parts (the parent and root of a comment, the delay of the next one).
+    const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(db, [post.id]) : [part];
+    return this.#publishClaimed(post, part, parts, claim, due.channel);
   }
 
   /** Publishes a claimed part, renewing its lease meanwhile; true when it succeeded and the next part is already due. */
-  async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim): Promise<boolean> {
+  async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null): Promise<boolean> {
     const renewal = setInterval(() => {
       this.#transitions.renewLease(claim, this.#options.leaseMs).catch((error: unknown) => this.#deps.log.warn({ err: error, postId: post.id }, 'could not renew a publishing lease'));
     }, this.#options.renewEveryMs);
     renewal.unref();
     try {
-      return await this.#call(post, part, parts, claim);
+      return await this.#call(post, part, parts, claim, channelRow);
     } finally {
       clearInterval(renewal);
     }
   }
 
-  async #call(post: Post, part: Part, parts: Part[], claim: Claim): Promise<boolean> {
+  async #call(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null): Promise<boolean> {
     const { channels, media: library, shortLinks, outbound } = this.#deps;
     const idx = claim.idx;
     let provider: Provider | null = null;
     let sent = false;
     try {
-      const { channel, config } = await channels.withConfig(post.workspace_id, post.channel_id);
+      if (!channelRow || channelRow.workspace_id !== post.workspace_id) throw new Error(`No channel ${post.channel_id} in the post's workspace.`);
+      const opened = channels.open(channelRow);
+      const { channel } = opened;
+      let { config } = opened;
       provider = getProvider(channel.provider);
-      const settings = parseJsonOr<Record<string, unknown>>(post.settings, {});
+      const channelRef = { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile };
+      if (provider.refreshCredentials && !channel.disabled) {
+        // Expiring credentials are renewed before use; a refusal is an auth failure (the channel needs reconnecting).
+        const fresh = await provider.refreshCredentials({ channel: channelRef, config, outbound }, this.#deps.clock.now());
+        if (fresh) {
+          await channels.storeConfig(post.workspace_id, channel.id, fresh);
+          config = fresh;
+        }
+      }
+      // The channel's preferred settings fill in what the post leaves out.
+      const settings = { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) };
       const images = parseJsonOr<Images>(part.images, []);
       const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
 
@@ -298,7 +314,7 @@ export class Publisher {
         parent: refOf(parts.find((p) => Number(p.idx) === idx - 1)),
         dueAt: dueAt(post, parts, idx),
       };
-      const ctx = { channel: { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile }, config, outbound };
+      const ctx = { channel: channelRef, config, outbound };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);

@@ -71,7 +71,7 @@ export class WorkspacesService {
 
   /**
    * Deletes a workspace with its members, client groups, keys limited to it, upload links and
-   * notifications. Refused while it has channels (with their posts) or media files: those are
+   * notifications. Refused while it has channels, deleted ones included (with their posts), or media files: those are
    * deleted first, on purpose.
    */
   async delete(id: string): Promise<Workspace> {
@@ -79,7 +79,7 @@ export class WorkspacesService {
     const left = await repo.countContents(this.deps.db, id);
     if (left.channels > 0 || left.media > 0) {
       const what = [left.channels > 0 && `${left.channels} channel(s)`, left.media > 0 && `${left.media} media file(s)`].filter(Boolean).join(' and ');
-      throw new ConflictError(`Workspace ${id} still has ${what}; delete them first (herald admin channel delete, DELETE /public/v1/media/:id).`, { code: 'workspace_not_empty' });
+      throw new ConflictError(`Workspace ${id} still has ${what}; delete them first (herald admin channel delete --purge, DELETE /public/v1/media/:id).`, { code: 'workspace_not_empty' });
     }
     await repo.deleteWorkspace(this.deps.db, id);
     return workspace;

@@ -18,7 +18,7 @@ const names = async (t: TestApp, key: string, query = '') => {
 };
 
 describe('channel lists kept per process, two API processes sharing one database', () => {
-  it('a channel added, disabled, enabled or removed through one process, or changed by hand in SQL, shows on the very next list from the other', async () => {
+  it('a channel added, disabled, enabled, deleted or restored through one process, or changed by hand in SQL, shows on the very next list from the other', async () => {
     const [a, b] = await twoProcesses();
     const tenant = await createTenant(a);
     const create = (name: string, groupId: string | null = null) =>
@@ -45,6 +45,9 @@ describe('channel lists kept per process, two API processes sharing one database
 
     await a.services.channels.delete(tenant.workspaceId, second.id);
     expect(await names(b, tenant.key)).toEqual(['Renamed']);
+    // A deleted channel is kept (with its posts); bringing it back shows it again.
+    await sql`update channels set deleted_at = null where id = ${second.id}`.execute(a.runtime.db);
+    expect(await names(b, tenant.key)).toEqual(['Renamed', 'Second']);
   });
 
   it('a channel-limited key and the group filter narrow the kept list, and never widen it', async () => {

@@ -37,6 +37,24 @@ describe('herald admin: workspaces with an owner, keys only for members', () => 
   }, processBudget(5));
 });
 
+describe('herald admin: channels of every platform', () => {
+  it('creates Mastodon and Telegram channels from their configuration, and deletes with --force', async () => {
+    const owner = await adminJson<{ id: string }>(['user', 'create', '--email', 'platforms@acme.test'], env);
+    const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Platforms', '--owner', owner.id], env);
+    const mastodon = await adminJson<{ provider: string }>(
+      ['channel', 'create', '--workspace', ws.id, '--provider', 'mastodon', '--name', 'Masto', '--config', JSON.stringify({ instance: 'mastodon.example', accessToken: 'tok_0123456789abcdef0123' })],
+      env,
+    );
+    expect(mastodon.provider).toBe('mastodon');
+    const telegram = await adminJson<{ id: string; provider: string }>(
+      ['channel', 'create', '--workspace', ws.id, '--provider', 'telegram', '--name', 'TG', '--config', JSON.stringify({ botToken: '123456:AAH-abcdefghijklmnopqrstuvwx', chatId: '@heraldnews' })],
+      env,
+    );
+    expect(telegram.provider).toBe('telegram');
+    expect(await adminJson(['channel', 'delete', telegram.id, '--workspace', ws.id, '--force'], env)).toMatchObject({ id: telegram.id, deleted: true });
+  }, processBudget(5));
+});
+
 describe('herald admin: list, disable and delete', () => {
   it('lists users, workspaces, keys and channels (JSON with --json, a line each otherwise), never a key\'s secret', async () => {
     const owner = await adminJson<{ id: string; email: string }>(['user', 'create', '--email', 'lists@acme.test', '--name', 'Lis'], env);
@@ -76,10 +94,13 @@ describe('herald admin: list, disable and delete', () => {
     const soleOwner = await admin('user', 'delete', 'gone@acme.test');
     expect(soleOwner.stderr).toMatch(/^herald: gone@acme\.test is the only owner of workspace/);
 
-    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id], env)).toMatchObject({ id: channel.id, deleted: true });
+    // A deleted channel keeps its posts, and so the workspace, until it is purged.
+    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id], env)).toMatchObject({ id: channel.id, deleted: true, purged: false });
+    expect((await admin('workspace', 'delete', ws.id)).code).toBe(1);
+    expect(await adminJson(['channel', 'delete', channel.id, '--workspace', ws.id, '--purge'], env)).toMatchObject({ id: channel.id, deleted: true, purged: true });
     expect(await adminJson(['workspace', 'delete', ws.id], env)).toMatchObject({ id: ws.id, deleted: true });
     expect(await adminJson(['user', 'delete', 'gone@acme.test'], env)).toMatchObject({ id: owner.id, deleted: true });
     const users = await adminJson<Array<{ id: string }>>(['user', 'list'], env);
     expect(users.map((u) => u.id)).not.toContain(owner.id);
-  }, processBudget(13));
+  }, processBudget(15));
 });

@@ -5,6 +5,7 @@ import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { QueryObserver } from '../../src/db/dialect.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import type { UploadLinksOptions } from '../../src/media/upload-links.service.ts';
 import type { OutboundClient } from '../../src/net/outbound.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createPublisher } from '../../src/publishing/engine.ts';
@@ -59,6 +60,8 @@ export async function createTestApp(
     publisherOptions?: PublisherDeps['options'];
     /** Sees every database statement the app runs. */
     onQuery?: QueryObserver;
+    /** Lowered upload-link limits, test seams of upload links. */
+    uploadLinks?: UploadLinksOptions;
   } = {},
 ): Promise<TestApp> {
   const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
@@ -77,7 +80,7 @@ export async function createTestApp(
       ...scaleEnv(prefix),
       ...options.env,
     });
-    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }), ...(options.onQuery && { onQuery: options.onQuery }) });
+    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }), ...(options.onQuery && { onQuery: options.onQuery }), ...(options.uploadLinks && { uploadLinks: options.uploadLinks }) });
   } catch (error) {
     await fresh.drop();
     throw error;

@@ -5,7 +5,7 @@ import { createTenant, type TestApp, type Tenant } from './app.ts';
 import { issueOAuthToken } from './oauth.ts';
 
 export type RouteUnderTest = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path, given the tenant the request acts for (so ids can be its own). */
   url: (t: TestApp, tenant: Tenant) => string | Promise<string>;
   body?: unknown;

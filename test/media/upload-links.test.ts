@@ -281,6 +281,7 @@ describe('the upload page', () => {
         await t.runtime.db.insertInto('media').values(batch).execute();
         await t.runtime.db.insertInto('upload_link_files').values(batch.map((r) => ({ upload_link_id: link.id, media_id: r.id, name: r.name, created_at: now }))).execute();
       }
+      await t.runtime.db.updateTable('upload_links').set({ files_used: UPLOAD_LINK_MAX_FILES, bytes_used: UPLOAD_LINK_MAX_FILES * 10 }).where('id', '=', link.id).execute();
       const res = await pageUpload(link, freshPng(), 'one-too-many.png');
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ code: 'link_full', msg: `This link has taken the most files it accepts (${UPLOAD_LINK_MAX_FILES}). Ask for a new link.` });

@@ -52,7 +52,10 @@ describe('workspaces', () => {
       code: 'workspace_not_empty',
       message: expect.stringMatching(/still has 1 channel\(s\) and 1 media file\(s\); delete them first/),
     });
+    // A deleted channel keeps its posts, so it still holds the workspace until it is purged.
     await t.services.channels.delete(tenant.workspaceId, tenant.channelId);
+    await expect(t.services.workspaces.delete(tenant.workspaceId)).rejects.toMatchObject({ statusCode: 409, code: 'workspace_not_empty' });
+    await t.services.channels.delete(tenant.workspaceId, tenant.channelId, { purge: true });
     expect((await t.request({ method: 'DELETE', url: `/public/v1/media/${uploaded.json().id}`, key: tenant.key })).statusCode).toBe(200);
     await expect(t.services.workspaces.delete(tenant.workspaceId)).resolves.toMatchObject({ id: tenant.workspaceId });
     expect((await t.services.workspaces.list()).map((w) => w.id)).not.toContain(tenant.workspaceId);
@@ -88,7 +91,7 @@ describe('channels', () => {
     await createOk(t, tenant, postBody(tenant.channelId));
   });
 
-  it('delete is refused while posts are scheduled on the channel; drafts and history go with it', async () => {
+  it('delete is refused while posts are scheduled on the channel; drafts stay with the deleted channel until it is purged', async () => {
     const tenant = await webhookTenant(t, 'https://hooks.example.test/in');
     const [scheduled] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-04-02T10:00:00Z' }));
     const [draft] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }));
@@ -100,6 +103,8 @@ describe('channels', () => {
     expect((await t.request({ method: 'DELETE', url: `/public/v1/posts/${scheduled!.postId}`, key: tenant.key })).statusCode).toBe(200);
     await t.services.channels.delete(tenant.workspaceId, tenant.channelId);
     expect(await t.services.channels.list(tenant.workspaceId)).toEqual([]);
+    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${draft!.postId}`, key: tenant.key })).statusCode).toBe(200);
+    await t.services.channels.delete(tenant.workspaceId, tenant.channelId, { purge: true });
     expect((await t.request({ method: 'GET', url: `/public/v1/posts/${draft!.postId}`, key: tenant.key })).statusCode).toBe(404);
     // Another workspace's channel is a 404, never deleted.
     const other = await webhookTenant(t, 'https://hooks.example.test/in');

@@ -289,6 +289,22 @@ export const blueskyProvider: Provider = {
     if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
     return missing;
   },
+  async connectAccount(ctx) {
+    // Sessions are cached per channel; a check before the channel exists shares one slot.
+    const probe = { ...ctx, channel: { id: 'connect-check', workspaceId: '', name: '', profile: null } };
+    const client = new BlueskyClient(probe, parseConfig(probe));
+    const session = await client.call('read', 'signing in', (agent) => agent.com.atproto.server.getSession());
+    const account = { internalId: session.data.did, name: session.data.handle, handle: session.data.handle, picture: null as string | null };
+    try {
+      const profile = await client.call('read', 'reading the profile', (agent) => agent.app.bsky.actor.getProfile({ actor: session.data.did }));
+      account.name = profile.data.displayName || account.name;
+      account.picture = profile.data.avatar ?? null;
+    } catch (error) {
+      // A PDS without an app view has no profiles: the handle will do as the name.
+      if (error instanceof ProviderError && error.kind === 'auth') throw error;
+    }
+    return account;
+  },
   publish: (ctx, input) => publishPart(ctx, input, false),
   comment: (ctx, input) => publishPart(ctx, input, true),
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { readLimited, wasNotSent } from '../../net/outbound.ts';
 import { htmlToPlainText } from '../../content/html.ts';
@@ -158,6 +159,13 @@ export const webhookProvider: Provider = {
     if (part === 0 && required.requireTitle && !settings.title) missing.push({ field: 'settings.title', reason: 'This webhook channel requires a title.' });
     if (part === 0 && required.requireMedia && media.length === 0) missing.push({ field: 'value[0].image', reason: 'This webhook channel requires at least one image or video.' });
     return missing;
+  },
+  /** Connecting sends a signed `ping`; the receiver must answer 2xx. The URL is the account. */
+  async connectAccount(ctx) {
+    const probe = { ...ctx, channel: { id: '', workspaceId: '', name: '', profile: null } };
+    const { url } = config(probe);
+    await deliver(probe, 'ping', `msg_connect_${randomUUID()}`, { message: 'Herald is connecting this webhook' });
+    return { internalId: url, name: new URL(url).host, handle: null, picture: null };
   },
   publish: send,
   comment: send,

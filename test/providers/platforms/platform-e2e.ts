@@ -11,6 +11,12 @@ import { createOk, getPost } from '../../helpers/posts.ts';
 export async function publishThreadThroughApi(t: TestApp, provider: string, config: Record<string, unknown>, settings: Record<string, unknown> = {}) {
   const tenant: Tenant = await createTenant(t);
   const channel = await t.services.channels.create(tenant.workspaceId, { provider, name: provider, config });
+  return { channel, ...(await publishThreadToChannel(t, tenant, channel.id, provider, settings)) };
+}
+
+/** The same post (an image and two comments), to a channel the tenant already has (e.g. connected by a sign-in). */
+export async function publishThreadToChannel(t: TestApp, tenant: Tenant, channelId: string, provider: string, settings: Record<string, unknown> = {}) {
+  const channel = { id: channelId };
   const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(24, 12, [30, 140, 90]), 'banner.png', 'image/png') });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
   const image = uploaded.json() as { id: string; path: string };
@@ -34,5 +40,5 @@ export async function publishThreadThroughApi(t: TestApp, provider: string, conf
   await t.settle();
   const post = await getPost(t, tenant, created!.postId);
   expect(post.value.map((v) => v.state), JSON.stringify(post)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
-  return { tenant, channel, image, post, settingsSchema: schema.json() as Record<string, unknown> };
+  return { tenant, image, post, settingsSchema: schema.json() as Record<string, unknown> };
 }

@@ -1,0 +1,326 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { effectiveScopes, isRole, type Scope } from '../auth/scopes.ts';
+import type { Db } from '../db/database.ts';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { findGroup } from '../groups/groups.repository.ts';
+import { findKey } from '../keys/api-keys.repository.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import type { OutboundClient } from '../net/outbound.ts';
+import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider, type SignInChoice, type SignInContext, type SignInResult } from '../providers/provider.ts';
+import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
+import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
+import * as repo from './channels.repository.ts';
+import type { Channel, ChannelsService } from './channels.service.ts';
+
+/** How long a browser sign-in may take between the connect call and the platform's callback. */
+export const CONNECT_STATE_TTL_MS = 15 * 60_000;
+
+/** Who asked for a connection: the key and the workspace it acted in. */
+export type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
+
+/** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
+export type ConnectChoice = { kind: 'choose'; state: string; prompt: string; options: Array<{ id: string; label: string }> };
+
+export type ConnectResult = { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean };
+
+/** The redirect URI a provider's browser sign-in comes back to. */
+export function callbackUrl(baseUrl: string, provider: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/integrations/callback/${provider}`;
+}
+
+/** A platform the operator has not set up answers 400 with what to set, before anything else is tried. */
+function checkAvailable(provider: Provider): void {
+  const reason = provider.unavailable?.();
+  if (reason) throw new BadRequestError(reason, { code: 'provider_unavailable' });
+}
+
+function stateId(state: string): string {
+  return createHash('sha256').update(state).digest('hex');
+}
+
+function issues(error: z.ZodError, prefix: string): string {
+  return error.issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
+/** Fields a strict platform schema does not know; they are refused rather than silently dropped. */
+function unknownFields(schema: z.ZodType, fields: Record<string, unknown>): string[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const known = new Set(Object.keys(schema.shape));
+  return Object.keys(fields).filter((f) => !known.has(f));
+}
+
+/** A platform's refusal of credentials is the caller's problem (400); the platform being unavailable is not. */
+function connectFailure(provider: Provider, error: unknown): never {
+  if (!(error instanceof ProviderError)) throw error;
+  if (error.kind === 'auth' || error.kind === 'rejected') {
+    throw new BadRequestError(`${provider.name} refused the credentials: ${error.message}`, { code: 'platform_refused', cause: error });
+  }
+  const headers: Record<string, string> = error.options.retryAfterMs ? { 'retry-after': String(Math.ceil(error.options.retryAfterMs / 1000)) } : {};
+  throw new AppError(502, `platform_${error.kind}`, `${provider.name} could not check the credentials right now: ${error.message}`, { cause: error, headers });
+}
+
+/**
+ * Connects channels for API clients: checks token credentials live and stores the channel, or
+ * runs a browser sign-in (start → platform → callback). A second connection of the same
+ * platform account in a workspace reconnects its channel, keeping the channel id.
+ */
+export class ChannelConnectService {
+  readonly #apps: OAuthAppStore;
+
+  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; channels: ChannelsService; baseUrl: string }) {
+    const { db, secretBox, clock } = deps;
+    this.#apps = {
+      async get(provider, host, redirectUri) {
+        const row = await repo.findOAuthApp(db, provider, host, redirectUri);
+        return row ? { clientId: row.client_id, clientSecret: secretBox.open(row.client_secret) } : null;
+      },
+      async put(provider, host, redirectUri, app) {
+        await repo.insertOAuthApp(db, {
+          provider,
+          host,
+          redirect_uri: redirectUri,
+          client_id: app.clientId,
+          client_secret: secretBox.seal(app.clientSecret),
+          created_at: clock.now().toISOString(),
+        });
+        return (await this.get(provider, host, redirectUri))!;
+      },
+      async remove(provider, host, redirectUri) {
+        await repo.deleteOAuthApp(db, provider, host, redirectUri);
+      },
+    };
+  }
+
+  #signInContext(provider: string): SignInContext {
+    return { outbound: this.deps.outbound, apps: this.#apps, redirectUri: callbackUrl(this.deps.baseUrl, provider) };
+  }
+
+  /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
+  async connect(requester: Requester, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
+    if (!isProviderIdentifier(input.provider)) {
+      const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.());
+      const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
+      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, { code: 'unknown_provider' });
+    }
+    if (requester.channelIds !== null) {
+      throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
+    }
+    const provider = getProvider(input.provider);
+    checkAvailable(provider);
+    if (input.group !== undefined && !(await findGroup(this.deps.db, requester.workspaceId, input.group))) {
+      throw new NotFoundError(`No client group ${input.group} in this workspace.`);
+    }
+    if (provider.signIn && !provider.configSchema.safeParse(input.fields).success) {
+      const url = await this.#startSignIn(requester, provider, input.fields, { channelId: null, groupId: input.group ?? null });
+      return { kind: 'redirect', url };
+    }
+    if (!provider.connectAccount) {
+      throw new BadRequestError(`${provider.name} channels are connected by the operator (\`herald admin channel create\`). ${provider.connectHelp}`, { code: 'connect_not_supported' });
+    }
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, input.fields));
+    const existing = await this.deps.channels.findByAccount(requester.workspaceId, provider.identifier, account.internalId);
+    if (existing) {
+      const channel = await this.deps.channels.reconnectAccount(requester.workspaceId, existing.id, { config, account });
+      return { kind: 'connected', channel, reconnected: true };
+    }
+    const channel = await this.deps.channels.create(requester.workspaceId, {
+      provider: provider.identifier,
+      name: input.name ?? account.name,
+      profile: account.handle,
+      picture: account.picture && /^https?:\/\//.test(account.picture) ? account.picture : null,
+      groupId: input.group ?? null,
+      config,
+      internalId: account.internalId,
+    });
+    return { kind: 'connected', channel, reconnected: false };
+  }
+
+  /**
+   * POST /integrations/:id/reconnect: new credentials for the same account (checked live), or
+   * a browser sign-in that must come back with the same account. The channel id stays.
+   */
+  async reconnect(requester: Requester, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
+    const { channel, config: stored } = await this.deps.channels.withConfig(requester.workspaceId, id);
+    const provider = getProvider(channel.provider);
+    checkAvailable(provider);
+    const merged: Record<string, unknown> = { ...stored };
+    for (const [field, value] of Object.entries(fields)) {
+      if (value === null) delete merged[field];
+      else merged[field] = value;
+    }
+    if (provider.signIn && unknownFields(provider.signIn.startSchema, fields).length === 0) {
+      // No credentials given: sign in again, starting from what the channel has (e.g. its instance).
+      const start = { ...pickKnown(provider.signIn.startSchema, stored), ...fields };
+      const url = await this.#startSignIn(requester, provider, start, { channelId: id, groupId: null });
+      return { kind: 'redirect', url };
+    }
+    if (!provider.connectAccount) {
+      return { kind: 'connected', channel: await this.deps.channels.reconnect(requester.workspaceId, id, fields), reconnected: true };
+    }
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, merged, { allowUnknown: true }));
+    if (channel.internalId && channel.internalId !== account.internalId) {
+      throw new BadRequestError(`These credentials belong to another ${provider.name} account (${account.handle ?? account.name}); connect it as a new channel instead.`, {
+        code: 'different_account',
+      });
+    }
+    return { kind: 'connected', channel: await this.deps.channels.reconnectAccount(requester.workspaceId, id, { config, account }), reconnected: true };
+  }
+
+  #checkedConfig(provider: Provider, fields: Record<string, unknown>, options: { allowUnknown?: boolean } = {}): Record<string, unknown> {
+    const unknown = options.allowUnknown ? [] : unknownFields(provider.configSchema, fields);
+    if (unknown.length) {
+      throw new BadRequestError(`Unknown field(s) for ${provider.identifier}: ${unknown.join(', ')}. ${provider.connectHelp}`, { code: 'invalid_config' });
+    }
+    const parsed = provider.configSchema.safeParse(fields);
+    if (!parsed.success) throw new BadRequestError(`The ${provider.identifier} credentials are invalid: ${issues(parsed.error, '')}.`, { code: 'invalid_config' });
+    const config = parsed.data as Record<string, unknown>;
+    for (const field of provider.configUrls) {
+      const value = config[field];
+      if (typeof value !== 'string') continue;
+      const refused = this.deps.outbound.refusal(value);
+      if (refused) throw new BadRequestError(`The ${provider.identifier} configuration's ${field} cannot be used: ${refused.message}`, { code: 'outbound_refused' });
+    }
+    return config;
+  }
+
+  /** Checks the credentials with the platform; the configuration to store comes back with the account. */
+  async #checkLive(provider: Provider, config: Record<string, unknown>): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
+    const ctx = { config, outbound: this.deps.outbound };
+    try {
+      const account = await provider.connectAccount!(ctx);
+      return { account, config: provider.completeConfig ? await provider.completeConfig(ctx, account) : config };
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+  }
+
+  async #startSignIn(requester: Requester, provider: Provider, fields: Record<string, unknown>, target: { channelId: string | null; groupId: string | null }): Promise<string> {
+    const signIn = provider.signIn!;
+    const parsed = signIn.startSchema.safeParse(fields);
+    if (!parsed.success) throw new BadRequestError(`To connect ${provider.name}: ${issues(parsed.error, '')}. ${provider.connectHelp}`, { code: 'invalid_config' });
+    const state = randomBytes(32).toString('base64url');
+    let started: { url: string; pending: Record<string, unknown> };
+    try {
+      started = await signIn.start(this.#signInContext(provider.identifier), { start: parsed.data as Record<string, unknown>, state });
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+    const now = this.deps.clock.now();
+    await repo.purgeConnectStates(this.deps.db, now.toISOString());
+    await repo.insertConnectState(this.deps.db, {
+      id: stateId(state),
+      workspace_id: requester.workspaceId,
+      key_id: requester.keyId,
+      provider: provider.identifier,
+      channel_id: target.channelId,
+      client_group_id: target.groupId,
+      pending: this.deps.secretBox.seal(JSON.stringify(started.pending)),
+      expires_at: new Date(now.getTime() + CONNECT_STATE_TTL_MS).toISOString(),
+      created_at: now.toISOString(),
+    });
+    return started.url;
+  }
+
+  /**
+   * The platform's callback: takes the state once, checks that it has not expired and that the
+   * key that asked may still connect channels in its workspace, exchanges the code, and creates
+   * the channel (or reconnects the one the account already has, or the one being reconnected).
+   */
+  async finish(providerId: string, input: { state: string; code?: string | undefined; error?: string | undefined }): Promise<{ channel: Channel; reconnected: boolean } | ConnectChoice> {
+    const { row, provider } = await this.#takeState(providerId, input.state);
+    if (input.error || !input.code) {
+      throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, { code: 'access_denied' });
+    }
+    let result: SignInResult | SignInChoice;
+    try {
+      result = await provider.signIn!.finish(this.#signInContext(providerId), { code: input.code, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+    if ('choose' in result) {
+      // One more single-use step, bound to the same key, workspace and target as the sign-in.
+      const state = randomBytes(32).toString('base64url');
+      const now = this.deps.clock.now();
+      await repo.insertConnectState(this.deps.db, {
+        ...row,
+        id: stateId(state),
+        pending: this.deps.secretBox.seal(JSON.stringify(result.choose.pending)),
+        expires_at: new Date(now.getTime() + CONNECT_STATE_TTL_MS).toISOString(),
+        created_at: now.toISOString(),
+      });
+      return { kind: 'choose', state, prompt: result.choose.prompt, options: result.choose.options };
+    }
+    return this.#complete(row, provider, result);
+  }
+
+  /** The person's choice after a sign-in that asked for one (POST from the choice page). */
+  async choose(providerId: string, input: { state: string; choice: string }): Promise<{ channel: Channel; reconnected: boolean }> {
+    const { row, provider } = await this.#takeState(providerId, input.state);
+    if (!provider.signIn?.choose) throw new BadRequestError('This sign-in has nothing to choose; start connecting again.', { code: 'invalid_state' });
+    let result: SignInResult;
+    try {
+      result = await provider.signIn.choose(this.#signInContext(providerId), { choice: input.choice, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+    } catch (error) {
+      connectFailure(provider, error);
+    }
+    return this.#complete(row, provider, result);
+  }
+
+  /** Takes a sign-in state once; it must be this provider's, unexpired, and its key must still be allowed. */
+  async #takeState(providerId: string, state: string) {
+    const row = await repo.takeConnectState(this.deps.db, stateId(state));
+    if (!row || row.provider !== providerId) throw new BadRequestError('This sign-in link is unknown or was already used; start connecting again.', { code: 'invalid_state' });
+    if (Date.parse(row.expires_at) <= this.deps.clock.now().getTime()) {
+      throw new BadRequestError('This sign-in took too long and expired; start connecting again.', { code: 'state_expired' });
+    }
+    await this.#checkRequesterStillAllowed(row.key_id, row.workspace_id);
+    const provider = getProvider(providerId);
+    checkAvailable(provider);
+    return { row, provider };
+  }
+
+  /** Creates the channel, or reconnects the one the account already has, or the one being reconnected. */
+  async #complete(row: { workspace_id: string; channel_id: string | null; client_group_id: string | null; provider: string }, provider: Provider, result: SignInResult): Promise<{ channel: Channel; reconnected: boolean }> {
+    const providerId = provider.identifier;
+    const { config, account } = result;
+    if (row.channel_id) {
+      const target = await this.deps.channels.get(row.workspace_id, row.channel_id);
+      if (target.internalId && target.internalId !== account.internalId) {
+        throw new BadRequestError(`You signed in as another ${provider.name} account (${account.handle ?? account.name}) than the channel's; nothing was changed.`, { code: 'different_account' });
+      }
+      return { channel: await this.deps.channels.reconnectAccount(row.workspace_id, row.channel_id, { config, account }), reconnected: true };
+    }
+    const existing = await this.deps.channels.findByAccount(row.workspace_id, providerId, account.internalId);
+    if (existing) return { channel: await this.deps.channels.reconnectAccount(row.workspace_id, existing.id, { config, account }), reconnected: true };
+    const groupId = row.client_group_id && (await findGroup(this.deps.db, row.workspace_id, row.client_group_id)) ? row.client_group_id : null;
+    const channel = await this.deps.channels.create(row.workspace_id, {
+      provider: providerId,
+      name: account.name,
+      profile: account.handle,
+      picture: account.picture && /^https?:\/\//.test(account.picture) ? account.picture : null,
+      groupId,
+      config,
+      internalId: account.internalId,
+    });
+    return { channel, reconnected: false };
+  }
+
+  /** A key revoked, narrowed, or whose owner left the workspace since the sign-in started, connects nothing. */
+  async #checkRequesterStillAllowed(keyId: string, workspaceId: string): Promise<void> {
+    const key = await findKey(this.deps.db, keyId);
+    const refused = new ForbiddenError('The API key that started this sign-in can no longer connect channels in its workspace; nothing was connected.', { code: 'requester_revoked' });
+    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null) throw refused;
+    const [membership] = await listMembershipsOfUser(this.deps.db, key.user_id, workspaceId);
+    if (!membership || !isRole(membership.role)) throw refused;
+    const scopes = effectiveScopes(JSON.parse(key.scopes) as Scope[], membership.role);
+    if (!scopes.has('channels:write')) throw refused;
+  }
+}
+
+/** The stored values a sign-in's start schema knows (e.g. a Mastodon channel's `instance`). */
+function pickKnown(schema: z.ZodType, stored: Record<string, unknown>): Record<string, unknown> {
+  if (!(schema instanceof z.ZodObject)) return {};
+  return Object.fromEntries(Object.keys(schema.shape).filter((k) => k in stored).map((k) => [k, stored[k]]));
+}

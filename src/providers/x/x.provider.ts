@@ -1,0 +1,231 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { htmlToPlainText } from '../../content/html.ts';
+import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
+import { callApi, renewOnce, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { appUnavailable, platformApp } from '../platform-apps.ts';
+import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { countXText } from './x.text.ts';
+
+const LIMIT = 280;
+/** What X allows accounts with long posts (X Premium). */
+const LONG_LIMIT = 25_000;
+export const X_SCOPES = 'tweet.read tweet.write users.read media.write offline.access';
+/** Access tokens live two hours; they are renewed when less than this is left. */
+const REFRESH_MARGIN_MS = 10 * 60_000;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
+/** Bytes per APPEND of a chunked upload (X takes up to 5 MB). */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const MAX_POLLS = 60;
+
+export const xConfigSchema = z.object({
+  accessToken: z.string().min(10).max(2000),
+  refreshToken: z.string().min(10).max(2000).optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  userId: z.string().regex(/^\d{1,25}$/),
+  username: z.string().min(1).max(50),
+});
+type XConfig = z.infer<typeof xConfigSchema>;
+
+const settingsSchema = z.object({
+  longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT.toLocaleString('en')} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
+  replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
+});
+
+function xConfig(config: Record<string, unknown>): XConfig {
+  const parsed = xConfigSchema.safeParse(config);
+  if (!parsed.success) throw new ProviderError('auth', 'The X channel\'s credentials are incomplete; connect it again.');
+  return parsed.data;
+}
+
+/** X's error answers: `{title, detail, type}` (v2), `{errors:[{message}]}`, or OAuth's `{error, error_description}`. */
+function readXError(answer: PlatformAnswer) {
+  const json = answer.json;
+  const reason = [field(json, 'detail'), field(json, 'errors', '0', 'message'), field(json, 'error_description'), field(json, 'title'), field(json, 'error')].find((v) => typeof v === 'string') as string | undefined;
+  const reset = Number(answer.headers.get('x-rate-limit-reset'));
+  const retry = retryAfterMs(answer.headers.get('retry-after')) ?? (Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - Date.now()) : undefined);
+  if (answer.status === 403 && reason && /duplicate/i.test(reason)) {
+    return { kind: 'rejected' as const, reason: `X refuses a post whose text is the same as a recent one of this account (${reason}); change the text.` };
+  }
+  return { reason, retryAfterMs: retry };
+}
+
+function call(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
+  return callApi(ctx, 'X', `${platformApp('x').apiBase}${path}`, options, readXError);
+}
+
+function basicAuth(): string {
+  const app = platformApp('x');
+  return `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64')}`;
+}
+
+/** Exchanges a code or a refresh token at X's token endpoint (a confidential client: HTTP Basic). */
+async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, form: Record<string, string>, now: Date) {
+  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp('x').clientId }, headers: { authorization: basicAuth() } });
+  const accessToken = field(json, 'access_token');
+  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'X did not issue an access token.');
+  const refreshToken = field(json, 'refresh_token');
+  return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+}
+
+async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount & { username: string }> {
+  const { json } = await call(ctx, '/2/users/me?user.fields=profile_image_url', { token });
+  const id = field(json, 'data', 'id');
+  const username = field(json, 'data', 'username');
+  if (typeof id !== 'string' || typeof username !== 'string') throw new ProviderError('rejected', 'X did not say whose account this is.');
+  const name = field(json, 'data', 'name');
+  const picture = field(json, 'data', 'profile_image_url');
+  return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: `@${username}`, picture: typeof picture === 'string' ? picture : null, username };
+}
+
+function authorizeBase(): string {
+  const app = platformApp('x');
+  return app.custom ? app.apiBase : 'https://x.com';
+}
+
+const signIn: BrowserSignIn = {
+  startSchema: z.object({}),
+  async start(ctx, { state }) {
+    const verifier = randomBytes(32).toString('base64url');
+    const url = new URL('/i/oauth2/authorize', authorizeBase());
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: platformApp('x').clientId,
+      redirect_uri: ctx.redirectUri,
+      scope: X_SCOPES,
+      state,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    }).toString();
+    return { url: url.toString(), pending: { verifier } };
+  },
+  async finish(ctx, { code, pending }) {
+    const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri, code_verifier: String(pending.verifier) }, new Date());
+    const { username, ...account } = await whoAmI(ctx, tokens.accessToken);
+    const config: XConfig = { accessToken: tokens.accessToken, ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }), ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }), userId: account.internalId, username };
+    return { config, account };
+  },
+};
+
+async function waitProcessed(ctx: ProviderContext, token: string, mediaId: string, info: unknown, name: string): Promise<void> {
+  let processing = info;
+  for (let poll = 0; processing && poll < MAX_POLLS; poll++) {
+    const state = field(processing, 'state');
+    if (state === 'succeeded') return;
+    if (state === 'failed') {
+      const why = field(processing, 'error', 'message');
+      throw new ProviderError('rejected', `X could not process ${name}${typeof why === 'string' ? `: ${why}` : ''}.`);
+    }
+    const after = Number(field(processing, 'check_after_secs'));
+    await pause(Math.min(30, Number.isFinite(after) && after > 0 ? after : 1) * 1000, ctx.signal);
+    const { json } = await call(ctx, `/2/media/upload?command=STATUS&media_id=${encodeURIComponent(mediaId)}`, { token });
+    processing = field(json, 'data', 'processing_info');
+  }
+  if (processing) throw new ProviderError('transient', `X is still processing ${name}; the publish will be tried again.`);
+}
+
+function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name: string }): Promise<{ body: Uint8Array; contentType: string }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (file) form.set('media', new Blob([file.bytes], { type: file.type }), file.name);
+  return multipartBody(form);
+}
+
+/** Uploads one file: images in one request, videos and GIFs in chunks (initialize, append, finalize), then waits for processing. */
+async function upload(ctx: ProviderContext, token: string, item: PublishMedia): Promise<string> {
+  const bytes = await readMedia(item);
+  const video = item.mimeType.startsWith('video/');
+  const gif = item.mimeType === 'image/gif';
+  if (!video && !gif) {
+    const form = await multipart({ media_category: 'tweet_image', media_type: item.mimeType }, { bytes, type: item.mimeType, name: item.name });
+    const { json } = await call(ctx, '/2/media/upload', { token, body: form.body, contentType: form.contentType });
+    const id = field(json, 'data', 'id');
+    if (typeof id !== 'string') throw new ProviderError('transient', `X did not return an id for ${item.name}.`);
+    await waitProcessed(ctx, token, id, field(json, 'data', 'processing_info'), item.name);
+    return id;
+  }
+  const init = await call(ctx, '/2/media/upload/initialize', { token, json: { media_type: item.mimeType, total_bytes: bytes.length, media_category: video ? 'tweet_video' : 'tweet_gif' } });
+  const id = field(init.json, 'data', 'id');
+  if (typeof id !== 'string') throw new ProviderError('transient', `X did not start the upload of ${item.name}.`);
+  for (let offset = 0, segment = 0; offset < bytes.length; offset += CHUNK_BYTES, segment++) {
+    const form = await multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
+    await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, body: form.body, contentType: form.contentType });
+  }
+  const finalized = await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/finalize`, { token, method: 'POST' });
+  await waitProcessed(ctx, token, id, field(finalized.json, 'data', 'processing_info'), item.name);
+  return id;
+}
+
+function limitFor(settings: Record<string, unknown>): number {
+  return settings.longPosts === true ? LONG_LIMIT : LIMIT;
+}
+
+async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+  const config = xConfig(ctx.config);
+  const settings = settingsSchema.parse(input.settings);
+  const length = countXText(input.text);
+  if (length > limitFor(settings)) throw new ProviderError('rejected', `The post counts ${length} as X counts it; the account allows ${limitFor(settings)}.`);
+  const mediaIds: string[] = [];
+  for (const item of input.media) mediaIds.push(await upload(ctx, config.accessToken, item));
+  const { json } = await call(ctx, '/2/tweets', {
+    token: config.accessToken,
+    write: true,
+    json: {
+      text: input.text,
+      ...(mediaIds.length && { media: { media_ids: mediaIds } }),
+      ...(input.parent && { reply: { in_reply_to_tweet_id: input.parent.id } }),
+      ...(input.part === 0 && settings.replySettings && { reply_settings: settings.replySettings }),
+    },
+  });
+  const id = field(json, 'data', 'id');
+  if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'X accepted the post without saying its id.');
+  return { id, url: `https://x.com/${config.username}/status/${id}` };
+}
+
+/** Posts to an X account signed in through the operator's X app (OAuth 2.0 with PKCE). */
+export const xProvider: Provider = {
+  identifier: 'x',
+  name: 'X',
+  textLimit: { max: LONG_LIMIT, unit: 'characters' },
+  countText: countXText,
+  toText: htmlToPlainText,
+  settingsSchema,
+  configSchema: xConfigSchema,
+  configUrls: [],
+  mediaRules: { maxItems: 4, mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES], maxBytes: 512 * 1024 * 1024, required: false },
+  idempotentWrites: false,
+  connectHelp:
+    'Connect with `{"provider":"x"}`: the answer\'s `url` opens X\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the X app (X_CLIENT_ID, X_CLIENT_SECRET).',
+  tools: {},
+  unavailable: () => appUnavailable('x'),
+  validate({ text, media, settings, part }): MissingItem[] {
+    const missing: MissingItem[] = [];
+    const length = countXText(text);
+    const limit = limitFor(settings);
+    if (length > limit) missing.push({ field: `value[${part}].content`, reason: `The post counts ${length} as X counts it (URLs 23, CJK and emoji 2); the limit is ${limit}${limit === LIMIT ? ' (set `longPosts` for accounts allowed longer posts)' : ''}.` });
+    const videos = media.filter((m) => m.mimeType.startsWith('video/') || m.mimeType === 'image/gif').length;
+    if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'X attaches one video or GIF alone, or up to four images.' });
+    return missing;
+  },
+  signIn,
+  async refreshCredentials(ctx, now) {
+    const config = xConfig(ctx.config);
+    if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
+    if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
+    try {
+      const refreshToken = config.refreshToken;
+      return await renewOnce(ctx.channel.id, refreshToken, async () => {
+        const tokens = await tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now);
+        return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? config.refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
+      });
+    } catch (error) {
+      if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
+        throw new ProviderError('auth', `X refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+      }
+      throw error;
+    }
+  },
+  publish: send,
+  comment: send,
+};

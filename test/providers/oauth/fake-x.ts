@@ -1,0 +1,131 @@
+// A local server speaking X's API v2 (https://docs.x.com/x-api) for what Herald uses: the OAuth 2.0
+// authorization-code flow with PKCE and a confidential client (HTTP Basic at the token endpoint),
+// rotating refresh tokens, /2/users/me, the v2 media upload (one request for images; initialize,
+// append, finalize and STATUS polling for video), POST /2/tweets with replies, and X's errors:
+// duplicate text (403), rate limits (429 with x-rate-limit-reset) and expired tokens (401).
+import { createHash, randomBytes } from 'node:crypto';
+import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
+
+type XUser = { id: string; username: string; name: string };
+
+export type FakeTweet = { id: string; author_id: string; text: string; media_ids: string[]; in_reply_to_tweet_id: string | null; reply_settings: string | null };
+
+export class FakeX extends FakeServer {
+  clientId = 'x-client-id';
+  clientSecret = 'x-client-secret';
+  /** Lifetime of the access tokens issued (X: two hours). */
+  expiresIn = 7200;
+  refuseRefresh = false;
+  /** How many STATUS polls a video stays in progress. */
+  processingPolls = 1;
+  refreshes = 0;
+  signedIn = { id: '1001', username: 'herald_test', name: 'Herald Test' };
+  readonly tweets: FakeTweet[] = [];
+  readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean }>();
+  #codes = new Map<string, { challenge: string; redirectUri: string; user: XUser }>();
+  #access = new Map<string, XUser>();
+  #refresh = new Map<string, XUser>();
+  #next = 1_800_000_000_000_000_000n;
+
+  override reset(): void {
+    super.reset();
+    this.tweets.length = 0;
+    this.refreshes = 0;
+  }
+
+  #id(): string {
+    this.#next += 1n;
+    return String(this.#next);
+  }
+
+  #issue(user: XUser): FakeAnswer {
+    const access = `xat_${randomBytes(12).toString('hex')}`;
+    const refresh = `xrt_${randomBytes(12).toString('hex')}`;
+    this.#access.set(access, user);
+    this.#refresh.set(refresh, user);
+    return { status: 200, body: { token_type: 'bearer', expires_in: this.expiresIn, access_token: access, scope: 'tweet.read tweet.write users.read media.write offline.access', refresh_token: refresh } };
+  }
+
+  protected async handle(req: FakeRequest): Promise<FakeAnswer> {
+    if (req.method === 'GET' && req.path === '/i/oauth2/authorize') {
+      const q = req.query;
+      if (q.get('client_id') !== this.clientId || q.get('code_challenge_method') !== 'S256' || !q.get('scope')?.includes('offline.access')) return { status: 400, body: 'bad authorize request' };
+      const code = randomBytes(8).toString('hex');
+      this.#codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')!, user: { ...this.signedIn } });
+      const back = new URL(q.get('redirect_uri')!);
+      back.searchParams.set('state', q.get('state')!);
+      back.searchParams.set('code', code);
+      return { status: 302, headers: { location: back.toString() } };
+    }
+    if (req.method === 'POST' && req.path === '/2/oauth2/token') {
+      const expected = `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
+      if (req.headers.authorization !== expected) return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+      const f = req.form;
+      if (f.get('grant_type') === 'authorization_code') {
+        const code = this.#codes.get(f.get('code') ?? '');
+        this.#codes.delete(f.get('code') ?? '');
+        const challenge = createHash('sha256').update(f.get('code_verifier') ?? '').digest('base64url');
+        if (!code || code.challenge !== challenge || code.redirectUri !== f.get('redirect_uri')) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the authorization code was invalid.' } };
+        return this.#issue(code.user);
+      }
+      if (f.get('grant_type') === 'refresh_token') {
+        const user = this.#refresh.get(f.get('refresh_token') ?? '');
+        this.#refresh.delete(f.get('refresh_token') ?? '');
+        if (!user || this.refuseRefresh) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
+        this.refreshes++;
+        return this.#issue(user);
+      }
+      return { status: 400, body: { error: 'unsupported_grant_type' } };
+    }
+    const user = this.#access.get(bearer(req) ?? '');
+    if (!user) return { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } };
+    if (req.method === 'GET' && req.path === '/2/users/me') return { status: 200, body: { data: { id: user.id, name: user.name, username: user.username, profile_image_url: 'https://pbs.twimg.com/profile_images/1/a.jpg' } } };
+    if (req.method === 'POST' && req.path === '/2/media/upload') {
+      const form = await req.multipart();
+      const file = form.get('media');
+      if (!(file instanceof Blob) || form.get('media_category') !== 'tweet_image') return { status: 400, body: { title: 'Invalid Request', detail: 'media is required' } };
+      const id = this.#id();
+      this.media.set(id, { type: String(form.get('media_type')), size: file.size, chunks: 1, polls: 0, finalized: true });
+      return { status: 200, body: { data: { id, media_key: `3_${id}`, size: file.size, expires_after_secs: 86400 } } };
+    }
+    if (req.method === 'POST' && req.path === '/2/media/upload/initialize') {
+      const id = this.#id();
+      this.media.set(id, { type: String(req.json.media_type), size: Number(req.json.total_bytes), chunks: 0, polls: 0, finalized: false });
+      return { status: 200, body: { data: { id, media_key: `7_${id}`, expires_after_secs: 86400 } } };
+    }
+    const chunked = /^\/2\/media\/upload\/(\d+)\/(append|finalize)$/.exec(req.path);
+    if (req.method === 'POST' && chunked) {
+      const item = this.media.get(chunked[1]!);
+      if (!item) return { status: 400, body: { title: 'Invalid Request', detail: 'unknown media id' } };
+      if (chunked[2] === 'append') {
+        const form = await req.multipart();
+        if (Number(form.get('segment_index')) !== item.chunks) return { status: 400, body: { detail: 'segment out of order' } };
+        item.chunks++;
+        return { status: 200, body: { data: { expires_at: 0 } } };
+      }
+      item.finalized = true;
+      return { status: 200, body: { data: { id: chunked[1], processing_info: { state: 'pending', check_after_secs: 0 } } } };
+    }
+    if (req.method === 'GET' && req.path === '/2/media/upload' && req.query.get('command') === 'STATUS') {
+      const item = this.media.get(req.query.get('media_id') ?? '');
+      if (!item) return { status: 400, body: { detail: 'unknown media id' } };
+      item.polls++;
+      const state = item.polls > this.processingPolls ? 'succeeded' : 'in_progress';
+      return { status: 200, body: { data: { id: req.query.get('media_id'), processing_info: { state, ...(state !== 'succeeded' && { check_after_secs: 0, progress_percent: 50 }) } } } };
+    }
+    if (req.method === 'POST' && req.path === '/2/tweets') {
+      const text = String(req.json.text ?? '');
+      if (this.tweets.some((t) => t.author_id === user.id && t.text === text)) {
+        return { status: 403, body: { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 } };
+      }
+      const mediaIds = ((req.json.media as { media_ids?: string[] } | undefined)?.media_ids ?? []).map(String);
+      if (mediaIds.some((m) => !this.media.get(m)?.finalized)) return { status: 400, body: { title: 'Invalid Request', detail: 'Your media IDs are invalid.' } };
+      const replyTo = (req.json.reply as { in_reply_to_tweet_id?: string } | undefined)?.in_reply_to_tweet_id ?? null;
+      if (replyTo && !this.tweets.some((t) => t.id === replyTo)) return { status: 400, body: { title: 'Invalid Request', detail: 'The tweet you are replying to does not exist.' } };
+      const tweet: FakeTweet = { id: this.#id(), author_id: user.id, text, media_ids: mediaIds, in_reply_to_tweet_id: replyTo, reply_settings: (req.json.reply_settings as string | undefined) ?? null };
+      this.tweets.push(tweet);
+      return { status: 201, body: { data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } } };
+    }
+    return { status: 404, body: { title: 'Not Found Error', detail: `no route ${req.method} ${req.path}` } };
+  }
+}

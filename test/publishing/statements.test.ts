@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createOk, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+// What one publish costs the database: the statements the engine runs from the moment a post is
+// due until it is recorded as published, on whichever backend the suite runs against.
+type Statement = { sql: string; parameters: readonly unknown[] };
+const clock = new ManualClock('2026-10-01T08:00:00.000Z');
+let recording: Statement[] | null = null;
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  t = await createTestApp({ clock, engine: true, engineConcurrency: 1, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' }, onQuery: (query) => recording?.push(query) });
+});
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction|savepoint|release)\b/i;
+
+async function publishRecorded(content: Array<{ content: string; delay?: number }>, at: string) {
+  const tenant = await webhookTenant(t, receiver.url);
+  clock.set(new Date(Date.parse(at) - 3600_000).toISOString());
+  const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: at }, content));
+  await t.settle();
+  recording = [];
+  clock.set(at);
+  await t.settle();
+  const statements = recording;
+  recording = null;
+  return { tenant, postId: created!.postId, statements };
+}
+
+describe('statements per publish', () => {
+  it('a post due publishes with 4 SQL statements (two transactions: claim and record), nothing else', async () => {
+    const { tenant, postId, statements } = await publishRecorded([{ content: '<p>Counted</p>' }], '2026-10-01T10:00:00.000Z');
+    expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHED');
+    expect(receiver.deliveries.filter((d) => d.body.data.postId === postId)).toHaveLength(1);
+    const work = statements.filter((s) => !TRANSACTION_CONTROL.test(s.sql));
+    expect(work.map((s) => s.sql.split(' ').slice(0, 2).join(' ')), work.map((s) => s.sql).join('\n')).toEqual([
+      'update "posts"', // claims the post, reads it and its channel as claimed
+      'update "post_parts"', // claims its part
+      'update "post_parts"', // records the part as published, under the claim
+      'update "posts"', // and the post
+    ]);
+    expect(work.every((s) => s.parameters.includes(postId))).toBe(true);
+    // Each pair in one transaction: a begin and a commit each.
+    expect(statements.length - work.length).toBe(4);
+  });
+
+  it('a thread reads its parts once per step, and only a thread', async () => {
+    const { postId, statements } = await publishRecorded([{ content: '<p>Root</p>' }, { content: '<p>Reply</p>', delay: 0 }], '2026-10-02T10:00:00.000Z');
+    expect(receiver.deliveries.filter((d) => d.body.data.postId === postId)).toHaveLength(2);
+    const work = statements.filter((s) => !TRANSACTION_CONTROL.test(s.sql));
+    // Two steps of 4, plus one read of the parts for each.
+    expect(work).toHaveLength(10);
+  });
+});
