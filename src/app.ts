@@ -24,6 +24,7 @@ import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { uploadLinksRoutes } from './media/upload-links.routes.ts';
 import { uploadPageRoutes } from './media/upload-page.routes.ts';
+import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     access: deps.services.access,
     rateLimit: config.rateLimit,
     redis: deps.redis,
+    restChallenge: `Bearer resource_metadata="${urls.oauthMetadata}"`,
   });
 
   if (deps.readiness) await app.register(healthRoutes, { checks: deps.readiness });
@@ -91,6 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(cookie);
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web });
+  await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
   await app.register(channelConnectRoutes);
   await app.register(
     async (api) => {

@@ -16,6 +16,7 @@ import type { MediaStore } from './media/media-store.ts';
 import { MediaService, type MediaLimits } from './media/media.service.ts';
 import { UploadLinksService, type UploadLinksOptions } from './media/upload-links.service.ts';
 import type { OutboundClient } from './net/outbound.ts';
+import { OAuthService } from './oauth/oauth.service.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
@@ -62,7 +63,8 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UsersService(deps);
   const workspaces = new WorkspacesService(deps);
-  const apiKeys = new ApiKeysService(deps);
+  const oauth = new OAuthService(deps);
+  const apiKeys = new ApiKeysService({ ...deps, oauthTokens: oauth });
   const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
   const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, background });
   return {
@@ -72,6 +74,7 @@ export function createServices(deps: ServiceDeps) {
     channels,
     connect: new ChannelConnectService({ ...deps, channels }),
     apiKeys,
+    oauth,
     access: new AccessService(deps),
     notifications,
     shortLinks: new ShortLinksService(deps),

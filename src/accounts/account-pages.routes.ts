@@ -44,6 +44,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const account = request.account!;
     const nav = [{ href: '/account/keys', label: 'Developer settings', current: current === 'keys' }];
     if (account.current && mayManageMembers(account.current.role)) nav.push({ href: '/account/members', label: 'Members', current: current === 'members' });
+    nav.push({ href: '/account/apps', label: 'Apps you allowed', current: false }, { href: '/account/developer-apps', label: 'Your apps', current: false });
     return {
       nav,
       workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),

@@ -3132,6 +3132,26 @@ export interface components {
                      * @description OAuth 2.0 protected resource metadata (RFC 9728).
                      */
                     metadata: string;
+                    /**
+                     * Format: uri
+                     * @description The authorization server (issuer) that grants tokens for this API.
+                     */
+                    issuer: string;
+                    /**
+                     * Format: uri
+                     * @description Authorization server metadata (RFC 8414).
+                     */
+                    authorizationServerMetadata: string;
+                    /**
+                     * Format: uri
+                     * @description The MCP server, a second resource: tokens are bound to one resource (RFC 8707).
+                     */
+                    mcpResource: string;
+                    /**
+                     * Format: uri
+                     * @description Protected resource metadata of the MCP server (RFC 9728).
+                     */
+                    mcpMetadata: string;
                     tokenPrefix: string;
                     header: string;
                 };

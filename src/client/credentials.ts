@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
 
-/** One stored login. `kind` tells how the secret is sent (an OAuth token will be `oauth`). */
-export type Credential = { url: string; kind: 'apiKey'; key: string; workspace?: string };
+/** One stored login: an API key, or an OAuth access token (`key`) with its refresh token. */
+export type Credential =
+  | { url: string; kind: 'apiKey'; key: string; workspace?: string }
+  | { url: string; kind: 'oauth'; key: string; refreshToken?: string; expiresAt: string; workspace?: string };
 type CredentialsFile = { profiles: Record<string, Credential> };
 
 /** What a command talks to: the instance, the secret and the workspace it acts on. */
@@ -79,7 +81,7 @@ export function resolveSession(options: { profile?: string; workspace?: string }
   const key = env.HERALD_API_KEY || stored?.key;
   if (!url || !key) {
     const which = options.profile ? ` for profile "${profile}"` : '';
-    throw new UsageError(`Not logged in${which}: run \`herald login --key --url <instance>\` (or set HERALD_URL and HERALD_API_KEY).`);
+    throw new UsageError(`Not logged in${which}: run \`herald login --url <instance>\` (or \`herald login --key --url <instance>\`, or set HERALD_URL and HERALD_API_KEY).`);
   }
   const workspace = options.workspace ?? stored?.workspace;
   return { url: normalizeUrl(url), key, profile, source: env.HERALD_API_KEY ? 'environment' : 'file', ...(workspace && { workspace }) };

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolveSession } from './credentials.ts';
 import { Api } from './http.ts';
+import { refreshIfDue } from './oauth.ts';
 import { fail, notice, type Out } from './output.ts';
 
 /** The options every command takes, merged with its own. */
@@ -16,6 +17,8 @@ export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => 
     const out = { json: Boolean(opts.json) };
     let api: Api | undefined;
     try {
+      // A stored OAuth login about to expire is refreshed first (login and logout manage theirs).
+      if (command.name() !== 'login' && command.name() !== 'logout') await refreshIfDue(opts.profile ?? 'default');
       await handler({ out, opts, api: () => (api ??= new Api(resolveSession({ profile: opts.profile, workspace: opts.workspace }), notice)) }, ...(params.slice(0, -2) as A));
     } catch (error) {
       fail(out, error);

@@ -8,6 +8,7 @@ import type { ClientGroupsTable } from '../groups/groups.table.ts';
 import type { UsersTable } from '../users/users.table.ts';
 import type { MembershipsTable, WorkspacesTable } from '../workspaces/workspaces.table.ts';
 import type { MetaTable } from './meta.table.ts';
+import type { OAuthRecordsTable } from '../oauth/oauth.table.ts';
 import type { MediaTable } from '../media/media.table.ts';
 import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-links.table.ts';
 import type { NotificationsTable } from '../notifications/notifications.table.ts';
@@ -37,6 +38,7 @@ export interface Database {
   sessions: SessionsTable;
   invitations: InvitationsTable;
   sign_in_links: SignInLinksTable;
+  oauth_records: OAuthRecordsTable;
   oauth_apps: OAuthAppsTable;
   connect_states: ConnectStatesTable;
 }

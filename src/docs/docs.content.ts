@@ -21,7 +21,7 @@ export function llmsTxt(baseUrl: string): string {
 - [Service status and discovery](${u.api}/status): clock, scopes, URLs; no credential needed
 
 ## Essentials
-- Authentication: send an API key as the whole header value, \`Authorization: svc_…\` (no "Bearer"). OAuth tokens go as \`Authorization: Bearer svco_…\`. MCP keys (\`svc_mcp_…\`) only work on the MCP server at ${u.mcp}.
+- Authentication: send an API key as the whole header value, \`Authorization: svc_…\` (no "Bearer"). OAuth tokens go as \`Authorization: Bearer svco_…\` (authorization server metadata: ${u.oauthServerMetadata}). MCP keys (\`svc_mcp_…\`) only work on the MCP server at ${u.mcp}.
 - Getting a key: sign in with an e-mail code (POST ${u.api}/signup/start with {"email"}, then POST ${u.api}/signup/verify with {"email", "code"}, or the page ${u.signUp}), then create keys in the developer settings at ${u.developerSettings}.
 - Workspaces: a key that spans several workspaces must send \`showorg: <workspace id>\` (list them with GET ${u.api}/workspaces).
 - REST scopes: ${REST_SCOPES.join(', ')}. MCP scopes: ${MCP_SCOPES.join(', ')}.
@@ -78,8 +78,16 @@ export function developersHtml(baseUrl: string): string {
 <li>What a key may do is its scopes, within its owner's current role in the workspace. A demotion applies on the next call.</li>
 </ul>
 <table><tr><th>Role</th><th>Scopes it allows</th></tr>${roles}</table>
+<h2 id="oauth">OAuth 2.1: apps acting for someone else</h2>
+<p>Herald is an OAuth 2.1 authorization server (issuer <code>${escapeHtml(u.oauthIssuer)}</code>, metadata at <code>${escapeHtml(u.oauthServerMetadata)}</code>, RFC 8414). Grants: authorization code with PKCE (S256 only), refresh tokens (rotated on every use; reusing an old one revokes the whole grant), and the device authorization grant (RFC 8628, confirmed at <code>${escapeHtml(u.oauthIssuer)}/oauth/device</code>). Revoke tokens at <code>/oauth/revoke</code> (RFC 7009). The authorization response carries <code>iss</code> (RFC 9207).</p>
+<ul>
+<li>Register an app in the developer settings under “Your apps” (confidential with a secret shown once, or public), or dynamically at <code>/oauth/register</code> (RFC 7591: public clients, redirect URIs on https or a loopback address). A <code>client_id</code> that is an https URL is read as a Client ID Metadata Document, with the same rules.</li>
+<li>Ask for a <code>resource</code> (RFC 8707): <code>${escapeHtml(u.api)}</code> with the REST scopes, or <code>${escapeHtml(u.mcp)}</code> with <code>mcp:read</code> / <code>mcp:write</code>. A token works only on its resource.</li>
+<li>On the consent page the user picks the workspace and allows or denies; they can revoke access later under “Apps you allowed”.</li>
+<li>Access tokens (<code>svco_…</code>) last one hour, refresh tokens start with <code>svcr_</code>. What a token may do is its scopes within the user's current role in that workspace, checked on every call: a demoted or removed user's tokens shrink at once.</li>
+</ul>
 <h2 id="mcp">MCP server</h2>
-<p>AI agents connect to <code>${u.mcp}</code> (streamable HTTP) with an MCP key, sent as <code>Authorization: Bearer svc_mcp_…</code>. <code>mcp:read</code> allows the reading tools, <code>mcp:write</code> the others, always within the owner's role. The tools call the same code as the REST API: same inputs, same rules, same error sentences (as tool errors). A request without a credential is answered 401 with a <code>WWW-Authenticate</code> header pointing at <code>${u.mcpOauthMetadata}</code>. For example, in Claude Code:</p>
+<p>AI agents connect to <code>${u.mcp}</code> (streamable HTTP) with an MCP key, sent as <code>Authorization: Bearer svc_mcp_…</code>, or with an OAuth access token for that resource (clients that support MCP authorization find everything from the 401 below). <code>mcp:read</code> allows the reading tools, <code>mcp:write</code> the others, always within the owner's role. The tools call the same code as the REST API: same inputs, same rules, same error sentences (as tool errors). A request without a credential is answered 401 with a <code>WWW-Authenticate</code> header pointing at <code>${u.mcpOauthMetadata}</code>. For example, in Claude Code:</p>
 <pre><code>claude mcp add --transport http herald ${u.mcp} --header "Authorization: Bearer svc_mcp_…"</code></pre>
 <h2 id="rate-limits">Rate limits</h2>
 <p>Each route has its own quota per key (per client address without a valid key). Every response carries ${RATE_LIMIT_HEADERS.map((h) => `<code>${h}</code>`).join(', ')}; <code>RateLimit-Reset</code> is in seconds and <code>RateLimit-Policy</code> reads <code>&lt;quota&gt;;w=&lt;window seconds&gt;</code>. A 429 carries <code>Retry-After</code>.</p>

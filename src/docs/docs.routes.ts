@@ -19,7 +19,7 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
   );
   app.get('/.well-known/oauth-protected-resource', { config: page, schema: hidden }, async () => ({
     resource: urls.api,
-    authorization_servers: [],
+    authorization_servers: [urls.oauthIssuer],
     scopes_supported: [...REST_SCOPES],
     bearer_methods_supported: ['header'],
     resource_documentation: urls.developers,
@@ -27,7 +27,7 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
   // RFC 9728: the metadata of the resource at /mcp-oauth lives at the well-known path followed by the resource's path.
   app.get('/.well-known/oauth-protected-resource/mcp-oauth', { config: page, schema: hidden }, async () => ({
     resource: urls.mcp,
-    authorization_servers: [],
+    authorization_servers: [urls.oauthIssuer],
     scopes_supported: [...MCP_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'Herald MCP server',

@@ -15,6 +15,11 @@ export type GuardOptions = {
   rateLimit: { max: number; windowSeconds: number; routes: Record<string, number> };
   /** Shared counter store for several API processes; in-process counters when absent. */
   redis?: Redis | undefined;
+  /**
+   * The REST API's `WWW-Authenticate` challenge (RFC 9728: where its protected-resource metadata
+   * is), sent on a 401 to a request without credentials or with a bearer token.
+   */
+  restChallenge?: string;
 };
 
 type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; max?: number; remaining?: number; ttlInSeconds?: number; isExceeded?: boolean }>;
@@ -77,8 +82,10 @@ async function guard(app: FastifyInstance, options: GuardOptions) {
         request.principal = await options.apiKeys.authenticate(request.headers.authorization, auth === 'mcp' ? 'mcp' : 'rest');
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        if (error.statusCode === 401 && config.challenge) {
-          error.headers['WWW-Authenticate'] = request.headers.authorization === undefined ? config.challenge : `${config.challenge}, error="invalid_token"`;
+        const header = request.headers.authorization;
+        const challenge = config.challenge ?? (header === undefined || /^[ \t]*bearer[ \t]/i.test(header) ? options.restChallenge : undefined);
+        if (error.statusCode === 401 && challenge) {
+          error.headers['WWW-Authenticate'] = header === undefined ? challenge : `${challenge}, error="invalid_token"`;
         }
         request.credentialError = error;
       }

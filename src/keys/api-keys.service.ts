@@ -23,7 +23,10 @@ export type ApiKey = {
 
 /** Who is calling: a valid, unrevoked key and its owner. Workspace access is decided later. */
 export type Principal = {
+  /** The key's id; for an OAuth access token, `oauth:` and its grant's id. */
   keyId: string;
+  /** An API key (the default) or an OAuth access token. */
+  credential?: 'key' | 'oauth';
   userId: string;
   kind: KeyKind;
   scopes: Scope[];
@@ -60,7 +63,8 @@ function toApiKey(row: KeyRow): ApiKey {
 const TOUCH_INTERVAL_MS = 60_000;
 
 export class ApiKeysService {
-  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+  /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
+  constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {}
 
   /** Creates a key and returns its secret, which is never available again. */
   async create(input: {
@@ -149,8 +153,9 @@ export class ApiKeysService {
     const parsed = parseAuthorization(bearerKey ? bearerKey[1] : header);
     if (parsed.form === 'invalid') throw new UnauthorizedError(parsed.reason, { code: 'invalid_credential' });
     if (parsed.form === 'oauth') {
-      // OAuth access tokens are verified here once they are issued, bound to `surface`'s resource.
-      throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
+      // Bound to `surface`'s resource (RFC 8707): a token for the MCP server is refused on REST, and back.
+      if (!this.deps.oauthTokens) throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
+      return this.deps.oauthTokens.verify(parsed.token, surface);
     }
     if (parsed.kind !== surface) {
       throw new UnauthorizedError(

@@ -275,7 +275,7 @@ export const TOOLS: Tool[] = [
     output: uploadLinkSchema,
     scope: 'mcp:write',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (ctx, access) => ctx.services.uploadLinks.create(access.workspace.id, access.principal.keyId),
+    run: async (ctx, access) => ctx.services.uploadLinks.create(access.workspace.id, access.principal),
     summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
   }),
   tool({

@@ -20,7 +20,7 @@ export const uploadLinksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const access = request.access!;
-      const link = await links.create(access.workspace.id, access.principal.keyId);
+      const link = await links.create(access.workspace.id, access.principal);
       return reply.status(201).send(link);
     },
   );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ROLE_SCOPES, isRole } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 import { formatBytes, type MediaKind } from './media-content.ts';
@@ -64,8 +65,13 @@ export class UploadLinksService {
     return `${this.deps.baseUrl}/u/${token}`;
   }
 
-  /** A new link for `workspaceId`, made by the key `keyId`; it works for two hours. */
-  async create(workspaceId: string, keyId: string): Promise<UploadLink> {
+  /** A new link for `workspaceId`, made by an API key; it works for two hours. */
+  async create(workspaceId: string, creator: Pick<Principal, 'keyId' | 'credential'>): Promise<UploadLink> {
+    // A link lives as long as the key that made it (it is checked on every upload): OAuth tokens cannot make one yet.
+    if (creator.credential === 'oauth') {
+      throw new ForbiddenError('Upload links are made with an API key (svc_…); an OAuth access token cannot make one.', { code: 'oauth_not_supported' });
+    }
+    const keyId = creator.keyId;
     const token = randomToken(TOKEN_LENGTH);
     const now = this.deps.clock.now();
     const row = {

@@ -22,6 +22,10 @@ export const statusSchema = z
       oauth2: z.object({
         resource: z.url(),
         metadata: z.url().describe('OAuth 2.0 protected resource metadata (RFC 9728).'),
+        issuer: z.url().describe('The authorization server (issuer) that grants tokens for this API.'),
+        authorizationServerMetadata: z.url().describe('Authorization server metadata (RFC 8414).'),
+        mcpResource: z.url().describe('The MCP server, a second resource: tokens are bound to one resource (RFC 8707).'),
+        mcpMetadata: z.url().describe('Protected resource metadata of the MCP server (RFC 9728).'),
         tokenPrefix: z.string(),
         header: z.string(),
       }),

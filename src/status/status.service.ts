@@ -17,6 +17,8 @@ export function publicUrls(baseUrl: string) {
     swaggerUi: `${baseUrl}/docs`,
     llms: `${baseUrl}/llms.txt`,
     oauthMetadata: `${baseUrl}/.well-known/oauth-protected-resource`,
+    oauthIssuer: baseUrl,
+    oauthServerMetadata: `${baseUrl}/.well-known/oauth-authorization-server`,
     mcp: `${baseUrl}/mcp-oauth`,
     mcpOauthMetadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp-oauth`,
   };
@@ -38,7 +40,16 @@ export function buildStatus(baseUrl: string, clock: Clock): Status {
     },
     authentication: {
       apiKey: { header: 'Authorization', format: 'svc_<key>, sent as the whole header value (no "Bearer")', selfServe: true },
-      oauth2: { resource: urls.api, metadata: urls.oauthMetadata, tokenPrefix: 'svco_', header: 'Authorization: Bearer <token>' },
+      oauth2: {
+        resource: urls.api,
+        metadata: urls.oauthMetadata,
+        issuer: urls.oauthIssuer,
+        authorizationServerMetadata: urls.oauthServerMetadata,
+        mcpResource: urls.mcp,
+        mcpMetadata: urls.mcpOauthMetadata,
+        tokenPrefix: 'svco_',
+        header: 'Authorization: Bearer <token>',
+      },
       signUp: urls.signUp,
       salesContactRequired: false,
     },

@@ -20,7 +20,7 @@ p{margin:.4rem 0}
 form{margin:0}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:.7rem 0 .25rem}
-input[type=email],input[type=text],select{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
+input[type=email],input[type=text],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
 input.code{font-family:ui-monospace,monospace;font-size:1.3rem;letter-spacing:.15em;max-width:14rem}
 fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.4rem .9rem .7rem}
 legend{font-weight:600;padding:0 .3rem}

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
 import { createTestApp, unique, type TestApp } from '../helpers/app.ts';
 import { codeOf, startMailServer } from '../helpers/mail-server.ts';
+import { launchChromium, recordProblems, shootBothWidths } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 
 /**
@@ -14,7 +14,6 @@ import { processBudget } from '../helpers/process.ts';
  * and revoke it, invite a member who signs in. Screenshots of each page, at a desktop's and a
  * phone's width, go to test-artifacts/accounts/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/accounts/', import.meta.url));
 
 let t: TestApp;
@@ -25,17 +24,13 @@ const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   mail = await startMailServer();
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   t = await createTestApp({ env: { BASE_URL: origin, SMTP_URL: mail.url, SIGNUP: 'open' } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
-  });
+  browser = await launchChromium();
 }, processBudget(1, 30_000));
 
 afterAll(async () => {
@@ -47,23 +42,11 @@ afterAll(async () => {
 async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
   return { context, page };
 }
 
-/** A desktop and a phone screenshot of the page as it is; at the phone's width nothing may stick out. */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize({ width: 360, height: 740 });
-  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 860 });
-  expect(widths.scroll, `${name} is wider than a phone`).toBeLessThanOrEqual(widths.client);
-}
+const shoot = (page: Page, name: string) => shootBothWidths(page, ARTIFACTS, name);
 
 async function signInWithMailedCode(page: Page, email: string, screenshots: boolean): Promise<void> {
   await page.goto(`${origin}/account/sign-in`);

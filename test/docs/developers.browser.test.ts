@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { webhookTenant } from '../helpers/posts.ts';
+import { launchChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 
 /**
  * The developers' page in real headless Chromium (Debian's `chromium`) against the real server
  * on loopback, at a phone's width. Screenshots go to test-artifacts/developers/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/developers/', import.meta.url));
 
 let t: TestApp;
@@ -20,17 +20,13 @@ let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   // A long origin, as a real deployment has: the page must still fit a phone.
   origin = `http://127.0.0.1:${port}`;
   t = await createTestApp({ env: { BASE_URL: origin } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
-  });
+  browser = await launchChromium();
 }, processBudget(1, 30_000));
 
 afterAll(async () => {

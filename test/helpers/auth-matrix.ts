@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ROLE_SCOPES, type Scope } from '../../src/auth/scopes.ts';
 import { createTenant, type TestApp, type Tenant } from './app.ts';
+import { issueOAuthToken } from './oauth.ts';
 
 export type RouteUnderTest = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,6 +18,8 @@ export type RouteUnderTest = {
   afterRemoval?: (res: LightMyRequestResponse) => void;
   /** The status of a successful call. */
   okStatus?: number;
+  /** Routes an OAuth token may not use even with the scope: the 403's message. */
+  oauthRefused?: RegExp;
 };
 
 export function expectRateLimitHeaders(res: LightMyRequestResponse): void {
@@ -158,6 +161,64 @@ export function runAuthMatrix(getApp: () => TestApp, route: RouteUnderTest): voi
           await getApp().services.workspaces.setRole(tenant.workspaceId, tenant.userId, weaker);
           const body = expectMsg(await call(tenant.key, tenant), 403, new RegExp(`${scope}.*${weaker}`));
           expect(body).toMatchObject({ scope, role: weaker });
+        });
+      }
+    }
+
+    // OAuth access tokens (svco_…): the same rules, through a token the user allowed on the consent page.
+    const oauthScopes = route.scope ? [route.scope] : ['posts:read'];
+    it('succeeds with an OAuth access token (Bearer svco_…)', async () => {
+      const tenant = await createTenant(getApp());
+      const { accessToken } = await issueOAuthToken(getApp(), { ...tenant, scopes: oauthScopes });
+      const res = await call(`Bearer ${accessToken}`, tenant);
+      if (route.oauthRefused) {
+        expectMsg(res, 403, route.oauthRefused);
+        return;
+      }
+      expect(res.statusCode, res.body).toBe(ok);
+      expectRateLimitHeaders(res);
+    });
+
+    it('401 with an OAuth token bound to the MCP server', async () => {
+      const tenant = await createTenant(getApp());
+      const { accessToken } = await issueOAuthToken(getApp(), { ...tenant, scopes: ['mcp:write'], resource: 'mcp' });
+      expectMsg(await call(`Bearer ${accessToken}`, tenant), 401, /issued for the MCP server/);
+    });
+
+    it('401 with an OAuth token once the user revokes the app', async () => {
+      const t = getApp();
+      const tenant = await createTenant(t);
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: oauthScopes });
+      const [app] = await t.services.oauth.allowedApps(tenant.userId);
+      expect(await t.services.oauth.revokeGrant(tenant.userId, app!.grantId)).toBe(true);
+      expectMsg(await call(`Bearer ${accessToken}`, tenant), 401, /invalid, has expired or was revoked/);
+    });
+
+    it('403 with an OAuth token once its user is removed from the workspace', async () => {
+      const t = getApp();
+      const tenant = await createTenant(t);
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: oauthScopes });
+      await t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId);
+      const res = await call(`Bearer ${accessToken}`, tenant);
+      if (route.afterRemoval) route.afterRemoval(res);
+      else expectMsg(res, 403, /no longer a member/);
+    });
+
+    if (route.scope) {
+      const scope = route.scope;
+      it(`403 naming ${scope} when the OAuth token was not granted it`, async () => {
+        const tenant = await createTenant(getApp());
+        const { accessToken } = await issueOAuthToken(getApp(), { ...tenant, scopes: [scope === 'posts:read' ? 'media:write' : 'posts:read'] });
+        const body = expectMsg(await call(`Bearer ${accessToken}`, tenant), 403, new RegExp(scope));
+        expect(body.scope).toBe(scope);
+      });
+      const weaker = (['contributor', 'viewer'] as const).find((role) => !ROLE_SCOPES[role].has(scope));
+      if (weaker) {
+        it(`403 with an OAuth token once its user is demoted to ${weaker}`, async () => {
+          const tenant = await createTenant(getApp());
+          const { accessToken } = await issueOAuthToken(getApp(), { ...tenant, scopes: [scope] });
+          await getApp().services.workspaces.setRole(tenant.workspaceId, tenant.userId, weaker);
+          expectMsg(await call(`Bearer ${accessToken}`, tenant), 403, new RegExp(`${scope}.*${weaker}`));
         });
       }
     }

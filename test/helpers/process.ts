@@ -32,12 +32,13 @@ function inheritedEnv(): NodeJS.ProcessEnv {
  * Runs `herald …` and returns its output; never throws on a non-zero exit, only when it outlasts
  * its budget. `input` is its standard input (empty and closed without it).
  */
-export async function herald(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function herald(args: string[], env: Record<string, string>, input = '', options: { onStderr?: (text: string) => void } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const pending = run(process.execPath, [HERALD_BIN, ...args], {
       env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env },
       timeout: PROCESS_BUDGET_MS,
     });
+    if (options.onStderr) pending.child.stderr!.on('data', (chunk: Buffer) => options.onStderr!(chunk.toString()));
     pending.child.stdin!.end(input);
     const { stdout, stderr } = await pending;
     return { code: 0, stdout, stderr };

@@ -61,7 +61,7 @@ describe('POST /public/v1/upload-link', () => {
     expect(row.token_hash).toBe(createHash('sha256').update(a.token).digest('hex'));
   });
 
-  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/upload-link', scope: 'media:write', okStatus: 201 });
+  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/upload-link', scope: 'media:write', okStatus: 201, oauthRefused: /OAuth access token cannot make one/ });
 });
 
 describe('GET /public/v1/upload-link/:id', () => {

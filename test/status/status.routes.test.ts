@@ -31,6 +31,10 @@ describe('GET /public/v1/status', () => {
         oauth2: {
           resource: 'http://herald.test/public/v1',
           metadata: 'http://herald.test/.well-known/oauth-protected-resource',
+          issuer: 'http://herald.test',
+          authorizationServerMetadata: 'http://herald.test/.well-known/oauth-authorization-server',
+          mcpResource: 'http://herald.test/mcp-oauth',
+          mcpMetadata: 'http://herald.test/.well-known/oauth-protected-resource/mcp-oauth',
           tokenPrefix: 'svco_',
           header: 'Authorization: Bearer <token>',
         },

@@ -3,6 +3,7 @@ import type { components } from '../api-types.ts';
 import { credentialsPath, DEFAULT_PROFILE, forgetCredential, normalizeUrl, resolveSession, storeCredential, storedCredential } from '../credentials.ts';
 import { ApiRefusal, UsageError } from '../errors.ts';
 import { Api } from '../http.ts';
+import { deviceLogin, revokeLogin } from '../oauth.ts';
 import { fields, notice, show, table } from '../output.ts';
 import { act, examples } from '../program.ts';
 import { readSecret } from '../session.ts';
@@ -12,13 +13,6 @@ type Workspace = components['schemas']['Workspace'];
 type Status = components['schemas']['Status'];
 type Check = components['schemas']['ConnectionCheck'];
 
-/**
- * Login by the OAuth device flow, once the instance offers it. Until then every login is by API
- * key; this is where the device flow (start, show the code, poll for the token) will go.
- */
-async function deviceFlowLogin(): Promise<never> {
-  throw new UsageError("This instance's OAuth login is not available yet: log in with an API key instead, `herald login --key --url <instance>` (create a key in the developer settings).");
-}
 
 const workspaceTable = (list: Workspace[]) =>
   table(['ID', 'NAME', 'ROLE', 'CURRENT'], list.map((w) => [w.id, w.name, w.role, w.current ? 'yes' : '']), 'No workspaces.');
@@ -27,42 +21,49 @@ export function register(program: Command): void {
   examples(
     program
       .command('login')
-      .description('store a credential for this instance (API key from a prompt or standard input, never from the command line)')
+      .description('log in to an instance: in a browser by default (OAuth device flow), or with an API key (--key, from a prompt or standard input, never from the command line)')
       .option('--key', 'log in with an API key (typed at a prompt, or piped on standard input)')
       .option('--url <url>', 'the instance, e.g. https://herald.example.com (HERALD_URL, or the profile\'s)')
       .action(
         act(async ({ out, opts }) => {
-          if (!opts.key) return deviceFlowLogin();
           const profile = opts.profile ?? DEFAULT_PROFILE;
           const given = (opts.url as string | undefined) || process.env.HERALD_URL || storedCredential(profile)?.url;
           if (!given) throw new UsageError('Which instance? Give its address with --url <url> (or HERALD_URL).');
           const url = normalizeUrl(given);
-          const key = await readSecret(`API key for ${url}: `);
           const workspace = opts.workspace;
-          // The key is stored only once the instance has accepted it.
-          const workspaces = await new Api({ url, key }, notice).get<Workspace[]>('/workspaces');
-          if (workspace && !workspaces.some((w) => w.id === workspace)) throw new UsageError(`This key has no workspace ${workspace}: run \`herald workspaces\` to see its workspaces.`);
-          const file = storeCredential(profile, { url, kind: 'apiKey', key, ...(workspace && { workspace }) });
-          show(out, { url, profile, workspaces, credentials: file }, () => [
-            `Logged in to ${url} (profile ${profile}). The key is stored in ${file}, readable by you only.`,
+          const credential = opts.key ? { url, kind: 'apiKey' as const, key: await readSecret(`API key for ${url}: `), ...(workspace && { workspace }) } : await deviceLogin(url, notice, { workspace });
+          // The credential is stored only once the instance has accepted it.
+          const workspaces = await new Api(credential, notice).get<Workspace[]>('/workspaces');
+          if (workspace && !workspaces.some((w) => w.id === workspace)) throw new UsageError(`This login has no workspace ${workspace}: run \`herald workspaces\` to see its workspaces.`);
+          const file = storeCredential(profile, credential);
+          const what = credential.kind === 'oauth' ? 'The access token' : 'The key';
+          show(out, { url, profile, workspaces, credentials: file, kind: credential.kind }, () => [
+            `Logged in to ${url} (profile ${profile}). ${what} is stored in ${file}, readable by you only.`,
             workspaces.length > 1 && !workspace ? `This key reaches ${workspaces.length} workspaces: add --workspace <id> to a command, or log in again with --workspace <id>.` : '',
             workspaceTable(workspaces),
           ].filter(Boolean));
         }),
       ),
-    ['herald login --key --url https://herald.example.com', 'herald login --key --url https://herald.example.com < key.txt', 'herald login --key --profile work --workspace ws_123'],
+    ['herald login --url https://herald.example.com', 'herald login --key --url https://herald.example.com', 'herald login --key --url https://herald.example.com < key.txt', 'herald login --key --profile work --workspace ws_123'],
   );
 
   examples(
     program
       .command('logout')
-      .description('forget the stored credential of a profile (an API key stays valid: revoke it in the developer settings)')
+      .description('forget the stored credential of a profile; a browser login (OAuth) is also revoked at the instance (an API key stays valid: revoke it in the developer settings)')
       .action(
         act(async ({ out, opts }) => {
           const profile = opts.profile ?? DEFAULT_PROFILE;
+          const stored = storedCredential(profile);
+          const revoked = stored?.kind === 'oauth' ? await revokeLogin(stored) : false;
           const forgotten = forgetCredential(profile);
-          show(out, { profile, loggedOut: Boolean(forgotten) }, () =>
-            forgotten ? `Logged out of ${forgotten.url} (profile ${profile}). The API key itself still works until it is revoked in the developer settings.` : `Profile ${profile} was not logged in.`,
+          const after = forgotten?.kind === 'oauth'
+            ? revoked
+              ? ' Its access was revoked at the instance.'
+              : ' The instance could not be reached to revoke its access: revoke it under “Apps you allowed” in your account.'
+            : ' The API key itself still works until it is revoked in the developer settings.';
+          show(out, { profile, loggedOut: Boolean(forgotten), revoked }, () =>
+            forgotten ? `Logged out of ${forgotten.url} (profile ${profile}).${after}` : `Profile ${profile} was not logged in.`,
           );
         }),
       ),

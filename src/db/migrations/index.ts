@@ -9,6 +9,7 @@ import * as accounts from './2026-11-23T1000-accounts.ts';
 import * as uploadLinkUsage from './2026-11-23T1100-upload-link-usage.ts';
 import * as channelConnect from './2026-11-23T1200-channel-connect.ts';
 import * as channelsVersion from './2026-11-23T1400-channels-version.ts';
+import * as oauth from './2026-11-23T1600-oauth.ts';
 import * as channelsDeleted from './2026-11-23T1800-channels-deleted.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1100-upload-link-usage': uploadLinkUsage,
   '2026-11-23T1200-channel-connect': channelConnect,
   '2026-11-23T1400-channels-version': channelsVersion,
+  '2026-11-23T1600-oauth': oauth,
   '2026-11-23T1800-channels-deleted': channelsDeleted,
 };

@@ -1,0 +1,217 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionDetails } from 'oidc-provider';
+import { z } from 'zod';
+import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
+import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
+import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';
+import { html } from '../web/html.ts';
+import { accountIdOf, oauthResources } from './oauth.service.ts';
+import { allowedAppsPage, consentPage, ownAppsPage } from './oauth-pages.html.ts';
+import { AppError } from '../errors.ts';
+
+export type OAuthRouteOptions = { web: WebOptions; baseUrl: string; trustProxy: boolean };
+
+const uidParam = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const grantParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const clientParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.slice(0, 200) : '';
+}
+
+/**
+ * The authorization server inside this app: its endpoints under /oauth (token, authorize,
+ * revoke, register, device) and its metadata, served by the protocol library, which is loaded on
+ * the first of these requests; and Herald's own pages for the steps that need a person: the
+ * consent page (signed in, picks the workspace) and the list of allowed apps.
+ */
+export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptions): Promise<void> {
+  const { oauth } = app.services;
+  const provider = () => oauth.provider({ trustProxy: options.trustProxy });
+  const resources = oauthResources(options.baseUrl);
+
+  // The library reads its own request bodies: this scope leaves them unread.
+  await app.register(async (mount) => {
+    mount.removeAllContentTypeParsers();
+    mount.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    let handler: ((req: FastifyRequest['raw'], res: FastifyReply['raw']) => void) | undefined;
+    const forward = async (request: FastifyRequest, reply: FastifyReply, url?: string) => {
+      handler ??= (await provider()).callback();
+      if (url !== undefined) request.raw.url = url;
+      reply.hijack();
+      handler(request.raw, reply.raw);
+    };
+    const route = { config: { auth: 'none' as const }, schema: { hide: true } };
+    mount.all('/oauth/*', route, async (request, reply) => forward(request, reply));
+    mount.get('/.well-known/openid-configuration', route, async (request, reply) => forward(request, reply));
+    // RFC 8414 metadata: the same document, at the name OAuth clients look for.
+    mount.get('/.well-known/oauth-authorization-server', route, async (request, reply) => forward(request, reply, '/.well-known/openid-configuration'));
+  });
+
+  // Pages a person sees: the session, the layout and the CSRF check of the account pages.
+  await app.register(async (pages) => {
+    await pages.register(webPagesPlugin, options.web);
+    const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
+    const send = (reply: FastifyReply, body: string, status = 200, headers: Record<string, string> = pageHeaders()) => reply.status(status).headers(headers).send(body);
+
+    function chrome(request: FastifyRequest, reply: FastifyReply, current: string): PageChrome {
+      const account = request.account!;
+      return {
+        nav: [
+          { href: '/account/keys', label: 'Developer settings' },
+          { href: '/account/apps', label: 'Apps you allowed', current: current === '/account/apps' },
+          { href: '/account/developer-apps', label: 'Your apps', current: current === '/account/developer-apps' },
+        ],
+        workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),
+        currentWorkspaceId: account.current?.workspace.id ?? null,
+        back: current,
+        csrf: csrfToken(request, reply, options.web),
+        email: account.session.email,
+      };
+    }
+
+    async function details(request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails | null> {
+      try {
+        return await (await provider()).interactionDetails(request.raw, reply.raw);
+      } catch {
+        return null;
+      }
+    }
+
+    const expired = (reply: FastifyReply) =>
+      send(reply, messagePage('This request has expired', 'The app’s request is no longer open (it was answered, or it waited too long). Go back to the app and start again.', { href: '/account', label: 'Your account' }), 400);
+
+    function scopesAsked(interaction: InteractionDetails): { resource: string; scopes: string[] } {
+      const asked = interaction.params.resource;
+      const resource = Array.isArray(asked) ? asked[0] ?? resources.rest : (asked ?? resources.rest);
+      const allowed: readonly string[] = resource === resources.mcp ? MCP_SCOPES : REST_SCOPES;
+      const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      return { resource, scopes: requested.filter((s) => allowed.includes(s)) };
+    }
+
+    pages.get('/oauth/interaction/:uid', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { uid } = uidParam.parse(request.params);
+      const interaction = await details(request, reply);
+      if (!interaction || interaction.uid !== uid) return expired(reply);
+      const clientId = String(interaction.params.client_id ?? '');
+      const { resource, scopes } = scopesAsked(interaction);
+      const redirect = typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : null;
+      let redirectOrigin: string | null = null;
+      try {
+        redirectOrigin = redirect ? new URL(redirect).origin : null;
+      } catch {
+        redirectOrigin = null;
+      }
+      const account = request.account!;
+      const headers = pageHeaders();
+      // The answer redirects to the app: the form may lead there (form-action covers redirects).
+      if (redirectOrigin && redirectOrigin !== 'null') headers['content-security-policy'] = headers['content-security-policy']!.replace("form-action 'self'", `form-action 'self' ${redirectOrigin}`);
+      return send(
+        reply,
+        consentPage({
+          chrome: chrome(request, reply, `/oauth/interaction/${uid}`),
+          csrf: csrfToken(request, reply, options.web),
+          uid,
+          clientId,
+          clientName: await oauth.clientName(clientId),
+          redirectHost: redirectOrigin,
+          resourceName: resource === resources.mcp ? `the MCP server (${resource})` : `the REST API (${resource})`,
+          scopes,
+          workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role })),
+          currentWorkspaceId: account.current?.workspace.id ?? null,
+        }),
+        200,
+        headers,
+      );
+    });
+
+    pages.post('/oauth/interaction/:uid', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { uid } = uidParam.parse(request.params);
+      const interaction = await details(request, reply);
+      if (!interaction || interaction.uid !== uid) return expired(reply);
+      const p = await provider();
+      const account = request.account!;
+      let result: Record<string, unknown>;
+      if (field(request.body, 'decision') !== 'allow') {
+        result = { error: 'access_denied', error_description: 'The user denied the request.' };
+      } else {
+        const membership = account.memberships.find((m) => m.workspace.id === field(request.body, 'workspace'));
+        if (!membership) return send(reply, messagePage('Choose a workspace', 'Pick one of your workspaces for the app to act in.', { href: `/oauth/interaction/${uid}`, label: 'Back' }), 400);
+        const { resource, scopes } = scopesAsked(interaction);
+        const accountId = accountIdOf(account.session.userId, membership.workspace.id);
+        const grant = new p.Grant({ accountId, clientId: String(interaction.params.client_id) });
+        if (scopes.length) grant.addResourceScope(resource, scopes.join(' '));
+        const offline = String(interaction.params.scope ?? '').split(' ').includes('offline_access');
+        if (offline) grant.addOAuthScope('offline_access');
+        const grantId = await grant.save();
+        result = { login: { accountId }, consent: { grantId } };
+      }
+      const target = await p.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+      return reply.redirect(target, 303);
+    });
+
+    // --- Apps you allowed ---
+    pages.get('/account/apps', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const account = request.account!;
+      const names = new Map(account.memberships.map((m) => [m.workspace.id, m.workspace.name]));
+      const apps = (await oauth.allowedApps(account.session.userId)).map((a) => ({ ...a, workspaceName: names.get(a.workspaceId) ?? 'a workspace you left' }));
+      const notice = (request.query as Record<string, unknown>).revoked === '1' ? 'Access revoked: the app’s tokens no longer work.' : undefined;
+      return send(reply, allowedAppsPage({ chrome: chrome(request, reply, '/account/apps'), csrf: csrfToken(request, reply, options.web), apps, notice }));
+    });
+
+    pages.post('/account/apps/:id/revoke', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { id } = grantParam.parse(request.params);
+      if (!(await oauth.revokeGrant(request.account!.session.userId, id))) {
+        return send(reply, layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`), 404);
+      }
+      return reply.redirect('/account/apps?revoked=1', 303);
+    });
+
+    // --- Your apps (registered by the user) ---
+    const ownApps = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<Parameters<typeof ownAppsPage>[0], 'chrome' | 'csrf' | 'apps'> = {}, status = 200) =>
+      send(reply, ownAppsPage({ chrome: chrome(request, reply, '/account/developer-apps'), csrf: csrfToken(request, reply, options.web), apps: await oauth.ownApps(request.account!.session.userId), ...extra }), status);
+    const refusal = (error: unknown) => {
+      if (error instanceof AppError && error.statusCode < 500) return error;
+      throw error;
+    };
+
+    pages.get('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const notice = (request.query as Record<string, unknown>).deleted === '1' ? 'App deleted: its tokens no longer work.' : undefined;
+      return ownApps(request, reply, { notice });
+    });
+
+    pages.post('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const form = { name: field(request.body, 'name'), redirectUris: String((request.body as Record<string, unknown>).redirect_uris ?? '').slice(0, 5000), confidential: field(request.body, 'kind') !== 'public' };
+      try {
+        const created = await oauth.registerApp(request.account!.session.userId, { name: form.name, redirectUris: form.redirectUris.split(/\r?\n/), confidential: form.confidential });
+        return ownApps(request, reply, { created: { ...created, rotated: false } });
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message, form }, e.statusCode);
+      }
+    });
+
+    pages.post('/account/developer-apps/:id/rotate', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { id } = clientParam.parse(request.params);
+      try {
+        const rotated = await oauth.rotateAppSecret(request.account!.session.userId, id);
+        return ownApps(request, reply, { created: { ...rotated, rotated: true } });
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message }, e.statusCode);
+      }
+    });
+
+    pages.post('/account/developer-apps/:id/delete', { ...page, preHandler: requireUser }, async (request, reply) => {
+      const { id } = clientParam.parse(request.params);
+      try {
+        await oauth.deleteApp(request.account!.session.userId, id);
+      } catch (error) {
+        const e = refusal(error);
+        return ownApps(request, reply, { error: e.message }, e.statusCode);
+      }
+      return reply.redirect('/account/developer-apps?deleted=1', 303);
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's headless Chromium, allowed to reach loopback only. */
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+}
+
+/** A desktop and a phone screenshot of the page as it is, into `dir`; at the phone's width nothing may stick out. */
+export async function shootBothWidths(page: Page, dir: string, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(dir, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 740 });
+  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
+  await page.screenshot({ path: path.join(dir, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  expect(widths.scroll, `${name} is wider than a phone`).toBeLessThanOrEqual(widths.client);
+}
+
+/** Collects the page's script errors and Content Security Policy violations (tests expect none). */
+export function recordProblems(page: Page, problems: { pageErrors: string[]; cspViolations: string[] }): Page {
+  page.on('pageerror', (error) => problems.pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) problems.cspViolations.push(message.text());
+  });
+  return page;
+}

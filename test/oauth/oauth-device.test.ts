@@ -1,0 +1,67 @@
+import * as client from 'openid-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
+
+let s: OAuthServer;
+let cli: client.Configuration;
+beforeAll(async () => {
+  s = await startOAuthServer();
+  cli = await client.discovery(new URL(s.origin), 'herald-cli', undefined, client.None(), { execute: [client.allowInsecureRequests], algorithm: 'oauth2' });
+});
+
+const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+
+/** What a person does in the browser (the browser test clicks it): type the code, confirm, allow. */
+async function approve(jar: CookieJar, verificationUri: string, userCode: string, workspaceId: string, decision = 'allow') {
+  const input = await jar.fetch(verificationUri);
+  const inputHtml = await input.text();
+  expect(input.status, inputHtml).toBe(200);
+  const action = new URL(/<form method="post" action="([^"]+)"/.exec(inputHtml)![1]!, s.origin).href;
+  const confirm = await jar.fetch(action, form({ xsrf: field(inputHtml, 'xsrf'), user_code: userCode }));
+  const confirmHtml = await confirm.text();
+  expect(confirmHtml).toContain(userCode);
+  const toConsent = await jar.fetch(action, form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code'), confirm: 'yes' }));
+  expect(toConsent.status, await toConsent.clone().text()).toBe(303);
+  const interaction = new URL(toConsent.headers.get('location')!, s.origin).href;
+  const consent = await jar.fetch(interaction);
+  const consentHtml = await consent.text();
+  expect(consentHtml).toContain('Herald command line');
+  const answer = await jar.fetch(interaction, form({ _csrf: field(consentHtml, '_csrf'), workspace: workspaceId, decision }));
+  expect(answer.status).toBe(303);
+  const done = await jar.fetch(new URL(answer.headers.get('location')!, s.origin).href);
+  return done.text();
+}
+
+describe('device authorization grant (RFC 8628)', () => {
+  it('the CLI client gets tokens once the signed-in user types the code and allows', async () => {
+    const person = await createPerson(s.t, 'contributor');
+    const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read posts:draft', resource: `${s.origin}/public/v1` });
+    expect(device.verification_uri).toBe(`${s.origin}/oauth/device`);
+    expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    const page = await approve(new CookieJar(person.sessionToken), device.verification_uri, device.user_code, person.workspaceId);
+    expect(page).toContain('Device connected');
+    const tokens = await client.pollDeviceAuthorizationGrant(cli, device);
+    expect(tokens.access_token).toMatch(/^svco_/);
+    expect(tokens.refresh_token).toMatch(/^svcr_/);
+    const res = await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain(person.workspaceId);
+  });
+
+  it('a wrong code is refused on the page, and a denied request ends with access_denied', async () => {
+    const person = await createPerson(s.t);
+    const jar = new CookieJar(person.sessionToken);
+    const input = await jar.fetch(`${s.origin}/oauth/device`);
+    const html = await input.text();
+    const wrong = await jar.fetch(`${s.origin}/oauth/device`, form({ xsrf: field(html, 'xsrf'), user_code: 'BCDF-GHJK' }));
+    expect(await wrong.text()).toContain('That code is not right');
+
+    const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    await approve(jar, device.verification_uri, device.user_code, person.workspaceId, 'deny');
+    // One token request (not a poll, which waits the interval first): the answer is final.
+    const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
