@@ -102,3 +102,31 @@ export function renewOnce(channelId: string, oldToken: string, renew: () => Prom
   result.catch(() => renewals.delete(key));
   return result;
 }
+
+/** Tokens a platform's token endpoint issued on a refresh. */
+export type RefreshedTokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
+
+/**
+ * Renews a channel's access token with its refresh token (once per process, see `renewOnce`) and
+ * returns the configuration to store: the new tokens over the old ones. A 400 or 401 from the
+ * token endpoint means the grant is gone: an `auth` failure, so the channel is reconnected.
+ */
+export async function renewWithRefreshToken(
+  platform: string,
+  channelId: string,
+  config: Record<string, unknown> & { refreshToken: string },
+  request: (refreshToken: string) => Promise<RefreshedTokens>,
+): Promise<Record<string, unknown>> {
+  const { refreshToken } = config;
+  try {
+    return await renewOnce(channelId, refreshToken, async () => {
+      const tokens = await request(refreshToken);
+      return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
+    });
+  } catch (error) {
+    if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
+      throw new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+    }
+    throw error;
+  }
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { readMedia, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewOnce, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
@@ -235,18 +235,9 @@ async function refreshCredentials(ctx: ProviderContext, now: Date): Promise<Reco
     if (expiresSoon(config.expiresAt, now, 0)) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
     return null;
   }
-  try {
-    const refreshToken = config.refreshToken;
-    return await renewOnce(ctx.channel.id, refreshToken, async () => {
-      const tokens = await tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now);
-      return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? config.refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
-    });
-  } catch (error) {
-    if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
-      throw new ProviderError('auth', `LinkedIn refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
-    }
-    throw error;
-  }
+  return renewWithRefreshToken('LinkedIn', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
+    tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
+  );
 }
 
 function linkedin(forPage: boolean): Provider {

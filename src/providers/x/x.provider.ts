@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewOnce, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { countXText } from './x.text.ts';
@@ -213,18 +213,9 @@ export const xProvider: Provider = {
     const config = xConfig(ctx.config);
     if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
     if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
-    try {
-      const refreshToken = config.refreshToken;
-      return await renewOnce(ctx.channel.id, refreshToken, async () => {
-        const tokens = await tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now);
-        return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? config.refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
-      });
-    } catch (error) {
-      if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
-        throw new ProviderError('auth', `X refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
-      }
-      throw error;
-    }
+    return renewWithRefreshToken('X', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
+      tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
+    );
   },
   publish: send,
   comment: send,
