@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
 import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
@@ -28,8 +28,12 @@ export const xConfigSchema = z.object({
 });
 type XConfig = z.infer<typeof xConfigSchema>;
 
+// Digits grouped by hand: a number's toLocaleString at module load would map ICU's locale data
+// (several MiB of resident memory) into every process at start-up.
+const LONG_LIMIT_TEXT = String(LONG_LIMIT).replace(/\B(?=(\d{3})+$)/g, ',');
+
 const settingsSchema = z.object({
-  longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT.toLocaleString('en')} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
+  longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT_TEXT} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
   replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
 });
 
