@@ -5,6 +5,7 @@
 // when the process exits.
 import fs from 'node:fs';
 import module, { createRequire } from 'node:module';
+import process from 'node:process';
 
 const file = process.env.HERALD_TEST_MODULE_TRACE;
 if (file) {
