@@ -123,6 +123,10 @@ export async function build(root = ROOT, id = fingerprint(root), name = 'cli') {
       sourcemap: 'linked',
       sourcesContent: false,
       keepNames: true,
+      // Without indentation and comments the build is a third smaller: less source for V8 to scan
+      // at start and to keep in memory (about 3 MiB resident). Names stay (keepNames), so a stack
+      // trace still names its functions; `node --enable-source-maps` maps its positions to src/.
+      minifyWhitespace: true,
       banner: { js: REQUIRE_BANNER },
       tsconfig: path.join(root, 'tsconfig.json'),
       logLevel: 'warning',
