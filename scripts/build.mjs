@@ -126,7 +126,10 @@ export async function build(root = ROOT, id = fingerprint(root), name = 'cli') {
       // Without indentation and comments the build is a third smaller: less source for V8 to scan
       // at start and to keep in memory (about 3 MiB resident). Names stay (keepNames), so a stack
       // trace still names its functions; `node --enable-source-maps` maps its positions to src/.
+      // Lines are still broken every 120 or so characters: Node prints the line of an uncaught
+      // error, which would otherwise be a whole file.
       minifyWhitespace: true,
+      lineLimit: 120,
       banner: { js: REQUIRE_BANNER },
       tsconfig: path.join(root, 'tsconfig.json'),
       logLevel: 'warning',
