@@ -228,17 +228,15 @@ async function comment(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id, url: `https://www.linkedin.com/feed/update/${post}/` };
 }
 
-async function refreshCredentials(ctx: ProviderContext, now: Date): Promise<Record<string, unknown> | null> {
-  const config = linkedinConfig(ctx.config);
-  if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
-  if (!config.refreshToken) {
-    if (expiresSoon(config.expiresAt, now, 0)) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
-    return null;
-  }
-  return renewWithRefreshToken('LinkedIn', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-    tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-  );
-}
+const renewal: NonNullable<Provider['renewal']> = {
+  // Without a refresh token (LinkedIn gives one to some apps only) the token is used until it expires, then the channel is reconnected.
+  due: (config, now) => expiresSoon(config.expiresAt, now, typeof config.refreshToken === 'string' ? REFRESH_MARGIN_MS : 0),
+  async renew(ctx, now) {
+    const config = linkedinConfig(ctx.config);
+    if (!config.refreshToken) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
+    return renewWithRefreshToken('LinkedIn', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+  },
+};
 
 function linkedin(forPage: boolean): Provider {
   return {
@@ -265,7 +263,7 @@ function linkedin(forPage: boolean): Provider {
       return missing;
     },
     signIn: signIn(forPage),
-    refreshCredentials,
+    renewal,
     publish,
     comment,
   };

@@ -209,13 +209,13 @@ export const xProvider: Provider = {
     return missing;
   },
   signIn,
-  async refreshCredentials(ctx, now) {
-    const config = xConfig(ctx.config);
-    if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
-    if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
-    return renewWithRefreshToken('X', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-      tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-    );
+  renewal: {
+    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
+    async renew(ctx, now) {
+      const config = xConfig(ctx.config);
+      if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
+      return renewWithRefreshToken('X', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+    },
   },
   publish: send,
   comment: send,

@@ -1,6 +1,6 @@
 // A local server speaking X's API v2 (https://docs.x.com/x-api) for what Herald uses: the OAuth 2.0
 // authorization-code flow with PKCE and a confidential client (HTTP Basic at the token endpoint),
-// rotating refresh tokens, /2/users/me, the v2 media upload (one request for images; initialize,
+// rotating single-use refresh tokens (counted, and held on request), /2/users/me, the v2 media upload (one request for images; initialize,
 // append, finalize and STATUS polling for video), POST /2/tweets with replies, and X's errors:
 // duplicate text (403), rate limits (429 with x-rate-limit-reset) and expired tokens (401).
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,7 +18,11 @@ export class FakeX extends FakeServer {
   refuseRefresh = false;
   /** How many STATUS polls a video stays in progress. */
   processingPolls = 1;
+  /** Refreshes granted. */
   refreshes = 0;
+  /** Refresh requests received, granted or refused. */
+  refreshCalls = 0;
+  #held: { arrived: () => void; released: Promise<void> } | null = null;
   signedIn = { id: '1001', username: 'herald_test', name: 'Herald Test' };
   readonly tweets: FakeTweet[] = [];
   readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean }>();
@@ -31,6 +35,20 @@ export class FakeX extends FakeServer {
     super.reset();
     this.tweets.length = 0;
     this.refreshes = 0;
+    this.refreshCalls = 0;
+    this.#held = null;
+  }
+
+  /**
+   * Holds refresh requests until `release` is called: `arrived` resolves when the first one is
+   * here. The refresh token is checked (and spent) when the answer goes out, as X does once it answers.
+   */
+  holdRefreshes(): { arrived: Promise<void>; release(): void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    this.#held = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+    return { arrived: arrival, release };
   }
 
   #id(): string {
@@ -69,6 +87,12 @@ export class FakeX extends FakeServer {
         return this.#issue(code.user);
       }
       if (f.get('grant_type') === 'refresh_token') {
+        this.refreshCalls++;
+        if (this.#held) {
+          this.#held.arrived();
+          await this.#held.released;
+        }
+        // Single use: the refresh token dies with this request, granted or not.
         const user = this.#refresh.get(f.get('refresh_token') ?? '');
         this.#refresh.delete(f.get('refresh_token') ?? '');
         if (!user || this.refuseRefresh) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
