@@ -3,11 +3,12 @@
 // counted as X counts it, duplicate text, rate limits, and access tokens renewed before expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderError } from '../../../src/providers/provider.ts';
-import { xProvider } from '../../../src/providers/x/x.provider.ts';
+import { X_ALT_MAX, xProvider } from '../../../src/providers/x/x.provider.ts';
 import { countXText } from '../../../src/providers/x/x.text.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp } from '../../helpers/app.ts';
-import { createOk, getPost, postBody } from '../../helpers/posts.ts';
+import { fileBody, png } from '../../helpers/media-files.ts';
+import { createOk, createPosts, getPost, postBody } from '../../helpers/posts.ts';
 import { publishThreadToChannel } from '../platforms/platform-e2e.ts';
 import { FakeX } from '../oauth/fake-x.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
@@ -82,6 +83,43 @@ describe('X', () => {
     expect(await failure({ status: 401, body: { title: 'Unauthorized', detail: 'Unauthorized' } })).toMatchObject({ kind: 'auth' });
     expect(await failure({ status: 201, body: {} })).toMatchObject({ kind: 'unknown_outcome' });
     expect(xProvider.idempotentWrites).toBe(false);
+  });
+
+  it('gives images their descriptions through the media metadata endpoint before the post names them', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const id = channels[0]!.id;
+    const uploaded = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(16, 16), 'kite.png', 'image/png') })).json() as { id: string; path: string };
+    const other = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(8, 8, [1, 2, 3]), 'plain.png', 'image/png') })).json() as { id: string; path: string };
+    const [created] = await createOk(t, tenant, {
+      ...postBody(id, { type: 'now' }),
+      posts: [{ integration: { id }, value: [{ content: '<p>A kite</p>', image: [uploaded, other] }], settings: { __type: 'x', alt: { [uploaded.id]: 'A red kite over a field' } } }],
+    });
+    await t.settle();
+    expect((await getPost(t, tenant, created!.postId)).value[0]!.state).toBe('PUBLISHED');
+    const [tweet] = x.tweets;
+    expect(tweet!.media_ids.map((m) => x.media.get(m)!.alt)).toEqual(['A red kite over a field', undefined]);
+    const metadata = x.calls.filter((c) => c.path === '/2/media/metadata');
+    expect(metadata).toHaveLength(1);
+    expect(metadata[0]!.json).toEqual({ id: tweet!.media_ids[0], metadata: { alt_text: { text: 'A red kite over a field' } } });
+    // The description is set before the post names the media.
+    expect(x.calls.findIndex((c) => c.path === '/2/media/metadata')).toBeLessThan(x.calls.findIndex((c) => c.path === '/2/tweets'));
+  });
+
+  it('refuses a description longer than X takes when the post is written, and one for a video before publishing', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const id = channels[0]!.id;
+    const tooLong = await createPosts(t, tenant, { ...postBody(id, { type: 'draft' }), posts: [{ integration: { id }, value: [{ content: '<p>Long alt</p>' }], settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX + 1) } } }] });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('X takes descriptions of up to 1,000 characters.');
+    const atLimit = await createPosts(t, tenant, { ...postBody(id, { type: 'draft' }), posts: [{ integration: { id }, value: [{ content: '<p>Long alt</p>' }], settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX) } } }] });
+    expect(atLimit.statusCode, atLimit.body).toBe(200);
+
+    const video = mediaItem(Buffer.alloc(10), { mimeType: 'video/mp4', name: 'film.mp4' });
+    const missing = xProvider.validate({ text: 'A film', media: [video], settings: { alt: { [video.id]: 'A film about kites' } }, part: 0, config: {} });
+    expect(missing).toEqual([{ field: 'settings.alt', reason: 'X takes descriptions for images and GIFs only; remove the one for the video (value[0].image[0]).' }]);
+    expect(xProvider.validate({ text: 'A film', media: [video], settings: {}, part: 0, config: {} })).toEqual([]);
   });
 
   it('counts text as X does: URLs 23, CJK and emoji 2', () => {
