@@ -39,6 +39,9 @@ describe('X', () => {
     expect(authorize.searchParams.get('scope')).toBe('tweet.read tweet.write users.read media.write offline.access');
     expect(channels).toHaveLength(1);
     expect(channels[0]).toMatchObject({ identifier: 'x', name: 'Herald Test', profile: 'herald_test', disabled: false });
+    // With its app configured, X is listed as available.
+    const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as { platforms: Array<{ identifier: string; available: boolean }> };
+    expect(platforms.find((p) => p.identifier === 'x')).toEqual({ identifier: 'x', name: 'X', available: true });
     const config = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
     expect(config).toMatchObject({ userId: '1001', username: 'herald_test' });
     expect(typeof config.refreshToken).toBe('string');
