@@ -98,6 +98,7 @@ describe('LinkedIn', () => {
     });
     expect(await missingFor([{ content: '<p>Post</p>' }, { content: `<p>${'a'.repeat(1251)}</p>` }])).toContainEqual({ field: 'value[1].content', reason: 'The comment is 1251 characters long; LinkedIn comments take 1,250.' });
     expect(await missingFor([{ content: '<p>Post</p>', image: [image] }, { content: `<p>${'a'.repeat(1250)}</p>`, image: [second] }], { alt: { [image.id]: 'On the post: fine' } })).toEqual([]);
+    expect(await missingFor([{ content: `<p>${'a'.repeat(3001)}</p>` }])).toContainEqual({ field: 'value[0].content', reason: 'The text is 3001 characters long; LinkedIn allows 3000.' });
   });
 
   it('escapes Little Text markup characters', () => {

@@ -147,7 +147,7 @@ describe('X', () => {
     expect(none.body).not.toContain('counts 282');
   });
 
-  it('maps duplicate text to a clear rejection and a rate limit to a retry after X\'s reset time', async () => {
+  it('maps duplicate text to a clear rejection', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const body = { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Same words twice</p>' }], settings: { __type: 'x' } }] };
@@ -160,6 +160,33 @@ describe('X', () => {
     expect(refused.value[0]!.state).toBe('ERROR');
     expect(JSON.stringify(refused)).toContain('X refuses a post whose text is the same as a recent one');
     expect(x.tweets).toHaveLength(1);
+  });
+
+  it('through the engine: a rate limit waits for X\'s reset time; a post whose answer is lost ends as ERROR unconfirmed, never sent twice', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
+    const id = channels[0]!.id;
+    const body = (text: string) => ({ ...postBody(id, { type: 'now' }), posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }] });
+    const reset = Math.floor(Date.now() / 1000) + 900;
+    x.on((req) => (req.path === '/2/tweets' ? { status: 429, body: { title: 'Too Many Requests', detail: 'Too Many Requests' }, headers: { 'x-rate-limit-reset': String(reset) } } : undefined));
+    const [limited] = await createOk(t, tenant, body('Later'));
+    await t.settle();
+    const waiting = await getPost(t, tenant, limited!.postId);
+    expect(waiting.value[0]!.state).not.toBe('PUBLISHED');
+    expect(waiting.errorKind).toBeNull();
+    const { next_run_at: nextRun } = await t.runtime.db.selectFrom('posts').select('next_run_at').where('id', '=', limited!.postId).executeTakeFirstOrThrow();
+    expect(Date.parse(nextRun!)).toBeGreaterThanOrEqual(reset * 1000 - 1000);
+    expect(x.calls.filter((c) => c.path === '/2/tweets')).toHaveLength(1);
+
+    x.reset();
+    x.on((req) => (req.path === '/2/tweets' ? { status: 201, body: {} } : undefined));
+    const [lost] = await createOk(t, tenant, body('Lost answer'));
+    await t.settle();
+    const unconfirmed = await getPost(t, tenant, lost!.postId);
+    expect(unconfirmed.value[0]!.state).toBe('ERROR');
+    expect(unconfirmed.errorKind).toBe('unconfirmed');
+    expect(x.calls.filter((c) => c.path === '/2/tweets')).toHaveLength(1);
+    await t.request({ method: 'DELETE', url: `/public/v1/posts/${limited!.postId}`, key: tenant.key });
   });
 
   it('renews an access token that expires soon before publishing, keeping the rotated refresh token', async () => {
