@@ -232,5 +232,15 @@ describe('X', () => {
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json();
     expect(JSON.stringify(notes)).toContain('X refused to renew the access token');
     expect(x.tweets).toHaveLength(0);
+
+    // Signing in again with the same account reconnects the same channel, enabled, with new tokens.
+    x.refuseRefresh = false;
+    x.expiresIn = 7200;
+    const again = await signInThroughApi(t, tenant, { provider: 'x' });
+    expect(again.channels).toHaveLength(1);
+    expect(again.channels[0]).toMatchObject({ id: channels[0]!.id, disabled: false });
+    const [sent] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Sent after reconnecting</p>' }], settings: { __type: 'x' } }] });
+    await t.settle();
+    expect((await getPost(t, tenant, sent!.postId)).value[0]!.state).toBe('PUBLISHED');
   });
 });
