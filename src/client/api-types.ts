@@ -3179,6 +3179,16 @@ export interface components {
                 /** @constant */
                 current: "v1";
             };
+            /** @description The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable. */
+            platforms: {
+                /** @description The platform id: `provider` when connecting, `settings.__type` in posts. */
+                identifier: string;
+                name: string;
+                /** @description Whether channels of this platform can be connected on this server. */
+                available: boolean;
+                /** @description When not available: why, and what the operator must set (e.g. the platform app's variables). */
+                unavailable?: string;
+            }[];
         };
         ConnectionCheck: {
             connected: boolean;
