@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
-import { png } from '../helpers/media-files.ts';
+import { fileBody, png } from '../helpers/media-files.ts';
 import { TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { connectClient, mcpUrl } from './helpers.ts';
@@ -198,6 +198,11 @@ describe('MCP server: tools', () => {
     const contents = await ok(client, 'get_upload_link', { id: link.id });
     expect(contents).toEqual({ id: link.id, status: 'empty', count: 0, files: [] });
     expect(contents).toEqual((await restGet(`/upload-link/${link.id as string}`)).body);
+    // A link made with an MCP key (mcp:write) takes files, like one made with a REST key.
+    const page = new URL(link.url as string).pathname;
+    const sent = await t.request({ method: 'POST', url: `${page}/files`, ...fileBody(png(4, 4, [9, 8, 7]), 'from-mcp.png') });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await ok(client, 'get_upload_link', { id: link.id })).toMatchObject({ status: 'ready', files: [{ name: 'from-mcp.png' }] });
   });
 
   it('notifications, as the REST API lists them', async () => {
