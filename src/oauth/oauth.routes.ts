@@ -38,6 +38,14 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     let handler: ((req: FastifyRequest['raw'], res: FastifyReply['raw']) => void) | undefined;
     const forward = async (request: FastifyRequest, reply: FastifyReply, url?: string) => {
       handler ??= (await provider()).callback();
+      // The library answers on the raw response: Fastify then does not send the headers set so far
+      // (rate limit, Link), so they are set there; its request line is written when the response
+      // finishes, under the URL asked for (the metadata's is rewritten for the library).
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      const asked = request.raw.url;
+      reply.raw.prependOnceListener('finish', () => {
+        request.raw.url = asked;
+      });
       if (url !== undefined) request.raw.url = url;
       reply.hijack();
       handler(request.raw, reply.raw);
