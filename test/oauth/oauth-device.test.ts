@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
@@ -63,5 +64,34 @@ describe('device authorization grant (RFC 8628)', () => {
     const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
+
+describe('device codes at rest', () => {
+  const poll = (deviceCode: string) => fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'herald-cli' }));
+  const rows = () => s.t.runtime.db.selectFrom('oauth_records').selectAll().where('model', 'in', ['DeviceCode', 'Interaction']).execute();
+
+  it('are stored hashed: a leaked row cannot be used to poll for the token', async () => {
+    const person = await createPerson(s.t);
+    const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const hash = createHash('sha256').update(device.device_code).digest('hex');
+    const [row] = (await rows()).filter((r) => r.model === 'DeviceCode' && r.id_hash === hash);
+    expect(row).toBeDefined();
+    expect(JSON.stringify(row)).not.toContain(device.device_code);
+    expect(row!.user_code_hash).toBe(createHash('sha256').update(device.user_code.replace('-', '')).digest('hex'));
+
+    await approve(new CookieJar(person.sessionToken), device.verification_uri, device.user_code, person.workspaceId);
+    // Nothing stored along the way (the code's row, the consent's interaction) holds the code.
+    expect(JSON.stringify(await rows())).not.toContain(device.device_code);
+    // What a leaked row gives (its hash, or the handle the verification pages use) gets no token.
+    for (const leaked of [hash, `stored:${hash}`]) {
+      const res = await poll(leaked);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
+    }
+    // The device's own code still does, once.
+    const res = await poll(device.device_code);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { access_token: string }).access_token).toMatch(/^svco_/);
   });
 });
