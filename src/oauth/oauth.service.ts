@@ -13,6 +13,9 @@ import { deploymentKeys, keysRotatedAt, rotateKeys, type RotationResult } from '
 /** How often (at most) a process checks whether the authorization server's keys were rotated. */
 export const KEYS_CHECK_INTERVAL_MS = 30_000;
 
+/** How often a device polls the token endpoint in the device flow, in seconds: RFC 8628's default. */
+export const DEVICE_POLL_SECONDS = 5;
+
 /** Access tokens start with the contract's OAuth prefix; refresh tokens have their own. */
 export const ACCESS_TOKEN_PREFIX = 'svco_';
 export const REFRESH_TOKEN_PREFIX = 'svcr_';
@@ -73,7 +76,7 @@ export class OAuthService {
   /** When the running server's keys were rotated, and when that was last compared with the database's. */
   #keys = { rotatedAt: 0, checkedAt: 0 };
 
-  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient }) {
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient; oauthDevicePollSeconds?: number }) {
     this.#resources = oauthResources(deps.baseUrl);
   }
 
@@ -90,7 +93,7 @@ export class OAuthService {
     this.#provider ??= Promise.all([import('./provider.ts'), deploymentKeys(this.deps.db)])
       .then(([module, keys]) => {
         this.#keys = { rotatedAt: keys.rotatedAt, checkedAt: now };
-        return module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
+        return module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
       })
       .catch((error: unknown) => {
         this.#provider = undefined;

@@ -106,7 +106,7 @@ function deviceSuccessPage(ctx: PageContext): void {
  * bound to one resource (the REST API or the MCP server), their values start with Herald's
  * prefixes, and everything is stored in the database. Loaded on the first OAuth request only.
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; outbound?: OutboundClient }): Promise<Provider> {
+export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; devicePollSeconds: number; outbound?: OutboundClient }): Promise<Provider> {
   const { db, baseUrl, keys } = options;
   const resources = oauthResources(baseUrl);
   const secure = baseUrl.startsWith('https:');
@@ -205,6 +205,11 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
+  // The library's device authorization response names no interval (devices then poll every 5 s,
+  // RFC 8628): the configured one is added before the answer is sent.
+  provider.on('device_authorization.success', (_ctx: unknown, body: Record<string, unknown>) => {
+    body.interval = options.devicePollSeconds;
+  });
   // Client secrets of apps registered in the developer settings are stored hashed.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
     return typeof this.clientSecret === 'string' && typeof actual === 'string' && actual.length <= 200 && secretMatches(actual, this.clientSecret);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
 import { CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 let s: OAuthServer;
@@ -40,6 +41,7 @@ describe('device authorization grant (RFC 8628)', () => {
     const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read posts:draft', resource: `${s.origin}/public/v1` });
     expect(device.verification_uri).toBe(`${s.origin}/oauth/device`);
     expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(device.interval).toBe(1);
     const page = await approve(new CookieJar(person.sessionToken), device.verification_uri, device.user_code, person.workspaceId);
     expect(page).toContain('Device connected');
     const tokens = await client.pollDeviceAuthorizationGrant(cli, device);
@@ -64,6 +66,15 @@ describe('device authorization grant (RFC 8628)', () => {
     const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
+
+describe('the poll interval', () => {
+  it('is RFC 8628\'s 5 seconds unless configured', async () => {
+    const t = await createTestApp();
+    const res = await t.request({ method: 'POST', url: '/oauth/device/auth', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'client_id=herald-cli&scope=posts:read' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ interval: 5, device_code: expect.any(String) });
   });
 });
 
