@@ -38,6 +38,20 @@ function contents(tenant: Tenant, id: string) {
   return t.request({ method: 'GET', url: `/public/v1/upload-link/${id}`, key: tenant.key });
 }
 
+/** The link's page and uploads answer "no longer active" (410); after `restore`, if given, it takes files again. */
+async function expectInactive(link: { page: string }, restore: (() => Promise<unknown>) | null): Promise<void> {
+  const page = await t.request({ method: 'GET', url: link.page });
+  expect(page.statusCode).toBe(410);
+  expect(page.body).toContain('This link is no longer active');
+  const res = await pageUpload(link, freshPng(), 'refused.png');
+  expect(res.statusCode).toBe(410);
+  expect(res.json().code).toBe('link_inactive');
+  if (restore) {
+    await restore();
+    expect((await pageUpload(link, freshPng(), 'back.png')).statusCode).toBe(200);
+  }
+}
+
 async function storedObjectCount(): Promise<number> {
   return (await storedObjects(t.config)).objects.length;
 }
@@ -167,16 +181,7 @@ describe('the upload page', () => {
       const tenant = await createTenant(t);
       const link = await createLink(tenant);
       await revoke(tenant);
-      const page = await t.request({ method: 'GET', url: link.page });
-      expect(page.statusCode).toBe(410);
-      expect(page.body).toContain('This link is no longer active');
-      const res = await pageUpload(link, freshPng(), 'x.png');
-      expect(res.statusCode).toBe(410);
-      expect(res.json().code).toBe('link_inactive');
-      if (restore) {
-        await restore(tenant);
-        expect((await pageUpload(link, freshPng(), 'back.png')).statusCode).toBe(200);
-      }
+      await expectInactive(link, restore && (() => restore(tenant)));
     });
   });
 
@@ -223,16 +228,7 @@ describe('the upload page', () => {
       const { tenant, link } = await oauthLink({ clientId: app.clientId });
       expect((await pageUpload(link, freshPng(), 'before.png')).statusCode).toBe(200);
       await revoke({ tenant, owner, clientId: app.clientId });
-      const page = await t.request({ method: 'GET', url: link.page });
-      expect(page.statusCode).toBe(410);
-      expect(page.body).toContain('This link is no longer active');
-      const res = await pageUpload(link, freshPng(), 'after.png');
-      expect(res.statusCode).toBe(410);
-      expect(res.json().code).toBe('link_inactive');
-      if (restore) {
-        await restore(tenant);
-        expect((await pageUpload(link, freshPng(), 'back.png')).statusCode).toBe(200);
-      }
+      await expectInactive(link, restore && (() => restore(tenant)));
     });
   });
 

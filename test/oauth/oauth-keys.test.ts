@@ -1,10 +1,8 @@
 import { createHmac } from 'node:crypto';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deploymentKeys, KEY_RETENTION } from '../../src/oauth/oauth-keys.ts';
 import { KEYS_CHECK_INTERVAL_MS } from '../../src/oauth/oauth.service.ts';
-import { freshDatabaseUrl } from '../helpers/backend.ts';
-import { adminJson, processBudget } from '../helpers/process.ts';
 import { authorize, codeFlow, CookieJar, createPerson, registerClient, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 let s: OAuthServer;
@@ -16,7 +14,7 @@ const kids = async () => ((await (await fetch(`${s.origin}/oauth/jwks`)).json())
 /** The signature keygrip (the library's cookie signer) gives `name=value` with `key`. */
 const cookieSignature = (name: string, value: string, key: string) => createHmac('sha1', key).update(`${name}=${value}`).digest('base64url');
 
-describe('herald admin oauth rotate-keys', () => {
+describe('rotating the authorization server\'s keys (herald admin oauth rotate-keys)', () => {
   it('signs with the new keys from then on, while what the old ones signed keeps working', async () => {
     const person = await createPerson(s.t);
     const config = await registerClient(s.origin);
@@ -68,25 +66,4 @@ describe('herald admin oauth rotate-keys', () => {
     s.clock.advance(KEYS_CHECK_INTERVAL_MS);
     expect((await kids()).map((k) => k.kid)).toEqual([again.signingKeyId, rotated.signingKeyId]);
   });
-});
-
-describe('the operator command', () => {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const fresh = await freshDatabaseUrl();
-    drop = fresh.drop;
-    env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' };
-  }, processBudget(0, 60_000));
-  afterAll(async () => {
-    await drop?.();
-  });
-
-  it('rotates the keys of the deployment it is pointed at (making them if it had none)', async () => {
-    const first = await adminJson<{ signingKeyId: string; signingKeys: number; cookieKeys: number }>(['oauth', 'rotate-keys'], env);
-    expect(first).toMatchObject({ signingKeyId: expect.stringMatching(/^[0-9a-f]{16}$/), signingKeys: 1, cookieKeys: 1 });
-    const second = await adminJson<{ signingKeyId: string; signingKeys: number; cookieKeys: number }>(['oauth', 'rotate-keys'], env);
-    expect(second.signingKeyId).not.toBe(first.signingKeyId);
-    expect(second).toMatchObject({ signingKeys: 2, cookieKeys: 2 });
-  }, processBudget(2));
 });
