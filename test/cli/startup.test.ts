@@ -57,6 +57,8 @@ const HTTP_SERVER = ['fastify', 'find-my-way', 'avvio', 'pino', '@fastify/multip
 type Loaded = {
   /** Module files the process loaded. */
   files: string[];
+  /** Uses of ICU's formatting (see module-trace.mjs). */
+  intl: string[];
   /** Sources compiled into the build's files that it loaded (from their source maps). */
   compiled: string[];
 };
@@ -71,11 +73,13 @@ function packagesOf(files: string[]): Set<string> {
 }
 
 function readTrace(trace: string): Loaded {
-  const files = [...new Set(fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean))].filter((file) => !file.includes('/test/helpers/module-trace'));
+  const lines = [...new Set(fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
+  const intl = lines.filter((line) => line.startsWith('intl:'));
+  const files = lines.filter((line) => !line.startsWith('intl:') && !line.includes('/test/helpers/module-trace'));
   const compiled = files
     .filter((file) => /\/dist\/build-[^/]+\/.+\.js$/.test(file))
     .flatMap((file) => (JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((source) => path.resolve(path.dirname(file), source)));
-  return { files, compiled };
+  return { files, intl, compiled };
 }
 
 let env: Record<string, string>;
@@ -125,6 +129,8 @@ describe('what a start loads', () => {
     // Zod's messages in English only: the others (some 60 languages, over half of zod) stay out of the build's loaded code.
     const locales = loaded.compiled.filter((source) => source.includes('/node_modules/zod/v4/locales/')).map((source) => path.basename(source));
     expect(locales.filter((name) => name !== 'index.js')).toEqual(['en.js']);
+    // No ICU formatting at start (a number's toLocaleString in a schema's text maps several MiB of locale data).
+    expect(loaded.intl).toEqual([]);
   }, processBudget(1));
 
   it('an operator command loads neither the HTTP server nor any heavy dependency it does not use', async () => {
@@ -136,6 +142,7 @@ describe('what a start loads', () => {
 
     expect(loaded.files.filter((file) => /\.[cm]?ts$/.test(file))).toEqual([]);
     expect(HTTP_SERVER.filter((name) => everything.has(name))).toEqual([]);
+    expect(loaded.intl).toEqual([]);
     expect(ON_FIRST_USE.filter((name) => everything.has(name))).toEqual([]);
     for (const [name, configured] of Object.entries(WITH_THEIR_FEATURE)) expect(everything.has(name) && !configured, name).toBe(false);
   }, processBudget(1));

@@ -30,17 +30,21 @@ export const xConfigSchema = z.object({
 });
 type XConfig = z.infer<typeof xConfigSchema>;
 
-// Digits grouped by hand: a number's toLocaleString at module load would map ICU's locale data
-// (several MiB of resident memory) into every process at start-up.
-const LONG_LIMIT_TEXT = String(LONG_LIMIT).replace(/\B(?=(\d{3})+$)/g, ',');
+/**
+ * 25000 as "25,000", grouped by hand: a number's toLocaleString in a schema built at module load
+ * would map ICU's locale data (several MiB of resident memory) into every process at start-up.
+ */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
 
 const settingsSchema = z.object({
-  longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT_TEXT} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
+  longPosts: z.boolean().optional().describe(`The account may post up to ${grouped(LONG_LIMIT)} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
   replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
   alt: z
-    .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${X_ALT_MAX.toLocaleString('en')} characters.`))
+    .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${grouped(X_ALT_MAX)} characters.`))
     .optional()
-    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${X_ALT_MAX.toLocaleString('en')} characters each; X takes none for videos.`),
+    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${grouped(X_ALT_MAX)} characters each; X takes none for videos.`),
 });
 type Settings = z.infer<typeof settingsSchema>;
 
