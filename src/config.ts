@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])

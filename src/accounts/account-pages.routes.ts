@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../errors.ts';
 import { html } from '../web/html.ts';
 import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CODE_DIGITS } from './tokens.ts';
 
 export const emailSchema = z.email().max(254).describe('An e-mail address.').meta({ example: 'ana@example.com' });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { effectiveScopes, isRole, type Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';

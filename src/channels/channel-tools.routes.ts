@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
 import { channelIdParams, channelSettingsSchema, channelToolBody } from './channels.schema.ts';
 

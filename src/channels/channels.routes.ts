@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
 import type { Requester } from './channel-connect.service.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientGroupSchema } from '../groups/groups.schema.ts';
 import { wholeNumber } from '../http/common.schema.ts';
 

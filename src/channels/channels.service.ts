@@ -10,7 +10,7 @@ import type { OutboundClient } from '../net/outbound.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { ProviderError } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { PostTransitions } from '../posts/post-transitions.ts';

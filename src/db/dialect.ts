@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
+import type Pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type LogEvent, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
@@ -12,21 +14,27 @@ export type DatabaseTarget =
 /** Sees every statement run (tests count the work a request does with it). */
 export type QueryObserver = (query: { sql: string; parameters: readonly unknown[] }) => void;
 
+/**
+ * Both drivers are CommonJS: required directly, not imported, they load without Node's
+ * ES-module wrapper of a CommonJS package (which parses its entry file once more to list its names).
+ */
+const require = createRequire(import.meta.url);
+
 /** Opens the database; only the driver of the configured dialect is loaded. */
 export async function createKysely(target: DatabaseTarget, options: { onQuery?: QueryObserver | undefined } = {}): Promise<Kysely<Database>> {
   const onQuery = options.onQuery;
   const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
   if (target.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(target.file), { recursive: true });
-    const { default: SqliteDatabase } = await import('better-sqlite3');
-    const sqlite = new SqliteDatabase(target.file);
+    const Sqlite = require('better-sqlite3') as typeof SqliteDatabase;
+    const sqlite = new Sqlite(target.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...(log && { log }) });
   }
-  const { default: pg } = await import('pg');
+  const pg = require('pg') as typeof Pg;
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,

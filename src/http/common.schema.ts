@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A whole number between `min` and `max`. Zod documents a bare integer as ±2^53 (the range of

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
 import { serializerCompiler as zodSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type JsonSchema = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import type { McpScope } from '../auth/scopes.ts';
 import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';

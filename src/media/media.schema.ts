@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, wholeNumber } from '../http/common.schema.ts';
 
 export const uploadResultSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count } from '../http/common.schema.ts';
 import { mediaKindSchema } from './media.schema.ts';
 

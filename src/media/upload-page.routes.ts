@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../lib/clock.ts';
 import { apiErrorSchema } from '../http/common.schema.ts';
 import { streamedBodyValidator } from './media.routes.ts';

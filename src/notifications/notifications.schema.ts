@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wholeNumber } from '../http/common.schema.ts';
 import { LAST_PAGE, NOTIFICATION_KINDS } from './notifications.service.ts';
 

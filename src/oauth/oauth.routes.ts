@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionDetails } from 'oidc-provider';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
 import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, wholeNumber } from '../http/common.schema.ts';
 import { ERROR_KINDS, POST_STATES } from './posts.table.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MissingItem, Provider, PublishMedia } from '../providers/provider.ts';
 
 export type ReadinessInput = {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { roleSchema } from '../auth/scopes.ts';
 import { apiErrorSchema } from '../http/common.schema.ts';
 import { readShoworg } from '../http/showorg.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiErrorSchema, showorgHeader } from '../http/common.schema.ts';
 import { readShoworg } from '../http/showorg.ts';
 import { workspaceSchema } from './workspaces.schema.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { roleSchema } from '../auth/scopes.ts';
 
 export const workspaceSchema = z

@@ -1,5 +1,9 @@
+import { DEFAULT_MIGRATION_TABLE, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from '../helpers/backend.ts';
+import { createKysely } from '../../src/db/dialect.ts';
+import { migrateToLatest, pendingMigrations } from '../../src/db/migrate.ts';
+import { migrations } from '../../src/db/migrations/index.ts';
+import { freshDatabase, freshDatabaseUrl } from '../helpers/backend.ts';
 import { herald, processBudget } from '../helpers/process.ts';
 
 let env: Record<string, string>;
@@ -36,4 +40,41 @@ describe('herald migrate (migrations once per release)', () => {
     const ws = await herald(['admin', 'workspace', 'create', '--name', 'After', '--json'], { ...env, MIGRATE_ON_START: 'false' });
     expect(ws.code, ws.stderr).toBe(0);
   }, processBudget(3));
+});
+
+describe('the migration check at start-up', () => {
+  const names = Object.keys(migrations);
+
+  it('finds an up-to-date database in one read of the migration table, and leaves every other state to the migrator', async () => {
+    const fresh = await freshDatabase();
+    const statements: string[] = [];
+    const db = await createKysely(fresh.target, { onQuery: (query) => statements.push(query.sql) });
+    try {
+      expect(await pendingMigrations(db)).toEqual(names);
+      expect(await migrateToLatest(db)).toEqual(names);
+
+      // Up to date: the one read (and, on PostgreSQL, the schema it is in), no lock, no transaction.
+      statements.length = 0;
+      expect(await migrateToLatest(db)).toEqual([]);
+      expect(await pendingMigrations(db)).toEqual([]);
+      const reads = statements.filter((text) => text.includes(DEFAULT_MIGRATION_TABLE));
+      expect(reads).toHaveLength(2);
+      expect(statements.length).toBe(fresh.target.kind === 'postgres' ? 4 : 2);
+
+      // A migration this version has and the database lacks is pending, as the migrator reports it.
+      const newest = names[names.length - 1]!;
+      const table = sql.table(fresh.target.kind === 'postgres' ? `${fresh.target.schema}.${DEFAULT_MIGRATION_TABLE}` : DEFAULT_MIGRATION_TABLE);
+      const [row] = (await sql<{ name: string; timestamp: string }>`select name, timestamp from ${table} where name = ${newest}`.execute(db)).rows;
+      await sql`delete from ${table} where name = ${newest}`.execute(db);
+      expect(await pendingMigrations(db)).toEqual([newest]);
+      await sql`insert into ${table} (name, timestamp) values (${newest}, ${row!.timestamp})`.execute(db);
+
+      // A migration the database records and this version does not know is refused, as before.
+      await sql`insert into ${table} (name, timestamp) values (${'9999-12-31T2300-from-a-newer-version'}, ${row!.timestamp})`.execute(db);
+      await expect(migrateToLatest(db)).rejects.toThrow(/9999-12-31T2300-from-a-newer-version/);
+    } finally {
+      await db.destroy();
+      await fresh.drop();
+    }
+  }, 60_000);
 });

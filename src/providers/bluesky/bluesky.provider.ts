@@ -1,5 +1,5 @@
 import type { AtUri, Facet } from '@atproto/api';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { BlueskyClient } from './bluesky.client.ts';

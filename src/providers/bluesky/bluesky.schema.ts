@@ -1,5 +1,5 @@
 import { atproto } from './atproto.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 
 const HANDLE = /^@?([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;

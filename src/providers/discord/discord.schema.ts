@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 
 const SNOWFLAKE = /^\d{15,21}$/;

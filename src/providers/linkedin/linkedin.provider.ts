@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { readMedia, type PlatformAnswer } from '../http-call.ts';
 import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readLimited, wasNotSent } from '../../net/outbound.ts';
 import { encodeMultipart } from '../multipart.ts';
 import { ProviderError, type ProviderContext } from '../provider.ts';

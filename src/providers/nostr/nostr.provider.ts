@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { z } from 'zod';
+import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { isLoopbackHost } from '../config-urls.ts';
 import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { callBot, telegramConfig, telegramConfigSchema } from './telegram.client.ts';
 import { countTelegramText, toTelegramHtml } from './telegram.html.ts';

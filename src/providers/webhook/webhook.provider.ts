@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readLimited, wasNotSent } from '../../net/outbound.ts';
 import { htmlToPlainText } from '../../content/html.ts';
 import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
 import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
@@ -30,13 +30,21 @@ export const xConfigSchema = z.object({
 });
 type XConfig = z.infer<typeof xConfigSchema>;
 
+/**
+ * 25000 as "25,000", grouped by hand: a number's toLocaleString in a schema built at module load
+ * would map ICU's locale data (several MiB of resident memory) into every process at start-up.
+ */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 const settingsSchema = z.object({
-  longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT.toLocaleString('en')} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
+  longPosts: z.boolean().optional().describe(`The account may post up to ${grouped(LONG_LIMIT)} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
   replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
   alt: z
-    .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${X_ALT_MAX.toLocaleString('en')} characters.`))
+    .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${grouped(X_ALT_MAX)} characters.`))
     .optional()
-    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${X_ALT_MAX.toLocaleString('en')} characters each; X takes none for videos.`),
+    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${grouped(X_ALT_MAX)} characters each; X takes none for videos.`),
 });
 type Settings = z.infer<typeof settingsSchema>;
 
