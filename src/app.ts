@@ -1,6 +1,6 @@
 import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { accountPages } from './accounts/account-pages.routes.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
@@ -17,7 +17,7 @@ import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { RequestLog } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
-import { serializerCompiler, zodSchemaController } from './http/schema-compilers.ts';
+import { serializerCompiler, validatorCompiler, zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';

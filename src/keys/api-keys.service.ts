@@ -59,6 +59,23 @@ function toApiKey(row: KeyRow): ApiKey {
   };
 }
 
+/** Lists of scopes and of channels as stored (JSON text), parsed: a key's requests all read the same text. */
+const parsedLists = new Map<string, readonly string[]>();
+
+/**
+ * A stored list, parsed once per process and frozen: requests share it (and the access checks
+ * keep what they derive from it by its identity).
+ */
+function storedList(text: string): readonly string[] {
+  let list = parsedLists.get(text);
+  if (!list) {
+    list = Object.freeze(JSON.parse(text) as string[]);
+    if (parsedLists.size >= 10_000) parsedLists.clear();
+    parsedLists.set(text, list);
+  }
+  return list;
+}
+
 /** How often a key's last-used time is written, at most. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -177,14 +194,13 @@ export class ApiKeysService {
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await repo.updateKey(this.deps.db, row.id, { last_used_at: now.toISOString() });
     }
-    const key = toApiKey(row);
     return {
-      keyId: key.id,
-      userId: key.userId,
-      kind: key.kind,
-      scopes: key.scopes,
-      channelIds: key.channelIds,
-      workspaceId: key.workspaceId,
+      keyId: row.id,
+      userId: row.user_id,
+      kind: row.kind as KeyKind,
+      scopes: storedList(row.scopes) as Scope[],
+      channelIds: row.channel_ids === null ? null : (storedList(row.channel_ids) as string[]),
+      workspaceId: row.workspace_id,
       ...(accessVersion !== null && accessVersion !== undefined && { accessVersion: String(accessVersion) }),
       ...(channelsVersion !== null && channelsVersion !== undefined && { channelsVersion: String(channelsVersion) }),
     };
