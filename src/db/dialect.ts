@@ -98,6 +98,11 @@ export function sqliteReader(db: Kysely<Database> | Transaction<Database>): Sqli
   return db.isTransaction ? undefined : readers.get(db as Kysely<Database>);
 }
 
+/** True when `db` reads in this process (SQLite's read-only connection): a statement costs microseconds, not a round trip. */
+export function readsInProcess(db: Kysely<Database> | Transaction<Database>): boolean {
+  return sqliteReader(db) !== undefined;
+}
+
 /** True when `error` is a unique-constraint violation, on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string } | undefined;
