@@ -30,7 +30,7 @@ const KEEP_BUILDS = 3;
  * Pino's transports (worker threads started from files next to pino) are not used, and would not
  * work from the build; the terminal log goes through pino-pretty as a stream.
  */
-const BUNDLED = new Set(['kysely', 'zod', 'fastify-type-provider-zod', 'fastify', 'fastify-plugin', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', '@fastify/rate-limit', 'pino', 'commander']);
+const BUNDLED = new Set(['kysely', 'zod', 'fastify-type-provider-zod', 'fastify', 'fastify-plugin', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'pino', 'commander']);
 
 /**
  * Imported by a bundled package yet left in node_modules: what loads only when a feature needs

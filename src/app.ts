@@ -1,7 +1,6 @@
-import cookie from '@fastify/cookie';
 import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { accountPages } from './accounts/account-pages.routes.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
@@ -13,12 +12,12 @@ import { groupsRoutes } from './groups/groups.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import type { ReadinessCheck } from './health/readiness.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { guardPlugin } from './http/guard.plugin.ts';
+import { createGuard } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { RequestLog } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
-import { serializerCompiler, zodSchemaController } from './http/schema-compilers.ts';
+import { serializerCompiler, validatorCompiler, zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
@@ -70,18 +69,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', deps.services);
 
-  registerErrorHandling(app);
-  registerJsonParser(app);
   const urls = publicUrls(config.baseUrl);
-  await app.register(headersPlugin, { policyUrl: urls.deprecationPolicy, deprecations: config.deprecations, now: () => deps.clock.now() });
-  await app.register(openapiPlugin, { baseUrl: config.baseUrl });
-  await app.register(guardPlugin, {
+  const guard = createGuard({
     apiKeys: deps.services.apiKeys,
     access: deps.services.access,
     rateLimit: config.rateLimit,
     redis: deps.redis,
     restChallenge: `Bearer resource_metadata="${urls.oauthMetadata}"`,
   });
+  registerErrorHandling(app, { onRequest: guard.notFound });
+  registerJsonParser(app);
+  await app.register(headersPlugin, { policyUrl: urls.deprecationPolicy, deprecations: config.deprecations, now: () => deps.clock.now() });
+  // Before any route: each route's guard hook is made as the route is declared.
+  await app.register(guard.plugin);
+  await app.register(openapiPlugin, { baseUrl: config.baseUrl });
 
   if (deps.readiness) await app.register(healthRoutes, { checks: deps.readiness });
   await app.register(docsRoutes, { baseUrl: config.baseUrl });
@@ -89,8 +90,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(mediaFilesRoutes);
   await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
   await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
-  // Cookies are read by the account pages only; the REST API authenticates by key or token alone.
-  await app.register(cookie);
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web });
   await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../http/common.schema.ts';
 import { signInBrowser, type WebOptions } from '../web/session.plugin.ts';
@@ -13,6 +14,8 @@ export const START_MESSAGE = 'If this address may sign in or sign up, a one-time
 /** Sign-up and sign-in by e-mail code, without a key. */
 export const signupRoutes: FastifyPluginAsyncZod<{ baseUrl: string; web: WebOptions }> = async (app, { baseUrl, web }) => {
   const { signIn } = app.services;
+  // The session cookie set on a verified code; the rest of the REST API never touches cookies.
+  await app.register(cookie);
 
   app.post(
     '/signup/start',

@@ -24,7 +24,18 @@ export class AccessService {
   /** Memberships by user and key limit, with the access version they were read at. */
   readonly #cache = new Map<string, { version: string; memberships: readonly Membership[] }>();
 
+  /** Effective scopes by the key's list of scopes (the same frozen list for every request of a key) and role. */
+  readonly #scopes = new WeakMap<readonly Scope[], Map<Role, ReadonlySet<Scope>>>();
+
   constructor(private readonly deps: { db: Db }) {}
+
+  #effectiveScopes(keyScopes: readonly Scope[], role: Role): ReadonlySet<Scope> {
+    let byRole = this.#scopes.get(keyScopes);
+    if (!byRole) this.#scopes.set(keyScopes, (byRole = new Map()));
+    let scopes = byRole.get(role);
+    if (!scopes) byRole.set(role, (scopes = effectiveScopes(keyScopes, role)));
+    return scopes;
+  }
 
   /**
    * The workspaces the key can act in. They are read from the database unless this process
@@ -95,7 +106,7 @@ export class AccessService {
       principal,
       workspace: chosen.workspace,
       role: chosen.role,
-      scopes: effectiveScopes(principal.scopes, chosen.role),
+      scopes: this.#effectiveScopes(principal.scopes, chosen.role),
       channelIds: principal.channelIds,
     };
   }

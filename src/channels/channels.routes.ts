@@ -24,6 +24,7 @@ export const CONNECT_QUOTA = 30;
 
 export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> = async (app, { defaultPicture }) => {
   const present = (channel: Channel): z.infer<typeof channelSchema> => presentChannel(channel, defaultPicture);
+  const written = new WeakMap<readonly Channel[], string>();
   const presentResult = (result: Awaited<ReturnType<typeof app.services.connect.connect>>): z.infer<typeof connectResultSchema> =>
     result.kind === 'redirect' ? { url: result.url } : { integration: present(result.channel), reconnected: result.reconnected };
 
@@ -40,7 +41,17 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         response: { 200: z.array(channelSchema), ...authErrors, 404: apiErrorSchema },
       },
     },
-    async (request) => (await app.services.channels.visible(request.access!, request.query.group)).map(present),
+    async (request, reply) => {
+      const channels = await app.services.channels.visible(request.access!, request.query.group);
+      // A list kept by the service (frozen, the same array until a channel changes) is written once.
+      let body = written.get(channels);
+      if (body === undefined) {
+        body = reply.serialize(channels.map(present)) as string;
+        if (Object.isFrozen(channels)) written.set(channels, body);
+      }
+      // Already JSON, written by the route's own serializer: sent as it is.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 
   app.post(

@@ -208,9 +208,10 @@ export class ChannelsService {
    * Channels of a workspace; `channelIds` narrows to what a channel-limited key may see.
    * With `version` (the channels version a request read with its key), the workspace's list is
    * kept in this process at that version and read again once it moves: every change to what a
-   * list shows moves it (database triggers), in every process at once.
+   * list shows moves it (database triggers), in every process at once. Unfiltered, the kept
+   * list itself is returned (frozen): the same array for every request at that version.
    */
-  async list(workspaceId: string, filter: ChannelFilter = {}, version?: string): Promise<Channel[]> {
+  async list(workspaceId: string, filter: ChannelFilter = {}, version?: string): Promise<readonly Channel[]> {
     if (version === undefined) return (await repo.listChannels(this.deps.db, workspaceId, filter)).map(toChannel);
     let cached = this.#lists.get(workspaceId);
     if (!cached || cached.version !== version) {
@@ -221,6 +222,7 @@ export class ChannelsService {
       this.#lists.set(workspaceId, cached);
     }
     const { groupId, channelIds } = filter;
+    if (groupId === undefined && !channelIds) return cached.channels;
     const allowed = channelIds ? new Set(channelIds) : null;
     return cached.channels.filter((channel) => (groupId === undefined || channel.group?.id === groupId) && (allowed === null || allowed.has(channel.id)));
   }
@@ -229,7 +231,7 @@ export class ChannelsService {
    * The channels a request may see, optionally of one client group (an unknown group is a 404).
    * A channel-limited key sees only its channels and is never refused for that.
    */
-  async visible(access: WorkspaceAccess, groupId: string | undefined): Promise<Channel[]> {
+  async visible(access: WorkspaceAccess, groupId: string | undefined): Promise<readonly Channel[]> {
     const workspaceId = access.workspace.id;
     if (groupId !== undefined && !(await findGroup(this.deps.db, workspaceId, groupId))) {
       throw new NotFoundError(`No client group ${groupId} in this workspace.`);

@@ -22,7 +22,7 @@ export function print(out: Printer, value: unknown, lines?: string[]): void {
 }
 
 /** Prints a list: a JSON array with --json, otherwise one line per item (or `none`). */
-export function printList<T>(out: Printer, items: T[], line: (item: T) => string): void {
+export function printList<T>(out: Printer, items: readonly T[], line: (item: T) => string): void {
   if (out.json) {
     process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
     return;

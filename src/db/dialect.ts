@@ -32,7 +32,19 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...(log && { log }) });
+    // A second, read-only connection for the reads every request makes (see `sqliteReader`).
+    const reader = target.file === ':memory:' ? null : new SqliteDatabase(target.file, { readonly: true });
+    reader?.pragma('busy_timeout = 5000');
+    const statements = withStatementCache(sqlite, reader);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
+    if (reader) {
+      const cache = statementCache(reader);
+      readers.set(db, (query, parameters) => {
+        onQuery?.({ sql: query, parameters });
+        return cache(query).all(parameters) as unknown[];
+      });
+    }
+    return db;
   }
   const pg = require('pg') as typeof Pg;
   const pool = new pg.Pool({
@@ -46,27 +58,57 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
 }
 
+/** Prepared statements kept by SQL text (a bounded, most-recent set). */
+function statementCache(sqlite: SqliteDatabase.Database, size = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return (query: string) => {
+    let statement = cache.get(query);
+    if (statement) {
+      cache.delete(query);
+    } else {
+      statement = sqlite.prepare(query);
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(query, statement);
+    return statement;
+  };
+}
+
 /**
  * Kysely prepares every query afresh; preparing costs about as much as running a small
- * query on SQLite, so prepared statements are kept by SQL text (a bounded, most-recent set).
+ * query on SQLite, so prepared statements are kept by SQL text.
  * Reuse is safe: better-sqlite3 runs each statement to completion synchronously.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, size = 500) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatabase.Database | null) {
   return {
-    close: () => sqlite.close(),
-    prepare: (query: string) => {
-      let statement = cache.get(query);
-      if (statement) {
-        cache.delete(query);
-      } else {
-        statement = sqlite.prepare(query);
-        if (cache.size >= size) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(query, statement);
-      return statement;
+    close: () => {
+      reader?.close();
+      sqlite.close();
     },
+    prepare: statementCache(sqlite),
   };
+}
+
+/** Runs a read on SQLite's read-only connection, synchronously, and returns its rows. */
+export type SqliteReader = (query: string, parameters: readonly unknown[]) => unknown[];
+const readers = new WeakMap<Kysely<Database>, SqliteReader>();
+
+/**
+ * The read-only connection of a SQLite database, for reads outside any transaction; undefined
+ * on PostgreSQL, in a transaction, or for a database in memory. Kysely's SQLite driver has one
+ * connection, which a request's transaction holds across its awaits, so every other query
+ * waits for it, through a chain of promises. The reader does not: SQLite in WAL mode gives each
+ * of its statements the last committed state, never a transaction's uncommitted writes, and
+ * better-sqlite3 runs the statement to completion before returning. Statements run here are
+ * reported to the query observer like the others.
+ */
+export function sqliteReader(db: Kysely<Database> | Transaction<Database>): SqliteReader | undefined {
+  return db.isTransaction ? undefined : readers.get(db as Kysely<Database>);
+}
+
+/** True when `db` reads in this process (SQLite's read-only connection): a statement costs microseconds, not a round trip. */
+export function readsInProcess(db: Kysely<Database> | Transaction<Database>): boolean {
+  return sqliteReader(db) !== undefined;
 }
 
 /** True when `error` is a unique-constraint violation, on either dialect. */

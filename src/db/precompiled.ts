@@ -1,5 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
 import type { Database } from './database.ts';
+import { sqliteReader } from './dialect.ts';
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
 const SLOT = '\u0000herald-parameter:';
@@ -10,6 +11,8 @@ type Slot = { name: string } | { value: unknown };
  * A query that Kysely builds and compiles once (per database), then runs with each call's
  * parameters. Building a query through Kysely costs tens of microseconds, more than the
  * database takes for a primary-key read: the reads every authenticated request makes use this.
+ *
+ * Only for reads (the SQLite path runs them on a read-only connection).
  *
  * `build` receives `param(name)`, a placeholder for a scalar parameter (a string or a number;
  * not a list) to be bound to `args[name]` at each call.
@@ -31,6 +34,9 @@ export function precompiled<Args extends Record<string, string | number>, Row>(b
   return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => {
     const { query, slots } = compiledFor(db);
     const parameters = slots.map((slot) => ('name' in slot ? args[slot.name] : slot.value));
+    // On SQLite, outside a transaction: straight to the read-only connection (see sqliteReader).
+    const reader = sqliteReader(db);
+    if (reader) return reader(query.sql, parameters) as Row[];
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
 }

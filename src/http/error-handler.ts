@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isUnavailable } from '../db/dialect.ts';
 import { AppError } from '../errors.ts';
@@ -22,8 +22,11 @@ function sendAppError(reply: FastifyReply, error: AppError) {
   return reply.status(error.statusCode).send({ msg: error.message, code: error.code, ...error.details });
 }
 
-/** One place maps every error to the API's two error shapes; a 5xx never shows its cause. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * One place maps every error to the API's two error shapes; a 5xx never shows its cause.
+ * `notFound` runs first for a request no route matches (the guard's rate limit).
+ */
+export function registerErrorHandling(app: FastifyInstance, notFound?: { onRequest: onRequestHookHandler }): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
@@ -54,7 +57,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(500).send({ msg: 'Internal server error. It has been logged; retry later.', code: 'internal' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler({ ...(notFound && { onRequest: notFound.onRequest }) } as object, (request, reply) => {
     reply.status(404).send(validationBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
 }

@@ -1,12 +1,12 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { requireScope, type AccessService } from '../auth/access.service.ts';
+import type { Scope } from '../auth/scopes.ts';
 import { AppError, BadRequestError } from '../errors.ts';
 import type { ApiKeysService } from '../keys/api-keys.service.ts';
-import './route-config.ts';
-import { sharedRateLimitStore } from './rate-limit-store.ts';
+import type { RouteAuth } from './route-config.ts';
+import { LocalRequestCounter, RedisRequestCounter, type RequestCounter } from './rate-limit-store.ts';
 import { readShoworg } from './showorg.ts';
 
 export type GuardOptions = {
@@ -22,19 +22,27 @@ export type GuardOptions = {
   restChallenge?: string;
 };
 
-type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; max?: number; remaining?: number; ttlInSeconds?: number; isExceeded?: boolean }>;
-
-/** The quota a request counts against: its route, with HEAD counted as the GET it mirrors. */
-function routeKey(request: FastifyRequest): string {
-  if (request.is404) return 'unknown route';
-  return `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rate-limit counters the guard counts with (the MCP server counts tool calls with them too). */
+    requestCounter: RequestCounter;
+  }
 }
+
+/** What the guard does for one route and method, worked out once when the route is declared. */
+type Plan = {
+  auth: RouteAuth;
+  scope: Scope | undefined;
+  challenge: string | undefined;
+  /** The quota counted against (HEAD counts as the GET it mirrors), or null when not rate limited. */
+  quota: { route: string; max: number; limit: string; policy: string } | null;
+};
 
 /** Node keeps only the first of repeated Authorization headers; a request that sends two is refused instead. */
 function repeatedAuthorization(request: FastifyRequest): boolean {
   const raw = request.raw.rawHeaders;
   let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') seen += 1;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') seen += 1;
   return seen > 1;
 }
 
@@ -43,78 +51,102 @@ function repeatedAuthorization(request: FastifyRequest): boolean {
  * the route's quota (per key, or per client address without a valid one), then enforce
  * the credential, the workspace selection and the route's scope. Counting before refusing
  * means failed credentials are rate limited too, and every answer carries the headers.
+ *
+ * Each route gets its own `onRequest` hook, built when the route is declared from its
+ * configuration (auth, scope, quota), so a request does no lookup to find out what applies;
+ * `notFound` is the hook of requests no route matches (give it to the not-found handler).
  */
-async function guard(app: FastifyInstance, options: GuardOptions) {
-  await app.register(rateLimit, {
-    global: false,
-    ...(options.redis ? { store: sharedRateLimitStore(options.redis) } : { cache: 100_000 }),
-    skipOnError: false,
-  });
-  app.decorateRequest('principal', null);
-  app.decorateRequest('credentialError', null);
-  app.decorateRequest('access', null);
+export function createGuard(options: GuardOptions) {
+  const counter: RequestCounter = options.redis ? new RedisRequestCounter(options.redis) : new LocalRequestCounter();
+  const windowSeconds = options.rateLimit.windowSeconds;
+  const windowMs = windowSeconds * 1000;
 
-  const limiters = new Map<string, { limiter: Limiter; max: number }>();
-  function limiterFor(request: FastifyRequest) {
-    const key = routeKey(request);
-    let entry = limiters.get(key);
-    if (!entry) {
-      const max = options.rateLimit.routes[key] ?? request.routeOptions.config.quota ?? options.rateLimit.max;
-      const limiter = app.createRateLimit({
-        max,
-        timeWindow: options.rateLimit.windowSeconds * 1000,
-        keyGenerator: (req: FastifyRequest) => `${key}|${req.principal ? `key:${req.principal.keyId}` : `ip:${req.ip}`}`,
-      }) as Limiter;
-      entry = { limiter, max };
-      limiters.set(key, entry);
-    }
-    return entry;
+  function quotaFor(route: string, configured: number | undefined): Plan['quota'] {
+    const max = options.rateLimit.routes[route] ?? configured ?? options.rateLimit.max;
+    return { route, max, limit: String(max), policy: `${max};w=${windowSeconds}` };
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    const auth = request.is404 ? 'none' : (config.auth ?? 'workspace');
-
-    if (auth !== 'none' && repeatedAuthorization(request)) {
-      request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
-    } else if (auth !== 'none') {
-      try {
-        request.principal = await options.apiKeys.authenticate(request.headers.authorization, auth === 'mcp' ? 'mcp' : 'rest');
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        const header = request.headers.authorization;
-        const challenge = config.challenge ?? (header === undefined || /^[ \t]*bearer[ \t]/i.test(header) ? options.restChallenge : undefined);
-        if (error.statusCode === 401 && challenge) {
-          error.headers['WWW-Authenticate'] = header === undefined ? challenge : `${challenge}, error="invalid_token"`;
-        }
-        request.credentialError = error;
-      }
+  async function count(request: FastifyRequest, reply: FastifyReply, quota: NonNullable<Plan['quota']>): Promise<void> {
+    const key = `${quota.route}|${request.principal ? `key:${request.principal.keyId}` : `ip:${request.ip}`}`;
+    const hit = counter.hit(key, windowMs);
+    const { current, ttl } = hit instanceof Promise ? await hit : hit;
+    const reset = Math.ceil(ttl / 1000);
+    reply.header('ratelimit-limit', quota.limit);
+    reply.header('ratelimit-remaining', Math.max(0, quota.max - current));
+    reply.header('ratelimit-reset', reset);
+    reply.header('ratelimit-policy', quota.policy);
+    if (current > quota.max) {
+      throw new AppError(429, 'rate_limited', `Too many requests to ${quota.route}: the quota is ${quota.max} per ${windowSeconds} s. Retry in ${reset} s.`, {
+        headers: { 'Retry-After': String(reset) },
+      });
     }
+  }
 
-    if (config.rateLimited !== false) {
-      const { limiter, max } = limiterFor(request);
-      const result = await limiter(request);
-      if (!result.isAllowed) {
-        const reset = result.ttlInSeconds ?? options.rateLimit.windowSeconds;
-        reply.header('RateLimit-Limit', max);
-        reply.header('RateLimit-Remaining', result.remaining ?? 0);
-        reply.header('RateLimit-Reset', reset);
-        reply.header('RateLimit-Policy', `${max};w=${options.rateLimit.windowSeconds}`);
-        if (result.isExceeded) {
-          throw new AppError(429, 'rate_limited', `Too many requests to ${routeKey(request)}: the quota is ${max} per ${options.rateLimit.windowSeconds} s. Retry in ${reset} s.`, {
-            headers: { 'Retry-After': String(reset) },
-          });
+  function hookFor(plan: Plan): onRequestHookHandler {
+    const { auth, scope, quota } = plan;
+    return async function guard(request, reply) {
+      if (auth !== 'none') {
+        if (repeatedAuthorization(request)) {
+          request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
+        } else {
+          try {
+            request.principal = await options.apiKeys.authenticate(request.headers.authorization, auth === 'mcp' ? 'mcp' : 'rest');
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            const header = request.headers.authorization;
+            const challenge = plan.challenge ?? (header === undefined || /^[ \t]*bearer[ \t]/i.test(header) ? options.restChallenge : undefined);
+            if (error.statusCode === 401 && challenge) {
+              error.headers['WWW-Authenticate'] = header === undefined ? challenge : `${challenge}, error="invalid_token"`;
+            }
+            request.credentialError = error;
+          }
         }
       }
-    }
 
-    if (auth === 'none') return;
-    if (request.credentialError) throw request.credentialError;
-    if (auth === 'key' || auth === 'mcp' || !request.principal) return;
+      if (quota) await count(request, reply, quota);
 
-    request.access = await options.access.select(request.principal, readShoworg(request));
-    if (config.scope) requireScope(request.access, config.scope);
-  });
+      if (auth === 'none') return;
+      if (request.credentialError) throw request.credentialError;
+      if (auth === 'key' || auth === 'mcp' || !request.principal) return;
+
+      request.access = await options.access.select(request.principal, readShoworg(request));
+      if (scope) requireScope(request.access, scope);
+    };
+  }
+
+  /** The hook for one method of a route, or null when the route is neither guarded nor counted. */
+  function routeHook(route: RouteOptions, method: string): onRequestHookHandler | null {
+    const config = route.config ?? {};
+    const auth = config.auth ?? 'workspace';
+    const quota = config.rateLimited === false ? null : quotaFor(`${method === 'HEAD' ? 'GET' : method} ${route.url}`, config.quota);
+    if (auth === 'none' && !quota) return null;
+    return hookFor({ auth, scope: config.scope, challenge: config.challenge, quota });
+  }
+
+  const plugin = fp(
+    async (app: FastifyInstance) => {
+      app.decorateRequest('principal', null);
+      app.decorateRequest('credentialError', null);
+      app.decorateRequest('access', null);
+      app.decorate('requestCounter', counter);
+      app.addHook('onRoute', (route) => {
+        const methods = [route.method].flat();
+        let hook: onRequestHookHandler | null;
+        if (methods.length === 1) {
+          hook = routeHook(route, methods[0]!);
+        } else {
+          const byMethod = new Map(methods.map((method) => [method, routeHook(route, method)]));
+          hook = async function guardByMethod(this: FastifyInstance, request, reply) {
+            await byMethod.get(request.method)?.call(this, request, reply, () => {});
+          };
+        }
+        if (!hook) return;
+        // A new array: Fastify's HEAD twin of a GET route starts from a copy of the same options.
+        route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), hook];
+      });
+    },
+    { name: 'herald-guard' },
+  );
+
+  return { plugin, notFound: hookFor({ auth: 'none', scope: undefined, challenge: undefined, quota: quotaFor('unknown route', undefined) }) };
 }
-
-export const guardPlugin = fp(guard, { name: 'herald-guard' });

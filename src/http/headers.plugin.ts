@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 export type Deprecation = { sunset: string; since?: string | undefined };
@@ -36,8 +36,25 @@ async function headers(app: FastifyInstance, options: HeadersOptions) {
     Object.entries(options.deprecations).map(([route, d]) => [route, { sunset: new Date(d.sunset).toUTCString(), since: d.since ? Date.parse(d.since) : 0 }]),
   );
   const seen = new Set<string>();
+  // A deprecated route gets its own onSend hook; every other answer only gets the Link header.
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) seen.add(`${method} ${route.url}`);
+    const methods = [route.method].flat();
+    for (const method of methods) seen.add(`${method} ${route.url}`);
+    const deprecated = new Map(methods.flatMap((method) => {
+      const deprecation = retiring.get(`${method} ${route.url}`);
+      return deprecation ? [[method, deprecation] as const] : [];
+    }));
+    if (deprecated.size === 0) return;
+    const announce: onSendHookHandler = (request, reply, payload, done) => {
+      const deprecation = deprecated.get(request.method);
+      if (deprecation && options.now().getTime() >= deprecation.since) {
+        reply.header('Deprecation', 'true');
+        reply.header('Sunset', deprecation.sunset);
+      }
+      done(null, payload);
+    };
+    // A new array: Fastify's HEAD twin of a GET route starts from a copy of the same options.
+    route.onSend = [...(route.onSend ? [route.onSend].flat() : []), announce];
   });
   app.addHook('onReady', async () => {
     const unknown = [...retiring.keys()].filter((route) => !seen.has(route));
@@ -45,16 +62,9 @@ async function headers(app: FastifyInstance, options: HeadersOptions) {
   });
 
   // Set as the request arrives, so a reply a route writes itself (the OAuth library's) has it too.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('Link', link);
-  });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.is404) return;
-    const deprecation = retiring.get(`${request.method} ${request.routeOptions.url}`);
-    if (deprecation && options.now().getTime() >= deprecation.since) {
-      reply.header('Deprecation', 'true');
-      reply.header('Sunset', deprecation.sunset);
-    }
+    done();
   });
 }
 

@@ -1,6 +1,46 @@
 import type { Redis } from 'ioredis';
 
-/** One fixed window per key: the first hit starts it, later hits count within it. */
+/** A key's count in its current window, and the milliseconds left in that window. */
+export type Counted = { current: number; ttl: number };
+
+/**
+ * Counts requests per key in fixed windows: the first hit starts a window, later hits count
+ * within it. `hit` answers synchronously when the counters are in this process, so a request
+ * that is counted in memory waits for nothing.
+ */
+export interface RequestCounter {
+  hit(key: string, windowMs: number): Counted | Promise<Counted>;
+}
+
+/** The counters of a single process: a bounded map, the least recently counted key dropped first. */
+export class LocalRequestCounter implements RequestCounter {
+  readonly #windows = new Map<string, { current: number; startedAt: number }>();
+
+  constructor(
+    private readonly max = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  hit(key: string, windowMs: number): Counted {
+    const now = this.now();
+    let entry = this.#windows.get(key);
+    if (entry) {
+      this.#windows.delete(key);
+      if (entry.startedAt + windowMs <= now) {
+        entry.current = 1;
+        entry.startedAt = now;
+      } else {
+        entry.current += 1;
+      }
+    } else {
+      entry = { current: 1, startedAt: now };
+      if (this.#windows.size >= this.max) this.#windows.delete(this.#windows.keys().next().value!);
+    }
+    this.#windows.set(key, entry);
+    return { current: entry.current, ttl: windowMs - (now - entry.startedAt) };
+  }
+}
+
 const INCREMENT = `
 local current = redis.call('INCR', KEYS[1])
 if current == 1 then
@@ -15,33 +55,23 @@ end
 return {current, ttl}
 `;
 
-type Counted = { current: number; ttl: number };
 type RedisWithCounter = Redis & { heraldRateLimit(key: string, windowMs: number): Promise<[number, number]> };
 
 /**
- * The shared rate-limit counters of a scale-out deployment, for `@fastify/rate-limit`'s `store`
- * option. Keys are `ratelimit:<route>|<who>` under the connection's own prefix (REDIS_PREFIX),
- * whatever limiter asks: the library's own Redis store adds the route a second time, from
- * options that a limiter made with `createRateLimit` does not have.
+ * The shared counters of a scale-out deployment, in Redis: keys are `ratelimit:<route>|<who>`
+ * under the connection's own prefix (REDIS_PREFIX). A Redis error fails the request (503),
+ * rather than letting it through uncounted.
  */
-export function sharedRateLimitStore(redis: Redis) {
-  const client = redis as RedisWithCounter;
-  if (typeof client.heraldRateLimit !== 'function') client.defineCommand('heraldRateLimit', { numberOfKeys: 1, lua: INCREMENT });
-  return class SharedRateLimitStore {
-    // The library passes the limiter's window as a third argument its type declarations leave out.
-    incr(key: string, callback: (error: Error | null, result?: Counted) => void, timeWindow?: number): void {
-      if (timeWindow === undefined) {
-        callback(new Error('rate-limit store called without a time window'));
-        return;
-      }
-      client.heraldRateLimit(`ratelimit:${key}`, timeWindow).then(
-        ([current, ttl]) => callback(null, { current, ttl }),
-        (error: Error) => callback(error),
-      );
-    }
+export class RedisRequestCounter implements RequestCounter {
+  readonly #client: RedisWithCounter;
 
-    child(): SharedRateLimitStore {
-      return this;
-    }
-  };
+  constructor(redis: Redis) {
+    this.#client = redis as RedisWithCounter;
+    if (typeof this.#client.heraldRateLimit !== 'function') this.#client.defineCommand('heraldRateLimit', { numberOfKeys: 1, lua: INCREMENT });
+  }
+
+  async hit(key: string, windowMs: number): Promise<Counted> {
+    const [current, ttl] = await this.#client.heraldRateLimit(`ratelimit:${key}`, windowMs);
+    return { current, ttl };
+  }
 }

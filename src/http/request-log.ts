@@ -6,12 +6,14 @@ import './route-config.ts';
  * upload, so it is left out), client address, and the key that made it when there is one.
  */
 export function requestForLog(request: FastifyRequest) {
-  return {
+  const url = request.url;
+  const line: { method: string; url: string; remoteAddress: string; keyId?: string } = {
     method: request.method,
-    url: request.url.replace(/^\/u\/[^/?]+/, '/u/[secret]'),
+    url: url.startsWith('/u/') ? url.replace(/^\/u\/[^/?]+/, '/u/[secret]') : url,
     remoteAddress: request.ip,
-    ...(request.principal && { keyId: request.principal.keyId }),
   };
+  if (request.principal) line.keyId = request.principal.keyId;
+  return line;
 }
 
 export function replyForLog(reply: FastifyReply) {

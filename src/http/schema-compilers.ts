@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
-import { serializerCompiler as zodSerializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
+import { serializerCompiler as zodSerializerCompiler, validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -90,6 +90,47 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
       serialize = compiled ?? byZod;
     }
     return serialize(data);
+  };
+};
+
+type ZodDef = { type: string; shape?: Record<string, { _zod: { def: ZodDef } }>; catchall?: { _zod: { def: ZodDef } }; innerType?: { _zod: { def: ZodDef } }; checks?: unknown[] };
+
+/**
+ * The header names of a headers schema that is an open object of optional plain strings (no
+ * length or pattern checks), like the `showorg` header every authenticated route takes; null
+ * for any other schema.
+ */
+function plainOptionalHeaders(schema: unknown): string[] | null {
+  if (!(schema instanceof z.ZodType)) return null;
+  const def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
+  if (def.type !== 'object' || !def.shape || def.catchall?._zod.def.type !== 'unknown') return null;
+  const names = Object.keys(def.shape);
+  for (const name of names) {
+    const property = def.shape[name]!._zod.def;
+    const inner = property.type === 'optional' ? property.innerType?._zod.def : undefined;
+    if (inner?.type !== 'string' || (inner.checks?.length ?? 0) > 0) return null;
+  }
+  return names;
+}
+
+/**
+ * Zod's validators, except for headers schemas of optional plain strings: Zod would copy every
+ * header of every request into a new object (several microseconds) to find what a look at the
+ * named headers tells, and Fastify, given that object, would copy the headers again on every
+ * later read of `request.headers`. When one of them is not a string, Zod checks the headers and words the 400.
+ */
+export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
+  const byZod = (zodValidatorCompiler as FastifySchemaCompiler<z.ZodType>)(route);
+  const names = route.httpPart === 'headers' ? plainOptionalHeaders(route.schema) : null;
+  if (!names) return byZod;
+  return (data) => {
+    const headers = data as Record<string, unknown>;
+    for (const name of names) {
+      const value = headers[name];
+      if (value !== undefined && typeof value !== 'string') return byZod(data);
+    }
+    // Valid, and nothing to replace: Fastify would otherwise copy the headers on every later read.
+    return true;
   };
 };
 

@@ -28,6 +28,19 @@ export async function findKeyWithVersions(db: Executor, id: string) {
   return (await keyWithVersions(db, { id }))[0];
 }
 
+const versions = precompiled((db) =>
+  db
+    .selectFrom('access_version')
+    .select('access_version.version as access_version')
+    .select((eb) => eb.selectFrom('channels_version').select('version').where('channels_version.id', '=', 1).as('channels_version'))
+    .where('access_version.id', '=', 1),
+);
+
+/** The current versions of access data and of channel lists, alone. */
+export async function findVersions(db: Executor) {
+  return (await versions(db, {}))[0];
+}
+
 export function listKeysOfUser(db: Executor, userId: string) {
   return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { readsInProcess } from '../db/dialect.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -59,11 +60,38 @@ function toApiKey(row: KeyRow): ApiKey {
   };
 }
 
+/** Lists of scopes and of channels as stored (JSON text), parsed: a key's requests all read the same text. */
+const parsedLists = new Map<string, readonly string[]>();
+
+/**
+ * A stored list, parsed once per process and frozen: requests share it (and the access checks
+ * keep what they derive from it by its identity).
+ */
+function storedList(text: string): readonly string[] {
+  let list = parsedLists.get(text);
+  if (!list) {
+    list = Object.freeze(JSON.parse(text) as string[]);
+    if (parsedLists.size >= 10_000) parsedLists.clear();
+    parsedLists.set(text, list);
+  }
+  return list;
+}
+
+/** Keys kept per process (see ApiKeysService.#findKey), at most; the oldest goes first. */
+const MAX_KEPT_KEYS = 10_000;
+
+function versionText(version: number | string | bigint | null | undefined): string | undefined {
+  return version === null || version === undefined ? undefined : String(version);
+}
+
 /** How often a key's last-used time is written, at most. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export class ApiKeysService {
   /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
+  /** Keys by id, with the access version they were read at. */
+  readonly #keys = new Map<string, { accessVersion: string; row: KeyRow }>();
+
   constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {}
 
   /** Creates a key and returns its secret, which is never available again. */
@@ -165,28 +193,61 @@ export class ApiKeysService {
         { code: 'wrong_key_type' },
       );
     }
-    const found = await repo.findKeyWithVersions(this.deps.db, parsed.id);
+    const found = await this.#findKey(parsed.id);
     // The hash is compared even when the row is missing, so both refusals take the same time.
-    const matches = secretMatches(parsed.secret, found?.secret_hash ?? '0'.repeat(64));
-    if (!found || !matches || found.kind !== parsed.kind) {
+    const matches = secretMatches(parsed.secret, found?.row.secret_hash ?? '0'.repeat(64));
+    if (!found || !matches || found.row.kind !== parsed.kind) {
       throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
     }
-    const { access_version: accessVersion, channels_version: channelsVersion, ...row } = found;
+    const { row, accessVersion, channelsVersion } = found;
     if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
     const now = this.deps.clock.now();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await repo.updateKey(this.deps.db, row.id, { last_used_at: now.toISOString() });
+      const kept = this.#keys.get(row.id);
+      if (kept?.row === row) kept.row = { ...row, last_used_at: now.toISOString() };
     }
-    const key = toApiKey(row);
     return {
-      keyId: key.id,
-      userId: key.userId,
-      kind: key.kind,
-      scopes: key.scopes,
-      channelIds: key.channelIds,
-      workspaceId: key.workspaceId,
-      ...(accessVersion !== null && accessVersion !== undefined && { accessVersion: String(accessVersion) }),
-      ...(channelsVersion !== null && channelsVersion !== undefined && { channelsVersion: String(channelsVersion) }),
+      keyId: row.id,
+      userId: row.user_id,
+      kind: row.kind as KeyKind,
+      scopes: storedList(row.scopes) as Scope[],
+      channelIds: row.channel_ids === null ? null : (storedList(row.channel_ids) as string[]),
+      workspaceId: row.workspace_id,
+      ...(accessVersion !== undefined && { accessVersion }),
+      ...(channelsVersion !== undefined && { channelsVersion }),
     };
+  }
+
+  /**
+   * The key's row with the current versions. Where reads are in-process (SQLite), a key read
+   * at an access version is kept, and while that version has not moved, the request reads the
+   * versions alone, a smaller statement; every change to a key (secret, scopes, channels,
+   * workspace, revocation, removal) moves the access version. Elsewhere the key and the
+   * versions are one round trip, every time.
+   */
+  async #findKey(id: string): Promise<{ row: KeyRow; accessVersion: string | undefined; channelsVersion: string | undefined } | undefined> {
+    const db = this.deps.db;
+    const inProcess = readsInProcess(db);
+    const kept = inProcess ? this.#keys.get(id) : undefined;
+    if (kept) {
+      const current = await repo.findVersions(db);
+      if (current && String(current.access_version) === kept.accessVersion) {
+        return { row: kept.row, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
+      }
+    }
+    const found = await repo.findKeyWithVersions(db, id);
+    if (!found) {
+      this.#keys.delete(id);
+      return undefined;
+    }
+    const { access_version, channels_version, ...row } = found;
+    const accessVersion = versionText(access_version);
+    if (inProcess && accessVersion !== undefined) {
+      this.#keys.delete(id);
+      if (this.#keys.size >= MAX_KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
+      this.#keys.set(id, { accessVersion, row });
+    }
+    return { row, accessVersion, channelsVersion: versionText(channels_version) };
   }
 }

@@ -12,8 +12,6 @@ export type McpOptions = {
   rateLimit: { max: number; windowSeconds: number };
 };
 
-type Limiter = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number }>;
-
 /**
  * The MCP server at /mcp-oauth: streamable HTTP, stateless, inside this Fastify app (its request
  * log, request ids, credential check, rate limits and graceful stop). The SDK and the tools are
@@ -36,20 +34,12 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   });
 
   // One quota per tool and credential, counted on every call (a request may hold a batch of them).
-  const limiters = new Map<string, Limiter>();
+  const windowMs = options.rateLimit.windowSeconds * 1000;
   async function limit(request: FastifyRequest, tool: string): Promise<void> {
-    let limiter = limiters.get(tool);
-    if (!limiter) {
-      limiter = app.createRateLimit({
-        max: options.rateLimit.max,
-        timeWindow: options.rateLimit.windowSeconds * 1000,
-        keyGenerator: (req: FastifyRequest) => `MCP ${tool}|key:${req.principal?.keyId ?? req.ip}`,
-      }) as Limiter;
-      limiters.set(tool, limiter);
-    }
-    const result = await limiter(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const reset = result.ttlInSeconds ?? options.rateLimit.windowSeconds;
+    const hit = app.requestCounter.hit(`MCP ${tool}|key:${request.principal?.keyId ?? request.ip}`, windowMs);
+    const { current, ttl } = hit instanceof Promise ? await hit : hit;
+    if (current > options.rateLimit.max) {
+      const reset = Math.ceil(ttl / 1000);
       throw new AppError(429, 'rate_limited', `Too many calls of ${tool}: the quota is ${options.rateLimit.max} per ${options.rateLimit.windowSeconds} s for each credential. Retry in ${reset} s.`);
     }
   }

@@ -1,4 +1,4 @@
-import type {} from '@fastify/cookie';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -71,10 +71,11 @@ function csrfValid(request: FastifyRequest): boolean {
 /**
  * Browser pages: reads the session cookie, parses HTML forms, and refuses every POST whose CSRF
  * token does not match. Register it in the scope of the page routes only; the REST API never
- * reads cookies.
+ * reads cookies, and its requests pay for no cookie parsing.
  */
 export const webPagesPlugin = fp<WebOptions>(
   async (app, options) => {
+    await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     app.decorateRequest('account', null);
     app.decorateRequest('sessionToken', null);

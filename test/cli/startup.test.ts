@@ -52,7 +52,7 @@ const ON_FIRST_USE = [
 const BUNDLED = ['fastify', 'find-my-way', 'avvio', 'pino', 'commander', 'zod', 'kysely'];
 
 /** The HTTP server's packages, which an operator command has no use for. */
-const HTTP_SERVER = ['fastify', 'find-my-way', 'avvio', 'pino', '@fastify/multipart', '@fastify/cookie', '@fastify/rate-limit'];
+const HTTP_SERVER = ['fastify', 'find-my-way', 'avvio', 'pino', '@fastify/multipart', '@fastify/cookie'];
 
 type Loaded = {
   /** Module files the process loaded. */
