@@ -33,7 +33,7 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     // A second, read-only connection for the reads every request makes (see `sqliteReader`).
-    const reader = target.file === ':memory:' ? null : new SqliteDatabase(target.file, { readonly: true });
+    const reader = target.file === ':memory:' ? null : new Sqlite(target.file, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
     const statements = withStatementCache(sqlite, reader);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
