@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { scaleProcessEnv } from './backend.ts';
@@ -47,6 +48,30 @@ export async function herald(args: string[], env: Record<string, string>, input 
     if (e.killed) throw new Error(`herald ${args.join(' ')} did not finish in ${PROCESS_BUDGET_MS / 1000} s:\n${e.stderr ?? ''}`);
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
+}
+
+/**
+ * Runs `herald …` (the user command, not the operator ones) inside this process, through the
+ * client's own entry: the same program, parsing and exit codes as the real command, with
+ * standard input `input` (not a terminal), its output collected, and `env` as its whole
+ * environment. Runs at once do not share any of it. Much cheaper than starting Node.
+ */
+export async function heraldInProcess(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { runHerald } = await import('../../src/client/cli.ts');
+  const collect = () => {
+    const chunks: Buffer[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        chunks.push(Buffer.from(chunk));
+        done();
+      },
+    });
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const stdout = collect();
+  const stderr = collect();
+  const code = await runHerald(args, { stdin: Readable.from(input ? [Buffer.from(input)] : []), stdout: stdout.stream, stderr: stderr.stream, env: { ...env } });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /** Runs `herald admin … --json` and parses the answer; throws with stderr when it fails. */
