@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
 import { png } from '../helpers/media-files.ts';
-import { HERALD_BIN, herald, heraldInProcess, processBudget, PROCESS_BUDGET_MS } from '../helpers/process.ts';
+import { HERALD_BIN, herald, heraldInProcess, IN_PROCESS_MS, processBudget, PROCESS_BUDGET_MS } from '../helpers/process.ts';
 import { webhookTenant } from '../helpers/posts.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -54,9 +54,6 @@ function cli(args: string[], input = '', extra: Record<string, string> = {}) {
 function spawned(args: string[], input = '', extra: Record<string, string> = {}) {
   return herald(args, { ...env, ...extra }, input);
 }
-
-/** A test's timeout when its runs are in this process: only a bound on a hang on a loaded machine. */
-const IN_PROCESS_MS = 60_000;
 
 async function json<T = unknown>(args: string[], input = ''): Promise<T> {
   const result = await cli([...args, '--json'], input);
