@@ -133,3 +133,39 @@ export class ScriptedAnswers<C, A = FakeReply> {
     return undefined;
   }
 }
+
+/**
+ * A fake written as a class: started on a free loopback port, its own routing in `serve`, and
+ * the answers a test installs with `on` (until `reset`) asked first, through `scripted`.
+ */
+export abstract class FakeHttpServer<C, A extends FakeReply = FakeReply> {
+  url = '';
+  protected readonly scripted = new ScriptedAnswers<C, A>();
+  #http: FakeHttp | undefined;
+
+  protected abstract serve(call: FakeCall): A | Promise<A>;
+
+  /** Answers every request the rule matches (it returns undefined to let a request through) until reset. */
+  on(rule: (call: C) => A | undefined): void {
+    this.scripted.on(rule);
+  }
+
+  reset(): void {
+    this.scripted.reset();
+  }
+
+  /** Every request so far, in order of arrival. */
+  get requests(): FakeCall[] {
+    return this.#http?.calls ?? [];
+  }
+
+  async start(): Promise<this> {
+    this.#http = await startFakeHttp((call) => this.serve(call));
+    this.url = this.#http.url;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.#http?.close();
+  }
+}

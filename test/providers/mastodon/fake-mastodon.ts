@@ -4,7 +4,7 @@
 // Idempotency-Key, replies, content warnings, visibility, and Mastodon's error answers.
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { parseBody, ScriptedAnswers, startFakeHttp, type FakeCall, type FakeHttp, type FakeReply } from '../../helpers/fake-http.ts';
+import { FakeHttpServer, parseBody, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 
 export type FakeStatus = {
   id: string;
@@ -22,7 +22,8 @@ export type FakeStatus = {
 };
 
 type Answer = FakeReply;
-type Override = (call: { method: string; path: string; body: Record<string, unknown> }) => Answer | undefined;
+/** What an override installed with `on` sees of a request. */
+type Call = { method: string; path: string; body: Record<string, unknown> };
 
 function countLikeMastodon(text: string): number {
   const normalized = text.replace(/https?:\/\/\S+/g, 'x'.repeat(23)).replace(/@(\w+)@[\w.-]+\.\w+/g, '@$1');
@@ -33,8 +34,7 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export class FakeMastodon {
-  url = '';
+export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   maxCharacters = 500;
   /** How many polls a media file stays in processing (206) before it is ready. */
   processingPolls = 2;
@@ -43,17 +43,14 @@ export class FakeMastodon {
   readonly tokens = new Map<string, string>();
   readonly statuses: FakeStatus[] = [];
   readonly media = new Map<string, { id: string; type: string; description: string | null; polls: number; size: number; account: string }>();
-  /** Every request, in order of arrival. */
-  calls: FakeCall[] = [];
   #codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; account: string }>();
   #idempotency = new Map<string, FakeStatus>();
-  #overrides = new ScriptedAnswers<Parameters<Override>[0]>();
-  #http: FakeHttp | undefined;
   #next = 1000;
   /** The account that "signs in" when the authorize page is opened. */
   signedIn = '1';
 
   constructor() {
+    super();
     this.addAccount({ id: '1', username: 'alice', display_name: 'Alice Example', avatar: '' });
     this.addAccount({ id: '2', username: 'bob', display_name: '', avatar: '' });
   }
@@ -69,25 +66,15 @@ export class FakeMastodon {
     return token;
   }
 
-  /** Answers every request the override matches (it returns undefined to let a request through) until reset. */
-  on(override: Override): void {
-    this.#overrides.on(override);
+  /** Every request, in order of arrival. */
+  get calls(): FakeCall[] {
+    return this.requests;
   }
 
-  reset(): void {
-    this.#overrides.reset();
-  }
-
-  async start(): Promise<this> {
-    this.#http = await startFakeHttp((call) => this.#serve(call));
-    this.url = this.#http.url;
-    this.calls = this.#http.calls;
+  override async start(): Promise<this> {
+    await super.start();
     for (const account of this.accounts.values()) account.avatar ||= `${this.url}/avatars/${account.id}.png`;
     return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.#http?.close();
   }
 
   get host(): string {
@@ -98,10 +85,10 @@ export class FakeMastodon {
     return this.statuses.find((s) => s.id === id);
   }
 
-  async #serve(call: FakeCall): Promise<Answer> {
+  protected async serve(call: FakeCall): Promise<Answer> {
     const { fields, files } = await parseBody(call);
     const body = { ...Object.fromEntries(call.url.searchParams), ...fields };
-    return this.#overrides.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers);
+    return this.scripted.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers);
   }
 
   #account(headers: http.IncomingHttpHeaders): string | undefined {

@@ -1,7 +1,7 @@
 // A local server speaking the Telegram Bot API (https://core.telegram.org/bots/api) for the
 // methods Herald uses: JSON and multipart bodies, HTML parse mode with Telegram's tag set,
 // its length limits, replies, and its error answers ({ok:false, error_code, description, parameters}).
-import { parseBody, ScriptedAnswers, startFakeHttp, type FakeCall, type FakeHttp } from '../../helpers/fake-http.ts';
+import { FakeHttpServer, parseBody, type FakeCall } from '../../helpers/fake-http.ts';
 
 export type FakeMessage = {
   message_id: number;
@@ -21,7 +21,8 @@ export type FakeMessage = {
 };
 
 type Answer = { status: number; body: Record<string, unknown> };
-type Override = (call: { method: string; params: Record<string, unknown> }) => Answer | undefined;
+/** What an override installed with `on` sees of a call. */
+type Call = { method: string; params: Record<string, unknown> };
 
 const ALLOWED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'code', 'pre', 'blockquote', 'tg-emoji']);
 
@@ -51,19 +52,17 @@ function parseHtml(html: string): { shown: string; tags: string[] } | { error: s
   return { shown, tags };
 }
 
-export class FakeBotApi {
+export class FakeBotApi extends FakeHttpServer<Call, Answer> {
   readonly token = '4242424242:AAH-fake-token-for-herald-tests_0123';
   readonly bot = { id: 4242424242, is_bot: true, first_name: 'Herald Bot', username: 'herald_test_bot' };
   readonly chats = new Map<number, { id: number; type: string; title?: string; username?: string; member: Record<string, unknown> }>();
   readonly messages: FakeMessage[] = [];
   readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
   readonly updates: Array<Record<string, unknown>> = [];
-  #overrides = new ScriptedAnswers<Parameters<Override>[0], Answer>();
-  #http: FakeHttp | undefined;
   #nextMessage = 100;
-  url = '';
 
   constructor() {
+    super();
     this.addChat({ id: -1001234567890, type: 'channel', title: 'Herald News', username: 'heraldnews' }, { status: 'administrator', can_post_messages: true });
     this.addChat({ id: -1009876543210, type: 'supergroup', title: 'Private Group' }, { status: 'member' });
     this.addChat({ id: -1005555555555, type: 'channel', title: 'Not Ours' }, { status: 'left' });
@@ -74,26 +73,7 @@ export class FakeBotApi {
     this.updates.push({ update_id: this.updates.length + 1, my_chat_member: { chat, from: { id: 1 }, date: 0, new_chat_member: { user: this.bot, ...member } } });
   }
 
-  /** The next calls the override answers (it returns undefined to let a call through). */
-  on(override: Override): void {
-    this.#overrides.on(override);
-  }
-
-  reset(): void {
-    this.#overrides.reset();
-  }
-
-  async start(): Promise<this> {
-    this.#http = await startFakeHttp((call) => this.#serve(call));
-    this.url = this.#http.url;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.#http?.close();
-  }
-
-  async #serve(call: FakeCall): Promise<Answer> {
+  protected async serve(call: FakeCall): Promise<Answer> {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(call.path);
     if (!match) return fail(404, 'Not Found');
     const [, token, method] = match;
@@ -102,7 +82,7 @@ export class FakeBotApi {
     const { fields: params, files } = await parseBody(call, (value) => (/^[[{]/.test(value) ? JSON.parse(value) : value.replace(/\r\n/g, '\n')));
     this.calls.push({ method: method!, params });
     if (token !== this.token) return fail(401, 'Unauthorized');
-    return this.#overrides.take({ method: method!, params }) ?? this.#call(method!, params, files);
+    return this.scripted.take({ method: method!, params }) ?? this.#call(method!, params, files);
   }
 
   #chat(id: unknown) {
