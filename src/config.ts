@@ -85,6 +85,7 @@ const envSchema = z.object({
   MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(1024 ** 3, 'at most 1 GB (1073741824), the API\'s promise').default(1024 ** 3),
   MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(120),
   SIGNUP: z.enum(['open', 'invite', 'closed']).default('invite'),
+  OAUTH_DEVICE_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).optional(),
 });
@@ -106,6 +107,8 @@ export type Config = Readonly<{
   /** Lets server-side fetches reach loopback (tests and local development only). */
   outboundAllowLoopback: boolean;
   /** Time limit of one server-side request (connect, send, answer). */
+  /** The poll interval the OAuth device flow asks devices to keep (RFC 8628 `interval`), in seconds. */
+  oauthDevicePollSeconds: number;
   outboundTimeoutMs: number;
   publishing: {
     concurrency: number;
@@ -197,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: e.MIGRATE_ON_START,
     media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
     signUp: e.SIGNUP,
+    oauthDevicePollSeconds: e.OAUTH_DEVICE_POLL_SECONDS,
     platformApps: {
       linkedin: { clientId: e.LINKEDIN_CLIENT_ID ?? null, clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null, apiBase: e.LINKEDIN_API_BASE ?? null, version: e.LINKEDIN_API_VERSION },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },

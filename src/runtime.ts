@@ -107,6 +107,7 @@ export async function openRuntime(
     mailer,
     uploadLinks: options.uploadLinks,
     signUpPolicy: config.signUp,
+    oauthDevicePollSeconds: config.oauthDevicePollSeconds,
     onBackgroundError: (error) => {
       const log = mailLog();
       if (log) log.error({ err: error }, 'Work after a request (sending mail) failed');

@@ -45,6 +45,8 @@ export type ServiceDeps = {
   onBackgroundError?: (error: unknown) => void;
   /** Upload-link limits and test seams (the API's limits by default). */
   uploadLinks?: UploadLinksOptions;
+  /** The OAuth device flow's poll interval in seconds (RFC 8628's 5 by default). */
+  oauthDevicePollSeconds?: number;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */

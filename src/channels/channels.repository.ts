@@ -187,3 +187,48 @@ export async function takeConnectState(db: Executor, id: string) {
 export function purgeConnectStates(db: Executor, before: string) {
   return db.deleteFrom('connect_states').where('expires_at', '<', before).execute();
 }
+
+/**
+ * Takes the claim on renewing a channel's credentials when no one holds it or its holder's time
+ * ran out; true when this call took it. A disabled or deleted channel is never claimed.
+ */
+export async function claimRenewal(db: Executor, id: string, holder: string, now: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('channels')
+    .set({ renewing_until: until, renewing_by: holder })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('disabled', '=', 0)
+    .where((eb) => eb.or([eb('renewing_until', 'is', null), eb('renewing_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** What a renewal watches on a channel: its sealed credentials, whether it can post, who holds the claim. */
+export function findRenewal(db: Executor, id: string) {
+  return db.selectFrom('channels').select(['credentials', 'disabled', 'deleted_at', 'renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Stores renewed credentials and lets go of the claim if `holder` still has it. The credentials
+ * are stored even when the claim lapsed meanwhile: the renewal spent the old refresh token, so
+ * the new tokens are the only ones that work.
+ */
+export function storeRenewed(db: Executor, id: string, holder: string, credentials: string, at: string) {
+  const mine = sql<boolean>`renewing_by = ${holder}`;
+  return db
+    .updateTable('channels')
+    .set({
+      credentials,
+      updated_at: at,
+      renewing_until: sql<string | null>`case when ${mine} then null else renewing_until end`,
+      renewing_by: sql<string | null>`case when ${mine} then null else renewing_by end`,
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Lets go of the claim, if `holder` still has it. */
+export function releaseRenewal(db: Executor, id: string, holder: string) {
+  return db.updateTable('channels').set({ renewing_until: null, renewing_by: null }).where('id', '=', id).where('renewing_by', '=', holder).executeTakeFirst();
+}

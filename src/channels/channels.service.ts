@@ -15,6 +15,7 @@ import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './channels.repository.ts';
+import { CredentialRenewals } from './credential-renewal.ts';
 
 export type Channel = {
   id: string;
@@ -125,7 +126,12 @@ export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
   readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {}
+  /** Renews channels' credentials once at a time per channel, across processes. */
+  readonly renewals: CredentialRenewals;
+
+  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {
+    this.renewals = new CredentialRenewals(deps);
+  }
 
   async create(workspaceId: string, input: NewChannel): Promise<Channel> {
     const { db } = this.deps;
@@ -158,6 +164,8 @@ export class ChannelsService {
       internal_id: input.internalId ?? null,
       preferred_settings: null,
       deleted_at: null,
+      renewing_until: null,
+      renewing_by: null,
       created_at: now,
       updated_at: now,
     };
@@ -414,11 +422,6 @@ export class ChannelsService {
   async findByAccount(workspaceId: string, provider: string, internalId: string): Promise<{ id: string; deleted: boolean } | null> {
     const row = await repo.findChannelByAccount(this.deps.db, workspaceId, provider, internalId);
     return row ? { id: row.id, deleted: row.deleted_at !== null } : null;
-  }
-
-  /** Replaces a channel's stored configuration (refreshed credentials), leaving everything else. */
-  async storeConfig(workspaceId: string, id: string, config: Record<string, unknown>): Promise<void> {
-    await repo.updateChannel(this.deps.db, workspaceId, id, { credentials: this.deps.secretBox.seal(JSON.stringify(config)), updated_at: this.deps.clock.now().toISOString() });
   }
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */

@@ -18,6 +18,10 @@ export interface ChannelsTable {
   preferred_settings: string | null;
   /** When the channel was deleted; its posts are kept. Null for a channel in use. */
   deleted_at: string | null;
+  /** Until when one process holds the claim on renewing the credentials; null when none does. */
+  renewing_until: string | null;
+  /** Which renewal holds the claim (only it releases it); null when none does. */
+  renewing_by: string | null;
   created_at: string;
   updated_at: string;
 }

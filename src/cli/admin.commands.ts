@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { stdio } from '../client/stdio.ts';
 import { loadConfig } from '../config.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
+import { KEYS_CHECK_INTERVAL_MS } from '../oauth/oauth.service.ts';
 import { fail, print, printList, type Printer } from './output.ts';
 
 function list(value: string): string[] {
@@ -296,6 +297,18 @@ export function adminCommand(): Command {
         ...(opts.channels !== undefined && { channels: opts.channels === 'unlimited' ? null : opts.channels }),
       });
       print(out, ws, [`workspace ${ws.id} plan: ${JSON.stringify(ws.plan)}`]);
+    }));
+
+  const oauth = admin.command('oauth').description('the OAuth authorization server');
+  oauth
+    .command('rotate-keys')
+    .description('a new signing key and cookie key, used from now on; the previous ones keep verifying until what they signed has expired')
+    .action(action(async (rt, out) => {
+      const rotated = await rt.services.oauth.rotateKeys();
+      print(out, rotated, [
+        `new signing key ${rotated.signingKeyId} and a new cookie key, used from now on (running processes switch within ${KEYS_CHECK_INTERVAL_MS / 1000} s)`,
+        `kept to verify what they signed: ${rotated.signingKeys - 1} older signing key(s), ${rotated.cookieKeys - 1} older cookie key(s); dropped as expired: ${rotated.dropped.signing} signing, ${rotated.dropped.cookie} cookie`,
+      ]);
     }));
 
   return admin;

@@ -2218,7 +2218,7 @@ export interface paths {
         put?: never;
         /**
          * Create a browser upload link
-         * @description A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if this key is revoked or its owner can no longer upload here.
+         * @description A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here.
          */
         post: {
             parameters: {
@@ -3179,6 +3179,16 @@ export interface components {
                 /** @constant */
                 current: "v1";
             };
+            /** @description The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable. */
+            platforms: {
+                /** @description The platform id: `provider` when connecting, `settings.__type` in posts. */
+                identifier: string;
+                name: string;
+                /** @description Whether channels of this platform can be connected on this server. */
+                available: boolean;
+                /** @description When not available: why, and what the operator must set (e.g. the platform app's variables). */
+                unavailable?: string;
+            }[];
         };
         ConnectionCheck: {
             connected: boolean;

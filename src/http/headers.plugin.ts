@@ -44,8 +44,11 @@ async function headers(app: FastifyInstance, options: HeadersOptions) {
     if (unknown.length > 0) throw new Error(`DEPRECATIONS names routes that do not exist: ${unknown.join(', ')}`);
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  // Set as the request arrives, so a reply a route writes itself (the OAuth library's) has it too.
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('Link', link);
+  });
+  app.addHook('onSend', async (request, reply) => {
     if (request.is404) return;
     const deprecation = retiring.get(`${request.method} ${request.routeOptions.url}`);
     if (deprecation && options.now().getTime() >= deprecation.since) {

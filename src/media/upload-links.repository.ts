@@ -11,26 +11,32 @@ export function findUploadLink(db: Executor, workspaceId: string, id: string) {
 
 /**
  * A link by its secret's hash, with what decides whether it still works: the workspace's
- * plan, and the key that made it, its owner's role in the workspace (null once removed).
+ * plan, the credential that made it (an API key, or the OAuth grant of an access token; null
+ * once deleted) and its user's role in the workspace (null once removed).
  */
 export function findUploadLinkByTokenHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('upload_links')
     .innerJoin('workspaces', 'workspaces.id', 'upload_links.workspace_id')
-    .innerJoin('api_keys', 'api_keys.id', 'upload_links.created_by_key_id')
+    .leftJoin('api_keys', 'api_keys.id', 'upload_links.created_by_key_id')
+    .leftJoin('oauth_records as grants', (join) => join.onRef('grants.grant_id', '=', 'upload_links.created_by_grant_id').on('grants.model', '=', 'Grant'))
     .leftJoin('memberships', (join) =>
-      join.onRef('memberships.workspace_id', '=', 'upload_links.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
+      join.onRef('memberships.workspace_id', '=', 'upload_links.workspace_id').onRef('memberships.user_id', '=', 'upload_links.created_by_user_id'),
     )
     .select([
       'upload_links.id',
       'upload_links.workspace_id',
       'upload_links.created_at',
       'upload_links.expires_at',
+      'upload_links.created_by_key_id',
+      'upload_links.created_by_grant_id',
       'workspaces.plan_api_access',
-      'api_keys.kind as key_kind',
       'api_keys.scopes as key_scopes',
       'api_keys.workspace_id as key_workspace_id',
       'api_keys.revoked_at as key_revoked_at',
+      'grants.payload as grant_payload',
+      'grants.workspace_id as grant_workspace_id',
+      'grants.expires_at as grant_expires_at',
       'memberships.role as owner_role',
     ])
     .where('upload_links.token_hash', '=', tokenHash)

@@ -13,7 +13,7 @@ export const uploadLinksRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Media'],
         summary: 'Create a browser upload link',
         description:
-          'A page where a person without an account can drop files into this workspace\'s library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if this key is revoked or its owner can no longer upload here.',
+          'A page where a person without an account can drop files into this workspace\'s library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app\'s access for an OAuth token) or its user can no longer upload here.',
         headers: showorgHeader,
         response: { 201: uploadLinkSchema, ...authErrors },
       },

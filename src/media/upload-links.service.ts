@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ROLE_SCOPES, isRole } from '../auth/scopes.ts';
+import { ROLE_SCOPES, grantedScopes, isRole, isScope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
@@ -39,8 +39,9 @@ export type UploadLinkContents = { id: string; status: 'empty' | 'ready'; count:
  * What a link's secret opens:
  * - `active`: the page works;
  * - `expired`: two hours have passed;
- * - `inactive`: the key that made it was revoked, its owner can no longer upload to the
- *   workspace (removed, demoted), or the workspace's plan lost API access;
+ * - `inactive`: the key that made it was revoked, or the OAuth access that made it was revoked
+ *   (its app deleted), its user can no longer upload to the workspace (removed, demoted), or
+ *   the workspace's plan lost API access;
  * - `unknown`: no such link (or it was deleted with its workspace).
  */
 export type LinkState =
@@ -48,6 +49,13 @@ export type LinkState =
   | { state: 'expired'; expiresAt: string }
   | { state: 'inactive' }
   | { state: 'unknown' };
+
+/** The grant an OAuth principal's access token belongs to (its key id is `oauth:<grant id>`). */
+function grantIdOf(keyId: string): string {
+  const grantId = keyId.startsWith('oauth:') ? keyId.slice('oauth:'.length) : '';
+  if (!grantId || grantId === 'none') throw new ForbiddenError('This OAuth access token belongs to no grant; ask for a new one.', { code: 'invalid_token' });
+  return grantId;
+}
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -65,20 +73,21 @@ export class UploadLinksService {
     return `${this.deps.baseUrl}/u/${token}`;
   }
 
-  /** A new link for `workspaceId`, made by an API key; it works for two hours. */
-  async create(workspaceId: string, creator: Pick<Principal, 'keyId' | 'credential'>): Promise<UploadLink> {
-    // A link lives as long as the key that made it (it is checked on every upload): OAuth tokens cannot make one yet.
-    if (creator.credential === 'oauth') {
-      throw new ForbiddenError('Upload links are made with an API key (svc_…); an OAuth access token cannot make one.', { code: 'oauth_not_supported' });
-    }
-    const keyId = creator.keyId;
+  /**
+   * A new link for `workspaceId`, made by an API key or an OAuth access token; it works for two
+   * hours, and only while that credential (the key, or the token's grant) could still upload.
+   */
+  async create(workspaceId: string, creator: Pick<Principal, 'keyId' | 'credential' | 'userId'>): Promise<UploadLink> {
+    const oauth = creator.credential === 'oauth';
     const token = randomToken(TOKEN_LENGTH);
     const now = this.deps.clock.now();
     const row = {
       id: newId(),
       workspace_id: workspaceId,
       token_hash: hashToken(token),
-      created_by_key_id: keyId,
+      created_by_key_id: oauth ? null : creator.keyId,
+      created_by_grant_id: oauth ? grantIdOf(creator.keyId) : null,
+      created_by_user_id: creator.userId,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + UPLOAD_LINK_LIFETIME_MS).toISOString(),
       files_used: 0,
@@ -109,12 +118,22 @@ export class UploadLinksService {
     const row = await repo.findUploadLinkByTokenHash(this.deps.db, hashToken(token));
     if (!row) return { state: 'unknown' };
     if (this.deps.clock.now().getTime() >= Date.parse(row.expires_at)) return { state: 'expired', expiresAt: row.expires_at };
-    const scopes = JSON.parse(row.key_scopes) as string[];
     const ownerMayUpload = row.owner_role !== null && isRole(row.owner_role) && ROLE_SCOPES[row.owner_role].has('media:write');
-    const keyMayUpload =
-      row.key_kind === 'rest' && row.key_revoked_at === null && scopes.includes('media:write') && (row.key_workspace_id === null || row.key_workspace_id === row.workspace_id);
-    if (Number(row.plan_api_access) !== 1 || !ownerMayUpload || !keyMayUpload) return { state: 'inactive' };
+    if (Number(row.plan_api_access) !== 1 || !ownerMayUpload || !this.#creatorMayUpload(row)) return { state: 'inactive' };
     return { state: 'active', linkId: row.id, workspaceId: row.workspace_id, expiresAt: row.expires_at };
+  }
+
+  /** Whether the key or OAuth grant that made a link could still upload to its workspace (its user's role is checked apart). */
+  #creatorMayUpload(row: NonNullable<Awaited<ReturnType<typeof repo.findUploadLinkByTokenHash>>>): boolean {
+    const mayUpload = (scopes: string[]) => grantedScopes(scopes.filter(isScope)).has('media:write');
+    if (row.created_by_key_id !== null) {
+      return row.key_scopes !== null && row.key_revoked_at === null && mayUpload(JSON.parse(row.key_scopes) as string[]) && (row.key_workspace_id === null || row.key_workspace_id === row.workspace_id);
+    }
+    if (row.grant_payload === null || row.grant_workspace_id !== row.workspace_id) return false;
+    if (row.grant_expires_at !== null && Number(row.grant_expires_at) * 1000 <= this.deps.clock.now().getTime()) return false;
+    // The grant's scopes, over both resources (a token for the MCP server makes links with mcp:write).
+    const resources = (JSON.parse(row.grant_payload) as { resources?: Record<string, string> }).resources ?? {};
+    return mayUpload(Object.values(resources).flatMap((scope) => scope.split(' ')));
   }
 
   /** The files of an active link, for its page; nothing else of the library is ever shown. */

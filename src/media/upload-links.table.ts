@@ -3,8 +3,12 @@ export interface UploadLinksTable {
   workspace_id: string;
   /** SHA-256 of the secret in the link's URL, hex. The secret itself is never stored. */
   token_hash: string;
-  /** The key that created the link; the link works only while that key and its owner could still upload. */
-  created_by_key_id: string;
+  /** The API key that created the link, or null when an OAuth access token did. */
+  created_by_key_id: string | null;
+  /** The OAuth grant of the access token that created the link, or null when an API key did. */
+  created_by_grant_id: string | null;
+  /** Who created it; the link works only while that credential and this user could still upload. */
+  created_by_user_id: string;
   created_at: string;
   expires_at: string;
   /** Files taken through the link so far (a file is counted before it is recorded, and uncounted if it is not). */

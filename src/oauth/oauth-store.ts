@@ -5,7 +5,15 @@ import * as repo from './oauth.repository.ts';
 import { parseAccountId } from './oauth.service.ts';
 
 /** Models found by their id, which is a secret (the token itself): the id is not kept in the stored payload. */
-const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken']);
+const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken', 'DeviceCode']);
+
+/**
+ * A device code found by its user code (the person typed it on the verification page) is handed
+ * to the library under this handle, its stored hash, since the code itself is not stored. The
+ * handle finds the code only while the person has not answered, so it can save their answer;
+ * never once approved: polling with it can never return a token (only the device code can).
+ */
+const DEVICE_HANDLE = 'stored:';
 
 /** How often (at most) one process removes expired records. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -32,7 +40,7 @@ export class OAuthStore implements Adapter {
     const clientId = payload.clientId ?? payload.client_id;
     await repo.upsertRecord(this.db, {
       model: this.model,
-      id_hash: sha256(id),
+      id_hash: this.#idHash(id),
       payload: JSON.stringify(SECRET_IDS.has(this.model) ? { ...payload, jti: undefined } : payload),
       grant_id: payload.grantId ?? (this.model === 'Grant' ? id : null),
       uid: payload.uid ?? null,
@@ -49,6 +57,10 @@ export class OAuthStore implements Adapter {
     }
   }
 
+  #idHash(id: string): string {
+    return this.model === 'DeviceCode' && id.startsWith(DEVICE_HANDLE) ? id.slice(DEVICE_HANDLE.length) : sha256(id);
+  }
+
   #read(row: Awaited<ReturnType<typeof repo.findRecord>>, id?: string): AdapterPayload | undefined {
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) * 1000 <= this.now()) return undefined;
@@ -58,7 +70,8 @@ export class OAuthStore implements Adapter {
   }
 
   async find(id: string) {
-    const found = this.#read(await repo.findRecord(this.db, this.model, sha256(id)), id);
+    const found = this.#read(await repo.findRecord(this.db, this.model, this.#idHash(id)), id);
+    if (found && this.model === 'DeviceCode' && id.startsWith(DEVICE_HANDLE) && (found.accountId !== undefined || found.error !== undefined)) return undefined;
     if (found || !this.fetchDocument || !id.startsWith('https://')) return found;
     const document = await this.fetchDocument(id);
     // Kept an hour (every process reads it from here), then fetched again.
@@ -67,7 +80,8 @@ export class OAuthStore implements Adapter {
   }
 
   async findByUserCode(userCode: string) {
-    return this.#read(await repo.findRecordBy(this.db, this.model, 'user_code_hash', sha256(userCode)));
+    const row = await repo.findRecordBy(this.db, this.model, 'user_code_hash', sha256(userCode));
+    return this.#read(row, row ? `${DEVICE_HANDLE}${row.id_hash}` : undefined);
   }
 
   async findByUid(uid: string) {
@@ -75,11 +89,11 @@ export class OAuthStore implements Adapter {
   }
 
   async consume(id: string) {
-    await repo.consumeRecord(this.db, this.model, sha256(id), Math.floor(this.now() / 1000));
+    await repo.consumeRecord(this.db, this.model, this.#idHash(id), Math.floor(this.now() / 1000));
   }
 
   async destroy(id: string) {
-    await repo.deleteRecord(this.db, this.model, sha256(id));
+    await repo.deleteRecord(this.db, this.model, this.#idHash(id));
   }
 
   async revokeByGrantId(grantId: string) {

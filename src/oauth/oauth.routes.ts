@@ -35,9 +35,20 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
   await app.register(async (mount) => {
     mount.removeAllContentTypeParsers();
     mount.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    let handler: ((req: FastifyRequest['raw'], res: FastifyReply['raw']) => void) | undefined;
+    // The library's request handler, made once per server (a new one after the keys are rotated).
+    let served: { provider: Awaited<ReturnType<typeof provider>>; handler: (req: FastifyRequest['raw'], res: FastifyReply['raw']) => void } | undefined;
     const forward = async (request: FastifyRequest, reply: FastifyReply, url?: string) => {
-      handler ??= (await provider()).callback();
+      const current = await provider();
+      if (served?.provider !== current) served = { provider: current, handler: current.callback() };
+      const { handler } = served;
+      // The library answers on the raw response: Fastify then does not send the headers set so far
+      // (rate limit, Link), so they are set there; its request line is written when the response
+      // finishes, under the URL asked for (the metadata's is rewritten for the library).
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      const asked = request.raw.url;
+      reply.raw.prependOnceListener('finish', () => {
+        request.raw.url = asked;
+      });
       if (url !== undefined) request.raw.url = url;
       reply.hijack();
       handler(request.raw, reply.raw);

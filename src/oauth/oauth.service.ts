@@ -8,6 +8,13 @@ import type { OutboundClient } from '../net/outbound.ts';
 import { publicUrls } from '../status/status.service.ts';
 import type Provider from 'oidc-provider';
 import * as repo from './oauth.repository.ts';
+import { deploymentKeys, keysRotatedAt, rotateKeys, type RotationResult } from './oauth-keys.ts';
+
+/** How often (at most) a process checks whether the authorization server's keys were rotated. */
+export const KEYS_CHECK_INTERVAL_MS = 30_000;
+
+/** How often a device polls the token endpoint in the device flow, in seconds: RFC 8628's default. */
+export const DEVICE_POLL_SECONDS = 5;
 
 /** Access tokens start with the contract's OAuth prefix; refresh tokens have their own. */
 export const ACCESS_TOKEN_PREFIX = 'svco_';
@@ -66,19 +73,38 @@ export class OAuthService {
 
   #provider: Promise<Provider> | undefined;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient }) {
+  /** When the running server's keys were rotated, and when that was last compared with the database's. */
+  #keys = { rotatedAt: 0, checkedAt: 0 };
+
+  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient; oauthDevicePollSeconds?: number }) {
     this.#resources = oauthResources(deps.baseUrl);
   }
 
-  /** The authorization server, loaded on the first OAuth request (never at start-up). */
-  provider(options: { trustProxy: boolean }): Promise<Provider> {
-    this.#provider ??= import('./provider.ts')
-      .then((module) => module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, ...(this.deps.outbound && { outbound: this.deps.outbound }) }))
+  /**
+   * The authorization server, loaded on the first OAuth request (never at start-up), and made
+   * again with the new keys once an operator rotated them (checked every KEYS_CHECK_INTERVAL_MS).
+   */
+  async provider(options: { trustProxy: boolean }): Promise<Provider> {
+    const now = this.deps.clock.now().getTime();
+    if (this.#provider && now - this.#keys.checkedAt >= KEYS_CHECK_INTERVAL_MS) {
+      this.#keys.checkedAt = now;
+      if ((await keysRotatedAt(this.deps.db)) !== this.#keys.rotatedAt) this.#provider = undefined;
+    }
+    this.#provider ??= Promise.all([import('./provider.ts'), deploymentKeys(this.deps.db)])
+      .then(([module, keys]) => {
+        this.#keys = { rotatedAt: keys.rotatedAt, checkedAt: now };
+        return module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
+      })
       .catch((error: unknown) => {
         this.#provider = undefined;
         throw error;
       });
     return this.#provider;
+  }
+
+  /** A new signing key and cookie key for the authorization server (see rotateKeys); every process picks them up. */
+  rotateKeys(): Promise<RotationResult> {
+    return rotateKeys(this.deps.db, this.deps.clock.now().getTime());
   }
 
   async verify(token: string, surface: KeyKind): Promise<OAuthPrincipal> {

@@ -1,13 +1,12 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Provider, { errors, type InteractionDetails } from 'oidc-provider';
-import { sha256 } from '../accounts/tokens.ts';
 import { secretMatches } from '../keys/key-format.ts';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { html } from '../web/html.ts';
 import { layout, pageHeaders } from '../web/layout.ts';
 import type { OutboundClient } from '../net/outbound.ts';
-import * as repo from './oauth.repository.ts';
+import type { OAuthKeys } from './oauth-keys.ts';
 import { clientMetadataDocuments } from './client-metadata-document.ts';
 import { OAuthStore } from './oauth-store.ts';
 import { ACCESS_TOKEN_PREFIX, acceptableRedirectUri, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
@@ -39,22 +38,6 @@ export const OAUTH_ROUTES = {
   introspection: '/oauth/introspect',
   pushed_authorization_request: '/oauth/par',
 } as const;
-
-type Keys = { jwk: Record<string, unknown>; cookieKeys: string[] };
-
-/** The signing key and cookie keys, made once per deployment and shared by every process. */
-async function deploymentKeys(db: Db): Promise<Keys> {
-  const idHash = sha256('keys');
-  const existing = await repo.findRecord(db, 'HeraldKeys', idHash);
-  if (existing) return JSON.parse(existing.payload) as Keys;
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'ES256', use: 'sig' };
-  const keys: Keys = { jwk, cookieKeys: [randomBytes(32).toString('base64url')] };
-  await repo.insertRecordIfAbsent(db, {
-    model: 'HeraldKeys', id_hash: idHash, payload: JSON.stringify(keys), grant_id: null, uid: null, user_code_hash: null, user_id: null, workspace_id: null, client_id: null, expires_at: null, consumed_at: null,
-  });
-  return JSON.parse((await repo.findRecord(db, 'HeraldKeys', idHash))!.payload) as Keys;
-}
 
 type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string } } };
 
@@ -123,9 +106,8 @@ function deviceSuccessPage(ctx: PageContext): void {
  * bound to one resource (the REST API or the MCP server), their values start with Herald's
  * prefixes, and everything is stored in the database. Loaded on the first OAuth request only.
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; outbound?: OutboundClient }): Promise<Provider> {
-  const { db, baseUrl } = options;
-  const keys = await deploymentKeys(db);
+export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; devicePollSeconds: number; outbound?: OutboundClient }): Promise<Provider> {
+  const { db, baseUrl, keys } = options;
   const resources = oauthResources(baseUrl);
   const secure = baseUrl.startsWith('https:');
   const resourceScopes: Record<string, string> = {
@@ -159,7 +141,8 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       long: { httpOnly: true, sameSite: 'lax', signed: true, secure },
       short: { httpOnly: true, sameSite: 'lax', signed: true, secure },
     },
-    jwks: { keys: [keys.jwk] },
+    // Newest first: the first signs, the older ones still verify (herald admin oauth rotate-keys).
+    jwks: { keys: keys.jwks },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
     features: {
       devInteractions: { enabled: false },
@@ -222,6 +205,11 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
+  // The library's device authorization response names no interval (devices then poll every 5 s,
+  // RFC 8628): the configured one is added before the answer is sent.
+  provider.on('device_authorization.success', (_ctx: unknown, body: Record<string, unknown>) => {
+    body.interval = options.devicePollSeconds;
+  });
   // Client secrets of apps registered in the developer settings are stored hashed.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
     return typeof this.clientSecret === 'string' && typeof actual === 'string' && actual.length <= 200 && secretMatches(actual, this.clientSecret);

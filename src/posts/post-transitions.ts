@@ -26,7 +26,7 @@ export type Claim = {
 };
 
 /** The channel of a claimed post, as stored (its credentials still sealed). */
-export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | 'deleted_at'> & { client_group_name: string | null };
+export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | 'deleted_at' | 'renewing_until' | 'renewing_by'> & { client_group_name: string | null };
 
 /** A claimed step with what publishing it needs: the post and part as claimed, the channel (null if it is gone), how many parts the post has. */
 export type DueClaim = { claim: Claim; post: PostRow; part: PartRow; channel: ClaimedChannel | null; partCount: number };

@@ -81,48 +81,24 @@ export function field(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-const renewals = new Map<string, { at: number; result: Promise<Record<string, unknown>> }>();
-/** How long a renewal's result is handed to publishes that started with the same old token. */
-const RENEWAL_REUSE_MS = 5 * 60_000;
-
-/**
- * Renews a channel's token once per process: publishes of the same channel that start together
- * (or shortly after, still holding the old configuration) share one renewal. Platforms whose
- * refresh tokens are single-use (X rotates them) would otherwise refuse the second renewal and
- * the channel would be disabled for nothing.
- */
-export function renewOnce(channelId: string, oldToken: string, renew: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
-  const now = Date.now();
-  for (const [key, entry] of renewals) if (now - entry.at > RENEWAL_REUSE_MS) renewals.delete(key);
-  const key = `${channelId}\u0000${oldToken}`;
-  const running = renewals.get(key);
-  if (running) return running.result;
-  const result = renew();
-  renewals.set(key, { at: now, result });
-  result.catch(() => renewals.delete(key));
-  return result;
-}
-
 /** Tokens a platform's token endpoint issued on a refresh. */
 export type RefreshedTokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
 
 /**
- * Renews a channel's access token with its refresh token (once per process, see `renewOnce`) and
- * returns the configuration to store: the new tokens over the old ones. A 400 or 401 from the
- * token endpoint means the grant is gone: an `auth` failure, so the channel is reconnected.
+ * Renews a channel's access token with its refresh token and returns the configuration to store:
+ * the new tokens over the old ones. A 400 or 401 from the token endpoint means the grant is gone:
+ * an `auth` failure, so the channel is reconnected. (Herald runs one renewal at a time per
+ * channel across its processes: see CredentialRenewals.)
  */
 export async function renewWithRefreshToken(
   platform: string,
-  channelId: string,
   config: Record<string, unknown> & { refreshToken: string },
   request: (refreshToken: string) => Promise<RefreshedTokens>,
 ): Promise<Record<string, unknown>> {
   const { refreshToken } = config;
   try {
-    return await renewOnce(channelId, refreshToken, async () => {
-      const tokens = await request(refreshToken);
-      return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
-    });
+    const tokens = await request(refreshToken);
+    return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
   } catch (error) {
     if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
       throw new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });

@@ -186,11 +186,18 @@ export interface Provider {
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**
-   * Returns a fresh configuration when the stored credentials expire soon (null when they do
-   * not); Herald stores it before the call it was needed for. A refusal throws ProviderError
-   * `auth`, which disables the channel as needing reconnection.
+   * Present on platforms whose credentials expire and can be renewed. Herald checks `due` before
+   * each publish; when it is true, Herald calls `renew` once at a time per channel across all its
+   * processes (a claim on the channel in the database), stores the result sealed, and hands it to
+   * the publishes of the channel that waited on it. A refusal throws ProviderError `auth`, which
+   * disables the channel as needing reconnection.
    */
-  refreshCredentials?(ctx: ProviderContext, now: Date): Promise<Record<string, unknown> | null>;
+  readonly renewal?: {
+    /** True when `config` must be renewed before use (e.g. its access token expires soon). No call. */
+    due(config: Record<string, unknown>, now: Date): boolean;
+    /** Renews the credentials in `ctx.config` with the platform; the configuration to store. */
+    renew(ctx: ProviderContext, now: Date): Promise<Record<string, unknown>>;
+  };
   /** Publishes the post itself (part 0). */
   publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
   /** Publishes a comment (part ≥ 1) under `input.parent`. */

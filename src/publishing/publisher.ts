@@ -270,13 +270,14 @@ export class Publisher {
       let { config } = opened;
       provider = getProvider(channel.provider);
       const channelRef = { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile };
-      if (provider.refreshCredentials && !channel.disabled) {
-        // Expiring credentials are renewed before use; a refusal is an auth failure (the channel needs reconnecting).
-        const fresh = await provider.refreshCredentials({ channel: channelRef, config, outbound }, this.#deps.clock.now());
-        if (fresh) {
-          await channels.storeConfig(post.workspace_id, channel.id, fresh);
-          config = fresh;
-        }
+      const { renewal } = provider;
+      const now = this.#deps.clock.now();
+      if (renewal && !channel.disabled && renewal.due(config, now)) {
+        // Expiring credentials are renewed (and stored) before use; a refusal is an auth failure (the channel needs reconnecting).
+        config = await channels.renewals.renew(channel.id, config, {
+          due: (stored) => renewal.due(stored, now),
+          renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound }, now),
+        });
       }
       // The channel's preferred settings fill in what the post leaves out.
       const settings = { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) };

@@ -36,6 +36,16 @@ export const statusSchema = z
     scopes: z.object({ rest: z.array(z.string()), mcp: z.array(z.string()) }),
     rateLimits: z.object({ headers: z.array(z.string()).length(4) }),
     versioning: z.object({ scheme: z.literal('url-path'), current: z.literal('v1') }),
+    platforms: z
+      .array(
+        z.object({
+          identifier: z.string().describe('The platform id: `provider` when connecting, `settings.__type` in posts.'),
+          name: z.string(),
+          available: z.boolean().describe('Whether channels of this platform can be connected on this server.'),
+          unavailable: z.string().optional().describe('When not available: why, and what the operator must set (e.g. the platform app\'s variables).'),
+        }),
+      )
+      .describe('The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable.'),
   })
   .meta({ id: 'Status', description: 'What this service is, where its documentation lives, and how to authenticate.' });
 

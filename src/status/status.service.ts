@@ -1,5 +1,6 @@
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
+import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import type { Status } from './status.schema.ts';
 
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
@@ -57,5 +58,10 @@ export function buildStatus(baseUrl: string, clock: Clock): Status {
     scopes: { rest: [...REST_SCOPES], mcp: [...MCP_SCOPES] },
     rateLimits: { headers: RATE_LIMIT_HEADERS },
     versioning: { scheme: 'url-path', current: 'v1' },
+    platforms: PROVIDER_IDENTIFIERS.map((identifier) => {
+      const provider = getProvider(identifier);
+      const unavailable = provider.unavailable?.() ?? null;
+      return { identifier, name: provider.name, available: unavailable === null, ...(unavailable !== null && { unavailable }) };
+    }),
   };
 }

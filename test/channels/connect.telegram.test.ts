@@ -229,23 +229,27 @@ describe('changing and deleting channels', () => {
 });
 
 describe('credentials that expire', () => {
-  const provider = telegramProvider as { refreshCredentials?: Provider['refreshCredentials'] };
+  const provider = telegramProvider as { renewal?: Provider['renewal'] };
   afterEach(() => {
-    delete provider.refreshCredentials;
+    delete provider.renewal;
   });
 
   it('are refreshed before use and stored; a refused refresh disables the channel as needing reconnection and notifies', async () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
-    provider.refreshCredentials = async (ctx) => ({ ...ctx.config, chatId: '-1009876543210' });
+    // Due until renewed: the renewed configuration carries the new chat id.
+    provider.renewal = { due: (config) => config.chatId !== '-1009876543210', renew: async (ctx) => ({ ...ctx.config, chatId: '-1009876543210' }) };
     const [moved] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
     await t.settle();
     const sent = bot.find((await getPost(t, tenant, moved!.postId)).releaseId!)!;
     expect(sent.chat.id).toBe(-1009876543210);
     expect((await t.services.channels.config(tenant.workspaceId, integration.id)).chatId).toBe('-1009876543210');
 
-    provider.refreshCredentials = async () => {
-      throw new ProviderError('auth', 'the refresh token was revoked');
+    provider.renewal = {
+      due: () => true,
+      renew: async () => {
+        throw new ProviderError('auth', 'the refresh token was revoked');
+      },
     };
     const [refused] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
     await t.settle();

@@ -105,3 +105,13 @@ describe('herald admin: list, disable and delete', () => {
     expect(users.map((u) => u.id)).not.toContain(owner.id);
   }, IN_PROCESS_MS);
 });
+
+describe('herald admin oauth rotate-keys', () => {
+  it('rotates the keys of the deployment it is pointed at (making them if it had none)', async () => {
+    const first = await adminJson<{ signingKeyId: string; signingKeys: number; cookieKeys: number }>(['oauth', 'rotate-keys'], env);
+    expect(first).toMatchObject({ signingKeyId: expect.stringMatching(/^[0-9a-f]{16}$/), signingKeys: 1, cookieKeys: 1 });
+    const second = await adminJson<{ signingKeyId: string; signingKeys: number; cookieKeys: number }>(['oauth', 'rotate-keys'], env);
+    expect(second.signingKeyId).not.toBe(first.signingKeyId);
+    expect(second).toMatchObject({ signingKeys: 2, cookieKeys: 2 });
+  }, processBudget(2));
+});

@@ -62,9 +62,11 @@ export async function createTestApp(
     onQuery?: QueryObserver;
     /** Lowered upload-link limits, test seams of upload links. */
     uploadLinks?: UploadLinksOptions;
+    /** A database the test prepared (e.g. at an older migration); dropped with the app. */
+    database?: FreshDatabase;
   } = {},
 ): Promise<TestApp> {
-  const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : await freshDatabase();
+  const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : (options.database ?? (await freshDatabase()));
   // A restart is the same deployment: it keeps its Redis prefix (queued jobs, counters) and media.
   const prefix = options.reopen?.config.redis?.prefix ?? freshRedisPrefix();
   let config: Config;

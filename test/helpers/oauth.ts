@@ -4,7 +4,9 @@ import type { TestApp } from './app.ts';
 
 /** One public client per app, registered dynamically (RFC 7591) on first use. */
 const clients = new WeakMap<TestApp, Promise<string>>();
-const REDIRECT = 'http://127.0.0.1:9/callback';
+/** The redirect URI the helper's flows use; an app registered for them must list it. */
+export const TEST_REDIRECT_URI = 'http://127.0.0.1:9/callback';
+const REDIRECT = TEST_REDIRECT_URI;
 
 function cookiesOf(res: LightMyRequestResponse, jar: Map<string, string>) {
   for (const c of res.cookies as Array<{ name: string; value: string }>) jar.set(c.name, c.value);
@@ -13,11 +15,12 @@ function cookiesOf(res: LightMyRequestResponse, jar: Map<string, string>) {
 /**
  * An OAuth access token for `userId` acting in `workspaceId`, obtained through the real flow
  * over the app's HTTP stack: authorization request with PKCE, the consent page (signed in,
- * workspace picked, allowed), and the token endpoint.
+ * workspace picked, allowed), and the token endpoint. `clientId` names a public app of the test's own
+ * (registered with TEST_REDIRECT_URI); by default one app registered dynamically is shared.
  */
-export async function issueOAuthToken(t: TestApp, input: { userId: string; workspaceId: string; scopes: readonly string[]; resource?: 'rest' | 'mcp' }): Promise<{ accessToken: string; refreshToken?: string; clientId: string }> {
+export async function issueOAuthToken(t: TestApp, input: { userId: string; workspaceId: string; scopes: readonly string[]; resource?: 'rest' | 'mcp'; clientId?: string }): Promise<{ accessToken: string; refreshToken?: string; clientId: string }> {
   const base = t.config.baseUrl;
-  let clientId = clients.get(t);
+  let clientId = input.clientId !== undefined ? Promise.resolve(input.clientId) : clients.get(t);
   if (!clientId) {
     clientId = t
       .request({ method: 'POST', url: '/oauth/register', payload: { client_name: 'Matrix app', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] } })

@@ -46,6 +46,13 @@ describe('the request log of the real server, its standard output a pipe', () =>
     const denied = await waitForLine('/public/v1/integrations?probe=2');
     expect(denied).toHaveLength(1);
     expect(denied[0]).toMatchObject({ res: { statusCode: 401 } });
+    // The authorization server's replies (written by its library) are logged the same way, under the URL asked for.
+    const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server?probe=3`);
+    expect(metadata.status).toBe(200);
+    const token = await fetch(`${server.baseUrl}/oauth/token?probe=4`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+    expect(token.status).toBe(400);
+    expect((await waitForLine('/.well-known/oauth-authorization-server?probe=3'))[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET' }, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+    expect(await waitForLine('/oauth/token?probe=4')).toEqual([expect.objectContaining({ msg: 'request completed', req: expect.objectContaining({ method: 'POST' }), res: { statusCode: 400 } })]);
     // Fastify's own "incoming request" line is not written.
     expect(server.output()).not.toMatch(/incoming request/);
   });

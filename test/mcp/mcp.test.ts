@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
-import { png } from '../helpers/media-files.ts';
+import { fileBody, png } from '../helpers/media-files.ts';
 import { TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { connectClient, mcpUrl } from './helpers.ts';
+import { issueOAuthToken } from '../helpers/oauth.ts';
 
 const TOOL_NAMES = [
   'get_status',
@@ -198,6 +199,11 @@ describe('MCP server: tools', () => {
     const contents = await ok(client, 'get_upload_link', { id: link.id });
     expect(contents).toEqual({ id: link.id, status: 'empty', count: 0, files: [] });
     expect(contents).toEqual((await restGet(`/upload-link/${link.id as string}`)).body);
+    // A link made with an MCP key (mcp:write) takes files, like one made with a REST key.
+    const page = new URL(link.url as string).pathname;
+    const sent = await t.request({ method: 'POST', url: `${page}/files`, ...fileBody(png(4, 4, [9, 8, 7]), 'from-mcp.png') });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await ok(client, 'get_upload_link', { id: link.id })).toMatchObject({ status: 'ready', files: [{ name: 'from-mcp.png' }] });
   });
 
   it('notifications, as the REST API lists them', async () => {
@@ -358,5 +364,68 @@ describe('MCP server: transport', () => {
     await ok(limitedClient, 'list_groups');
     await limitedClient.close();
     await limited.close();
+  });
+});
+
+describe('MCP server with OAuth access tokens (Bearer svco_…, bound to the MCP resource)', () => {
+  async function person(scopes: string[], resource: 'mcp' | 'rest' = 'mcp') {
+    const tenant = await createTenant(t);
+    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Blog', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes, resource });
+    return { tenant, channelId: channel.id, token: `Bearer ${accessToken}` };
+  }
+
+  it('lists the tools and reads with mcp:read, and is refused a write tool', async () => {
+    const { channelId: own, token } = await person(['mcp:read']);
+    const reader = await connectClient(url, token);
+    const { tools } = await reader.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+    expect(await ok(reader, 'list_channels')).toEqual({ channels: [expect.objectContaining({ id: own, name: 'Blog' })] });
+    expect(await toolError(reader, 'create_upload_link')).toMatch(/^Missing scope "mcp:write": the key was not granted it/);
+    await reader.close();
+  });
+
+  it('writes with mcp:write: an upload link made through MCP takes files', async () => {
+    const { tenant, token } = await person(['mcp:write']);
+    const writer = await connectClient(url, token);
+    const link = await ok(writer, 'create_upload_link');
+    const row = await t.runtime.db.selectFrom('upload_links').selectAll().where('id', '=', link.id as string).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ created_by_key_id: null, created_by_grant_id: expect.any(String), created_by_user_id: tenant.userId });
+    const sent = await t.request({ method: 'POST', url: `${new URL(link.url as string).pathname}/files`, ...fileBody(png(5, 4, [1, 1, 9]), 'via-oauth.png') });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await writer.close();
+  });
+
+  it('narrows at once: a demoted user loses writing, a removed user everything, on the very next call', async () => {
+    const { tenant, token } = await person(['mcp:read', 'mcp:write']);
+    const session = await connectClient(url, token);
+    await ok(session, 'create_upload_link');
+    await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'viewer');
+    expect(await toolError(session, 'create_upload_link')).toMatch(/role "viewer"/);
+    await ok(session, 'list_channels');
+    await t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId);
+    expect(await toolError(session, 'list_channels')).toMatch(/no longer a member|no access|belongs to no workspace/);
+    await session.close();
+  });
+
+  it('refuses a revoked token, and a token bound to the REST API', async () => {
+    const { tenant, token } = await person(['mcp:read']);
+    const session = await connectClient(url, token);
+    await ok(session, 'list_channels');
+    const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+    expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
+    await expect(session.listTools()).rejects.toThrow(/401|invalid|revoked/i);
+    await session.close();
+
+    const bound = await person(['posts:read'], 'rest');
+    await expect(connectClient(url, bound.token)).rejects.toThrow();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: bound.token, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { msg: string }).msg).toMatch(/issued for the REST API/);
+    expect(res.headers.get('www-authenticate')).toMatch(/resource_metadata="http:\/\/herald\.test\/\.well-known\/oauth-protected-resource\/mcp-oauth", scope="mcp:read mcp:write", error="invalid_token"/);
   });
 });

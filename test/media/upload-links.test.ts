@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { UPLOAD_LINK_MAX_FILES } from '../../src/media/upload-links.service.ts';
 import { createTenant, createTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
+import { issueOAuthToken, TEST_REDIRECT_URI } from '../helpers/oauth.ts';
 import { fileBody, gif, jpeg, mp4, multipart, png } from '../helpers/media-files.ts';
 import { storedObjects } from '../helpers/stored-objects.ts';
 
@@ -20,8 +21,9 @@ function freshPng(): Buffer {
   return png(3, 3, [colour % 256, 90, Math.floor(colour / 256) % 256]);
 }
 
-async function createLink(tenant: Tenant, app: TestApp = t): Promise<{ id: string; url: string; expiresAt: string; token: string; page: string }> {
-  const res = await app.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key });
+/** A link made with the tenant's API key, or with `credential` (e.g. `Bearer svco_…`). */
+async function createLink(tenant: Tenant, app: TestApp = t, credential: string = tenant.key): Promise<{ id: string; url: string; expiresAt: string; token: string; page: string }> {
+  const res = await app.request({ method: 'POST', url: '/public/v1/upload-link', key: credential });
   expect(res.statusCode, res.body).toBe(201);
   const link = res.json();
   const page = new URL(link.url).pathname;
@@ -34,6 +36,20 @@ function pageUpload(link: { page: string }, data: Buffer, filename: string, app:
 
 function contents(tenant: Tenant, id: string) {
   return t.request({ method: 'GET', url: `/public/v1/upload-link/${id}`, key: tenant.key });
+}
+
+/** The link's page and uploads answer "no longer active" (410); after `restore`, if given, it takes files again. */
+async function expectInactive(link: { page: string }, restore: (() => Promise<unknown>) | null): Promise<void> {
+  const page = await t.request({ method: 'GET', url: link.page });
+  expect(page.statusCode).toBe(410);
+  expect(page.body).toContain('This link is no longer active');
+  const res = await pageUpload(link, freshPng(), 'refused.png');
+  expect(res.statusCode).toBe(410);
+  expect(res.json().code).toBe('link_inactive');
+  if (restore) {
+    await restore();
+    expect((await pageUpload(link, freshPng(), 'back.png')).statusCode).toBe(200);
+  }
 }
 
 async function storedObjectCount(): Promise<number> {
@@ -61,7 +77,7 @@ describe('POST /public/v1/upload-link', () => {
     expect(row.token_hash).toBe(createHash('sha256').update(a.token).digest('hex'));
   });
 
-  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/upload-link', scope: 'media:write', okStatus: 201, oauthRefused: /OAuth access token cannot make one/ });
+  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/upload-link', scope: 'media:write', okStatus: 201 });
 });
 
 describe('GET /public/v1/upload-link/:id', () => {
@@ -165,16 +181,54 @@ describe('the upload page', () => {
       const tenant = await createTenant(t);
       const link = await createLink(tenant);
       await revoke(tenant);
-      const page = await t.request({ method: 'GET', url: link.page });
-      expect(page.statusCode).toBe(410);
-      expect(page.body).toContain('This link is no longer active');
-      const res = await pageUpload(link, freshPng(), 'x.png');
-      expect(res.statusCode).toBe(410);
-      expect(res.json().code).toBe('link_inactive');
-      if (restore) {
-        await restore(tenant);
-        expect((await pageUpload(link, freshPng(), 'back.png')).statusCode).toBe(200);
-      }
+      await expectInactive(link, restore && (() => restore(tenant)));
+    });
+  });
+
+  describe('a link made with an OAuth access token', () => {
+    async function oauthLink(options: { scopes?: string[]; clientId?: string } = {}) {
+      const tenant = await createTenant(t);
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: options.scopes ?? ['media:write'], ...(options.clientId && { clientId: options.clientId }) });
+      const link = await createLink(tenant, t, `Bearer ${accessToken}`);
+      return { tenant, link, accessToken };
+    }
+
+    it('is recorded with the grant and the user, not a key, and takes files', async () => {
+      const { tenant, link } = await oauthLink();
+      const row = await t.runtime.db.selectFrom('upload_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
+      const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+      expect(row).toMatchObject({ created_by_key_id: null, created_by_grant_id: allowed!.grantId, created_by_user_id: tenant.userId });
+      const res = await pageUpload(link, freshPng(), 'from-app.png');
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await contents(tenant, link.id)).json()).toMatchObject({ status: 'ready', files: [{ name: 'from-app.png' }] });
+    });
+
+    it('a token without media:write cannot make one', async () => {
+      const tenant = await createTenant(t);
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: ['posts:read'] });
+      const res = await t.request({ method: 'POST', url: '/public/v1/upload-link', key: `Bearer ${accessToken}` });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().scope).toBe('media:write');
+    });
+
+    const cases: Array<[string, (x: { tenant: Tenant; owner: Tenant; clientId: string }) => Promise<unknown>, ((tenant: Tenant) => Promise<unknown>) | null]> = [
+      ['the user revokes the app\'s access', async ({ tenant }) => {
+        const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+        expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
+      }, null],
+      ['the app is deleted', ({ owner, clientId }) => t.services.oauth.deleteApp(owner.userId, clientId), null],
+      ['the workspace\'s plan loses API access', ({ tenant }) => t.services.workspaces.setPlan(tenant.workspaceId, { apiAccess: false }), (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: true })],
+      ['its user is removed from the workspace', ({ tenant }) => t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId), (x) => t.services.workspaces.addMember(x.workspaceId, x.userId, 'editor')],
+      ['its user is demoted to viewer', ({ tenant }) => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'viewer'), (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'contributor')],
+    ];
+    it.each(cases)('stops working once %s', async (_label, revoke, restore) => {
+      const owner = await createTenant(t);
+      // An app of a user of its own, so deleting it touches no other test's tokens.
+      const { app } = await t.services.oauth.registerApp(owner.userId, { name: 'Uploader', redirectUris: [TEST_REDIRECT_URI], confidential: false });
+      const { tenant, link } = await oauthLink({ clientId: app.clientId });
+      expect((await pageUpload(link, freshPng(), 'before.png')).statusCode).toBe(200);
+      await revoke({ tenant, owner, clientId: app.clientId });
+      await expectInactive(link, restore && (() => restore(tenant)));
     });
   });
 

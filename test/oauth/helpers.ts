@@ -8,12 +8,15 @@ import type { OutboundClient } from '../../src/net/outbound.ts';
 
 export type OAuthServer = { t: TestApp; origin: string; clock: ManualClock };
 
-/** The real app listening on loopback (OAuth clients speak HTTP), its clock at the real time (the library's). */
+/**
+ * The real app listening on loopback (OAuth clients speak HTTP), its clock at the real time (the
+ * library's). Devices poll every second in the device flow (5 s by default), so its tests do not wait.
+ */
 export async function startOAuthServer(env: Record<string, string> = {}, options: { outbound?: OutboundClient } = {}): Promise<OAuthServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const clock = new ManualClock(new Date());
-  const t = await createTestApp({ env: { BASE_URL: origin, ...env }, clock, ...(options.outbound && { outbound: options.outbound }) });
+  const t = await createTestApp({ env: { BASE_URL: origin, OAUTH_DEVICE_POLL_SECONDS: '1', ...env }, clock, ...(options.outbound && { outbound: options.outbound }) });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin, clock };
 }

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
 import { CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 let s: OAuthServer;
@@ -39,6 +41,7 @@ describe('device authorization grant (RFC 8628)', () => {
     const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read posts:draft', resource: `${s.origin}/public/v1` });
     expect(device.verification_uri).toBe(`${s.origin}/oauth/device`);
     expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(device.interval).toBe(1);
     const page = await approve(new CookieJar(person.sessionToken), device.verification_uri, device.user_code, person.workspaceId);
     expect(page).toContain('Device connected');
     const tokens = await client.pollDeviceAuthorizationGrant(cli, device);
@@ -63,5 +66,43 @@ describe('device authorization grant (RFC 8628)', () => {
     const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
+
+describe('the poll interval', () => {
+  it('is RFC 8628\'s 5 seconds unless configured', async () => {
+    const t = await createTestApp();
+    const res = await t.request({ method: 'POST', url: '/oauth/device/auth', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'client_id=herald-cli&scope=posts:read' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ interval: 5, device_code: expect.any(String) });
+  });
+});
+
+describe('device codes at rest', () => {
+  const poll = (deviceCode: string) => fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'herald-cli' }));
+  const rows = () => s.t.runtime.db.selectFrom('oauth_records').selectAll().where('model', 'in', ['DeviceCode', 'Interaction']).execute();
+
+  it('are stored hashed: a leaked row cannot be used to poll for the token', async () => {
+    const person = await createPerson(s.t);
+    const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const hash = createHash('sha256').update(device.device_code).digest('hex');
+    const [row] = (await rows()).filter((r) => r.model === 'DeviceCode' && r.id_hash === hash);
+    expect(row).toBeDefined();
+    expect(JSON.stringify(row)).not.toContain(device.device_code);
+    expect(row!.user_code_hash).toBe(createHash('sha256').update(device.user_code.replace('-', '')).digest('hex'));
+
+    await approve(new CookieJar(person.sessionToken), device.verification_uri, device.user_code, person.workspaceId);
+    // Nothing stored along the way (the code's row, the consent's interaction) holds the code.
+    expect(JSON.stringify(await rows())).not.toContain(device.device_code);
+    // What a leaked row gives (its hash, or the handle the verification pages use) gets no token.
+    for (const leaked of [hash, `stored:${hash}`]) {
+      const res = await poll(leaked);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
+    }
+    // The device's own code still does, once.
+    const res = await poll(device.device_code);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { access_token: string }).access_token).toMatch(/^svco_/);
   });
 });

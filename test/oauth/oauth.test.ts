@@ -1,5 +1,7 @@
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectRateLimitHeaders } from '../helpers/auth-matrix.ts';
+import { createTestApp } from '../helpers/app.ts';
 import { authorize, codeFlow, CookieJar, createPerson, registerClient, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 let s: OAuthServer;
@@ -37,6 +39,35 @@ describe('metadata', () => {
       authorizationServerMetadata: `${s.origin}/.well-known/oauth-authorization-server`,
       mcpResource: `${s.origin}/mcp-oauth`,
     });
+  });
+});
+
+describe('the authorization server\'s replies', () => {
+  it('carry the rate-limit and Link headers of every API reply', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const replies = [
+      await s.t.request({ method: 'GET', url: '/.well-known/oauth-authorization-server' }),
+      await s.t.request({ method: 'GET', url: '/.well-known/openid-configuration' }),
+      await s.t.request({ method: 'GET', url: '/oauth/jwks' }),
+      await s.t.request({ method: 'POST', url: '/oauth/token', headers: form, payload: 'grant_type=authorization_code&code=nope&client_id=nobody' }),
+      await s.t.request({ method: 'POST', url: '/oauth/register', payload: { redirect_uris: ['ftp://example.test'] } }),
+    ];
+    expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 401, 400]);
+    for (const res of replies) expectRateLimitHeaders(res, s.origin);
+    const first = await s.t.request({ method: 'POST', url: '/oauth/revoke', headers: form, payload: 'token=nope' });
+    const second = await s.t.request({ method: 'POST', url: '/oauth/revoke', headers: form, payload: 'token=nope' });
+    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+  });
+
+  it('are counted per client address: past the quota, 429 with Retry-After', async () => {
+    const limited = await createTestApp({ env: { RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /oauth/*': 2 }) } });
+    const token = () => limited.request({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token&refresh_token=nope' });
+    expect((await token()).statusCode).not.toBe(429);
+    expect((await token()).headers['ratelimit-remaining']).toBe('0');
+    const third = await token();
+    expect(third.statusCode).toBe(429);
+    expect(third.headers['retry-after']).toMatch(/^\d+$/);
+    expect(third.json().code).toBe('rate_limited');
   });
 });
 

@@ -11,6 +11,8 @@ import * as channelConnect from './2026-11-23T1200-channel-connect.ts';
 import * as channelsVersion from './2026-11-23T1400-channels-version.ts';
 import * as oauth from './2026-11-23T1600-oauth.ts';
 import * as channelsDeleted from './2026-11-23T1800-channels-deleted.ts';
+import * as channelRenewal from './2026-11-24T0100-channel-renewal.ts';
+import * as uploadLinkCreators from './2026-11-24T0200-upload-link-creators.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1400-channels-version': channelsVersion,
   '2026-11-23T1600-oauth': oauth,
   '2026-11-23T1800-channels-deleted': channelsDeleted,
+  '2026-11-24T0100-channel-renewal': channelRenewal,
+  '2026-11-24T0200-upload-link-creators': uploadLinkCreators,
 };

@@ -6,6 +6,8 @@ import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 3000;
+/** A comment's text limit (LinkedIn's comment box and its Comments API take 1,250 characters). */
+const COMMENT_LIMIT = 1250;
 /** The monthly version of LinkedIn's versioned API Herald speaks unless LINKEDIN_API_VERSION says otherwise. */
 export const LINKEDIN_VERSION = '202510';
 const PERSON_SCOPES = 'openid profile w_member_social';
@@ -181,7 +183,16 @@ async function uploadVideo(ctx: ProviderContext, token: string, owner: string, i
   throw new ProviderError('transient', `LinkedIn is still processing ${item.name}; the publish will be tried again.`);
 }
 
-function altText(settings: Settings, item: PublishMedia): string | undefined {
+/** Why LinkedIn would refuse a comment's text or media, and which of the two; null when it would not. One image at most, no video, 1,250 characters. */
+function commentProblem(text: string, media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>): { on: 'content' | 'image'; reason: string } | null {
+  const length = [...text].length;
+  if (length > COMMENT_LIMIT) return { on: 'content', reason: `The comment is ${length} characters long; LinkedIn comments take ${COMMENT_LIMIT.toLocaleString('en')}.` };
+  if (media.length > 1) return { on: 'image', reason: `LinkedIn comments take one image; this one has ${media.length} files.` };
+  if (media.some((m) => !IMAGE_TYPES.includes(m.mimeType))) return { on: 'image', reason: 'LinkedIn comments take one image, not a video; put the video in the post itself.' };
+  return null;
+}
+
+function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
   return settings.alt?.[item.id] ?? settings.alt?.[item.url];
 }
 
@@ -214,31 +225,34 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id: urn, url: `https://www.linkedin.com/feed/update/${urn}/` };
 }
 
+/** A comment under the post (the Comments API of social actions), with its one image if it has one. */
 async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = linkedinConfig(ctx.config);
   const post = input.root?.id;
   if (!post) throw new ProviderError('rejected', 'The post this comment belongs to has no LinkedIn id.');
+  const refused = commentProblem(input.text, input.media);
+  if (refused) throw new ProviderError('rejected', refused.reason);
+  const actor = author(config);
+  const image = input.media[0] ? await uploadImage(ctx, config.accessToken, actor, input.media[0]) : undefined;
   const answer = await api(ctx, `/rest/socialActions/${encodeURIComponent(post)}/comments`, {
     token: config.accessToken,
     write: true,
-    json: { actor: author(config), object: post, message: { text: input.text } },
+    json: { actor, object: post, message: { text: input.text }, ...(image && { content: [{ entity: { image } }] }) },
   });
   const id = answer.headers.get('x-restli-id') ?? field(answer.json, '$URN') ?? field(answer.json, 'id');
   if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'LinkedIn accepted the comment without saying its id.');
   return { id, url: `https://www.linkedin.com/feed/update/${post}/` };
 }
 
-async function refreshCredentials(ctx: ProviderContext, now: Date): Promise<Record<string, unknown> | null> {
-  const config = linkedinConfig(ctx.config);
-  if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
-  if (!config.refreshToken) {
-    if (expiresSoon(config.expiresAt, now, 0)) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
-    return null;
-  }
-  return renewWithRefreshToken('LinkedIn', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-    tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-  );
-}
+const renewal: NonNullable<Provider['renewal']> = {
+  // Without a refresh token (LinkedIn gives one to some apps only) the token is used until it expires, then the channel is reconnected.
+  due: (config, now) => expiresSoon(config.expiresAt, now, typeof config.refreshToken === 'string' ? REFRESH_MARGIN_MS : 0),
+  async renew(ctx, now) {
+    const config = linkedinConfig(ctx.config);
+    if (!config.refreshToken) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
+    return renewWithRefreshToken('LinkedIn', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+  },
+};
 
 function linkedin(forPage: boolean): Provider {
   return {
@@ -257,15 +271,22 @@ function linkedin(forPage: boolean): Provider {
       : 'Connect with `{"provider":"linkedin"}`: the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).',
     tools: {},
     unavailable: () => appUnavailable('linkedin'),
-    validate({ media, part }): MissingItem[] {
+    validate({ text, media, settings, part }): MissingItem[] {
       const missing: MissingItem[] = [];
       const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;
       if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'LinkedIn attaches one video alone, or up to 20 images.' });
-      if (part > 0 && media.length > 0) missing.push({ field: `value[${part}].image`, reason: 'LinkedIn comments are text only.' });
+      if (part > 0) {
+        const problem = commentProblem(text, media);
+        if (problem) missing.push({ field: `value[${part}].${problem.on}`, reason: problem.reason });
+        const parsed = settingsSchema.safeParse(settings);
+        if (!problem && parsed.success && media[0] && altText(parsed.data, media[0])) {
+          missing.push({ field: 'settings.alt', reason: `LinkedIn shows no description on a comment's image; remove the one for value[${part}].image[0], or move the image to the post.` });
+        }
+      }
       return missing;
     },
     signIn: signIn(forPage),
-    refreshCredentials,
+    renewal,
     publish,
     comment,
   };

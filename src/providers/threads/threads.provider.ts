@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import type { PlatformAnswer } from '../http-call.ts';
-import { callApi, renewOnce, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callApi, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, publicBaseUrl } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
@@ -227,20 +227,20 @@ export const threadsProvider: Provider = {
     return missing;
   },
   signIn,
-  async refreshCredentials(ctx, now) {
-    const config = threadsConfig(ctx.config);
-    if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
-    try {
-      return await renewOnce(ctx.channel.id, config.accessToken, async () => {
+  renewal: {
+    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
+    async renew(ctx, now) {
+      const config = threadsConfig(ctx.config);
+      try {
         const token = await longLived(ctx, '/refresh_access_token', { grant_type: 'th_refresh_token', access_token: config.accessToken }, now);
         return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
-      });
-    } catch (error) {
-      if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
-        throw new ProviderError('auth', `Threads refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+      } catch (error) {
+        if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
+          throw new ProviderError('auth', `Threads refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+        }
+        throw error;
       }
-      throw error;
-    }
+    },
   },
   publish: send,
   comment: send,

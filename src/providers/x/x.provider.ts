@@ -18,6 +18,8 @@ const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 /** Bytes per APPEND of a chunked upload (X takes up to 5 MB). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const MAX_POLLS = 60;
+/** X's limit on a media description (POST /2/media/metadata, `alt_text.text`). */
+export const X_ALT_MAX = 1000;
 
 export const xConfigSchema = z.object({
   accessToken: z.string().min(10).max(2000),
@@ -31,7 +33,16 @@ type XConfig = z.infer<typeof xConfigSchema>;
 const settingsSchema = z.object({
   longPosts: z.boolean().optional().describe(`The account may post up to ${LONG_LIMIT.toLocaleString('en')} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
   replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
+  alt: z
+    .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${X_ALT_MAX.toLocaleString('en')} characters.`))
+    .optional()
+    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${X_ALT_MAX.toLocaleString('en')} characters each; X takes none for videos.`),
 });
+type Settings = z.infer<typeof settingsSchema>;
+
+function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+  return settings.alt?.[item.id] ?? settings.alt?.[item.url];
+}
 
 function xConfig(config: Record<string, unknown>): XConfig {
   const parsed = xConfigSchema.safeParse(config);
@@ -132,8 +143,15 @@ function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; t
   return multipartBody(form);
 }
 
+/** Uploads one file (see `uploadFile`) and gives it its description, if it has one. */
+async function upload(ctx: ProviderContext, token: string, item: PublishMedia, alt: string | undefined): Promise<string> {
+  const id = await uploadFile(ctx, token, item);
+  if (alt) await call(ctx, '/2/media/metadata', { token, json: { id, metadata: { alt_text: { text: alt } } } });
+  return id;
+}
+
 /** Uploads one file: images in one request, videos and GIFs in chunks (initialize, append, finalize), then waits for processing. */
-async function upload(ctx: ProviderContext, token: string, item: PublishMedia): Promise<string> {
+async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
   const video = item.mimeType.startsWith('video/');
   const gif = item.mimeType === 'image/gif';
@@ -167,7 +185,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const length = countXText(input.text);
   if (length > limitFor(settings)) throw new ProviderError('rejected', `The post counts ${length} as X counts it; the account allows ${limitFor(settings)}.`);
   const mediaIds: string[] = [];
-  for (const item of input.media) mediaIds.push(await upload(ctx, config.accessToken, item));
+  for (const item of input.media) mediaIds.push(await upload(ctx, config.accessToken, item, altText(settings, item)));
   const { json } = await call(ctx, '/2/tweets', {
     token: config.accessToken,
     write: true,
@@ -206,16 +224,22 @@ export const xProvider: Provider = {
     if (length > limit) missing.push({ field: `value[${part}].content`, reason: `The post counts ${length} as X counts it (URLs 23, CJK and emoji 2); the limit is ${limit}${limit === LIMIT ? ' (set `longPosts` for accounts allowed longer posts)' : ''}.` });
     const videos = media.filter((m) => m.mimeType.startsWith('video/') || m.mimeType === 'image/gif').length;
     if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'X attaches one video or GIF alone, or up to four images.' });
+    const parsed = settingsSchema.safeParse(settings);
+    media.forEach((item, i) => {
+      if (parsed.success && item.mimeType.startsWith('video/') && altText(parsed.data, item)) {
+        missing.push({ field: `settings.alt`, reason: `X takes descriptions for images and GIFs only; remove the one for the video (value[${part}].image[${i}]).` });
+      }
+    });
     return missing;
   },
   signIn,
-  async refreshCredentials(ctx, now) {
-    const config = xConfig(ctx.config);
-    if (!expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS)) return null;
-    if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
-    return renewWithRefreshToken('X', ctx.channel.id, { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-      tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-    );
+  renewal: {
+    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
+    async renew(ctx, now) {
+      const config = xConfig(ctx.config);
+      if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
+      return renewWithRefreshToken('X', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+    },
   },
   publish: send,
   comment: send,

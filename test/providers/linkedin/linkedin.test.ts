@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderError } from '../../../src/providers/provider.ts';
 import { escapeLittleText, linkedinProvider } from '../../../src/providers/linkedin/linkedin.provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp } from '../../helpers/app.ts';
+import { fileBody, mp4, png } from '../../helpers/media-files.ts';
 import { createOk, getPost, postBody } from '../../helpers/posts.ts';
 import { FakeLinkedIn } from '../oauth/fake-linkedin.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
@@ -65,6 +66,39 @@ describe('LinkedIn', () => {
     const [video] = [...li.videos.values()];
     expect(video).toMatchObject({ size: bytes.length, finalized: true, parts: [`etag-0-${4 * 1024 * 1024}`, `etag-1-${1024 * 1024}`] });
     expect(li.posts.find((p) => p.id === ref.id)!.content).toMatchObject({ media: { id: expect.stringMatching(/^urn:li:video:/) } });
+  });
+
+  it('a comment with an image uploads it and sends it as the comment\'s content; a video, several files, a description or a long text are refused before publishing', async () => {
+    const tenant = await createTenant(t);
+    const { channels } = await signInThroughApi(t, tenant, { provider: 'linkedin' });
+    const id = channels[0]!.id;
+    const upload = async (data: Buffer, name: string, type: string) => (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) })).json() as { id: string; path: string };
+    const image = await upload(png(12, 12), 'chart.png', 'image/png');
+    const [created] = await createOk(t, tenant, {
+      ...postBody(id, { type: 'now' }),
+      posts: [{ integration: { id }, value: [{ content: '<p>Results are in</p>' }, { content: '<p>The chart</p>', image: [image] }], settings: { __type: 'linkedin' } }],
+    });
+    await t.settle();
+    expect((await getPost(t, tenant, created!.postId)).value.map((v) => v.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
+    const [comment] = li.posts[0]!.comments;
+    expect(comment).toMatchObject({ actor: 'urn:li:person:abc123XYZ', text: 'The chart', image: expect.stringMatching(/^urn:li:image:/) });
+    expect(li.images.get(comment!.image!)).toMatchObject({ owner: 'urn:li:person:abc123XYZ', uploaded: true });
+
+    const missingFor = async (value: Array<{ content: string; image?: Array<{ id: string; path: string }> }>, settings: Record<string, unknown> = {}) => {
+      const [draft] = await createOk(t, tenant, { ...postBody(id, { type: 'draft' }), posts: [{ integration: { id }, value, settings: { __type: 'linkedin', ...settings } }] });
+      return ((await t.request({ method: 'GET', url: `/public/v1/posts/${draft!.postId}/missing`, key: tenant.key })).json() as { missing: Array<{ field: string; reason: string }> }).missing;
+    };
+    const film = await upload(mp4(16, 16), 'film.mp4', 'video/mp4');
+    const second = await upload(png(10, 10, [1, 2, 3]), 'second.png', 'image/png');
+    expect(await missingFor([{ content: '<p>Post</p>' }, { content: '<p>A film</p>', image: [film] }])).toContainEqual({ field: 'value[1].image', reason: 'LinkedIn comments take one image, not a video; put the video in the post itself.' });
+    expect(await missingFor([{ content: '<p>Post</p>' }, { content: '<p>Two</p>', image: [image, second] }])).toContainEqual({ field: 'value[1].image', reason: 'LinkedIn comments take one image; this one has 2 files.' });
+    expect(await missingFor([{ content: '<p>Post</p>' }, { content: '<p>Described</p>', image: [image] }], { alt: { [image.id]: 'A rising chart' } })).toContainEqual({
+      field: 'settings.alt',
+      reason: 'LinkedIn shows no description on a comment\'s image; remove the one for value[1].image[0], or move the image to the post.',
+    });
+    expect(await missingFor([{ content: '<p>Post</p>' }, { content: `<p>${'a'.repeat(1251)}</p>` }])).toContainEqual({ field: 'value[1].content', reason: 'The comment is 1251 characters long; LinkedIn comments take 1,250.' });
+    expect(await missingFor([{ content: '<p>Post</p>', image: [image] }, { content: `<p>${'a'.repeat(1250)}</p>`, image: [second] }], { alt: { [image.id]: 'On the post: fine' } })).toEqual([]);
+    expect(await missingFor([{ content: `<p>${'a'.repeat(3001)}</p>` }])).toContainEqual({ field: 'value[0].content', reason: 'The text is 3001 characters long; LinkedIn allows 3000.' });
   });
 
   it('escapes Little Text markup characters', () => {

@@ -3,11 +3,12 @@
 // organizationAcls and organizations (pages a member administers), the Images and Videos APIs'
 // initialize-upload flow with the byte upload to the returned URL, the versioned Posts API
 // (LinkedIn-Version and X-Restli-Protocol-Version required; the id in x-restli-id), comments
-// through socialActions, and LinkedIn's Rest.li error answers.
+// through socialActions (text up to 1,250 characters, with one uploaded image as content), and
+// LinkedIn's Rest.li error answers.
 import { randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
-export type FakeLinkedInPost = { id: string; author: string; commentary: string; visibility: string; content: Record<string, unknown> | null; comments: Array<{ id: string; actor: string; text: string }> };
+export type FakeLinkedInPost = { id: string; author: string; commentary: string; visibility: string; content: Record<string, unknown> | null; comments: Array<{ id: string; actor: string; text: string; image: string | null }> };
 type Member = { sub: string; name: string };
 
 export class FakeLinkedIn extends FakeServer {
@@ -161,8 +162,16 @@ export class FakeLinkedIn extends FakeServer {
       if (!target) return { status: 404, body: { status: 404, message: 'Post not found' } };
       const actor = String(req.json.actor);
       if (!canAct(actor)) return { status: 403, body: { status: 403, message: 'Not enough permissions to comment' } };
+      const text = String((req.json.message as { text?: string } | undefined)?.text ?? '');
+      if ([...text].length > 1250) return { status: 422, body: { status: 422, message: 'Comment message text length exceeds 1250 characters' } };
+      const content = req.json.content as Array<{ entity?: { image?: string } }> | undefined;
+      if (content !== undefined && (!Array.isArray(content) || content.length !== 1 || typeof content[0]?.entity?.image !== 'string')) {
+        return { status: 422, body: { status: 422, message: 'A comment takes one content entity: an image' } };
+      }
+      const image = content?.[0]?.entity?.image ?? null;
+      if (image !== null && (!this.images.get(image)?.uploaded || this.images.get(image)!.owner !== actor)) return { status: 422, body: { status: 422, message: `Image ${image} is not uploaded for ${actor}` } };
       const id = `urn:li:comment:(${target.id},${this.#id()})`;
-      target.comments.push({ id, actor, text: String((req.json.message as { text?: string } | undefined)?.text) });
+      target.comments.push({ id, actor, text, image });
       return { status: 201, headers: { 'x-restli-id': id }, body: { $URN: id, actor, object: target.id } };
     }
     return { status: 404, body: { status: 404, message: `no route ${req.method} ${req.path}` } };

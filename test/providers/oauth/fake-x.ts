@@ -1,7 +1,8 @@
 // A local server speaking X's API v2 (https://docs.x.com/x-api) for what Herald uses: the OAuth 2.0
 // authorization-code flow with PKCE and a confidential client (HTTP Basic at the token endpoint),
-// rotating refresh tokens, /2/users/me, the v2 media upload (one request for images; initialize,
-// append, finalize and STATUS polling for video), POST /2/tweets with replies, and X's errors:
+// rotating single-use refresh tokens (counted, and held on request), /2/users/me, the v2 media upload (one request for images; initialize,
+// append, finalize and STATUS polling for video), descriptions through POST /2/media/metadata
+// (images and GIFs, 1,000 characters at most), POST /2/tweets with replies, and X's errors:
 // duplicate text (403), rate limits (429 with x-rate-limit-reset) and expired tokens (401).
 import { createHash, randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
@@ -18,10 +19,14 @@ export class FakeX extends FakeServer {
   refuseRefresh = false;
   /** How many STATUS polls a video stays in progress. */
   processingPolls = 1;
+  /** Refreshes granted. */
   refreshes = 0;
+  /** Refresh requests received, granted or refused. */
+  refreshCalls = 0;
+  #held: { arrived: () => void; released: Promise<void> } | null = null;
   signedIn = { id: '1001', username: 'herald_test', name: 'Herald Test' };
   readonly tweets: FakeTweet[] = [];
-  readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean }>();
+  readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean; alt?: string }>();
   #codes = new Map<string, { challenge: string; redirectUri: string; user: XUser }>();
   #access = new Map<string, XUser>();
   #refresh = new Map<string, XUser>();
@@ -31,6 +36,20 @@ export class FakeX extends FakeServer {
     super.reset();
     this.tweets.length = 0;
     this.refreshes = 0;
+    this.refreshCalls = 0;
+    this.#held = null;
+  }
+
+  /**
+   * Holds refresh requests until `release` is called: `arrived` resolves when the first one is
+   * here. The refresh token is checked (and spent) when the answer goes out, as X does once it answers.
+   */
+  holdRefreshes(): { arrived: Promise<void>; release(): void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    this.#held = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+    return { arrived: arrival, release };
   }
 
   #id(): string {
@@ -69,6 +88,12 @@ export class FakeX extends FakeServer {
         return this.#issue(code.user);
       }
       if (f.get('grant_type') === 'refresh_token') {
+        this.refreshCalls++;
+        if (this.#held) {
+          this.#held.arrived();
+          await this.#held.released;
+        }
+        // Single use: the refresh token dies with this request, granted or not.
         const user = this.#refresh.get(f.get('refresh_token') ?? '');
         this.#refresh.delete(f.get('refresh_token') ?? '');
         if (!user || this.refuseRefresh) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
@@ -112,6 +137,18 @@ export class FakeX extends FakeServer {
       item.polls++;
       const state = item.polls > this.processingPolls ? 'succeeded' : 'in_progress';
       return { status: 200, body: { data: { id: req.query.get('media_id'), processing_info: { state, ...(state !== 'succeeded' && { check_after_secs: 0, progress_percent: 50 }) } } } };
+    }
+    if (req.method === 'POST' && req.path === '/2/media/metadata') {
+      if (!String(req.headers['content-type']).startsWith('application/json')) return { status: 415, body: { title: 'Unsupported Media Type', detail: 'application/json expected' } };
+      const item = this.media.get(String(req.json.id ?? ''));
+      const text = (req.json.metadata as { alt_text?: { text?: unknown } } | undefined)?.alt_text?.text;
+      if (!item || !item.finalized) return { status: 400, body: { title: 'Invalid Request', detail: 'The media id is invalid.' } };
+      if (typeof text !== 'string' || text.length === 0 || text.length > 1000) {
+        return { status: 400, body: { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', errors: [{ message: '$.metadata.alt_text.text must be 1 to 1000 characters' }] } };
+      }
+      if (!item.type.startsWith('image/')) return { status: 400, body: { title: 'Invalid Request', detail: 'Alt text is supported for images and GIFs only.' } };
+      item.alt = text;
+      return { status: 200, body: { data: { id: req.json.id, associated_metadata: { alt_text: { text } } } } };
     }
     if (req.method === 'POST' && req.path === '/2/tweets') {
       const text = String(req.json.text ?? '');

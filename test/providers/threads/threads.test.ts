@@ -102,6 +102,8 @@ describe('Threads', () => {
     expect(await failure({ status: 400, body: { error: { message: 'Application request limit reached', code: 4 } } })).toMatchObject({ kind: 'rate_limited' });
     expect(await failure({ status: 500, body: { error: { message: 'An unknown error occurred', code: 1, is_transient: true } } })).toMatchObject({ kind: 'transient' });
     expect(await failure({ status: 400, body: { error: { message: 'Invalid parameter', code: 100, error_user_msg: 'The link could not be fetched.' } } })).toMatchObject({ kind: 'rejected', message: 'Threads answered 400: The link could not be fetched.' });
+    // A publish call that answers without the post's id may have published: not retried (Threads has no idempotency key).
+    expect(await failure({ status: 200, body: {} })).toMatchObject({ kind: 'unknown_outcome' });
     expect(threadsProvider.idempotentWrites).toBe(false);
   });
 
