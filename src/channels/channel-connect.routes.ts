@@ -4,13 +4,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { AppError } from '../errors.ts';
 import { isProviderIdentifier } from '../providers/registry.ts';
+import { pageDocument, securePageHeaders } from '../web/page-shell.ts';
 
+/** Escapes as numeric character references. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function page(title: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
+  return pageDocument({ title, body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main>` });
 }
 
 /** The page asking which account to connect: one button per option, each posting the single-use state and its id. */
@@ -18,18 +20,15 @@ function choicePage(provider: string, choice: { state: string; prompt: string; o
   const buttons = choice.options
     .map((o) => `<li><button type="submit" name="choice" value="${escapeHtml(o.id)}">${escapeHtml(o.label)}</button></li>`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Choose what to connect</title></head><body><main><h1>Choose what to connect</h1><p>${escapeHtml(choice.prompt)}</p><form method="post" action="/integrations/callback/${encodeURIComponent(provider)}/choose"><input type="hidden" name="state" value="${escapeHtml(choice.state)}"><ul>${buttons}</ul></form></main></body></html>`;
+  return pageDocument({
+    title: 'Choose what to connect',
+    body: `<main><h1>Choose what to connect</h1><p>${escapeHtml(choice.prompt)}</p><form method="post" action="/integrations/callback/${encodeURIComponent(provider)}/choose"><input type="hidden" name="state" value="${escapeHtml(choice.state)}"><ul>${buttons}</ul></form></main>`,
+  });
 }
 
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-robots-tag': 'noindex, nofollow',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'",
-};
+/** The pages load nothing; only the choice page posts a form, to this site. */
+const PAGE_HEADERS = securePageHeaders({ formAction: "'none'" });
+const CHOICE_PAGE_HEADERS = securePageHeaders({ formAction: "'self'" });
 
 /**
  * Where a platform sends the person back after a browser sign-in. The single-use state is the
@@ -68,7 +67,7 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isProviderIdentifier(provider) || !state) return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
       try {
         const result = await app.services.connect.finish(provider, { state, code, error });
-        if ('kind' in result) return reply.headers({ 'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'self'" }).send(choicePage(provider, result));
+        if ('kind' in result) return reply.headers(CHOICE_PAGE_HEADERS).send(choicePage(provider, result));
         return done(reply, result);
       } catch (failure) {
         return failed(request, reply, provider, failure);

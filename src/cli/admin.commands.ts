@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { stdio } from '../client/stdio.ts';
 import { loadConfig } from '../config.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
 import { KEYS_CHECK_INTERVAL_MS } from '../oauth/oauth.service.ts';
@@ -40,7 +41,7 @@ function action<A extends unknown[]>(run: (rt: Runtime, out: Printer, ...args: A
     const out: Printer = { json: Boolean(command.optsWithGlobals().json) };
     let runtime: Runtime | undefined;
     try {
-      runtime = await openRuntime(loadConfig());
+      runtime = await openRuntime(loadConfig(stdio().env));
       await run(runtime, out, ...args);
     } catch (error) {
       fail(out, error);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
+import { stdio } from './stdio.ts';
 
 export type Format = 'text' | 'markdown' | 'html';
 
@@ -38,7 +39,7 @@ export function formatOf(file: string | undefined, given: string | undefined): F
 
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdio().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 

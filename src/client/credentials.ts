@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
+import { stdio } from './stdio.ts';
 
 /** One stored login: an API key, or an OAuth access token (`key`) with its refresh token. */
 export type Credential =
@@ -15,7 +17,7 @@ export type Session = { url: string; key: string; workspace?: string; profile: s
 export const DEFAULT_PROFILE = 'default';
 
 /** `$XDG_CONFIG_HOME/herald/credentials.json`, `~/.config/herald/credentials.json` without it. */
-export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+export function credentialsPath(env: NodeJS.ProcessEnv = stdio().env): string {
   const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
   return path.join(base, 'herald', 'credentials.json');
 }
@@ -41,17 +43,18 @@ function writeFile(file: string, content: CredentialsFile): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
-  const temporary = `${file}.${process.pid}.tmp`;
+  // Unique per write: runs of the command inside one process (tests) may write at once.
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(temporary, 0o600);
   fs.renameSync(temporary, file);
 }
 
-export function storedCredential(profile: string, env: NodeJS.ProcessEnv = process.env): Credential | undefined {
+export function storedCredential(profile: string, env: NodeJS.ProcessEnv = stdio().env): Credential | undefined {
   return readFile(credentialsPath(env)).profiles[profile];
 }
 
-export function storeCredential(profile: string, credential: Credential, env: NodeJS.ProcessEnv = process.env): string {
+export function storeCredential(profile: string, credential: Credential, env: NodeJS.ProcessEnv = stdio().env): string {
   const file = credentialsPath(env);
   const content = readFile(file);
   content.profiles[profile] = credential;
@@ -60,7 +63,7 @@ export function storeCredential(profile: string, credential: Credential, env: No
 }
 
 /** Forgets a profile's credential; false when there was none. */
-export function forgetCredential(profile: string, env: NodeJS.ProcessEnv = process.env): Credential | undefined {
+export function forgetCredential(profile: string, env: NodeJS.ProcessEnv = stdio().env): Credential | undefined {
   const file = credentialsPath(env);
   const content = readFile(file);
   const credential = content.profiles[profile];
@@ -74,7 +77,7 @@ export function forgetCredential(profile: string, env: NodeJS.ProcessEnv = proce
  * The session for a command: HERALD_URL and HERALD_API_KEY override the stored profile (both
  * or either), `--workspace` overrides the profile's workspace.
  */
-export function resolveSession(options: { profile?: string; workspace?: string }, env: NodeJS.ProcessEnv = process.env): Session {
+export function resolveSession(options: { profile?: string; workspace?: string }, env: NodeJS.ProcessEnv = stdio().env): Session {
   const profile = options.profile ?? DEFAULT_PROFILE;
   const stored = readFile(credentialsPath(env)).profiles[profile];
   const url = env.HERALD_URL || stored?.url;

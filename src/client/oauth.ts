@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { storeCredential, storedCredential, type Credential } from './credentials.ts';
 import { ApiRefusal, NetworkFailure, UsageError } from './errors.ts';
 import type { Notice } from './http.ts';
+import { stdio } from './stdio.ts';
 
 /** The instance's first-party public client for the command line. */
 export const CLI_CLIENT_ID = 'herald-cli';
@@ -80,7 +81,7 @@ export async function deviceLogin(url: string, notice: Notice, options: { worksp
  * Before a command: a stored OAuth access token about to expire is exchanged for a new pair
  * (the refresh token rotates), and the new pair is stored.
  */
-export async function refreshIfDue(profile: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function refreshIfDue(profile: string, env: NodeJS.ProcessEnv = stdio().env): Promise<void> {
   if (env.HERALD_API_KEY) return;
   const stored = storedCredential(profile, env);
   if (stored?.kind !== 'oauth' || !stored.refreshToken || Date.parse(stored.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return;

@@ -1,16 +1,17 @@
 import { ApiRefusal, exitCodeOf, UsageError, NetworkFailure } from './errors.ts';
+import { stdio } from './stdio.ts';
 
 export type Out = { json: boolean };
 
 /** Prints exactly what the API answered with --json, otherwise the readable form. */
 export function show(out: Out, value: unknown, human: () => string | string[]): void {
   if (out.json) {
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    stdio().stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
   const text = human();
   const lines = Array.isArray(text) ? text.join('\n') : text;
-  process.stdout.write(lines.endsWith('\n') ? lines : `${lines}\n`);
+  stdio().stdout.write(lines.endsWith('\n') ? lines : `${lines}\n`);
 }
 
 /** A table with a header row, columns padded to their widest cell; `empty` when there are no rows. */
@@ -40,19 +41,19 @@ export function excerpt(html: string, max = 48): string {
 
 /** Reports a failure on standard error and sets the exit code that tells its kind. */
 export function fail(out: Out, error: unknown): void {
-  process.exitCode = exitCodeOf(error);
+  stdio().exitCode = exitCodeOf(error);
   if (out.json) {
     const body =
       error instanceof ApiRefusal ? { status: error.status, error: error.body } : { error: { kind: error instanceof UsageError ? 'usage' : error instanceof NetworkFailure ? 'network' : 'internal', message: (error as Error).message } };
-    process.stderr.write(`${JSON.stringify(body)}\n`);
+    stdio().stderr.write(`${JSON.stringify(body)}\n`);
     return;
   }
-  if (error instanceof ApiRefusal) process.stderr.write(`herald: ${error.message} (HTTP ${error.status})\n`);
-  else if (error instanceof UsageError || error instanceof NetworkFailure) process.stderr.write(`herald: ${error.message}\n`);
-  else process.stderr.write(`herald: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+  if (error instanceof ApiRefusal) stdio().stderr.write(`herald: ${error.message} (HTTP ${error.status})\n`);
+  else if (error instanceof UsageError || error instanceof NetworkFailure) stdio().stderr.write(`herald: ${error.message}\n`);
+  else stdio().stderr.write(`herald: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
 }
 
 /** A sentence on standard error (waits, retries, progress), never mixed into the answer. */
 export function notice(sentence: string): void {
-  process.stderr.write(`herald: ${sentence}\n`);
+  stdio().stderr.write(`herald: ${sentence}\n`);
 }

@@ -1,10 +1,11 @@
 import { UsageError } from './errors.ts';
+import { givenTimeZone } from './stdio.ts';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** The time zone of `--tz`, checked, or the machine's own. */
-export function timeZone(tz: string | undefined): string {
+export function timeZone(tz: string | undefined = givenTimeZone()): string {
   if (!tz) return Intl.DateTimeFormat().resolvedOptions().timeZone;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;

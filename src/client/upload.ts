@@ -6,6 +6,7 @@ import { UsageError } from './errors.ts';
 import type { Api } from './http.ts';
 import { unreadable } from './content.ts';
 import { bytes } from './output.ts';
+import { stdio } from './stdio.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
 
@@ -43,7 +44,7 @@ export function checkFiles(files: string[]): Array<{ file: string; size: number 
 
 /** A progress bar on standard error, drawn only when it is a terminal. */
 export function progressBar(label: string, total: number): (sent: number, done?: boolean) => void {
-  if (!process.stderr.isTTY) return () => {};
+  if (!stdio().stderr.isTTY) return () => {};
   let last = -1;
   return (sent, done = false) => {
     const percent = total ? Math.floor((sent / total) * 100) : 100;
@@ -51,7 +52,7 @@ export function progressBar(label: string, total: number): (sent: number, done?:
     last = percent;
     const width = 24;
     const filled = Math.round((percent / 100) * width);
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}% ${bytes(sent)}/${bytes(total)}${done ? '\n' : ''}`);
+    stdio().stderr.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}% ${bytes(sent)}/${bytes(total)}${done ? '\n' : ''}`);
   };
 }
 

@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
+import { escapeHtml } from '../web/html.ts';
+import { pageDocument, securePageHeaders } from '../web/page-shell.ts';
 import { ACCEPTED_SUMMARY, ACCEPTED_TYPES } from './media-content.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const STYLE = `
 :root{color-scheme:light;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--accent:#2957d8;--bad:#b42318;--good:#16794c}
@@ -290,47 +287,23 @@ const SCRIPT = String.raw`
 })();
 `;
 
-function sha256Source(text: string): string {
-  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-}
-
-const SCRIPT_HASH = sha256Source(SCRIPT);
-const STYLE_HASH = sha256Source(STYLE);
-
-/** Response headers of every upload page: no caching, no referrer (the URL holds the secret), a strict CSP. */
+/**
+ * Response headers of every upload page: no caching, no referrer (the URL holds the secret), a
+ * strict CSP: previews may come from the media store's origin, and the page posts no form.
+ */
 export function pageHeaders(mediaOrigin: string): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-    'x-robots-tag': 'noindex, nofollow',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'content-security-policy': [
-      "default-src 'none'",
-      `script-src ${SCRIPT_HASH}`,
-      `style-src ${STYLE_HASH}`,
-      `img-src 'self' ${mediaOrigin} blob: data:`,
-      `media-src 'self' ${mediaOrigin} blob:`,
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-  };
+  return securePageHeaders({
+    style: STYLE,
+    script: SCRIPT,
+    img: `'self' ${mediaOrigin} blob: data:`,
+    media: `'self' ${mediaOrigin} blob:`,
+    connect: "'self'",
+    formAction: "'none'",
+  });
 }
 
 function layout(title: string, body: string, script = ''): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head><body>
-${body}
-${script}
-</body></html>`;
+  return pageDocument({ title, style: STYLE, body: `${body}\n${script}` });
 }
 
 /** The page behind an active link. `uploadUrl` and `filesUrl` are relative to the site. */

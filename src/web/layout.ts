@@ -1,4 +1,5 @@
-import { html, sha256Source, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
+import { pageDocument, securePageHeaders } from './page-shell.ts';
 
 /** The pages' one stylesheet: small, readable, and fits a phone. */
 export const STYLE = `
@@ -63,29 +64,12 @@ document.querySelectorAll('button[data-copy]').forEach(function (button) {
 });
 `;
 
-const STYLE_HASH = sha256Source(STYLE);
-const SCRIPT_HASH = sha256Source(SCRIPT);
+/** The account pages' policy: their own style and script, images from the site, forms to the site. */
+const ACCOUNT_PAGE_HEADERS = securePageHeaders({ style: STYLE, script: SCRIPT, img: "'self' data:", connect: "'self'", formAction: "'self'" });
 
 /** Headers of every account page: never cached, no referrer, not framed, a strict CSP. */
 export function pageHeaders(): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-    'x-robots-tag': 'noindex, nofollow',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'content-security-policy': [
-      "default-src 'none'",
-      `script-src ${SCRIPT_HASH}`,
-      `style-src ${STYLE_HASH}`,
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-  };
+  return { ...ACCOUNT_PAGE_HEADERS };
 }
 
 export type NavItem = { href: string; label: string; current?: boolean };
@@ -123,19 +107,15 @@ function chromeHtml(chrome: PageChrome): SafeHtml {
 
 /** A whole page: the stylesheet and script are inline, allowed by their hashes in the CSP. */
 export function layout(title: string, body: SafeHtml, chrome?: PageChrome): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${html`${title}`.value} · Herald</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head><body>
-${chrome ? chromeHtml(chrome).value : '<header class="top"><a class="brand" href="/account">Herald</a></header>'}
+  return pageDocument({
+    title: `${title} · Herald`,
+    style: STYLE,
+    body: `${chrome ? chromeHtml(chrome).value : '<header class="top"><a class="brand" href="/account">Herald</a></header>'}
 <main>
 ${body.value}
 </main>
-<script>${SCRIPT}</script>
-</body></html>`;
+<script>${SCRIPT}</script>`,
+  });
 }
 
 /** A short page that only says something (an error, a refusal). */

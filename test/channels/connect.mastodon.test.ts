@@ -101,6 +101,9 @@ describe('browser sign-in', () => {
     const deniedPage = await t.request({ method: 'GET', url: `/integrations/callback/mastodon?error=access_denied&state=${state}` });
     expect(deniedPage.statusCode).toBe(400);
     expect(deniedPage.body).toContain('did not grant access');
+    // The page loads nothing and posts no form.
+    expect(deniedPage.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(deniedPage.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
     const wrongProvider = await t.request({ method: 'GET', url: `/integrations/callback/telegram?code=x&state=${state}` });
     expect(wrongProvider.statusCode).toBe(400);
   });

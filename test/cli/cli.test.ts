@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
-import { adminJson, herald, processBudget, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { adminJson, herald, heraldInProcess, IN_PROCESS_MS, processBudget, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 let env: Record<string, string>;
 let drop: () => Promise<void>;
@@ -49,17 +49,19 @@ describe('first start and the operator CLI, against the real server process', ()
     expect(JSON.parse(line)).toMatchObject({ level: 40, component: 'mail', mail: { to: 'mailme@acme.test', text: expect.stringMatching(/^\s+\d{8}$/m) } });
   }, processBudget(3));
 
+  // The operator commands through their entry inside this process (the same program and output).
   it('sets up a workspace, member, group, channel and key that the API then serves', async () => {
-    const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Acme'], env);
-    const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'Editor@Acme.test', '--name', 'Eddie'], env);
+    const ws = await adminJson<{ id: string }>(['workspace', 'create', '--name', 'Acme'], env, heraldInProcess);
+    const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'Editor@Acme.test', '--name', 'Eddie'], env, heraldInProcess);
     expect(user).toMatchObject({ email: 'editor@acme.test' });
-    await adminJson(['member', 'add', '--workspace', ws.id, '--user', 'editor@acme.test', '--role', 'editor'], env);
-    const group = await adminJson<{ id: string }>(['group', 'create', '--workspace', ws.id, '--name', 'Clients'], env);
+    await adminJson(['member', 'add', '--workspace', ws.id, '--user', 'editor@acme.test', '--role', 'editor'], env, heraldInProcess);
+    const group = await adminJson<{ id: string }>(['group', 'create', '--workspace', ws.id, '--name', 'Clients'], env, heraldInProcess);
     const channel = await adminJson<{ id: string }>(
       ['channel', 'create', '--workspace', ws.id, '--provider', 'webhook', '--name', 'Hook', '--profile', 'acme', '--group', group.id, '--config', '{"url":"https://hooks.example.test/in","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}'],
       env,
+      heraldInProcess,
     );
-    const key = await adminJson<{ id: string; secret: string; scopes: string[] }>(['key', 'create', '--user', user.id, '--scopes', 'channels:read,posts:read'], env);
+    const key = await adminJson<{ id: string; secret: string; scopes: string[] }>(['key', 'create', '--user', user.id, '--scopes', 'channels:read,posts:read'], env, heraldInProcess);
     expect(key.scopes).toEqual(['channels:read', 'posts:read']);
 
     const res = await api('/integrations', key.secret);
@@ -68,27 +70,27 @@ describe('first start and the operator CLI, against the real server process', ()
       expect.objectContaining({ id: channel.id, name: 'Hook', identifier: 'webhook', profile: 'acme', customer: { id: group.id, name: 'Clients' } }),
     ]);
 
-    const rotated = await adminJson<{ secret: string }>(['key', 'rotate', key.id], env);
+    const rotated = await adminJson<{ secret: string }>(['key', 'rotate', key.id], env, heraldInProcess);
     expect((await api('/integrations', key.secret)).status).toBe(401);
     expect((await api('/integrations', rotated.secret)).status).toBe(200);
 
-    await adminJson(['member', 'set-role', '--workspace', ws.id, '--user', user.id, '--role', 'viewer'], env);
+    await adminJson(['member', 'set-role', '--workspace', ws.id, '--user', user.id, '--role', 'viewer'], env, heraldInProcess);
     const workspaces = (await (await api('/workspaces', rotated.secret)).json()) as Array<{ role: string }>;
     expect(workspaces.map((w) => w.role)).toEqual(['viewer']);
 
-    await adminJson(['plan', 'set', '--workspace', ws.id, '--api-access', 'false'], env);
+    await adminJson(['plan', 'set', '--workspace', ws.id, '--api-access', 'false'], env, heraldInProcess);
     expect((await api('/integrations', rotated.secret)).status).toBe(401);
-    await adminJson(['plan', 'set', '--workspace', ws.id, '--posts-per-month', '10'], env);
-    const plan = await adminJson<{ plan: unknown }>(['plan', 'set', '--workspace', ws.id, '--api-access', 'true', '--channels', '5', '--posts-per-month', 'unlimited'], env);
+    await adminJson(['plan', 'set', '--workspace', ws.id, '--posts-per-month', '10'], env, heraldInProcess);
+    const plan = await adminJson<{ plan: unknown }>(['plan', 'set', '--workspace', ws.id, '--api-access', 'true', '--channels', '5', '--posts-per-month', 'unlimited'], env, heraldInProcess);
     expect(plan.plan).toEqual({ name: 'self-hosted', apiAccess: true, channels: 5, postsPerMonth: null });
     expect((await api('/integrations', rotated.secret)).status).toBe(200);
 
-    await adminJson(['member', 'remove', '--workspace', ws.id, '--user', user.id], env);
+    await adminJson(['member', 'remove', '--workspace', ws.id, '--user', user.id], env, heraldInProcess);
     expect((await api('/integrations', rotated.secret)).status).toBe(403);
 
-    await adminJson(['key', 'revoke', key.id], env);
+    await adminJson(['key', 'revoke', key.id], env, heraldInProcess);
     expect((await api('/integrations', rotated.secret)).status).toBe(401);
-  }, processBudget(13));
+  }, IN_PROCESS_MS);
 
   it('prints readable text without --json and shows a key\'s secret once', async () => {
     const user = await adminJson<{ id: string }>(['user', 'create', '--email', 'text@acme.test'], env);
@@ -111,12 +113,12 @@ describe('first start and the operator CLI, against the real server process', ()
       ['key', 'rotate', 'missing'],
     ];
     for (const args of cases) {
-      const result = await herald(['admin', ...args], env);
+      const result = await heraldInProcess(['admin', ...args], env);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr, args.join(' ')).toMatch(/\S/);
       expect(result.stderr, args.join(' ')).not.toMatch(/ at .*\.ts:\d+/);
     }
-  }, processBudget(8));
+  }, IN_PROCESS_MS);
 
   it('a second start on the same database prints no new key, and SIGTERM stops it cleanly', async () => {
     const second = await startServerProcess(env);

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { scaleProcessEnv } from './backend.ts';
@@ -49,9 +50,41 @@ export async function herald(args: string[], env: Record<string, string>, input 
   }
 }
 
-/** Runs `herald admin … --json` and parses the answer; throws with stderr when it fails. */
-export async function adminJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>): Promise<T> {
-  const result = await herald(['admin', ...args, '--json'], env);
+/** A test's timeout when its `herald` runs are in this process: only a bound on a hang on a loaded machine. */
+export const IN_PROCESS_MS = 60_000;
+
+/** The operator commands, which bin/herald.js runs from their own entry. */
+const OPERATOR = new Set(['serve', 'migrate', 'admin']);
+
+/**
+ * Runs `herald …` inside this process, through the entry bin/herald.js would run (the user
+ * command's or the operator commands'): the same program, parsing and exit codes as the real
+ * command, with standard input `input` (not a terminal), its output collected, and `env` (with
+ * the scale-out settings a real process gets) as its whole environment. Runs at once share none
+ * of it. Much cheaper than starting Node; not for `serve`, which keeps running.
+ */
+export async function heraldInProcess(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  const collect = () => {
+    const chunks: Buffer[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        chunks.push(Buffer.from(chunk));
+        done();
+      },
+    });
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const stdout = collect();
+  const stderr = collect();
+  const given = { stdin: Readable.from(input ? [Buffer.from(input)] : []), stdout: stdout.stream, stderr: stderr.stream, env: { ...scaleProcessEnv(env), ...env } };
+  const run = OPERATOR.has(args.find((arg) => !arg.startsWith('-')) ?? '') ? (await import('../../src/cli/operator.ts')).runOperator : (await import('../../src/client/cli.ts')).runHerald;
+  const code = await run(args, given);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Runs `herald admin … --json` (a real process unless `run` says otherwise) and parses the answer; throws with stderr when it fails. */
+export async function adminJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>, run: typeof herald = herald): Promise<T> {
+  const result = await run(['admin', ...args, '--json'], env);
   if (result.code !== 0) throw new Error(`herald admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }

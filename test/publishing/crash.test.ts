@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
-import { TEST_SECRET_KEY, TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
+import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
 import { processBudget, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -20,28 +20,9 @@ beforeAll(async () => {
   receiver.slow(15);
   const fresh = await freshDatabaseUrl();
   drop = fresh.drop;
-  env = {
-    DATABASE_URL: fresh.url,
-    DATA_DIR: fresh.dataDir,
-    SECRET_KEY: TEST_SECRET_KEY,
-    BOOTSTRAP: 'false',
-    OUTBOUND_ALLOW_LOOPBACK: 'true',
-    PUBLISH_CONCURRENCY: '8',
-    PUBLISH_LEASE_SECONDS: '10',
-    SWEEP_INTERVAL_SECONDS: '2',
-    LOG_LEVEL: 'warn',
-  };
-  // Seed a workspace with one channel per post, straight through the services.
-  const runtime = await openRuntime(loadConfig(env));
-  const ws = await runtime.services.workspaces.create({ name: 'Crash' });
-  const user = await runtime.services.users.create({ email: 'crash@example.test' });
-  await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
-  channelIds = [];
-  for (let i = 0; i < POSTS; i++) {
-    channelIds.push((await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i}`, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })).id);
-  }
-  key = (await runtime.services.apiKeys.create({ userId: user.id })).secret;
-  await runtime.close();
+  env = deploymentEnv(fresh.url, fresh.dataDir, { PUBLISH_CONCURRENCY: '8', PUBLISH_LEASE_SECONDS: '10', SWEEP_INTERVAL_SECONDS: '2', LOG_LEVEL: 'warn' });
+  // One channel per post.
+  ({ key, channelIds } = await seedWorkspace(env, receiver.url, POSTS, 'Crash'));
 }, 120_000);
 
 afterAll(async () => {

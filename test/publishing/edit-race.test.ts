@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/runtime.ts';
-import { TEST_SECRET_KEY, TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
+import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -26,29 +24,15 @@ beforeAll(async () => {
   receiver.slow(5);
   const fresh = await freshDatabaseUrl();
   drop = fresh.drop;
-  env = {
-    DATABASE_URL: fresh.url,
-    DATA_DIR: fresh.dataDir,
-    SECRET_KEY: TEST_SECRET_KEY,
-    BOOTSTRAP: 'false',
-    OUTBOUND_ALLOW_LOOPBACK: 'true',
+  env = deploymentEnv(fresh.url, fresh.dataDir, {
     PUBLISH_CONCURRENCY: '8',
     SWEEP_INTERVAL_SECONDS: '1',
     LOG_LEVEL: 'warn',
     // Thirty editors send edits back to back for as long as the worker takes to claim, which on a
     // loaded machine can pass the default quota: this test is about the engine, not the quota.
     RATE_LIMIT_MAX: '1000000',
-  };
-  const runtime = await openRuntime(loadConfig(env));
-  const ws = await runtime.services.workspaces.create({ name: 'Edit race' });
-  const user = await runtime.services.users.create({ email: 'race@example.test' });
-  await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
-  channelIds = [];
-  for (let i = 0; i < GROUPS * CHANNELS_PER_GROUP; i++) {
-    channelIds.push((await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `R${i}`, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })).id);
-  }
-  key = (await runtime.services.apiKeys.create({ userId: user.id })).secret;
-  await runtime.close();
+  });
+  ({ key, channelIds } = await seedWorkspace(env, receiver.url, GROUPS * CHANNELS_PER_GROUP, 'Edit race'));
 }, 120_000);
 
 afterAll(async () => {

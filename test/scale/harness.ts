@@ -9,9 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/runtime.ts';
-import { TEST_SECRET_KEY, TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { freePort } from '../../bench/lib.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
@@ -165,45 +162,6 @@ export async function startPrivatePostgres() {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** The environment every process of one test deployment shares. */
-export function deploymentEnv(databaseUrl: string, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    SECRET_KEY: TEST_SECRET_KEY,
-    BASE_URL: 'http://herald.test',
-    BOOTSTRAP: 'false',
-    OUTBOUND_ALLOW_LOOPBACK: 'true',
-    LOG_LEVEL: 'info',
-    ...extra,
-  };
-}
-
-/** A workspace with `channels` webhook channels pointing at `url`, and a full-scope key; straight through the services. */
-export async function seedWorkspace(env: Record<string, string>, url: string, channels: number): Promise<{ key: string; channelIds: string[] }> {
-  // Only the database is needed to seed: no queue, no Redis.
-  const { REDIS_URL: _redis, STORAGE: _storage, ...databaseOnly } = env;
-  const runtime = await openRuntime(loadConfig(databaseOnly));
-  try {
-    const ws = await runtime.services.workspaces.create({ name: 'Scale' });
-    const user = await runtime.services.users.create({ email: `scale-${Date.now()}@example.test` });
-    await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
-    const channelIds: string[] = [];
-    for (let i = 0; i < channels; i += 20) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(20, channels - i) }, (_, j) =>
-          runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i + j}`, config: { url, secret: TEST_WEBHOOK_SECRET } }),
-        ),
-      );
-      channelIds.push(...batch.map((c) => c.id));
-    }
-    const key = (await runtime.services.apiKeys.create({ userId: user.id })).secret;
-    return { key, channelIds };
-  } finally {
-    await runtime.close();
-  }
 }
 
 /** Schedules `count` posts for `date` through the given API processes in turn, 100 per request (one per channel). */

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND, dropRedisPrefix, scaleProcessEnv } from '../helpers/backend.ts';
 import { processBudget, type ServerProcess } from '../helpers/process.ts';
-import { deploymentEnv, postStates, schedulePosts, seedWorkspace, startFastReceiver, startPrivatePostgres, startRole, waitFor } from './harness.ts';
+import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
+import { postStates, schedulePosts, startFastReceiver, startPrivatePostgres, startRole, waitFor } from './harness.ts';
 
 // A PostgreSQL cluster of its own: restarting the machine's server would break the other test files.
 let pg: Awaited<ReturnType<typeof startPrivatePostgres>>;

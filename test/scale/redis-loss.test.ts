@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND, freshDatabaseUrl } from '../helpers/backend.ts';
 import { processBudget, type ServerProcess } from '../helpers/process.ts';
-import { deploymentEnv, postStates, schedulePosts, seedWorkspace, startFastReceiver, startPrivateRedis, startRole, waitFor } from './harness.ts';
+import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
+import { postStates, schedulePosts, startFastReceiver, startPrivateRedis, startRole, waitFor } from './harness.ts';
 
 // A Redis of its own: flushing or stopping the shared one would disturb the other test files.
 const POSTS = 200;

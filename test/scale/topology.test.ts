@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND, freshDatabaseUrl } from '../helpers/backend.ts';
 import { processBudget, type ServerProcess } from '../helpers/process.ts';
-import { deploymentEnv, percentile, postStates, schedulePosts, seedWorkspace, startFastReceiver, startRole, waitFor } from './harness.ts';
+import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
+import { percentile, postStates, schedulePosts, startFastReceiver, startRole, waitFor } from './harness.ts';
 
 // Two API processes and two workers over one PostgreSQL database and one Redis, on loopback.
 const POSTS = 2000;

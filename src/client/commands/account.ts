@@ -8,6 +8,7 @@ import { fields, notice, show, table } from '../output.ts';
 import { act, examples } from '../program.ts';
 import { readSecret } from '../session.ts';
 import { formatWhen } from '../time.ts';
+import { stdio } from '../stdio.ts';
 
 type Workspace = components['schemas']['Workspace'];
 type Status = components['schemas']['Status'];
@@ -27,7 +28,7 @@ export function register(program: Command): void {
       .action(
         act(async ({ out, opts }) => {
           const profile = opts.profile ?? DEFAULT_PROFILE;
-          const given = (opts.url as string | undefined) || process.env.HERALD_URL || storedCredential(profile)?.url;
+          const given = (opts.url as string | undefined) || stdio().env.HERALD_URL || storedCredential(profile)?.url;
           if (!given) throw new UsageError('Which instance? Give its address with --url <url> (or HERALD_URL).');
           const url = normalizeUrl(given);
           const workspace = opts.workspace;

@@ -8,6 +8,7 @@ import { act, collect, examples, integer, seg, type Context } from '../program.t
 import { formatWhen, parseWhen } from '../time.ts';
 import { checkFiles, progressBar, uploadFile } from '../upload.ts';
 import { resolveChannels } from './channels.ts';
+import { stdio } from '../stdio.ts';
 
 type S = components['schemas'];
 
@@ -104,7 +105,7 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   const format = formatOf(file, o.format);
   let source: string;
   if (text !== undefined) source = text;
-  else if (file === '-' || (!file && !process.stdin.isTTY)) source = await readStdin();
+  else if (file === '-' || (!file && !stdio().stdin.isTTY)) source = await readStdin();
   else if (file) source = readText(file);
   else throw new UsageError('No content: give it as an argument, with --file <path>, or on standard input.');
   if (!source.trim()) throw new UsageError('The content is empty.');

@@ -3,8 +3,8 @@
 // the instance configuration, media uploads processed asynchronously, statuses with
 // Idempotency-Key, replies, content warnings, visibility, and Mastodon's error answers.
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { FakeHttpServer, parseBody, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 
 export type FakeStatus = {
   id: string;
@@ -21,8 +21,9 @@ export type FakeStatus = {
   media_attachments: Array<{ id: string; type: string; url: string; description: string | null }>;
 };
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
-type Override = (call: { method: string; path: string; body: Record<string, unknown> }) => Answer | undefined;
+type Answer = FakeReply;
+/** What an override installed with `on` sees of a request. */
+type Call = { method: string; path: string; body: Record<string, unknown> };
 
 function countLikeMastodon(text: string): number {
   const normalized = text.replace(/https?:\/\/\S+/g, 'x'.repeat(23)).replace(/@(\w+)@[\w.-]+\.\w+/g, '@$1');
@@ -33,8 +34,7 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export class FakeMastodon {
-  url = '';
+export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   maxCharacters = 500;
   /** How many polls a media file stays in processing (206) before it is ready. */
   processingPolls = 2;
@@ -43,16 +43,14 @@ export class FakeMastodon {
   readonly tokens = new Map<string, string>();
   readonly statuses: FakeStatus[] = [];
   readonly media = new Map<string, { id: string; type: string; description: string | null; polls: number; size: number; account: string }>();
-  readonly calls: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders }> = [];
   #codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; account: string }>();
   #idempotency = new Map<string, FakeStatus>();
-  #overrides: Override[] = [];
-  #server = http.createServer((req, res) => void this.#serve(req, res));
   #next = 1000;
   /** The account that "signs in" when the authorize page is opened. */
   signedIn = '1';
 
   constructor() {
+    super();
     this.addAccount({ id: '1', username: 'alice', display_name: 'Alice Example', avatar: '' });
     this.addAccount({ id: '2', username: 'bob', display_name: '', avatar: '' });
   }
@@ -68,24 +66,15 @@ export class FakeMastodon {
     return token;
   }
 
-  on(override: Override): void {
-    this.#overrides.push(override);
+  /** Every request, in order of arrival. */
+  get calls(): FakeCall[] {
+    return this.requests;
   }
 
-  reset(): void {
-    this.#overrides = [];
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  override async start(): Promise<this> {
+    await super.start();
     for (const account of this.accounts.values()) account.avatar ||= `${this.url}/avatars/${account.id}.png`;
     return this;
-  }
-
-  async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
   get host(): string {
@@ -96,28 +85,10 @@ export class FakeMastodon {
     return this.statuses.find((s) => s.id === id);
   }
 
-  async #serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', this.url);
-    const method = req.method ?? 'GET';
-    this.calls.push({ method, path: url.pathname, headers: req.headers });
-    const type = req.headers['content-type'] ?? '';
-    let body: Record<string, unknown> = Object.fromEntries(url.searchParams);
-    const files = new Map<string, File>();
-    if (type.startsWith('application/json')) body = { ...body, ...(JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>) };
-    else if (type.startsWith('application/x-www-form-urlencoded')) body = { ...body, ...Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
-    else if (type.startsWith('multipart/form-data')) {
-      const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
-      for (const [name, value] of form) {
-        if (typeof value === 'string') body[name] = value;
-        else files.set(name, value);
-      }
-    }
-    const answer = this.#overrides.map((o) => o({ method, path: url.pathname, body })).find(Boolean) ?? this.#route(method, url.pathname, body, files, req.headers);
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-    res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+  protected async serve(call: FakeCall): Promise<Answer> {
+    const { fields, files } = await parseBody(call);
+    const body = { ...Object.fromEntries(call.url.searchParams), ...fields };
+    return this.scripted.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers);
   }
 
   #account(headers: http.IncomingHttpHeaders): string | undefined {

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearMastodonInstances, mastodonProvider } from '../../../src/providers/mastodon/mastodon.provider.ts';
 import { countMastodonText } from '../../../src/providers/mastodon/mastodon.text.ts';
-import { ProviderError } from '../../../src/providers/provider.ts';
 import { closeOutboundClients, mediaItem, png, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMastodon } from './fake-mastodon.ts';
+import { providerFailure } from '../../helpers/providers.ts';
 
 let fake: FakeMastodon;
 let token: string;
@@ -24,22 +24,13 @@ afterAll(async () => {
 
 const ctx = () => providerContext({ instance: fake.url, accessToken: token });
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
 const onStatuses = (answer: { status: number; body: unknown; headers?: Record<string, string> }) =>
   fake.on(({ path }) => (path === '/api/v1/statuses' ? answer : undefined));
 
 describe('error mapping', () => {
   it('429 is rate_limited until X-RateLimit-Reset', async () => {
     onStatuses({ status: 429, body: { error: 'Too many requests' }, headers: { 'x-ratelimit-reset': new Date(Date.now() + 60_000).toISOString() } });
-    const error = await failure(mastodonProvider.publish(ctx(), publishInput()));
+    const error = await providerFailure(mastodonProvider.publish(ctx(), publishInput()));
     expect(error.kind).toBe('rate_limited');
     expect(error.options.retryAfterMs).toBeGreaterThan(50_000);
     expect(error.options.retryAfterMs).toBeLessThanOrEqual(60_000);
@@ -47,24 +38,24 @@ describe('error mapping', () => {
 
   it('5xx is transient, 401/403 auth, 422 rejected with the instance\'s reason', async () => {
     onStatuses({ status: 503, body: { error: 'Service unavailable' } });
-    expect((await failure(mastodonProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
+    expect((await providerFailure(mastodonProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
     fake.reset();
     onStatuses({ status: 403, body: { error: 'Your login is currently disabled' } });
-    expect((await failure(mastodonProvider.publish(ctx(), publishInput()))).kind).toBe('auth');
+    expect((await providerFailure(mastodonProvider.publish(ctx(), publishInput()))).kind).toBe('auth');
     fake.reset();
     onStatuses({ status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } });
-    const rejected = await failure(mastodonProvider.publish(ctx(), publishInput()));
+    const rejected = await providerFailure(mastodonProvider.publish(ctx(), publishInput()));
     expect(rejected).toMatchObject({ kind: 'rejected', options: { status: 422 } });
     expect(rejected.message).toContain('Text character limit');
     fake.reset();
-    const revoked = await failure(mastodonProvider.publish(providerContext({ instance: fake.url, accessToken: 'tok_revoked_revoked_revoked' }), publishInput()));
+    const revoked = await providerFailure(mastodonProvider.publish(providerContext({ instance: fake.url, accessToken: 'tok_revoked_revoked_revoked' }), publishInput()));
     expect(revoked.kind).toBe('auth');
   });
 
   it('refuses before sending a status longer than the instance allows', async () => {
     fake.maxCharacters = 20;
     const before = fake.statuses.length;
-    const error = await failure(mastodonProvider.publish(ctx(), publishInput({ text: 'x'.repeat(21) })));
+    const error = await providerFailure(mastodonProvider.publish(ctx(), publishInput({ text: 'x'.repeat(21) })));
     expect(error.message).toContain('allows 20');
     expect(fake.statuses.length).toBe(before);
     fake.maxCharacters = 500;

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import NostrMini from 'nostrmini';
 import { verifyEvent, type Event } from 'nostr-tools/pure';
 import WebSocket, { WebSocketServer } from 'ws';
+import { closeServer, startFakeHttp } from '../../helpers/fake-http.ts';
 
 /** nostrmini, an in-memory relay from npm (NIP-01 EVENT/REQ/CLOSE, answers OK), on a free loopback port. */
 export async function startMiniRelay() {
@@ -14,10 +15,7 @@ export async function startMiniRelay() {
   const url = `ws://127.0.0.1:${(listener.address() as AddressInfo).port}`;
   return {
     url,
-    close: () => new Promise<void>((resolve) => {
-      listener.closeAllConnections?.();
-      listener.close(() => resolve());
-    }),
+    close: () => closeServer(listener),
   };
 }
 
@@ -26,8 +24,9 @@ export async function startMiniRelay() {
  * `["OK", id, false, "<prefix>: <reason>"]`, as a relay that refuses this author does.
  */
 export async function startRefusingRelay(reason = 'blocked: this relay only takes notes from its members') {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  // A plain request (no WebSocket upgrade) gets 426 Upgrade Required.
+  const http = await startFakeHttp(() => ({ status: 426, body: { error: 'a relay speaks WebSocket' } }));
+  const wss = new WebSocketServer({ server: http.server });
   const received: Event[] = [];
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
@@ -40,12 +39,13 @@ export async function startRefusingRelay(reason = 'blocked: this relay only take
     });
   });
   return {
-    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    url: http.url.replace(/^http:/, 'ws:'),
     received,
-    close: () => new Promise<void>((resolve) => {
+    close: async () => {
       for (const client of wss.clients) client.terminate();
-      wss.close(() => resolve());
-    }),
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await http.close();
+    },
   };
 }
 

@@ -1,8 +1,7 @@
 // A local server speaking the Telegram Bot API (https://core.telegram.org/bots/api) for the
 // methods Herald uses: JSON and multipart bodies, HTML parse mode with Telegram's tag set,
 // its length limits, replies, and its error answers ({ok:false, error_code, description, parameters}).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { FakeHttpServer, parseBody, type FakeCall } from '../../helpers/fake-http.ts';
 
 export type FakeMessage = {
   message_id: number;
@@ -22,7 +21,8 @@ export type FakeMessage = {
 };
 
 type Answer = { status: number; body: Record<string, unknown> };
-type Override = (call: { method: string; params: Record<string, unknown> }) => Answer | undefined;
+/** What an override installed with `on` sees of a call. */
+type Call = { method: string; params: Record<string, unknown> };
 
 const ALLOWED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'code', 'pre', 'blockquote', 'tg-emoji']);
 
@@ -52,19 +52,17 @@ function parseHtml(html: string): { shown: string; tags: string[] } | { error: s
   return { shown, tags };
 }
 
-export class FakeBotApi {
+export class FakeBotApi extends FakeHttpServer<Call, Answer> {
   readonly token = '4242424242:AAH-fake-token-for-herald-tests_0123';
   readonly bot = { id: 4242424242, is_bot: true, first_name: 'Herald Bot', username: 'herald_test_bot' };
   readonly chats = new Map<number, { id: number; type: string; title?: string; username?: string; member: Record<string, unknown> }>();
   readonly messages: FakeMessage[] = [];
   readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
   readonly updates: Array<Record<string, unknown>> = [];
-  #overrides: Override[] = [];
-  #server = http.createServer((req, res) => void this.#serve(req, res));
   #nextMessage = 100;
-  url = '';
 
   constructor() {
+    super();
     this.addChat({ id: -1001234567890, type: 'channel', title: 'Herald News', username: 'heraldnews' }, { status: 'administrator', can_post_messages: true });
     this.addChat({ id: -1009876543210, type: 'supergroup', title: 'Private Group' }, { status: 'member' });
     this.addChat({ id: -1005555555555, type: 'channel', title: 'Not Ours' }, { status: 'left' });
@@ -75,58 +73,16 @@ export class FakeBotApi {
     this.updates.push({ update_id: this.updates.length + 1, my_chat_member: { chat, from: { id: 1 }, date: 0, new_chat_member: { user: this.bot, ...member } } });
   }
 
-  /** The next calls the override answers (it returns undefined to let a call through). */
-  on(override: Override): void {
-    this.#overrides.push(override);
-  }
-
-  reset(): void {
-    this.#overrides = [];
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.url ?? '');
-    let answer: Answer;
-    if (!match) answer = fail(404, 'Not Found');
-    else {
-      const [, token, method] = match;
-      const { params, files } = await this.#params(req, raw);
-      this.calls.push({ method: method!, params });
-      if (token !== this.token) answer = fail(401, 'Unauthorized');
-      else answer = this.#overrides.map((o) => o({ method: method!, params })).find(Boolean) ?? this.#call(method!, params, files);
-    }
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
-  }
-
-  async #params(req: http.IncomingMessage, raw: Buffer): Promise<{ params: Record<string, unknown>; files: Map<string, File> }> {
-    const type = req.headers['content-type'] ?? '';
-    const files = new Map<string, File>();
-    if (type.startsWith('multipart/form-data')) {
-      const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
-      const params: Record<string, unknown> = {};
-      for (const [name, value] of form) {
-        // Multipart form data carries line breaks as CRLF; the Bot API reads them as newlines.
-        if (typeof value === 'string') params[name] = /^[[{]/.test(value) ? JSON.parse(value) : value.replace(/\r\n/g, '\n');
-        else files.set(name, value);
-      }
-      return { params, files };
-    }
-    return { params: raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {}, files };
+  protected async serve(call: FakeCall): Promise<Answer> {
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(call.path);
+    if (!match) return fail(404, 'Not Found');
+    const [, token, method] = match;
+    // Multipart form data carries line breaks as CRLF; the Bot API reads them as newlines, and
+    // reads fields holding JSON (reply_parameters, media) as JSON.
+    const { fields: params, files } = await parseBody(call, (value) => (/^[[{]/.test(value) ? JSON.parse(value) : value.replace(/\r\n/g, '\n')));
+    this.calls.push({ method: method!, params });
+    if (token !== this.token) return fail(401, 'Unauthorized');
+    return this.scripted.take({ method: method!, params }) ?? this.#call(method!, params, files);
   }
 
   #chat(id: unknown) {

@@ -2,11 +2,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../../src/providers/provider.ts';
 import { telegramProvider } from '../../../src/providers/telegram/telegram.provider.ts';
 import { countTelegramText, toTelegramHtml } from '../../../src/providers/telegram/telegram.html.ts';
 import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeBotApi } from './fake-bot-api.ts';
+import { providerFailure } from '../../helpers/providers.ts';
 
 let bot: FakeBotApi;
 beforeAll(async () => {
@@ -20,34 +20,25 @@ afterAll(async () => {
 
 const ctx = (extra: Record<string, unknown> = {}) => providerContext({ botToken: bot.token, chatId: '-1001234567890', apiBase: bot.url, ...extra });
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
 const answer = (status: number, description: string, parameters?: Record<string, unknown>) => () => ({ status, body: { ok: false, error_code: status, description, ...(parameters && { parameters }) } });
 
 describe('error mapping', () => {
   it('429 is rate_limited with Telegram\'s retry_after', async () => {
     bot.on(answer(429, 'Too Many Requests: retry after 17', { retry_after: 17 }));
-    const error = await failure(telegramProvider.publish(ctx(), publishInput()));
+    const error = await providerFailure(telegramProvider.publish(ctx(), publishInput()));
     expect(error).toMatchObject({ kind: 'rate_limited', options: { status: 429, retryAfterMs: 17_000 } });
   });
 
   it('5xx is transient; 401 and 403 are auth; 400 is rejected with the description', async () => {
     bot.on(answer(502, 'Bad Gateway'));
-    expect((await failure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
+    expect((await providerFailure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
     bot.reset();
-    expect((await failure(telegramProvider.publish(ctx({ botToken: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), publishInput()))).kind).toBe('auth');
+    expect((await providerFailure(telegramProvider.publish(ctx({ botToken: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), publishInput()))).kind).toBe('auth');
     bot.on(answer(403, 'Forbidden: bot is not a member of the channel chat'));
-    expect((await failure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('auth');
+    expect((await providerFailure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('auth');
     bot.reset();
     bot.on(answer(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: -1001 }));
-    const migrated = await failure(telegramProvider.publish(ctx(), publishInput()));
+    const migrated = await providerFailure(telegramProvider.publish(ctx(), publishInput()));
     expect(migrated.kind).toBe('rejected');
     expect(migrated.message).toMatch(/upgraded to a supergroup.*chatId -1001/);
   });
@@ -57,7 +48,7 @@ describe('error mapping', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await failure(telegramProvider.publish(ctx({ apiBase: `http://127.0.0.1:${port}` }), publishInput()));
+    const error = await providerFailure(telegramProvider.publish(ctx({ apiBase: `http://127.0.0.1:${port}` }), publishInput()));
     expect(error.kind).toBe('transient');
     expect(error.message).not.toContain(bot.token);
   });
