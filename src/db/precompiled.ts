@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
@@ -6,15 +6,30 @@ const SLOT = '\u0000herald-parameter:';
 
 type Slot = { name: string } | { value: unknown };
 
+/** What a slot may be bound to: a scalar (a list cannot be bound to one placeholder). Null only as a value to store, never to compare with `=`. */
+type Value = string | number | null;
+
 /**
  * A query that Kysely builds and compiles once (per database), then runs with each call's
  * parameters. Building a query through Kysely costs tens of microseconds, more than the
- * database takes for a primary-key read: the reads every authenticated request makes use this.
+ * database takes for a primary-key read: the reads every authenticated request makes use this,
+ * and so do the publishing engine's claim and record statements.
  *
  * `build` receives `param(name)`, a placeholder for a scalar parameter (a string or a number;
  * not a list) to be bound to `args[name]` at each call.
  */
-export function precompiled<Args extends Record<string, string | number>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+export function precompiled<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+  const run = compiledRunner<Args, Row>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => (await run(db, args)).rows;
+}
+
+/** `precompiled` for a statement that writes: resolves with how many rows it changed. */
+export function precompiledWrite<Args extends Record<string, Value>>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<unknown>) {
+  const run = compiledRunner<Args, unknown>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<number> => Number((await run(db, args)).numAffectedRows ?? 0);
+}
+
+function compiledRunner<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
   // By the database's adapter: a transaction shares it with the database it runs on.
   const byAdapter = new WeakMap<object, { query: CompiledQuery<Row>; slots: Slot[] }>();
   const compiledFor = (db: Kysely<Database> | Transaction<Database>) => {
@@ -28,9 +43,9 @@ export function precompiled<Args extends Record<string, string | number>, Row>(b
     }
     return entry;
   };
-  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => {
+  return (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<QueryResult<Row>> => {
     const { query, slots } = compiledFor(db);
     const parameters = slots.map((slot) => ('name' in slot ? args[slot.name] : slot.value));
-    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+    return db.executeQuery<Row>({ ...query, parameters });
   };
 }
