@@ -263,9 +263,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
 
   /** Sends `init` to `input`, following redirects, each hop checked again (credentials dropped across origins). */
   async function follow<T>(input: string | URL, init: OutboundInit, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
+    let url = parseUrl(String(input));
+    // The time limit is the remote's: loading the HTTP client (the first request of a process,
+    // about a hundred modules, a second or more on a busy machine) does not count towards it.
+    await connect();
     const timeout = AbortSignal.timeout(init.timeoutMs ?? defaultTimeout);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    let url = parseUrl(String(input));
     // A copy: dropping credentials on a redirect must not change the caller's object.
     const request: OutboundRequest = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
     const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? 3;
