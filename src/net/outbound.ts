@@ -147,19 +147,19 @@ const BAD_PORTS = new Set(
 
 /** A body read whole, or null once it passes `limit` (declared or read) or fails while being read. */
 async function readWhole(body: Dispatcher.ResponseData['body'], declared: number, limit: number): Promise<Buffer | null> {
-  if (Number.isFinite(declared) && declared > limit) {
+  // Dropped unread: an error destroying it raises is of no interest to anyone.
+  const drop = () => {
+    body.on('error', () => {});
     body.destroy();
     return null;
-  }
+  };
+  if (Number.isFinite(declared) && declared > limit) return drop();
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       size += chunk.byteLength;
-      if (size > limit) {
-        body.destroy();
-        return null;
-      }
+      if (size > limit) return drop();
       chunks.push(chunk);
     }
   } catch {
@@ -262,13 +262,36 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   type Hop<T> = { status: number; location: string | null; answer: T; discard(): Promise<void> };
 
   /** Sends `init` to `input`, following redirects, each hop checked again (credentials dropped across origins). */
-  async function follow<T>(input: string | URL, init: OutboundInit, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
-    let url = parseUrl(String(input));
+  /**
+   * Sends `init` to `input`, following redirects, each hop checked again (credentials dropped
+   * across origins). With `whole`, the answer is read before this returns, so the time limit's
+   * timer is cleared then; otherwise it keeps running while the caller reads the body.
+   */
+  async function follow<T>(input: string | URL, init: OutboundInit, whole: boolean, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
+    const url = parseUrl(String(input));
     // The time limit is the remote's: loading the HTTP client (the first request of a process,
     // about a hundred modules, a second or more on a busy machine) does not count towards it.
     await connect();
-    const timeout = AbortSignal.timeout(init.timeoutMs ?? defaultTimeout);
+    const limitMs = init.timeoutMs ?? defaultTimeout;
+    let timer: NodeJS.Timeout | undefined;
+    let timeout: AbortSignal;
+    if (whole) {
+      const controller = new AbortController();
+      timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limitMs);
+      timeout = controller.signal;
+    } else {
+      timeout = AbortSignal.timeout(limitMs);
+    }
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    try {
+      return await hops(url, init, signal, send);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function hops<T>(first: URL, init: OutboundInit, signal: AbortSignal, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
+    let url = first;
     // A copy: dropping credentials on a redirect must not change the caller's object.
     const request: OutboundRequest = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
     const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? 3;
@@ -305,7 +328,11 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
     if (BAD_PORTS.has(url.port)) throw new TypeError('fetch failed', { cause: new Error('bad port') });
     const { agent } = await connect();
-    const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'node', ...request.headers };
+    // What fetch would send when the caller does not say (names compared case-insensitively).
+    const headers: Record<string, string> = { ...request.headers };
+    const given = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+    if (!given.has('accept')) headers.accept = '*/*';
+    if (!given.has('user-agent')) headers['user-agent'] = 'node';
     let response: Dispatcher.ResponseData;
     try {
       response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers, body: request.body ?? null, signal });
@@ -330,12 +357,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   let closing: Promise<void> | undefined;
   return {
     fetch: (input, init = {}) =>
-      follow(input, init, async (url, request, signal) => {
+      follow(input, init, false, async (url, request, signal) => {
         const response = await fetchOnce(url, request, signal);
         return { status: response.status, location: response.headers.get('location'), answer: response, discard: async () => void (await response.body?.cancel()) };
       }),
     request: (input, init) =>
-      follow(input, init, async (url, request, signal) => {
+      follow(input, init, true, async (url, request, signal) => {
         const answer = await requestOnce(url, request, signal, init.limit);
         return { status: answer.status, location: answer.headers.get('location'), answer, discard: async () => {} };
       }),
