@@ -7,7 +7,7 @@ import { openRuntime } from '../src/runtime.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { checkout } from './checkout.ts';
-import { startHerald, stop } from './lib.ts';
+import { cpuMs, startHerald, stop } from './lib.ts';
 import { percentile, startBenchReceiver } from './receiver.ts';
 
 const HERALD = fileURLToPath(new URL('../bin/herald.js', import.meta.url));
@@ -57,17 +57,22 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
       created.push(...((await res.json()) as Array<{ postId: string }>).map((p) => p.postId));
     }
     if (Date.now() >= due.getTime()) throw new Error('creating the posts took longer than the lead time; raise --lead');
+    // The server is idle until the due instant: its CPU time from here to the last arrival is the burst's.
+    const cpuBefore = cpuMs(herald.child.pid);
     const deadline = due.getTime() + 300_000;
     while (receiver.arrivals.size < created.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const times = [...receiver.arrivals.values()].map((list) => list[0]! - due.getTime()).sort((a, b) => a - b);
     const duplicates = [...receiver.arrivals.values()].filter((list) => list.length > 1).length;
     const last = times.at(-1) ?? NaN;
+    const cpuPerPost = (cpuMs(herald.child.pid) - cpuBefore) / Math.max(receiver.arrivals.size, 1);
     return {
       posts: created.length,
       delivered: receiver.arrivals.size,
       duplicates,
       latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
       postsPerSecond: Math.round((created.length / Math.max(last, 1)) * 1000),
+      // Load-independent: the server's CPU time (user + system) per delivered post during the burst.
+      serverCpuMsPerPost: round2(cpuPerPost),
       // The machine is shared: its 1-minute load average before and after the run.
       loadAverage: { before: round2(loadBefore[0]!), after: round2(os.loadavg()[0]!) },
     };
@@ -81,12 +86,15 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * A before/after pair taken in one run: `scenario` (burst or burst-scale) of the code at `ref`,
- * run by that code's own bench in a checkout, then of this checkout; each with its load average.
+ * A before/after pair taken in one run: `scenario` (burst or burst-scale) of the code at `ref`
+ * in a checkout, then of this checkout; each with its load average. The checkout runs this
+ * checkout's benchmark (bench/ is copied over the ref's), so both halves are measured the same
+ * way, CPU time per post included.
  */
 export async function withBaseline<T>(ref: string, scenario: string, args: string[], current: () => Promise<T>): Promise<{ baseline: { ref: string; result: unknown }; current: T }> {
   const dir = checkout(ref);
   try {
+    fs.cpSync(path.dirname(fileURLToPath(import.meta.url)), path.join(dir.dir, 'bench'), { recursive: true });
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', scenario, ...args], {
       cwd: dir.dir,
       env: process.env,

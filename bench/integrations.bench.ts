@@ -7,16 +7,10 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { checkout } from './checkout.ts';
-import { freePort, load, startProcess, stop, type Load } from './lib.ts';
+import { cpuMs, freePort, load, startProcess, stop, type Load } from './lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
-
-/** CPU time (user + system) a process has used so far, in milliseconds, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 /**
  * A load against one server, with the server's CPU time per request: on a machine other

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import autocannon from 'autocannon';
 
@@ -82,4 +83,14 @@ export async function startHerald(bin: string, env: Record<string, string>, args
   }
   child.kill('SIGKILL');
   throw new Error('herald did not start within 30 s');
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc (Linux); NaN elsewhere. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }

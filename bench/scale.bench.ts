@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createPostgresDatabase, deleteRedisKeys } from '../test/helpers/backend.ts';
-import { freePort, load, stop, type Load } from './lib.ts';
+import { cpuMs, freePort, load, stop, type Load } from './lib.ts';
 import { percentile, startBenchReceiver } from './receiver.ts';
 
 const HERALD = fileURLToPath(new URL('../bin/herald.js', import.meta.url));
@@ -110,10 +110,14 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
       created += ((await res.json()) as unknown[]).length;
     }
     if (Date.now() >= due.getTime()) throw new Error('creating the posts took longer than the lead time; raise --lead');
+    // The workers are idle until the due instant: their CPU time from here to the last arrival is the burst's.
+    const workerCpu = () => processes.slice(1).reduce((sum, child) => sum + cpuMs(child.pid), 0);
+    const cpuBefore = workerCpu();
     const deadline = due.getTime() + 300_000;
     while (receiver.arrivals.size < created && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const times = [...receiver.arrivals.values()].map((list) => list[0]! - due.getTime()).sort((a, b) => a - b);
     const last = times.at(-1) ?? NaN;
+    const cpuPerPost = (workerCpu() - cpuBefore) / Math.max(receiver.arrivals.size, 1);
     return {
       workers: options.workers,
       posts: created,
@@ -121,6 +125,8 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
       duplicates: [...receiver.arrivals.values()].filter((list) => list.length > 1).length,
       latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
       postsPerSecond: Math.round((created / Math.max(last, 1)) * 1000),
+      // Load-independent: the workers' CPU time (user + system) per delivered post during the burst (PostgreSQL's and Redis's not included).
+      workerCpuMsPerPost: Math.round(cpuPerPost * 100) / 100,
       // The machine is shared: its 1-minute load average before and after the run.
       loadAverage: { before: Math.round(loadBefore[0]! * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
     };

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
 import type { Database } from './database.ts';
 import { sqliteReader } from './dialect.ts';
 
@@ -7,17 +7,47 @@ const SLOT = '\u0000herald-parameter:';
 
 type Slot = { name: string } | { value: unknown };
 
+/** What a slot may be bound to: a scalar (a list cannot be bound to one placeholder). Null only as a value to store, never to compare with `=`. */
+type Value = string | number | null;
+
 /**
  * A query that Kysely builds and compiles once (per database), then runs with each call's
  * parameters. Building a query through Kysely costs tens of microseconds, more than the
- * database takes for a primary-key read: the reads every authenticated request makes use this.
- *
- * Only for reads (the SQLite path runs them on a read-only connection).
+ * database takes for a primary-key read: the reads every authenticated request makes use this,
+ * and so do the publishing engine's claim and record statements.
  *
  * `build` receives `param(name)`, a placeholder for a scalar parameter (a string or a number;
  * not a list) to be bound to `args[name]` at each call.
  */
-export function precompiled<Args extends Record<string, string | number>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+export function precompiled<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+  const run = compiledRunner<Args, Row>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => (await run(db, args)).rows;
+}
+
+/**
+ * `precompiled` for a read that may see the last committed state: on SQLite, outside a
+ * transaction, it runs synchronously on the read-only connection (see `sqliteReader`) instead of
+ * queueing for the single writing connection. Never for a statement that writes.
+ */
+export function precompiledRead<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+  const run = compiledRunner<Args, Row>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => {
+    const reader = sqliteReader(db);
+    if (reader) {
+      const { sql, parameters } = run.parameters(db, args);
+      return reader(sql, parameters) as Row[];
+    }
+    return (await run(db, args)).rows;
+  };
+}
+
+/** `precompiled` for a statement that writes: resolves with how many rows it changed. */
+export function precompiledWrite<Args extends Record<string, Value>>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<unknown>) {
+  const run = compiledRunner<Args, unknown>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<number> => Number((await run(db, args)).numAffectedRows ?? 0);
+}
+
+function compiledRunner<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
   // By the database's adapter: a transaction shares it with the database it runs on.
   const byAdapter = new WeakMap<object, { query: CompiledQuery<Row>; slots: Slot[] }>();
   const compiledFor = (db: Kysely<Database> | Transaction<Database>) => {
@@ -31,12 +61,13 @@ export function precompiled<Args extends Record<string, string | number>, Row>(b
     }
     return entry;
   };
-  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => {
+  const parametersOf = (db: Kysely<Database> | Transaction<Database>, args: Args) => {
     const { query, slots } = compiledFor(db);
-    const parameters = slots.map((slot) => ('name' in slot ? args[slot.name] : slot.value));
-    // On SQLite, outside a transaction: straight to the read-only connection (see sqliteReader).
-    const reader = sqliteReader(db);
-    if (reader) return reader(query.sql, parameters) as Row[];
-    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+    return { query, sql: query.sql, parameters: slots.map((slot) => ('name' in slot ? args[slot.name] : slot.value)) };
   };
+  const run = (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<QueryResult<Row>> => {
+    const { query, parameters } = parametersOf(db, args);
+    return db.executeQuery<Row>({ ...query, parameters });
+  };
+  return Object.assign(run, { parameters: parametersOf });
 }

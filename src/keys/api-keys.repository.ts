@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { precompiled } from '../db/precompiled.ts';
+import { precompiledRead } from '../db/precompiled.ts';
 import type { ApiKeysTable } from './api-keys.table.ts';
 
 export function insertKey(db: Executor, row: ApiKeysTable) {
@@ -10,7 +10,7 @@ export function findKey(db: Executor, id: string) {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const keyWithVersions = precompiled((db, param) =>
+const keyWithVersions = precompiledRead((db, param) =>
   db
     .selectFrom('api_keys')
     .selectAll('api_keys')
@@ -28,7 +28,7 @@ export async function findKeyWithVersions(db: Executor, id: string) {
   return (await keyWithVersions(db, { id }))[0];
 }
 
-const versions = precompiled((db) =>
+const versions = precompiledRead((db) =>
   db
     .selectFrom('access_version')
     .select('access_version.version as access_version')

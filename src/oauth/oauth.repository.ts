@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { precompiled } from '../db/precompiled.ts';
+import { precompiledRead } from '../db/precompiled.ts';
 import type { OAuthRecordsTable } from './oauth.table.ts';
 
 export function upsertRecord(db: Executor, row: OAuthRecordsTable) {
@@ -61,7 +61,7 @@ export function findGrantOfUser(db: Executor, userId: string, grantId: string) {
   return db.selectFrom('oauth_records').select(['id_hash', 'grant_id', 'client_id']).where('user_id', '=', userId).where('model', '=', 'Grant').where('grant_id', '=', grantId).executeTakeFirst();
 }
 
-const tokenWithVersion = precompiled((db, param) =>
+const tokenWithVersion = precompiledRead((db, param) =>
   db
     .selectFrom('oauth_records')
     .select(['payload', 'grant_id', 'user_id', 'workspace_id', 'client_id', 'expires_at'])

@@ -1,4 +1,5 @@
-import type { Updateable } from 'kysely';
+import type { Compilable, Updateable } from 'kysely';
+import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Executor } from '../db/database.ts';
 import type { IdempotencyKeysTable, PartState, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -111,19 +112,19 @@ export type ClaimedPostRow = PostsTable & {
   [K in (typeof CLAIM_CHANNEL_COLUMNS)[number] as `channel_${K}`]: ChannelsTable[K] | null;
 } & { channel_group_name: string | null; part_count: number | string };
 
-export async function claimDuePost(db: Executor, id: string, now: string): Promise<ClaimedPostRow | undefined> {
-  const row = await db
+const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPostRow>((db, param) =>
+  db
     .updateTable('posts')
     .set((eb) => ({
       state: eb.case().when('state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('state')).end(),
       next_run_at: null,
-      updated_at: now,
+      updated_at: param('now'),
     }))
-    .where('id', '=', id)
+    .where('id', '=', param('id'))
     .where('deleted_at', 'is', null)
     .where('state', 'in', ['QUEUE', 'PUBLISHED'])
     .where('next_run_at', '>=', '0')
-    .where('next_run_at', '<=', now)
+    .where('next_run_at', '<=', param('now'))
     // A deleted channel publishes nothing.
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
     .returningAll()
@@ -135,21 +136,90 @@ export async function claimDuePost(db: Executor, id: string, now: string): Promi
         .whereRef('client_groups.id', '=', eb.selectFrom('channels').select('channels.client_group_id').whereRef('channels.id', '=', 'posts.channel_id'))
         .as('channel_group_name'),
       eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
-    ])
-    .executeTakeFirst();
-  return row as ClaimedPostRow | undefined;
+    ]) as unknown as Compilable<ClaimedPostRow>,
+);
+
+/** Compiled once: every publish runs it (see `precompiled`). */
+export async function claimDuePost(db: Executor, id: string, now: string): Promise<ClaimedPostRow | undefined> {
+  return (await claimDuePostStatement(db, { id, now }))[0];
 }
 
-/** Claims the first PENDING part of a post (the one just claimed with `claimDuePost`), reading it as claimed. */
-export function claimNextPart(db: Executor, postId: string, claim: { claimedAt: string; leaseUntil: string }) {
-  return db
+const claimNextPartStatement = precompiled<{ postId: string; claimedAt: string; leaseUntil: string }, PostPartsTable>((db, param) =>
+  db
     .updateTable('post_parts')
-    .set((eb) => ({ state: 'SENDING', claimed_at: claim.claimedAt, lease_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
-    .where('post_id', '=', postId)
+    .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('attempts', '+', 1) }))
+    .where('post_id', '=', param('postId'))
     .where('state', '=', 'PENDING')
-    .where('idx', '=', (eb) => eb.selectFrom('post_parts as p').select((pb) => pb.fn.min('p.idx').as('idx')).where('p.post_id', '=', postId).where('p.state', '=', 'PENDING'))
-    .returningAll()
-    .executeTakeFirst();
+    .where('idx', '=', (eb) => eb.selectFrom('post_parts as p').select((pb) => pb.fn.min('p.idx').as('idx')).where('p.post_id', '=', param('postId')).where('p.state', '=', 'PENDING'))
+    .returningAll(),
+);
+
+/** Claims the first PENDING part of a post (the one just claimed with `claimDuePost`), reading it as claimed. */
+export async function claimNextPart(db: Executor, postId: string, claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable | undefined> {
+  return (await claimNextPartStatement(db, { postId, ...claim }))[0];
+}
+
+/** What a platform answered, as stored on the part and the post. */
+export type ReleaseColumns = { releaseId: string; releaseUrl: string | null; releaseMeta: string | null };
+
+const recordPartPublishedStatement = precompiledWrite<{ postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns>((db, param) =>
+  db
+    .updateTable('post_parts')
+    .set({
+      state: 'PUBLISHED',
+      claimed_at: null,
+      lease_until: null,
+      release_id: param('releaseId'),
+      release_url: param('releaseUrl'),
+      release_meta: param('releaseMeta'),
+      published_at: param('stamp'),
+      error: null,
+    })
+    .where('post_id', '=', param('postId'))
+    .where('idx', '=', param('idx') as unknown as number)
+    .where('state', '=', 'SENDING')
+    .where('claimed_at', '=', param('claimedAt')),
+);
+
+/** Records part `idx` as published if it is still SENDING under the claim made at `claimedAt`; the number of rows changed (0 or 1). */
+export function recordPartPublished(db: Executor, part: { postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns): Promise<number> {
+  return recordPartPublishedStatement(db, part);
+}
+
+const recordPostPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns>((db, param) =>
+  db
+    .updateTable('posts')
+    .set({
+      state: 'PUBLISHED',
+      release_id: param('releaseId'),
+      release_url: param('releaseUrl'),
+      published_at: param('stamp'),
+      error: null,
+      error_kind: null,
+      next_run_at: param('nextRunAt'),
+      updated_at: param('stamp'),
+    })
+    .where('id', '=', param('id'))
+    .where('deleted_at', 'is', null)
+    .where('version', '=', param('version') as unknown as number),
+);
+
+const recordCommentPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null }>((db, param) =>
+  db
+    .updateTable('posts')
+    .set({ next_run_at: param('nextRunAt'), updated_at: param('stamp') })
+    .where('id', '=', param('id'))
+    .where('deleted_at', 'is', null)
+    .where('version', '=', param('version') as unknown as number),
+);
+
+/**
+ * Records on a live post at `version` that its part `idx` was published (the post itself for
+ * part 0, a comment otherwise) and when its next step is due; the number of rows changed (0 or 1).
+ */
+export function recordPostPublished(db: Executor, post: { id: string; idx: number; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns): Promise<number> {
+  const { id, version, stamp, nextRunAt } = post;
+  return post.idx === 0 ? recordPostPublishedStatement(db, { id, version, stamp, nextRunAt, releaseId: post.releaseId, releaseUrl: post.releaseUrl, releaseMeta: post.releaseMeta }) : recordCommentPublishedStatement(db, { id, version, stamp, nextRunAt });
 }
 
 export function findPart(db: Executor, postId: string, idx: number) {

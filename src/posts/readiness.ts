@@ -6,7 +6,8 @@ export type ReadinessInput = {
   channel: { disabled: boolean; disabledReason: string | null };
   config: Record<string, unknown>;
   settings: Record<string, unknown>;
-  parts: Array<{ idx: number; content: string; images: Array<{ id?: string | undefined; path: string }> }>;
+  /** `text`: the content as the provider's text, when the caller has converted it already (a publish sends it). */
+  parts: Array<{ idx: number; content: string; images: Array<{ id?: string | undefined; path: string }>; text?: string }>;
   /** The library files the parts name, by path; a path missing here was deleted or never existed. */
   media: ReadonlyMap<string, Omit<PublishMedia, 'read'>>;
 };
@@ -39,7 +40,7 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
   }
   for (const part of input.parts) {
     const where = `value[${part.idx}]`;
-    const text = provider.toText(part.content);
+    const text = part.text ?? provider.toText(part.content);
     const media: Array<Omit<PublishMedia, 'read'>> = [];
     part.images.forEach((image, i) => {
       const found = input.media.get(image.path);

@@ -1,8 +1,8 @@
-import { readLimited, wasNotSent, type OutboundInit } from '../net/outbound.ts';
+import { wasNotSent, type AnswerHeaders, type OutboundAnswer, type OutboundInit } from '../net/outbound.ts';
 import { ProviderError, type ProviderContext, type PublishMedia } from './provider.ts';
 
 /** A platform's answer, read whole (bounded). */
-export type PlatformAnswer = { status: number; headers: Headers; text: string; json: unknown };
+export type PlatformAnswer = { status: number; headers: AnswerHeaders; text: string; json: unknown };
 
 const ANSWER_LIMIT = 1024 * 1024;
 
@@ -13,9 +13,9 @@ const ANSWER_LIMIT = 1024 * 1024;
  * (a timeout after sending, a reset) is an unknown outcome.
  */
 export async function callPlatform(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, platform: string, url: string, init: OutboundInit): Promise<PlatformAnswer> {
-  let response: Response;
+  let response: OutboundAnswer;
   try {
-    response = await ctx.outbound.fetch(url, { maxRedirects: 0, ...init, ...(ctx.signal && { signal: ctx.signal }) });
+    response = await ctx.outbound.request(url, { maxRedirects: 0, ...init, limit: ANSWER_LIMIT, ...(ctx.signal && { signal: ctx.signal }) });
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     const code = (error as { code?: string }).code;
@@ -25,12 +25,7 @@ export async function callPlatform(ctx: Pick<ProviderContext, 'outbound' | 'sign
     if (wasNotSent(error)) throw new ProviderError('transient', `${platform} could not be reached: ${(error as Error).message}`, { cause: error });
     throw new ProviderError('unknown_outcome', `${platform} did not answer in time; the request may or may not have been applied.`, { cause: error });
   }
-  let text = '';
-  try {
-    text = (await readLimited(response, ANSWER_LIMIT)).toString('utf8');
-  } catch {
-    text = '';
-  }
+  const text = response.body?.toString('utf8') ?? '';
   let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;

@@ -284,12 +284,14 @@ export class Publisher {
       const images = parseJsonOr<Images>(part.images, []);
       const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
 
+      // Converted once: the readiness check counts this text, and it is what is sent.
+      let text = provider.toText(part.content);
       const missing = checkReadiness({
         provider,
         channel,
         config,
         settings,
-        parts: [{ idx, content: part.content, images }],
+        parts: [{ idx, content: part.content, images, text }],
         media: new Map([...files].map(([path, file]) => [path, describeMedia(file)])),
       });
       if (missing.length > 0) {
@@ -298,7 +300,6 @@ export class Publisher {
         return false;
       }
 
-      let text = provider.toText(part.content);
       if (Number(post.short_link) === 1) text = await shortLinks.shortenAll(post.workspace_id, post.id, text);
       const { __type: _type, ...providerSettings } = settings;
       const input = {

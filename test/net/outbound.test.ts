@@ -296,6 +296,21 @@ describe('redirects (loopback servers)', () => {
     expect(await keep.text()).toBe('POST /again');
     expect(target.seen.at(-1)!.body).toBe('payload');
   });
+  it('request(): the same checks at each redirect, credentials dropped across origins, a 303 continues as a GET', async () => {
+    for (const to of ['http://10.0.0.1/', 'http://internal.test/', 'file:///etc/passwd']) {
+      await refusal(outbound.request(`${target.origin}/start?status=307&to=${encodeURIComponent(to)}`, { limit: 1000 }));
+    }
+    expect((await outbound.request(`${target.origin}/hop/3`, { limit: 1000 })).body?.toString()).toBe('landed');
+    await expect(outbound.request(`${target.origin}/hop/4`, { limit: 1000 })).rejects.toMatchObject({ statusCode: 502, code: 'too_many_redirects' });
+    await expect(outbound.request(`${target.origin}/hop/1`, { maxRedirects: 0, limit: 1000 })).rejects.toMatchObject({ code: 'too_many_redirects' });
+    const headers = { Authorization: 'Bearer secret', 'x-trace': '1' };
+    expect((await outbound.request(`${target.origin}/start?to=${encodeURIComponent(`${other.origin}/landing`)}`, { headers, limit: 1000 })).body?.toString()).toBe('other');
+    expect(other.seen.at(-1)!.headers.authorization).toBeUndefined();
+    expect(other.seen.at(-1)!.headers['x-trace']).toBe('1');
+    expect(headers).toEqual({ Authorization: 'Bearer secret', 'x-trace': '1' });
+    const see = await outbound.request(`${target.origin}/start?status=303&to=/after`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' }, limit: 1000 });
+    expect(see.body?.toString()).toBe('GET /after');
+  });
 });
 
 describe('time and size bounds (loopback servers)', () => {
@@ -362,6 +377,58 @@ describe('time and size bounds (loopback servers)', () => {
     await expect(readLimited(await outbound.fetch(`${big.origin}/declared`), 100)).rejects.toMatchObject({ statusCode: 413, code: 'too_large' });
     await expect(readLimited(await outbound.fetch(`${big.origin}/chunked`), 100)).rejects.toMatchObject({ statusCode: 413 });
     expect((await readLimited(await outbound.fetch(`${big.origin}/chunked`), 120)).toString()).toBe('x'.repeat(60) + 'y'.repeat(60));
+  });
+
+  it('request(): an answer read whole up to its limit (null past it), headers by any case, fetch\'s defaults unless given', async () => {
+    const server = await loopbackServer((req, res) => {
+      if (req.url === '/big') return res.end('x'.repeat(1000));
+      res.writeHead(201, { 'Retry-After': '7', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ accept: req.headers.accept, agent: req.headers['user-agent'] }));
+    });
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly });
+    const answer = await outbound.request(`${server.origin}/`, { method: 'POST', body: '{}', headers: { Accept: 'application/json' }, limit: 1000 });
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('retry-after')).toBe('7');
+    expect(answer.headers.get('Retry-After')).toBe('7');
+    expect(answer.headers.get('x-missing')).toBeNull();
+    expect(JSON.parse(answer.body!.toString())).toEqual({ accept: 'application/json', agent: 'node' });
+    expect(server.seen.at(-1)!.body).toBe('{}');
+    const big = await outbound.request(`${server.origin}/big`, { limit: 100 });
+    expect(big).toMatchObject({ status: 200, body: null });
+  });
+
+  it('request(): asks for an uncompressed answer and decodes one that comes compressed anyway, within its limit', async () => {
+    const { gzipSync, brotliCompressSync } = await import('node:zlib');
+    const text = JSON.stringify({ ok: true, filler: 'y'.repeat(500) });
+    const server = await loopbackServer((req, res) => {
+      const coding = req.url === '/br' ? 'br' : req.url === '/identity' ? undefined : 'gzip';
+      res.writeHead(200, { 'content-type': 'application/json', 'x-asked': String(req.headers['accept-encoding']), ...(coding && { 'content-encoding': coding }) });
+      res.end(coding === 'br' ? brotliCompressSync(text) : coding === 'gzip' ? gzipSync(text) : text);
+    });
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly });
+    for (const path of ['/identity', '/gzip', '/br']) {
+      const answer = await outbound.request(`${server.origin}${path}`, { limit: 1000 });
+      expect(answer.headers.get('x-asked')).toBe('identity');
+      expect(answer.body!.toString()).toBe(text);
+    }
+    // Small when compressed, past the limit once decoded: refused like any answer too large.
+    expect(await outbound.request(`${server.origin}/gzip`, { limit: 200 })).toMatchObject({ status: 200, body: null });
+  });
+
+  it('request(): refused targets, bad ports, a silent server and a closed port fail as fetch does', async () => {
+    await refusal(client({ connector: loopbackOnly }).request('http://127.0.0.1/', { limit: 10 }));
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly, timeoutMs: 300 });
+    await expect(outbound.request('http://127.0.0.1:25/', { limit: 10 })).rejects.toMatchObject({ statusCode: 400, code: 'port_refused' });
+    const silent = await loopbackServer(() => {});
+    const timedOut = await outbound.request(`${silent.origin}/`, { limit: 10 }).catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ name: 'TimeoutError' });
+    expect(wasNotSent(timedOut)).toBe(false);
+    const closed = await loopbackServer(() => {});
+    servers.pop()!.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const refused = await outbound.request(`${closed.origin}/`, { limit: 10 }).catch((e: unknown) => e);
+    expect(wasNotSent(refused)).toBe(true);
+    expect(explainOutboundFailure(refused, 'the URL', 1000).code).toBe('upstream_unreachable');
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { readLimited, wasNotSent } from '../../net/outbound.ts';
+import { wasNotSent, type OutboundAnswer } from '../../net/outbound.ts';
 import { htmlToPlainText } from '../../content/html.ts';
 import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
 import { signWebhook } from './webhook.signature.ts';
@@ -40,9 +40,9 @@ async function deliver(ctx: ProviderContext, type: string, id: string, data: Rec
   const { url, secret } = config(ctx);
   const timestamp = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ type, timestamp: new Date(timestamp * 1000).toISOString(), data });
-  let response: Response;
+  let response: OutboundAnswer;
   try {
-    response = await ctx.outbound.fetch(url, {
+    response = await ctx.outbound.request(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -53,6 +53,7 @@ async function deliver(ctx: ProviderContext, type: string, id: string, data: Rec
       },
       body,
       maxRedirects: 0,
+      limit: RESPONSE_LIMIT,
       ...(ctx.signal && { signal: ctx.signal }),
     });
   } catch (error) {
@@ -64,12 +65,7 @@ async function deliver(ctx: ProviderContext, type: string, id: string, data: Rec
     if (wasNotSent(error)) throw new ProviderError('transient', `The webhook receiver could not be reached: ${(error as Error).message}`, { cause: error });
     throw new ProviderError('unknown_outcome', 'The webhook receiver did not answer in time; the delivery may or may not have arrived.', { cause: error });
   }
-  let text = '';
-  try {
-    text = (await readLimited(response, RESPONSE_LIMIT)).toString('utf8');
-  } catch {
-    text = '';
-  }
+  const text = response.body?.toString('utf8') ?? '';
   const status = response.status;
   if (status >= 200 && status < 300) {
     let parsed: unknown = null;
