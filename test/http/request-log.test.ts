@@ -46,6 +46,10 @@ describe('the request log of the real server, its standard output a pipe', () =>
     const denied = await waitForLine('/public/v1/integrations?probe=2');
     expect(denied).toHaveLength(1);
     expect(denied[0]).toMatchObject({ res: { statusCode: 401 } });
+    // Each line carries its request's id.
+    expect(ok[0]!.reqId).toEqual(expect.any(String));
+    expect(denied[0]!.reqId).toEqual(expect.any(String));
+    expect(denied[0]!.reqId).not.toBe(ok[0]!.reqId);
     // The authorization server's replies (written by its library) are logged the same way, under the URL asked for.
     const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server?probe=3`);
     expect(metadata.status).toBe(200);
