@@ -46,6 +46,10 @@ describe('the request log of the real server, its standard output a pipe', () =>
     const denied = await waitForLine('/public/v1/integrations?probe=2');
     expect(denied).toHaveLength(1);
     expect(denied[0]).toMatchObject({ res: { statusCode: 401 } });
+    // Each line carries its request's id.
+    expect(ok[0]!.reqId).toEqual(expect.any(String));
+    expect(denied[0]!.reqId).toEqual(expect.any(String));
+    expect(denied[0]!.reqId).not.toBe(ok[0]!.reqId);
     // The authorization server's replies (written by its library) are logged the same way, under the URL asked for.
     const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server?probe=3`);
     expect(metadata.status).toBe(200);
@@ -56,4 +60,24 @@ describe('the request log of the real server, its standard output a pipe', () =>
     // Fastify's own "incoming request" line is not written.
     expect(server.output()).not.toMatch(/incoming request/);
   });
+});
+
+describe('the request log at shutdown', () => {
+  it('writes every gathered line before the process exits on SIGTERM', async () => {
+    const fresh = await freshDatabaseUrl();
+    const stopping = await startServerProcess({ DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' });
+    try {
+      const closed = new Promise((resolve) => stopping.child.once('close', resolve));
+      for (let i = 0; i < 5; i++) expect((await fetch(`${stopping.baseUrl}/public/v1/status?last=${i}`)).status).toBe(200);
+      // At once: the lines are still gathered (well under the 8 KiB that makes a write).
+      expect(await stopping.stop()).toBe(0);
+      await closed;
+      const lines = stopping.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; req?: { url: string } });
+      expect(lines.filter((line) => line.req?.url.startsWith('/public/v1/status?last=')).map((line) => line.req!.url)).toEqual([0, 1, 2, 3, 4].map((i) => `/public/v1/status?last=${i}`));
+      expect(lines.map((line) => line.msg)).toContain('stopping');
+    } finally {
+      await stopping.stop();
+      await fresh.drop();
+    }
+  }, 120_000);
 });

@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.ts';
+import { PROCESS_BUDGET_MS } from '../helpers/process.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-log-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -42,4 +45,17 @@ describe('the process log', () => {
     expect(lines[1]).toMatch(/WARN: redis unreachable \{"component":"queue"\}$/);
     expect(text).not.toMatch(/^\{/m);
   });
+
+  it('writes the lines it has gathered when the process exits at once', async () => {
+    // Three short lines stay gathered (far under the 8 KiB that makes a write); the process exits before any timer runs.
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL('../../src/lib/logger.ts', import.meta.url).href)});
+      const log = await createLogger({ level: 'info', output: { fd: 1, isTTY: false } });
+      for (let i = 0; i < 3; i++) log.info({ line: i }, 'gathered');
+      process.exit(0);
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: PROCESS_BUDGET_MS });
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.msg, line.line])).toEqual([['gathered', 0], ['gathered', 1], ['gathered', 2]]);
+  }, PROCESS_BUDGET_MS);
 });
