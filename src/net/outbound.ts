@@ -186,6 +186,12 @@ async function decoded(body: Buffer, encoding: string | null, limit: number): Pr
   });
 }
 
+/** Refuses what neither `fetch` nor `request` ever sends: a scheme other than http(s), or credentials in the URL. */
+function refuseUnfetchable(url: URL): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
+  if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
+}
+
 /** undici (about a hundred modules) is loaded with the first server-side request, not at start-up. */
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
@@ -248,8 +254,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     }));
 
   async function fetchOnce(url: URL, request: OutboundRequest, signal: AbortSignal): Promise<Response> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
-    if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
+    refuseUnfetchable(url);
     const { agent, fetch: undiciFetch } = await connect();
     try {
       return (await undiciFetch(url, {
@@ -342,8 +347,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
 
   /** One hop of `request`: undici's dispatcher directly, on the same guarded agent as `fetch`; the body read whole (up to `limit`). */
   async function requestOnce(url: URL, request: OutboundRequest, signal: AbortSignal, limit: number): Promise<OutboundAnswer> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
-    if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
+    refuseUnfetchable(url);
     if (BAD_PORTS.has(url.port)) throw new TypeError('fetch failed', { cause: new Error('bad port') });
     const { agent } = await connect();
     // What fetch would send when the caller does not say (names compared case-insensitively).
