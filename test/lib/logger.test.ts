@@ -23,7 +23,8 @@ async function logToFile(name: string, isTTY: boolean): Promise<string> {
   // The JSON log is written asynchronously: wait for both lines.
   for (let i = 0; i < 200 && fs.readFileSync(file, 'utf8').split('\n').length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  fs.closeSync(fd);
+  // The descriptor stays open: the destination keeps flushing it every half second for the life of
+  // the logger, and a write to a closed descriptor would fail (EBADF) after the test.
   return fs.readFileSync(file, 'utf8');
 }
 
