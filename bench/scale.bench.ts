@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createPostgresDatabase, deleteRedisKeys } from '../test/helpers/backend.ts';
@@ -33,6 +35,44 @@ async function deployment(kind: 'embedded' | 'scale', extra: Record<string, stri
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The CPU time of the PostgreSQL backends serving one database, followed by polling (a backend
+ * may start or end during the burst: its last reading counts). Linux only.
+ */
+async function databaseCpu(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = new URL(url).pathname.slice(1);
+  const last = new Map<number, number>();
+  const first = new Map<number, number>();
+  return {
+    async poll() {
+      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      for (const { pid } of rows) {
+        const ms = cpuMs(pid);
+        if (Number.isNaN(ms)) continue;
+        if (!first.has(pid)) first.set(pid, ms);
+        last.set(pid, ms);
+      }
+    },
+    /** CPU since the first poll; a backend first seen later counts from its start. */
+    used(startedAt: Set<number>) {
+      let sum = 0;
+      for (const [pid, ms] of last) sum += startedAt.has(pid) ? ms - first.get(pid)! : ms;
+      return sum;
+    },
+    pids: () => new Set(last.keys()),
+    close: () => client.end(),
+  };
+}
+
+/** Redis's own CPU time (user + system), from INFO: shared by everything using this Redis. */
+async function redisCpuMs(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
 }
 
 /** `herald serve --role <role>` on a free port, ready once /healthz answers. */
@@ -110,14 +150,30 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
       created += ((await res.json()) as unknown[]).length;
     }
     if (Date.now() >= due.getTime()) throw new Error('creating the posts took longer than the lead time; raise --lead');
+    let cpu = { worker: Number.NaN, database: Number.NaN, redis: Number.NaN };
     // The workers are idle until the due instant: their CPU time from here to the last arrival is the burst's.
     const workerCpu = () => processes.slice(1).reduce((sum, child) => sum + cpuMs(child.pid), 0);
-    const cpuBefore = workerCpu();
-    const deadline = due.getTime() + 300_000;
-    while (receiver.arrivals.size < created && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const database = await databaseCpu(d.env.DATABASE_URL!);
+    const redis = new Redis(REDIS_URL);
+    try {
+      await database.poll();
+      const backendsBefore = database.pids();
+      const redisBefore = await redisCpuMs(redis);
+      const cpuBefore = workerCpu();
+      const deadline = due.getTime() + 300_000;
+      for (let i = 0; receiver.arrivals.size < created && Date.now() < deadline; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (i % 4 === 0) await database.poll();
+      }
+      await database.poll();
+      cpu = { worker: workerCpu() - cpuBefore, database: database.used(backendsBefore), redis: (await redisCpuMs(redis)) - redisBefore };
+    } finally {
+      redis.disconnect();
+      await database.close();
+    }
     const times = [...receiver.arrivals.values()].map((list) => list[0]! - due.getTime()).sort((a, b) => a - b);
     const last = times.at(-1) ?? NaN;
-    const cpuPerPost = (workerCpu() - cpuBefore) / Math.max(receiver.arrivals.size, 1);
+    const perPost = (ms: number) => Math.round((ms / Math.max(receiver.arrivals.size, 1)) * 100) / 100;
     return {
       workers: options.workers,
       posts: created,
@@ -126,7 +182,11 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
       latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
       postsPerSecond: Math.round((created / Math.max(last, 1)) * 1000),
       // Load-independent: the workers' CPU time (user + system) per delivered post during the burst (PostgreSQL's and Redis's not included).
-      workerCpuMsPerPost: Math.round(cpuPerPost * 100) / 100,
+      workerCpuMsPerPost: perPost(cpu.worker),
+      // The PostgreSQL backends serving this deployment's database (all processes' connections), per post.
+      databaseCpuMsPerPost: perPost(cpu.database),
+      // Redis's CPU per post: Redis is shared with whatever else uses it on this machine, so an upper bound.
+      redisCpuMsPerPost: perPost(cpu.redis),
       // The machine is shared: its 1-minute load average before and after the run.
       loadAverage: { before: Math.round(loadBefore[0]! * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
     };

@@ -15,7 +15,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { createGuard } from './http/guard.plugin.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
-import { RequestLog } from './http/request-log.ts';
+import { RequestLog, requestChildLogger } from './http/request-log.ts';
 import { openapiPlugin } from './http/openapi.plugin.ts';
 import { serializerCompiler, validatorCompiler, zodSchemaController } from './http/schema-compilers.ts';
 import { mediaFilesRoutes } from './media/media-files.routes.ts';
@@ -62,8 +62,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     connectionTimeout: 120_000,
     schemaController: zodSchemaController,
   };
-  if (deps.log) options.loggerInstance = deps.log;
-  else options.logger = deps.logger ?? false;
+  if (deps.log) {
+    options.loggerInstance = deps.log;
+    options.childLoggerFactory = requestChildLogger;
+  } else {
+    options.logger = deps.logger ?? false;
+  }
   const app = Fastify(options).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -16,12 +16,18 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE, 10 connections by default', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/herald' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@db/herald', poolSize: 10 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/herald', DATABASE_POOL_SIZE: '40' }).database).toMatchObject({ poolSize: 40 });
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['BASE_URL', 'not a url'],
     ['BASE_URL', 'ftp://example.com'],
     ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DATABASE_POOL_SIZE', '0'],
     ['SECRET_KEY', 'short'],
     ['RATE_LIMIT_MAX', '0'],
     ['RATE_LIMIT_ROUTES', '{not json'],

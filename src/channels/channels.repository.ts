@@ -36,27 +36,24 @@ export function listChannels(db: Executor, workspaceId: string, filter: { groupI
   return query.orderBy('channels.created_at').orderBy('channels.id').execute();
 }
 
-/** A channel in use (not deleted). */
-export function findChannel(db: Executor, workspaceId: string, id: string) {
+/** The channel `id` of a workspace, with the group's name; `deleted` also finds a deleted one. */
+function channelQuery(db: Executor, workspaceId: string, id: string) {
   return db
     .selectFrom('channels')
     .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
-    .select([...channelColumns, 'channels.credentials'])
+    .select(channelColumns)
     .where('channels.workspace_id', '=', workspaceId)
-    .where('channels.id', '=', id)
-    .where('channels.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('channels.id', '=', id);
+}
+
+/** A channel in use (not deleted), with its sealed credentials. */
+export function findChannel(db: Executor, workspaceId: string, id: string) {
+  return channelQuery(db, workspaceId, id).select('channels.credentials').where('channels.deleted_at', 'is', null).executeTakeFirst();
 }
 
 /** A channel whether in use or deleted (what its posts were written for), with when it was deleted. */
 export function findChannelAnyState(db: Executor, workspaceId: string, id: string) {
-  return db
-    .selectFrom('channels')
-    .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
-    .select([...channelColumns, 'channels.deleted_at'])
-    .where('channels.workspace_id', '=', workspaceId)
-    .where('channels.id', '=', id)
-    .executeTakeFirst();
+  return channelQuery(db, workspaceId, id).select('channels.deleted_at').executeTakeFirst();
 }
 
 /** Whether a channel is deleted (or gone): the publisher's check before it claims work. */

@@ -122,9 +122,28 @@ export type ChannelChanges = {
 /** Scheduled posts named in a refused deletion. */
 const NAMED_POSTS = 20;
 
+/** Channels whose decrypted configuration is kept, at most. */
+const MAX_OPENED = 1_000;
+
+/** Freezes a parsed JSON value all the way down: a kept configuration is shared by every publish on its channel. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
   readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
+
+  /**
+   * Decrypted configurations by channel, with the stored (sealed) value each came from: a
+   * channel's configuration is decrypted and parsed once per stored value. Any change of the
+   * credentials stores a new sealed value (a fresh IV each time), which misses here.
+   */
+  readonly #opened = new Map<string, { workspaceId: string; sealed: string; config: Readonly<Record<string, unknown>> }>();
 
   /** Renews channels' credentials once at a time per channel, across processes. */
   readonly renewals: CredentialRenewals;
@@ -467,10 +486,22 @@ export class ChannelsService {
     return this.open(row);
   }
 
-  /** A channel row read with its sealed credentials (by the engine, with its claim), opened. */
+  /**
+   * A channel row read with its sealed credentials (by the engine, with its claim), opened. The
+   * configuration is frozen: the same object for every open of the same stored value.
+   */
   open(row: ChannelRow & { credentials: string | null }): { channel: Channel; config: Record<string, unknown> } {
-    const config = row.credentials ? (JSON.parse(this.deps.secretBox.open(row.credentials)) as Record<string, unknown>) : {};
-    return { channel: toChannel(row), config };
+    return { channel: toChannel(row), config: row.credentials ? this.#configOf(row.id, row.workspace_id, row.credentials) : {} };
+  }
+
+  #configOf(id: string, workspaceId: string, sealed: string): Record<string, unknown> {
+    const kept = this.#opened.get(id);
+    if (kept && kept.sealed === sealed && kept.workspaceId === workspaceId) return kept.config;
+    const config = deepFreeze(JSON.parse(this.deps.secretBox.open(sealed)) as Record<string, unknown>);
+    // Full: start again (cheaper than ordering entries on every publish, and a process rarely publishes on that many channels).
+    if (this.#opened.size >= MAX_OPENED) this.#opened.clear();
+    this.#opened.set(id, { workspaceId, sealed, config });
+    return config;
   }
 
   /** The channel's platform rules: settings as JSON Schema, text limit, media rules, tools. */

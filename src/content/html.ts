@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { compile as Compile } from 'html-to-text';
 import type Sanitize from 'sanitize-html';
+import { simpleHtmlToText } from './simple-html-text.ts';
 
 // The HTML sanitiser (with its CSS parser) and the HTML-to-text converter are loaded when the
 // first post is written or published, not at start-up; their functions are synchronous, hence `require`.
@@ -82,6 +83,10 @@ const compileConverter = (compile: typeof Compile) => compile({
  * text says something else).
  */
 export function htmlToPlainText(html: string): string {
-  convert ??= compileConverter((require('html-to-text') as { compile: typeof Compile }).compile);
-  return convert(html).replace(/\n{3,}/g, '\n\n').trim();
+  return (simpleHtmlToText(html) ?? htmlToTextConverter()(html)).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** html-to-text's converter with the options above (loaded with its first use). */
+export function htmlToTextConverter(): (html: string) => string {
+  return (convert ??= compileConverter((require('html-to-text') as { compile: typeof Compile }).compile));
 }

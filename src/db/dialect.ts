@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -39,15 +40,22 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
     if (reader) {
       const cache = statementCache(reader);
-      readers.set(db, (query, parameters) => {
-        onQuery?.({ sql: query, parameters });
-        return cache(query).all(parameters) as unknown[];
+      readers.set(db, {
+        all: (query, parameters) => {
+          onQuery?.({ sql: query, parameters });
+          return cache(query).all(parameters) as unknown[];
+        },
+        first: (query, parameters) => {
+          onQuery?.({ sql: query, parameters });
+          return cache(query).get(parameters);
+        },
       });
     }
     return db;
   }
   const pg = require('pg') as typeof Pg;
   const pool = new pg.Pool({
+    Client: preparingClient(pg),
     connectionString: target.url,
     max: target.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
@@ -56,6 +64,50 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+}
+
+/**
+ * SQL texts that run often with different parameters (the statements compiled once, see
+ * `precompiled`), by the name PostgreSQL prepares them under; bounded, since each name is kept
+ * by every connection of the pool.
+ */
+const preparable = new Map<string, string>();
+const PREPARABLE_MAX = 200;
+/** Bumped when PostgreSQL refuses a prepared statement whose result columns changed (a migration ran meanwhile). */
+let preparedGeneration = 0;
+
+/**
+ * Marks a statement's SQL text to be prepared once per PostgreSQL connection and then only
+ * bound and executed: PostgreSQL skips parsing and, after a few runs, planning it again. A
+ * no-op on SQLite (its statements are kept prepared by text anyway) and past the bound.
+ */
+export function markPreparable(sql: string): void {
+  if (preparable.has(sql) || preparable.size >= PREPARABLE_MAX) return;
+  preparable.set(sql, `herald_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`);
+}
+
+/** The `pg` client class of the pool: a query whose text is marked preparable runs as a named (prepared) statement. */
+function preparingClient(pg: typeof Pg): typeof Pg.Client {
+  return class PreparingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? preparable.get(text) : undefined;
+      const query = super.query as (...a: unknown[]) => never;
+      if (name === undefined || args.length > 2) return query.apply(this, args);
+      const generation = preparedGeneration;
+      return (query.call(this, { name: `${name}_${generation}`, text, values }) as Promise<unknown>).catch((error: unknown) => {
+        // After a migration changed the columns a prepared statement returns, PostgreSQL refuses
+        // it on every connection that prepared it: the next run prepares it afresh under a new name.
+        if (isChangedPlanError(error) && generation === preparedGeneration) preparedGeneration += 1;
+        throw error;
+      }) as never;
+    }
+  } as unknown as typeof Pg.Client;
+}
+
+function isChangedPlanError(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return e?.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
 }
 
 /** Prepared statements kept by SQL text (a bounded, most-recent set). */
@@ -89,8 +141,12 @@ function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatab
   };
 }
 
-/** Runs a read on SQLite's read-only connection, synchronously, and returns its rows. */
-export type SqliteReader = (query: string, parameters: readonly unknown[]) => unknown[];
+/** Runs a read on SQLite's read-only connection, synchronously: all its rows, or the first (undefined without one). */
+export type SqliteReader = {
+  all(query: string, parameters: readonly unknown[]): unknown[];
+  /** Stops at the first row: no array, and no further step of the statement. */
+  first(query: string, parameters: readonly unknown[]): unknown;
+};
 const readers = new WeakMap<Kysely<Database>, SqliteReader>();
 
 /**

@@ -1,6 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
 import type { Database } from './database.ts';
-import { sqliteReader } from './dialect.ts';
+import { markPreparable, sqliteReader } from './dialect.ts';
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
 const SLOT = '\u0000herald-parameter:';
@@ -35,9 +35,22 @@ export function precompiledRead<Args extends Record<string, Value>, Row>(build: 
     const reader = sqliteReader(db);
     if (reader) {
       const { sql, parameters } = run.parameters(db, args);
-      return reader(sql, parameters) as Row[];
+      return reader.all(sql, parameters) as Row[];
     }
     return (await run(db, args)).rows;
+  };
+}
+
+/** `precompiledRead` for the first row only (undefined when there is none): a read of one row by its key. */
+export function precompiledReadFirst<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+  const run = compiledRunner<Args, Row>(build);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row | undefined> => {
+    const reader = sqliteReader(db);
+    if (reader) {
+      const { sql, parameters } = run.parameters(db, args);
+      return reader.first(sql, parameters) as Row | undefined;
+    }
+    return (await run(db, args)).rows[0];
   };
 }
 
@@ -55,6 +68,7 @@ function compiledRunner<Args extends Record<string, Value>, Row>(build: (db: Kys
     let entry = byAdapter.get(adapter);
     if (!entry) {
       const query = build(db, (name) => `${SLOT}${name}`).compile();
+      markPreparable(query.sql);
       const slots = query.parameters.map((value): Slot => (typeof value === 'string' && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value }));
       entry = { query, slots };
       byAdapter.set(adapter, entry);

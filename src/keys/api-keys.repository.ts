@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { precompiledRead } from '../db/precompiled.ts';
+import { precompiledReadFirst } from '../db/precompiled.ts';
 import type { ApiKeysTable } from './api-keys.table.ts';
 
 export function insertKey(db: Executor, row: ApiKeysTable) {
@@ -10,7 +10,7 @@ export function findKey(db: Executor, id: string) {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const keyWithVersions = precompiledRead((db, param) =>
+const keyWithVersions = precompiledReadFirst((db, param) =>
   db
     .selectFrom('api_keys')
     .selectAll('api_keys')
@@ -24,11 +24,11 @@ const keyWithVersions = precompiledRead((db, param) =>
  * access-version and channels-version migrations), in one query compiled once: every
  * authenticated request makes it.
  */
-export async function findKeyWithVersions(db: Executor, id: string) {
-  return (await keyWithVersions(db, { id }))[0];
+export function findKeyWithVersions(db: Executor, id: string) {
+  return keyWithVersions(db, { id });
 }
 
-const versions = precompiledRead((db) =>
+const versions = precompiledReadFirst((db) =>
   db
     .selectFrom('access_version')
     .select('access_version.version as access_version')
@@ -37,8 +37,8 @@ const versions = precompiledRead((db) =>
 );
 
 /** The current versions of access data and of channel lists, alone. */
-export async function findVersions(db: Executor) {
-  return (await versions(db, {}))[0];
+export function findVersions(db: Executor) {
+  return versions(db, {});
 }
 
 export function listKeysOfUser(db: Executor, userId: string) {

@@ -87,11 +87,17 @@ function versionText(version: number | string | bigint | null | undefined): stri
 /** How often a key's last-used time is written, at most. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export class ApiKeysService {
-  /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
-  /** Keys by id, with the access version they were read at. */
-  readonly #keys = new Map<string, { accessVersion: string; row: KeyRow }>();
+/** A key's row as read, with what each request checks worked out once: the stored hash as bytes, the last use in milliseconds. */
+type StoredKey = { row: KeyRow; hash: Buffer; lastUsedAt: number };
 
+/** Compared with when no key has the id, so that refusal takes as long as a wrong secret. */
+const NO_HASH = Buffer.alloc(32);
+
+export class ApiKeysService {
+  /** Keys by id, with the access version they were read at. */
+  readonly #keys = new Map<string, { accessVersion: string; key: StoredKey }>();
+
+  /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
   constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {}
 
   /** Creates a key and returns its secret, which is never available again. */
@@ -195,17 +201,19 @@ export class ApiKeysService {
     }
     const found = await this.#findKey(parsed.id);
     // The hash is compared even when the row is missing, so both refusals take the same time.
-    const matches = secretMatches(parsed.secret, found?.row.secret_hash ?? '0'.repeat(64));
-    if (!found || !matches || found.row.kind !== parsed.kind) {
+    const matches = secretMatches(parsed.secret, found?.key.hash ?? NO_HASH);
+    if (!found || !matches || found.key.row.kind !== parsed.kind) {
       throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
     }
-    const { row, accessVersion, channelsVersion } = found;
+    const { key, accessVersion, channelsVersion } = found;
+    const row = key.row;
     if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
-    const now = this.deps.clock.now();
-    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
-      await repo.updateKey(this.deps.db, row.id, { last_used_at: now.toISOString() });
-      const kept = this.#keys.get(row.id);
-      if (kept?.row === row) kept.row = { ...row, last_used_at: now.toISOString() };
+    const now = this.deps.clock.now().getTime();
+    if (now - key.lastUsedAt > TOUCH_INTERVAL_MS) {
+      const lastUsedAt = new Date(now).toISOString();
+      await repo.updateKey(this.deps.db, row.id, { last_used_at: lastUsedAt });
+      key.lastUsedAt = now;
+      key.row = { ...row, last_used_at: lastUsedAt };
     }
     return {
       keyId: row.id,
@@ -226,14 +234,14 @@ export class ApiKeysService {
    * workspace, revocation, removal) moves the access version. Elsewhere the key and the
    * versions are one round trip, every time.
    */
-  async #findKey(id: string): Promise<{ row: KeyRow; accessVersion: string | undefined; channelsVersion: string | undefined } | undefined> {
+  async #findKey(id: string): Promise<{ key: StoredKey; accessVersion: string | undefined; channelsVersion: string | undefined } | undefined> {
     const db = this.deps.db;
     const inProcess = readsInProcess(db);
     const kept = inProcess ? this.#keys.get(id) : undefined;
     if (kept) {
       const current = await repo.findVersions(db);
       if (current && String(current.access_version) === kept.accessVersion) {
-        return { row: kept.row, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
+        return { key: kept.key, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
       }
     }
     const found = await repo.findKeyWithVersions(db, id);
@@ -243,11 +251,12 @@ export class ApiKeysService {
     }
     const { access_version, channels_version, ...row } = found;
     const accessVersion = versionText(access_version);
+    const key: StoredKey = { row, hash: Buffer.from(row.secret_hash, 'hex'), lastUsedAt: row.last_used_at ? Date.parse(row.last_used_at) : -Infinity };
     if (inProcess && accessVersion !== undefined) {
       this.#keys.delete(id);
       if (this.#keys.size >= MAX_KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
-      this.#keys.set(id, { accessVersion, row });
+      this.#keys.set(id, { accessVersion, key });
     }
-    return { row, accessVersion, channelsVersion: versionText(channels_version) };
+    return { key, accessVersion, channelsVersion: versionText(channels_version) };
   }
 }

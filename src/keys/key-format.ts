@@ -14,6 +14,8 @@ export type KeyKind = 'rest' | 'mcp';
 const ID_LENGTH = 16;
 const SECRET_LENGTH = 40;
 const BODY = new RegExp(`^([0-9A-Za-z]{${ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})$`);
+/** A REST key sent exactly as issued, the whole header value: what nearly every request sends, read by one pattern. */
+const PLAIN_REST_KEY = new RegExp(`^${REST_PREFIX}([0-9A-Za-z]{${ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})$`);
 
 export function newKeyId(): string {
   return randomToken(ID_LENGTH);
@@ -31,10 +33,10 @@ export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
-/** Compares a presented secret with a stored hash in constant time. */
-export function secretMatches(secret: string, storedHash: string): boolean {
+/** Compares a presented secret with a stored hash (hex, or its bytes) in constant time. */
+export function secretMatches(secret: string, storedHash: string | Buffer): boolean {
   const presented = hash('sha256', secret, 'buffer');
-  const stored = Buffer.from(storedHash, 'hex');
+  const stored = typeof storedHash === 'string' ? Buffer.from(storedHash, 'hex') : storedHash;
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
@@ -46,6 +48,8 @@ export type ParsedCredential =
 /** Reads an Authorization header value and says what kind of credential it is. */
 export function parseAuthorization(header: string | undefined): ParsedCredential {
   if (header === undefined) return { form: 'invalid', reason: 'Missing Authorization header. Send your API key as the whole header value: "Authorization: svc_…".' };
+  const plain = PLAIN_REST_KEY.exec(header);
+  if (plain) return { form: 'key', kind: 'rest', id: plain[1]!, secret: plain[2]! };
   // HTTP allows only spaces and tabs around a value; anything else (a non-breaking space) is part of it.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
   if (value === '') return { form: 'invalid', reason: 'The Authorization header is empty. Send your API key as the whole header value: "Authorization: svc_…".' };

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { buildConnector, Dispatcher } from 'undici';
 import { AppError } from '../errors.ts';
 import { checkAddress } from './address-policy.ts';
+import { CallLimit, dispatchWhole } from './whole-request.ts';
 
 /**
  * A server-side fetch that the outbound policy refused; answers 400 with the reason. A loopback
@@ -124,6 +125,11 @@ export interface OutboundClient {
    * connects. Address literals are not looked up by Node: check them with `refusal` first.
    */
   socketLookup: SocketLookup;
+  /**
+   * Loads the HTTP client (about a hundred modules, loaded with the first request otherwise) in
+   * the background, when requests are expected soon; nothing happens if it is loaded.
+   */
+  prepare(): void;
   close(): Promise<void>;
 }
 
@@ -145,36 +151,11 @@ const BAD_PORTS = new Set(
   '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(' '),
 );
 
-/** A body read whole, or null once it passes `limit` (declared or read) or fails while being read. */
-async function readWhole(body: Dispatcher.ResponseData['body'], declared: number, limit: number): Promise<Buffer | null> {
-  // Dropped unread: an error destroying it raises is of no interest to anyone.
-  const drop = () => {
-    body.on('error', () => {});
-    body.destroy();
-    return null;
-  };
-  if (Number.isFinite(declared) && declared > limit) return drop();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.byteLength;
-      if (size > limit) return drop();
-      chunks.push(chunk);
-    }
-  } catch {
-    return null;
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
-
 /**
  * A body as sent, decoded if its Content-Encoding is one that `fetch` would have decoded (gzip,
  * deflate, br); null when it decodes to more than `limit` bytes or does not decode at all.
  */
-async function decoded(body: Buffer, encoding: string | null, limit: number): Promise<Buffer | null> {
-  const coding = encoding?.trim().toLowerCase();
-  if (!coding || coding === 'identity') return body;
+async function decoded(body: Buffer, coding: string, limit: number): Promise<Buffer | null> {
   const zlib = await import('node:zlib');
   const options = { maxOutputLength: limit };
   return new Promise((resolve) => {
@@ -190,6 +171,33 @@ async function decoded(body: Buffer, encoding: string | null, limit: number): Pr
 function refuseUnfetchable(url: URL): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
   if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
+}
+
+/** The headers of one `request` hop, with what fetch would send when the caller does not say (names compared case-insensitively). */
+function withDefaults(given: Record<string, string>): Record<string, string> {
+  let accept = false;
+  let userAgent = false;
+  let acceptEncoding = false;
+  for (const name in given) {
+    const lower = name.toLowerCase();
+    if (lower === 'accept') accept = true;
+    else if (lower === 'user-agent') userAgent = true;
+    else if (lower === 'accept-encoding') acceptEncoding = true;
+  }
+  const headers = { ...given };
+  if (!accept) headers.accept = '*/*';
+  if (!userAgent) headers['user-agent'] = 'node';
+  // Answers are read whole into memory: ask for them uncompressed (decoded if a server compresses anyway).
+  if (!acceptEncoding) headers['accept-encoding'] = 'identity';
+  return headers;
+}
+
+/** What `request` throws for an error before an answer, as `fetch` would: a refusal as itself, anything else as "fetch failed". */
+function requestFailure(error: Error): Error {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof OutboundRefusedError) return cause;
+  if (error instanceof OutboundRefusedError) return error;
+  return new TypeError('fetch failed', { cause: error });
 }
 
 /** undici (about a hundred modules) is loaded with the first server-side request, not at start-up. */
@@ -243,15 +251,19 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       );
   };
 
-  let client: Promise<{ agent: Dispatcher; fetch: (typeof import('undici'))['fetch'] }> | undefined;
+  type Loaded = { agent: Dispatcher; fetch: (typeof import('undici'))['fetch'] };
+  let client: Promise<Loaded> | undefined;
+  /** The loaded client, once it is (the common case skips a wait); none once closing. */
+  let ready: Loaded | undefined;
   const connect = () =>
     closing
       ? Promise.reject(new Error('This outbound client is closed.'))
       : (client ??= loadUndici().then(({ Agent, buildConnector, fetch }) => {
-      const base = options.connector ?? buildConnector({ timeout: connectTimeout });
-      const agent = new Agent({ connect: guardedConnect(base), connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
-      return { agent, fetch };
-    }));
+          const base = options.connector ?? buildConnector({ timeout: connectTimeout });
+          const agent = new Agent({ connect: guardedConnect(base), connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
+          ready = closing ? undefined : { agent, fetch };
+          return { agent, fetch };
+        }));
 
   async function fetchOnce(url: URL, request: OutboundRequest, signal: AbortSignal): Promise<Response> {
     refuseUnfetchable(url);
@@ -284,36 +296,31 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   /** What a hop answered: its status and Location, what the caller gets if it is the last, and how to drop its body. */
   type Hop<T> = { status: number; location: string | null; answer: T; discard(): Promise<void> };
 
-  /** Sends `init` to `input`, following redirects, each hop checked again (credentials dropped across origins). */
   /**
    * Sends `init` to `input`, following redirects, each hop checked again (credentials dropped
-   * across origins). With `whole`, the answer is read before this returns, so the time limit's
-   * timer is cleared then; otherwise it keeps running while the caller reads the body.
+   * across origins), under one time limit: `limitCall(ms)` sets it up, for all hops, and gives
+   * what each hop is sent to honour it and what ends it. `fetch` keeps it running while the caller
+   * reads the body; `request` has read the answer when this returns, and ends it then.
    */
-  async function follow<T>(input: string | URL, init: OutboundInit, whole: boolean, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
+  async function follow<T, L>(
+    input: string | URL,
+    init: OutboundInit,
+    limitCall: (ms: number) => { token: L; end(): void },
+    send: (url: URL, request: OutboundRequest, token: L) => Promise<Hop<T>>,
+  ): Promise<T> {
     const url = parseUrl(String(input));
     // The time limit is the remote's: loading the HTTP client (the first request of a process,
     // about a hundred modules, a second or more on a busy machine) does not count towards it.
-    await connect();
-    const limitMs = init.timeoutMs ?? defaultTimeout;
-    let timer: NodeJS.Timeout | undefined;
-    let timeout: AbortSignal;
-    if (whole) {
-      const controller = new AbortController();
-      timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limitMs);
-      timeout = controller.signal;
-    } else {
-      timeout = AbortSignal.timeout(limitMs);
-    }
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    if (!ready) await connect();
+    const limit = limitCall(init.timeoutMs ?? defaultTimeout);
     try {
-      return await hops(url, init, signal, send);
+      return await hops(url, init, limit.token, send);
     } finally {
-      clearTimeout(timer);
+      limit.end();
     }
   }
 
-  async function hops<T>(first: URL, init: OutboundInit, signal: AbortSignal, send: (url: URL, request: OutboundRequest, signal: AbortSignal) => Promise<Hop<T>>): Promise<T> {
+  async function hops<T, L>(first: URL, init: OutboundInit, token: L, send: (url: URL, request: OutboundRequest, token: L) => Promise<Hop<T>>): Promise<T> {
     let url = first;
     // A copy: dropping credentials on a redirect must not change the caller's object.
     const request: OutboundRequest = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
@@ -321,7 +328,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     for (let hop = 0; ; hop++) {
       let response: Hop<T>;
       try {
-        response = await send(url, request, signal);
+        response = await send(url, request, token);
       } catch (error) {
         // Fetch never connects to ports reserved for other protocols (the Fetch standard's "bad ports").
         if (!isBadPort(error)) throw error;
@@ -346,51 +353,54 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   }
 
   /** One hop of `request`: undici's dispatcher directly, on the same guarded agent as `fetch`; the body read whole (up to `limit`). */
-  async function requestOnce(url: URL, request: OutboundRequest, signal: AbortSignal, limit: number): Promise<OutboundAnswer> {
+  async function requestOnce(url: URL, request: OutboundRequest, callLimit: CallLimit, limit: number): Promise<OutboundAnswer> {
     refuseUnfetchable(url);
     if (BAD_PORTS.has(url.port)) throw new TypeError('fetch failed', { cause: new Error('bad port') });
-    const { agent } = await connect();
-    // What fetch would send when the caller does not say (names compared case-insensitively).
-    const headers: Record<string, string> = { ...request.headers };
-    const given = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-    if (!given.has('accept')) headers.accept = '*/*';
-    if (!given.has('user-agent')) headers['user-agent'] = 'node';
-    // Answers are read whole into memory: ask for them uncompressed (decoded below if a server compresses anyway).
-    if (!given.has('accept-encoding')) headers['accept-encoding'] = 'identity';
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers, body: request.body ?? null, signal });
-    } catch (error) {
-      // As fetch: an abort surfaces as the signal's reason (a TimeoutError for the time limit).
-      if (signal.aborted) throw signal.reason;
-      const cause = (error as { cause?: unknown }).cause;
-      if (cause instanceof OutboundRefusedError) throw cause;
-      if (error instanceof OutboundRefusedError) throw error;
-      throw new TypeError('fetch failed', { cause: error });
-    }
-    const raw = response.headers;
-    const answerHeaders: AnswerHeaders = {
+    const { agent } = ready ?? (await connect());
+    // As fetch: an abort surfaces as its reason (a TimeoutError for the time limit).
+    if (callLimit.aborted) throw callLimit.reason;
+    const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers: withDefaults(request.headers), body: request.body ?? null };
+    const whole = await dispatchWhole(agent, options, callLimit, limit, requestFailure);
+    const raw = whole.headers;
+    const headers: AnswerHeaders = {
       get(name) {
         const value = raw[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     };
-    const body = await readWhole(response.body, Number(raw['content-length']), limit);
-    return { status: response.statusCode, headers: answerHeaders, body: body && (await decoded(body, answerHeaders.get('content-encoding'), limit)) };
+    const coding = headers.get('content-encoding')?.trim().toLowerCase();
+    const body = whole.body && coding && coding !== 'identity' ? await decoded(whole.body, coding, limit) : whole.body;
+    return { status: whole.status, headers, body };
   }
 
   let closing: Promise<void> | undefined;
   return {
     fetch: (input, init = {}) =>
-      follow(input, init, false, async (url, request, signal) => {
-        const response = await fetchOnce(url, request, signal);
-        return { status: response.status, location: response.headers.get('location'), answer: response, discard: async () => void (await response.body?.cancel()) };
-      }),
+      follow(
+        input,
+        init,
+        (ms) => {
+          const timeout = AbortSignal.timeout(ms);
+          return { token: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout, end: () => {} };
+        },
+        async (url, request, signal) => {
+          const response = await fetchOnce(url, request, signal);
+          return { status: response.status, location: response.headers.get('location'), answer: response, discard: async () => void (await response.body?.cancel()) };
+        },
+      ),
     request: (input, init) =>
-      follow(input, init, true, async (url, request, signal) => {
-        const answer = await requestOnce(url, request, signal, init.limit);
-        return { status: answer.status, location: answer.headers.get('location'), answer, discard: async () => {} };
-      }),
+      follow(
+        input,
+        init,
+        (ms) => {
+          const limit = new CallLimit(ms, init.signal);
+          return { token: limit, end: () => limit.clear() };
+        },
+        async (url, request, limit) => {
+          const answer = await requestOnce(url, request, limit, init.limit);
+          return { status: answer.status, location: answer.headers.get('location'), answer, discard: async () => {} };
+        },
+      ),
     refusal: (url) => refusedTarget(url, policy),
     socketLookup: (hostname, lookupOptions, callback) => {
       const host = hostname.replace(/^\[|\]$/g, '');
@@ -410,7 +420,13 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         })
         .catch((error: unknown) => callback(error as NodeJS.ErrnoException, ''));
     },
-    close: () => (closing ??= client ? client.then(({ agent }) => agent.close()) : Promise.resolve()),
+    prepare: () => {
+      if (!client && !closing) connect().catch(() => {});
+    },
+    close: () => {
+      ready = undefined;
+      return (closing ??= client ? client.then(({ agent }) => agent.close()) : Promise.resolve());
+    },
   };
 }
 

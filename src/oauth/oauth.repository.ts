@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { precompiledRead } from '../db/precompiled.ts';
+import { precompiledReadFirst } from '../db/precompiled.ts';
 import type { OAuthRecordsTable } from './oauth.table.ts';
 
 export function upsertRecord(db: Executor, row: OAuthRecordsTable) {
@@ -61,7 +61,7 @@ export function findGrantOfUser(db: Executor, userId: string, grantId: string) {
   return db.selectFrom('oauth_records').select(['id_hash', 'grant_id', 'client_id']).where('user_id', '=', userId).where('model', '=', 'Grant').where('grant_id', '=', grantId).executeTakeFirst();
 }
 
-const tokenWithVersion = precompiledRead((db, param) =>
+const tokenWithVersion = precompiledReadFirst((db, param) =>
   db
     .selectFrom('oauth_records')
     .select(['payload', 'grant_id', 'user_id', 'workspace_id', 'client_id', 'expires_at'])
@@ -72,8 +72,8 @@ const tokenWithVersion = precompiledRead((db, param) =>
 );
 
 /** An access token by the hash of its value, with the access and channel-list versions: one query per request. */
-export async function findAccessToken(db: Executor, idHash: string) {
-  return (await tokenWithVersion(db, { idHash }))[0];
+export function findAccessToken(db: Executor, idHash: string) {
+  return tokenWithVersion(db, { idHash });
 }
 
 /** Inserts unless a record with that model and id exists (another process got there first). */

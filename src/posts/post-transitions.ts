@@ -1,5 +1,7 @@
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
+import { readsInProcess } from '../db/dialect.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { AppError, BadRequestError, ConflictError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
@@ -45,11 +47,24 @@ function publishedPart(release: Release, stamp: string) {
   };
 }
 
-/** Rolls back a claim transaction that found nothing the engine may move. */
+/** Rolls back a claim or record transaction that found something other than what the engine may move. */
 class NothingToClaim extends Error {}
+
+/** Claims and records asked for together run in one transaction, at most this many (see `GroupCommit`). */
+const MAX_BATCH = 64;
+/** Claim (and record) transactions at a time where each statement is a round trip (PostgreSQL; SQLite runs one). */
+const PARALLEL_BATCHES_REMOTE = 4;
+
+/** A claim to make: of post `postId`, at `stamp`, its lease until `leaseUntil`. */
+type ClaimRequest = { postId: string; stamp: string; leaseUntil: string };
 
 /** What a platform answered for a published part. */
 export type Release = { id: string; url?: string | undefined; meta?: Record<string, unknown> | undefined };
+
+/** A platform's success to record under `claim`, at `now`. */
+type RecordRequest = { claim: Claim; release: Release; following: { delayMinutes: number } | undefined; now: Date };
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The outcome of recording a platform's success. */
 export type Published =
@@ -83,7 +98,28 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
  *   is the truth whatever happened meanwhile (a lease that ran out, a failure recorded as unconfirmed).
  */
 export class PostTransitions {
-  constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService }) {}
+  /** The engine's claims, run together when asked for together. */
+  readonly #claims: GroupCommit<ClaimRequest, DueClaim | null>;
+  /** The engine's records of successes (the usual case of `published`), run together when asked for together. */
+  readonly #records: GroupCommit<RecordRequest, Published | null>;
+
+  constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService }) {
+    const batches = { maxBatch: MAX_BATCH, parallel: readsInProcess(deps.db) ? 1 : PARALLEL_BATCHES_REMOTE };
+    this.#claims = new GroupCommit(
+      deps.db,
+      { inBatch: (trx, request) => this.#claimIn(trx, request), alone: (request) => this.#claimAlone(request), order: (a, b) => compare(a.postId, b.postId) },
+      batches,
+    );
+    this.#records = new GroupCommit(
+      deps.db,
+      {
+        inBatch: (trx, request) => this.#recordIn(trx, request),
+        alone: (request) => this.#recordAlone(request),
+        order: (a, b) => compare(a.claim.postId, b.claim.postId) || a.claim.idx - b.claim.idx,
+      },
+      batches,
+    );
+  }
 
   // People's moves.
 
@@ -139,45 +175,56 @@ export class PostTransitions {
    * claims the post (and reads it, with its channel, as claimed), a second the first PENDING
    * part, in one transaction. What is sent is what was claimed: once claimed, edits are refused,
    * and an edit committed before the claim is what the claim reads. Null when nothing is due
-   * (not yet, already claimed, edited to a later time, deleted).
+   * (not yet, already claimed, edited to a later time, deleted). Claims asked for together share
+   * their transaction (see `GroupCommit`); each post is still claimed by its own statements.
    */
   async claimDue(postId: string, leaseMs: number): Promise<DueClaim | null> {
     const now = this.deps.clock.now();
-    const stamp = now.toISOString();
-    return this.deps.db.transaction().execute(async (trx) => {
-      const claimed = await repo.claimDuePost(trx, postId, stamp);
-      if (!claimed) return null;
-      const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil: new Date(now.getTime() + leaseMs).toISOString() });
-      // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
-      if (!part || (claimed.state === 'PUBLISHING') !== (Number(part.idx) === 0)) throw new NothingToClaim();
-      const {
-        channel_workspace_id: workspaceId,
-        channel_provider: provider,
-        channel_name: name,
-        channel_picture: picture,
-        channel_profile: profile,
-        channel_disabled: disabled,
-        channel_disabled_reason: disabledReason,
-        channel_client_group_id: groupId,
-        channel_group_name: groupName,
-        channel_credentials: credentials,
-        channel_internal_id: internalId,
-        channel_preferred_settings: preferredSettings,
-        part_count: partCount,
-        ...row
-      } = claimed;
-      // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
-      const post: PostRow = row;
-      const channel: ClaimedChannel | null =
-        provider === null || workspaceId === null || name === null
-          ? null
-          : { id: post.channel_id, workspace_id: workspaceId, provider, name, picture, profile, disabled: Number(disabled), disabled_reason: disabledReason, client_group_id: groupId, client_group_name: groupName, credentials, internal_id: internalId, preferred_settings: preferredSettings };
-      const claim: Claim = { postId, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
-      return { claim, post, part, channel, partCount: Number(partCount) };
-    }).catch((error: unknown) => {
-      if (error instanceof NothingToClaim) return null;
-      throw error;
-    });
+    return this.#claims.run({ postId, stamp: now.toISOString(), leaseUntil: new Date(now.getTime() + leaseMs).toISOString() });
+  }
+
+  /** One claim, in a transaction of its own. */
+  async #claimAlone(request: ClaimRequest): Promise<DueClaim | null> {
+    return this.deps.db
+      .transaction()
+      .execute((trx) => this.#claimIn(trx, request))
+      .catch((error: unknown) => {
+        if (error instanceof NothingToClaim) return null;
+        throw error;
+      });
+  }
+
+  /** Claims one post inside `trx`; throws `NothingToClaim` (to roll back) when it claimed a post with no part it may send. */
+  async #claimIn(trx: Executor, { postId, stamp, leaseUntil }: ClaimRequest): Promise<DueClaim | null> {
+    const claimed = await repo.claimDuePost(trx, postId, stamp);
+    if (!claimed) return null;
+    const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil });
+    // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
+    if (!part || (claimed.state === 'PUBLISHING') !== (Number(part.idx) === 0)) throw new NothingToClaim();
+    const {
+      channel_workspace_id: workspaceId,
+      channel_provider: provider,
+      channel_name: name,
+      channel_picture: picture,
+      channel_profile: profile,
+      channel_disabled: disabled,
+      channel_disabled_reason: disabledReason,
+      channel_client_group_id: groupId,
+      channel_group_name: groupName,
+      channel_credentials: credentials,
+      channel_internal_id: internalId,
+      channel_preferred_settings: preferredSettings,
+      part_count: partCount,
+      ...row
+    } = claimed;
+    // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
+    const post: PostRow = row;
+    const channel: ClaimedChannel | null =
+      provider === null || workspaceId === null || name === null
+        ? null
+        : { id: post.channel_id, workspace_id: workspaceId, provider, name, picture, profile, disabled: Number(disabled), disabled_reason: disabledReason, client_group_id: groupId, client_group_name: groupName, credentials, internal_id: internalId, preferred_settings: preferredSettings };
+    const claim: Claim = { postId, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
+    return { claim, post, part, channel, partCount: Number(partCount) };
   }
 
   /** Extends the claim's lease while its call is in flight; false once the claim is no longer held. */
@@ -196,7 +243,7 @@ export class PostTransitions {
   async published(claim: Claim, release: Release, following: { delayMinutes: number } | undefined): Promise<Published> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
-    const outcome = (await this.#publishedUnderClaim(claim, release, following, now)) ?? (await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
+    const outcome = (await this.#records.run({ claim, release, following, now })) ?? (await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
       const post = await repo.findPostForEngine(trx, claim.postId);
       const part = await repo.findPart(trx, claim.postId, claim.idx);
       if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
@@ -235,26 +282,38 @@ export class PostTransitions {
   /**
    * The usual case of `published`, without reading anything: the part is still SENDING under
    * this claim and the post still at the claimed version. Null (nothing written) otherwise.
+   * Records asked for together share their transaction (see `GroupCommit`).
    */
-  async #publishedUnderClaim(claim: Claim, release: Release, following: { delayMinutes: number } | undefined, now: Date): Promise<Published | null> {
-    const stamp = now.toISOString();
-    const nextRunAt = following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+  async #recordAlone(request: RecordRequest): Promise<Published | null> {
     return this.deps.db
       .transaction()
-      .execute(async (trx): Promise<Published> => {
-        // Both statements are compiled once (see `precompiled`): every publish runs them.
-        const columns = { releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null };
-        const part = await repo.recordPartPublished(trx, { postId: claim.postId, idx: claim.idx, claimedAt: claim.claimedAt, stamp, ...columns });
-        if (part !== 1) throw new NothingToClaim();
-        // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
-        const post = await repo.recordPostPublished(trx, { id: claim.postId, idx: claim.idx, version: claim.version, stamp, nextRunAt, ...columns });
-        if (post !== 1) throw new NothingToClaim();
-        return { recorded: true, nextRunAt, confirmedLate: false };
+      .execute(async (trx) => {
+        const recorded = await this.#recordIn(trx, request);
+        if (!recorded) throw new NothingToClaim();
+        return recorded;
       })
       .catch((error: unknown) => {
         if (error instanceof NothingToClaim) return null;
         throw error;
       });
+  }
+
+  /**
+   * Records one success inside `trx`: null, having written nothing, when the part is no longer
+   * SENDING under the claim; throws `NothingToClaim` (to roll back) when the part was recorded but
+   * the post is no longer at the claimed version.
+   */
+  async #recordIn(trx: Executor, { claim, release, following, now }: RecordRequest): Promise<Published | null> {
+    const stamp = now.toISOString();
+    const nextRunAt = following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+    // Both statements are compiled once (see `precompiled`): every publish runs them.
+    const columns = { releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null };
+    const part = await repo.recordPartPublished(trx, { postId: claim.postId, idx: claim.idx, claimedAt: claim.claimedAt, stamp, ...columns });
+    if (part !== 1) return null;
+    // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
+    const post = await repo.recordPostPublished(trx, { id: claim.postId, idx: claim.idx, version: claim.version, stamp, nextRunAt, ...columns });
+    if (post !== 1) throw new NothingToClaim();
+    return { recorded: true, nextRunAt, confirmedLate: false };
   }
 
   /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */

@@ -24,7 +24,8 @@ export type BullmqQueueOptions = {
 
 type JobData = { postId: string; runAt: number; provider: string };
 
-const INDEX_TTL_MS = 7 * 24 * 3600_000;
+/** How long a post's job index outlives its latest job's run time; its entries are never removed one by one. */
+const INDEX_TTL_MS = 24 * 3600_000;
 
 /**
  * The scale-out queue: BullMQ on Redis, one BullMQ queue ("lane") per platform so one
@@ -80,12 +81,11 @@ export class BullmqQueue implements JobQueue {
       { postId: job.postId, runAt, provider: job.provider },
       { jobId: id, delay, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
     );
+    // Two commands sent together (the connection pipelines them): if the second is lost, the entry
+    // outlives its job, which `remove` tolerates.
     const index = this.#indexKey(job.postId);
-    await this.#redis()
-      .multi()
-      .sadd(index, `${lane}/${id}`)
-      .pexpire(index, delay + INDEX_TTL_MS)
-      .exec();
+    const redis = this.#redis();
+    await Promise.all([redis.sadd(index, `${lane}/${id}`), redis.pexpire(index, delay + INDEX_TTL_MS)]);
   }
 
   async remove(postId: string): Promise<void> {
@@ -173,10 +173,8 @@ export class BullmqQueue implements JobQueue {
       throw new DelayedError();
     }
     // The handler carries on by itself with whatever is due at once, so it never needs its own job again.
+    // The job's index entry stays until the index expires: removing a finished job is a no-op.
     await this.#handler!({ postId, runAt: new Date(runAt), provider });
-    await this.#redis()
-      .srem(this.#indexKey(postId), `${this.laneOf(provider)}/${job.id}`)
-      .catch(() => 0);
   }
 
   /** Promotes delayed jobs whose `runAt` has come on the injected clock; returns how many were due. */
@@ -212,9 +210,13 @@ export class BullmqQueue implements JobQueue {
     return queue;
   }
 
-  /** The shared connection for adding, removing and inspecting jobs. */
+  /**
+   * The shared connection for adding, removing and inspecting jobs. Commands issued in the same
+   * tick go out in one write (the sweep enqueues a page of posts at once; every enqueue is a job
+   * and its index entry).
+   */
   #redis(): Redis {
-    this.#producer ??= createRedis(this.#options.redisUrl);
+    this.#producer ??= createRedis(this.#options.redisUrl, { enableAutoPipelining: true });
     return this.#producer;
   }
 

@@ -3,6 +3,14 @@ import type { JobHandler, JobQueue, PublishJob } from './job-queue.ts';
 
 type Entry = { id: string; job: PublishJob; at: number };
 
+export type EmbeddedQueueOptions = {
+  /**
+   * Called when a job due within `withinMs` is added while the queue runs jobs (or is waiting
+   * when it starts), so what the handler loads on first use can be loaded before the job is due.
+   */
+  upcoming?: { withinMs: number; prepare(): void };
+};
+
 /** setTimeout's longest delay; later jobs wake the timer more than once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -20,9 +28,13 @@ export class EmbeddedQueue implements JobQueue {
   #concurrency = 8;
   #running = new Set<Promise<void>>();
   #stopping = false;
+  /** When the timer fires (ms since the epoch), while it is set. */
+  #timerAt = 0;
   #unsubscribe: (() => void) | null = null;
-  constructor(clock: Clock) {
+  readonly #upcoming: EmbeddedQueueOptions['upcoming'];
+  constructor(clock: Clock, options: EmbeddedQueueOptions = {}) {
     this.#clock = clock;
+    this.#upcoming = options.upcoming;
   }
 
   async enqueue(job: PublishJob): Promise<void> {
@@ -35,7 +47,12 @@ export class EmbeddedQueue implements JobQueue {
     if (!ids) this.#byPost.set(job.postId, (ids = new Set()));
     ids.add(id);
     this.#push(entry);
+    if (this.#handler) this.#prepareFor(at);
     this.#arm();
+  }
+
+  #prepareFor(at: number): void {
+    if (this.#upcoming && at - this.#clock.now().getTime() <= this.#upcoming.withinMs) this.#upcoming.prepare();
   }
 
   async remove(postId: string): Promise<void> {
@@ -48,6 +65,8 @@ export class EmbeddedQueue implements JobQueue {
     this.#concurrency = options.concurrency ?? this.#concurrency;
     this.#stopping = false;
     this.#unsubscribe = this.#clock.onJump?.(() => this.#arm()) ?? null;
+    this.#dropRemoved();
+    if (this.#heap[0]) this.#prepareFor(this.#heap[0].at);
     this.#arm();
   }
 
@@ -81,14 +100,25 @@ export class EmbeddedQueue implements JobQueue {
 
   #arm(): void {
     if (!this.#handler || this.#stopping) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
     this.#drain();
     this.#dropRemoved();
     const first = this.#heap[0];
-    if (!first || this.#running.size >= this.#concurrency) return;
-    const wait = Math.min(Math.max(first.at - this.#clock.now().getTime(), 0), MAX_TIMER_MS);
-    this.#timer = setTimeout(() => this.#arm(), wait);
+    if (!first || this.#running.size >= this.#concurrency) return this.#disarm();
+    const now = this.#clock.now().getTime();
+    const wait = Math.min(Math.max(first.at - now, 0), MAX_TIMER_MS);
+    // A timer already set for that moment stays (adding many jobs for one instant sets one timer).
+    if (this.#timer && this.#timerAt === now + wait) return;
+    this.#disarm();
+    this.#timerAt = now + wait;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#arm();
+    }, wait);
+  }
+
+  #disarm(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
   }
 
   #drain(): void {

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTenant, createTestApp, TEST_SECRET_KEY, type TestApp } from '../helpers/app.ts';
+import { BACKEND } from '../helpers/backend.ts';
+import { herald, processBudget } from '../helpers/process.ts';
 import { versionWatch } from '../helpers/versions.ts';
 
 /** Two API processes on one database: each app has its own services and memberships cache. */
@@ -55,6 +57,18 @@ describe('cached access decisions, two API processes sharing one database', () =
     await sql`delete from users where id = ${tenant.userId}`.execute(a.runtime.db);
     expect((await b.request({ method: 'GET', url: '/public/v1/workspaces', key: tenant.key })).statusCode).toBe(401);
   });
+
+  // The embedded database's other writer is the operator command: its commit, from another
+  // operating-system process, must count on the next request.
+  it.skipIf(BACKEND !== 'sqlite')('a revocation by the operator command, another process, applies on the very next request', async () => {
+    const t = await createTestApp();
+    const tenant = await createTenant(t);
+    const integrations = () => t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key });
+    for (let i = 0; i < 3; i++) expect((await integrations()).statusCode).toBe(200);
+    const revoked = await herald(['admin', 'key', 'revoke', tenant.keyId], { DATA_DIR: t.database.dataDir, SECRET_KEY: TEST_SECRET_KEY, BOOTSTRAP: 'false' });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await integrations()).json()).toMatchObject({ code: 'revoked_credential' });
+  }, processBudget(1, 30_000));
 
   it('the version moves with every change to keys, memberships, workspaces and users, and not when a key is used', async () => {
     const t = await createTestApp();

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { recorder, resolver } from '../helpers/outbound.ts';
@@ -110,6 +111,40 @@ describe('reconnecting a channel changes only what is given', () => {
     expect((await getPost(t, tenant, created!.postId)).state).toBe('PUBLISHED');
     expect(moved.deliveries.filter((d) => d.body.data.postId === created!.postId)).toHaveLength(1);
     expect(receiver.deliveries.filter((d) => d.body.data.postId === created!.postId)).toHaveLength(0);
+  });
+
+  it('a configuration is decrypted once per stored value and shared frozen; new credentials are used by the very next publish', async () => {
+    const tenant = await createTenant(t);
+    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const opens = vi.spyOn(t.runtime.secretBox, 'open');
+    try {
+      const first = await t.services.channels.config(tenant.workspaceId, channel.id);
+      const again = await t.services.channels.config(tenant.workspaceId, channel.id);
+      expect(again).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(opens).toHaveBeenCalledTimes(1);
+      // Another workspace does not reach it through the cache either.
+      const other = await createTenant(t);
+      await expect(t.services.channels.config(other.workspaceId, channel.id)).rejects.toMatchObject({ statusCode: 404 });
+
+      const publish = async (content: string) => {
+        const [created] = await createOk(t, tenant, postBody(channel.id, { type: 'now' }, [{ content }]));
+        await t.settle();
+        expect((await getPost(t, tenant, created!.postId)).state).toBe('PUBLISHED');
+        return created!.postId;
+      };
+      const before = await publish('<p>before</p>');
+      expect(receiver.deliveries.filter((d) => d.body.data.postId === before)).toHaveLength(1);
+      await t.services.channels.reconnect(tenant.workspaceId, channel.id, { url: moved.url, secret: OTHER_SECRET });
+      const after = await publish('<p>after</p>');
+      const [delivery] = moved.deliveries.filter((d) => d.body.data.postId === after);
+      expect(receiver.deliveries.filter((d) => d.body.data.postId === after)).toHaveLength(0);
+      const key = Buffer.from(OTHER_SECRET.slice('whsec_'.length), 'base64');
+      expect(delivery!.signature).toBe(`v1,${createHmac('sha256', key).update(`${delivery!.id}.${delivery!.timestamp}.${delivery!.raw}`).digest('base64')}`);
+      expect(await t.services.channels.config(tenant.workspaceId, channel.id)).toEqual({ url: moved.url, secret: OTHER_SECRET });
+    } finally {
+      opens.mockRestore();
+    }
   });
 
   it('null removes a field, nothing given only enables the channel, and a bad merged configuration is refused whole', async () => {

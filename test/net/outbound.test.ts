@@ -432,6 +432,58 @@ describe('time and size bounds (loopback servers)', () => {
   });
 });
 
+describe('request(): one time limit for the whole call, and the caller\'s signal', () => {
+  it('a resolver that never answers: rejected at the time limit, nothing opened', async () => {
+    const rec = recorder();
+    const outbound = client({ lookup: () => new Promise(() => {}), connector: rec.connector, timeoutMs: 200, connectTimeoutMs: 5000 });
+    const started = Date.now();
+    await expect(outbound.request('http://hang.test/', { limit: 10 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(rec.opened).toEqual([]);
+  });
+
+  it('a body that trickles past the time limit: the answer stands, without its body; one that streams past the size limit likewise', async () => {
+    const server = await loopbackServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      if (req.url === '/big') {
+        const timer = setInterval(() => res.write('x'.repeat(40)), 5);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      const timer = setInterval(() => res.write('x'), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly });
+    const started = Date.now();
+    expect(await outbound.request(`${server.origin}/slow`, { limit: 1000, timeoutMs: 300 })).toMatchObject({ status: 200, body: null });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await outbound.request(`${server.origin}/big`, { limit: 100, timeoutMs: 5000 })).toMatchObject({ status: 200, body: null });
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('the caller\'s signal: aborted before the call, or while waiting for the answer, the call rejects with its reason', async () => {
+    const silent = await loopbackServer(() => {});
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly, timeoutMs: 10_000 });
+    const reason = new Error('stopped by the caller');
+    await expect(outbound.request(`${silent.origin}/`, { limit: 10, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    const controller = new AbortController();
+    const pending = outbound.request(`${silent.origin}/`, { limit: 10, signal: controller.signal });
+    // Aborted once the request has reached the server.
+    while (silent.seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    const timeout = await outbound.request(`${silent.origin}/`, { limit: 10, timeoutMs: 100, signal: new AbortController().signal }).catch((e: unknown) => e);
+    expect(timeout).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('many calls in a row on one connection: each gets its own answer and body', async () => {
+    const server = await loopbackServer((req, res) => res.end(`answer to ${req.url}`));
+    const outbound = client({ allowLoopback: true, connector: loopbackOnly });
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => outbound.request(`${server.origin}/${i}`, { method: 'POST', body: String(i), limit: 100 })));
+    expect(answers.map((a) => a.body?.toString())).toEqual(Array.from({ length: 50 }, (_, i) => `answer to /${i}`));
+  });
+});
+
 describe('wasNotSent', () => {
   it('is true only when the request certainly did not leave', () => {
     expect(wasNotSent(new OutboundRefusedError('x'))).toBe(true);

@@ -29,9 +29,15 @@ type WebhookConfig = z.infer<typeof configSchema>;
 const TEXT_LIMIT = 10_000;
 const RESPONSE_LIMIT = 64 * 1024;
 
+/** Valid configurations by the (frozen, so unchanging) object they were read from: checked once per stored value of a channel. */
+const checked = new WeakMap<object, WebhookConfig>();
+
 function config(ctx: ProviderContext): WebhookConfig {
+  const known = checked.get(ctx.config);
+  if (known) return known;
   const parsed = configSchema.safeParse(ctx.config);
   if (!parsed.success) throw new ProviderError('auth', `The webhook channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+  if (Object.isFrozen(ctx.config)) checked.set(ctx.config, parsed.data);
   return parsed.data;
 }
 
