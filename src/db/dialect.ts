@@ -62,6 +62,7 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
+  // (A client in use is covered by its own listener, see `preparingClient`.)
   pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
 }
@@ -86,9 +87,21 @@ export function markPreparable(sql: string): void {
   preparable.set(sql, `herald_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`);
 }
 
-/** The `pg` client class of the pool: a query whose text is marked preparable runs as a named (prepared) statement. */
+/**
+ * The `pg` client class of the pool: a query whose text is marked preparable runs as a named
+ * (prepared) statement, and a connection lost while checked out does not crash the process.
+ */
 function preparingClient(pg: typeof Pg): typeof Pg.Client {
   return class PreparingClient extends pg.Client {
+    constructor(...args: ConstructorParameters<typeof Pg.Client>) {
+      super(...args);
+      // `pg` reports a connection that ends while checked out of the pool (a restart, an ended
+      // session) as an 'error' event, and the pool listens only while the client is idle: unheard,
+      // it is an uncaught exception. The queries on it have already failed with that error, and
+      // the pool drops the client when it is released (it is no longer queryable).
+      this.on('error', () => {});
+    }
+
     override query(...args: unknown[]): never {
       const [text, values] = args;
       const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? preparable.get(text) : undefined;

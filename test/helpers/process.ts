@@ -101,6 +101,12 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stopping = false;
+  let listening = false;
+  // A server that dies on its own mid-test shows up later as a refused connection: say why here.
+  child.once('exit', (code, signal) => {
+    if (listening && !stopping) process.stderr.write(`herald serve ${args.join(' ')} exited by itself (code ${code}, signal ${signal}); its last output:\n${output.slice(-8000)}\n`);
+  });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -110,6 +116,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
+        listening = true;
         resolve(match[1]!);
       }
     };
@@ -124,6 +131,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
     baseUrl,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
+      stopping = true;
       if (child.exitCode === null) child.kill(signal);
       return exited;
     },
