@@ -205,6 +205,15 @@ export async function currentSchema(db: Kysely<Database>): Promise<string | unde
 }
 
 /**
+ * Bounds how long the rest of transaction `trx` waits for a row lock, on PostgreSQL (SQLite's
+ * transactions run one at a time: nothing to wait for). Past it the statement fails with 55P03.
+ */
+export async function limitLockWait(trx: Transaction<Database>, ms: number): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql.raw(`set local lock_timeout = ${Math.max(1, Math.round(ms))}`).execute(trx);
+}
+
+/**
  * Makes the rest of transaction `trx` exclusive for one workspace, so a limit checked by
  * counting holds until the insert commits. PostgreSQL locks the workspace row (`FOR UPDATE`);
  * SQLite needs nothing: its transactions run one at a time on the single connection.

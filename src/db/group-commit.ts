@@ -1,4 +1,15 @@
 import type { Db, Executor } from './database.ts';
+import { limitLockWait } from './dialect.ts';
+
+/**
+ * How long a batch waits for a row lock before it gives up (PostgreSQL). A batch holds the rows of
+ * its first items while it takes the next ones, in id order; a transaction that takes the same
+ * rows in another order (an edit of a group of posts) can close a cycle with it. PostgreSQL would
+ * break the cycle after `deadlock_timeout` (1 s by default) by failing whichever waited first,
+ * possibly the person's edit. Giving up sooner makes the batch the one that yields: it rolls back
+ * and its items run alone, each holding one row at a time.
+ */
+export const BATCH_LOCK_WAIT_MS = 200;
 
 /** How a `GroupCommit` runs its items: together in one transaction, or each on its own. */
 export type GroupCommitWork<Item, Result> = {
@@ -22,6 +33,8 @@ type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; re
  * one after the other. At most `maxBatch` items a batch, and `parallel` batches at a time: one
  * where statements run in this process (SQLite's single writer), a few where each statement is
  * a round trip (PostgreSQL), so that one batch's round trips do not hold up every other item.
+ * On PostgreSQL a batch waits at most `BATCH_LOCK_WAIT_MS` for a lock, so that it, not another
+ * transaction, yields when their locks cross.
  */
 export class GroupCommit<Item, Result> {
   readonly #db: Db;
@@ -69,6 +82,7 @@ export class GroupCommit<Item, Result> {
       let results: Result[] | null = null;
       try {
         results = await this.#db.transaction().execute(async (trx) => {
+          await limitLockWait(trx, BATCH_LOCK_WAIT_MS);
           const out: Result[] = [];
           for (const { item } of batch) out.push(await work.inBatch(trx, item));
           return out;

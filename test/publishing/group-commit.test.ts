@@ -58,9 +58,11 @@ beforeAll(async () => {
 const BEGIN = /^\s*(begin|start transaction)\b/i;
 const COMMIT = /^\s*commit\b/i;
 const ROLLBACK = /^\s*rollback\b/i;
+/** A batch's bound on lock waits (PostgreSQL): a setting, not work on a post. */
+const SETTING = /^\s*set local\b/i;
 const deliveriesFor = (postId: string) => receiver.deliveries.filter((d) => d.body.data.postId === postId);
 
-/** The statements of each transaction recorded, in order (transaction control left out), with how it ended. */
+/** The statements of each transaction recorded, in order (transaction control and settings left out), with how it ended. */
 function transactions(statements: Statement[]): Array<{ end: 'commit' | 'rollback'; work: Statement[] }> {
   const out: Array<{ end: 'commit' | 'rollback'; work: Statement[] }> = [];
   let open: Statement[] | null = null;
@@ -69,7 +71,7 @@ function transactions(statements: Statement[]): Array<{ end: 'commit' | 'rollbac
     else if (COMMIT.test(statement.sql) || ROLLBACK.test(statement.sql)) {
       out.push({ end: COMMIT.test(statement.sql) ? 'commit' : 'rollback', work: open ?? [] });
       open = null;
-    } else open?.push(statement);
+    } else if (!SETTING.test(statement.sql)) open?.push(statement);
   }
   return out;
 }
