@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type Pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type LogEvent, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Expression, type LogEvent, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
 /** Every piece of SQL that only one dialect understands lives in this file. */
@@ -202,6 +202,22 @@ export async function currentSchema(db: Kysely<Database>): Promise<string | unde
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * One JSON object built in SQL from `[key, expression]` pairs, for a query on `db`: one
+ * subquery can then return a whole row alongside another table's. SQLite's `json_object`
+ * gives text, PostgreSQL's `json_build_object` a value the driver parses; `readJsonObject` takes either.
+ */
+export function jsonObject(db: Kysely<Database> | Transaction<Database>, entries: ReadonlyArray<readonly [string, Expression<unknown>]>): RawBuilder<unknown> {
+  const fn = db.getExecutor().adapter instanceof PostgresAdapter ? 'json_build_object' : 'json_object';
+  return sql`${sql.raw(fn)}(${sql.join(entries.flatMap(([key, value]) => [sql.lit(key), value]))})`;
+}
+
+/** A value built by `jsonObject`, as an object (null for SQL null). */
+export function readJsonObject<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 /**

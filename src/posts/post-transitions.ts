@@ -1,6 +1,6 @@
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
-import { readsInProcess } from '../db/dialect.ts';
+import { readJsonObject, readsInProcess } from '../db/dialect.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { AppError, BadRequestError, ConflictError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -201,28 +201,11 @@ export class PostTransitions {
     const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil });
     // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
     if (!part || (claimed.state === 'PUBLISHING') !== (Number(part.idx) === 0)) throw new NothingToClaim();
-    const {
-      channel_workspace_id: workspaceId,
-      channel_provider: provider,
-      channel_name: name,
-      channel_picture: picture,
-      channel_profile: profile,
-      channel_disabled: disabled,
-      channel_disabled_reason: disabledReason,
-      channel_client_group_id: groupId,
-      channel_group_name: groupName,
-      channel_credentials: credentials,
-      channel_internal_id: internalId,
-      channel_preferred_settings: preferredSettings,
-      part_count: partCount,
-      ...row
-    } = claimed;
+    const { channel: channelColumns, part_count: partCount, ...row } = claimed;
     // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
     const post: PostRow = row;
-    const channel: ClaimedChannel | null =
-      provider === null || workspaceId === null || name === null
-        ? null
-        : { id: post.channel_id, workspace_id: workspaceId, provider, name, picture, profile, disabled: Number(disabled), disabled_reason: disabledReason, client_group_id: groupId, client_group_name: groupName, credentials, internal_id: internalId, preferred_settings: preferredSettings };
+    const columns = readJsonObject<repo.ClaimedChannelColumns>(channelColumns);
+    const channel: ClaimedChannel | null = columns ? { id: post.channel_id, ...columns, disabled: Number(columns.disabled) } : null;
     const claim: Claim = { postId, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
     return { claim, post, part, channel, partCount: Number(partCount) };
   }

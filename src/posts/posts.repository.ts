@@ -1,4 +1,5 @@
 import type { Compilable, Updateable } from 'kysely';
+import { jsonObject } from '../db/dialect.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Executor } from '../db/database.ts';
@@ -105,12 +106,17 @@ const CLAIM_CHANNEL_COLUMNS = ['workspace_id', 'provider', 'name', 'picture', 'p
  * Claims the post `id` if its next step is due at `now`: a post in QUEUE becomes PUBLISHING, a
  * published one with a comment due keeps its state; either way `next_run_at` is cleared, so no
  * other worker can claim it. One statement that also reads the post as claimed, its channel
- * (scalar subqueries: portable, and one index lookup each) and how many parts it has. Times
+ * (one subquery, the row as a JSON object) and how many parts it has. Times
  * outside years 0000–9999 (stored as `+01…`, `-…`) never count as due.
  */
 export type ClaimedPostRow = PostsTable & {
-  [K in (typeof CLAIM_CHANNEL_COLUMNS)[number] as `channel_${K}`]: ChannelsTable[K] | null;
-} & { channel_group_name: string | null; part_count: number | string };
+  /** The channel's columns and its group's name, as built by `jsonObject` (read with `readJsonObject`); null without a channel. */
+  channel: unknown;
+  part_count: number | string;
+};
+
+/** The channel as a claim reads it. */
+export type ClaimedChannelColumns = Pick<ChannelsTable, (typeof CLAIM_CHANNEL_COLUMNS)[number]> & { client_group_name: string | null };
 
 const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPostRow>((db, param) =>
   db
@@ -129,12 +135,12 @@ const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPo
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
     .returningAll()
     .returning((eb) => [
-      ...CLAIM_CHANNEL_COLUMNS.map((column) => eb.selectFrom('channels').select(`channels.${column}`).whereRef('channels.id', '=', 'posts.channel_id').as(`channel_${column}`)),
       eb
-        .selectFrom('client_groups')
-        .select('client_groups.name')
-        .whereRef('client_groups.id', '=', eb.selectFrom('channels').select('channels.client_group_id').whereRef('channels.id', '=', 'posts.channel_id'))
-        .as('channel_group_name'),
+        .selectFrom('channels')
+        .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
+        .select((cb) => jsonObject(db, [...CLAIM_CHANNEL_COLUMNS.map((column) => [column, cb.ref(`channels.${column}`)] as const), ['client_group_name', cb.ref('client_groups.name')]]).as('c'))
+        .whereRef('channels.id', '=', 'posts.channel_id')
+        .as('channel'),
       eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
     ]) as unknown as Compilable<ClaimedPostRow>,
 );
