@@ -194,12 +194,17 @@ export function isUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '');
 }
 
+/** Whether `db` (or a transaction on it) runs on PostgreSQL. */
+function onPostgres(db: Kysely<Database> | Transaction<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /**
  * The schema unqualified names resolve to on PostgreSQL (undefined on SQLite). The migrator
  * needs it, or it may mistake another schema's migration tables for this one's.
  */
 export async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  if (!onPostgres(db)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
 }
@@ -210,7 +215,7 @@ export async function currentSchema(db: Kysely<Database>): Promise<string | unde
  * gives text, PostgreSQL's `json_build_object` a value the driver parses; `readJsonObject` takes either.
  */
 export function jsonObject(db: Kysely<Database> | Transaction<Database>, entries: ReadonlyArray<readonly [string, Expression<unknown>]>): RawBuilder<unknown> {
-  const fn = db.getExecutor().adapter instanceof PostgresAdapter ? 'json_build_object' : 'json_object';
+  const fn = onPostgres(db) ? 'json_build_object' : 'json_object';
   return sql`${sql.raw(fn)}(${sql.join(entries.flatMap(([key, value]) => [sql.lit(key), value]))})`;
 }
 
@@ -225,7 +230,7 @@ export function readJsonObject<T>(value: unknown): T | null {
  * transactions run one at a time: nothing to wait for). Past it the statement fails with 55P03.
  */
 export async function limitLockWait(trx: Transaction<Database>, ms: number): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!onPostgres(trx)) return;
   await sql.raw(`set local lock_timeout = ${Math.max(1, Math.round(ms))}`).execute(trx);
 }
 
@@ -235,6 +240,6 @@ export async function limitLockWait(trx: Transaction<Database>, ms: number): Pro
  * SQLite needs nothing: its transactions run one at a time on the single connection.
  */
 export async function lockWorkspace(trx: Transaction<Database>, workspaceId: string): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!onPostgres(trx)) return;
   await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }

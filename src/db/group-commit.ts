@@ -77,8 +77,8 @@ export class GroupCommit<Item, Result> {
 
   async #commit(batch: Array<Waiting<Item, Result>>): Promise<void> {
     const work = this.#work;
-    if (batch.length > 1 && work.order) batch.sort((a, b) => work.order!(a.item, b.item));
     if (batch.length > 1) {
+      if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
       let results: Result[] | null = null;
       try {
         results = await this.#db.transaction().execute(async (trx) => {

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
-import { createKysely } from '../../src/db/dialect.ts';
-import { BACKEND, freshDatabase, type FreshDatabase } from '../helpers/backend.ts';
+import { BACKEND, freshSingleConnection, type FreshDatabase } from '../helpers/backend.ts';
 
 // A PostgreSQL connection can end while a request or a publish holds it (a restart, a failover, an
 // administrator ending sessions). The work on it fails and is retried by its owner; the process
@@ -12,9 +11,8 @@ let db: Db;
 
 describe.skipIf(BACKEND !== 'postgres')('a PostgreSQL connection lost while in use', () => {
   beforeAll(async () => {
-    database = await freshDatabase();
     // One connection, so the test knows which one the pool hands out next.
-    db = await createKysely(database.target.kind === 'postgres' ? { ...database.target, poolSize: 1 } : database.target);
+    ({ database, db } = await freshSingleConnection());
   });
   afterAll(async () => {
     await db?.destroy();

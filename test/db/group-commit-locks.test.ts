@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Executor } from '../../src/db/database.ts';
-import { createKysely } from '../../src/db/dialect.ts';
 import { GroupCommit } from '../../src/db/group-commit.ts';
-import { BACKEND, freshDatabase, POSTGRES_URL, type FreshDatabase } from '../helpers/backend.ts';
+import { BACKEND, freshSingleConnection, POSTGRES_URL, type FreshDatabase } from '../helpers/backend.ts';
 
 // A group-commit batch holds the rows of its first items while it takes the next ones. Another
 // transaction taking the same rows in the other order closes a cycle with it; the batch must be
@@ -17,10 +16,9 @@ let admin: pg.Client;
 
 describe.skipIf(BACKEND !== 'postgres')('group commit and row locks taken in another order (PostgreSQL)', () => {
   beforeAll(async () => {
-    database = await freshDatabase();
-    const target = database.target as Extract<FreshDatabase['target'], { kind: 'postgres' }>;
     // One connection: the session settings below hold for every statement of the batch.
-    db = await createKysely({ ...target, poolSize: 1 });
+    ({ database, db } = await freshSingleConnection());
+    const target = database.target as Extract<FreshDatabase['target'], { kind: 'postgres' }>;
     await sql`create table gc_rows (id text primary key, n integer not null)`.execute(db);
     await sql`insert into gc_rows (id, n) values ('a', 0), ('b', 0)`.execute(db);
     // PostgreSQL would break the cycle after deadlock_timeout by failing whichever waited first

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
-import { createKysely } from '../../src/db/dialect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { precompiled } from '../../src/db/precompiled.ts';
-import { BACKEND, freshDatabase, type FreshDatabase } from '../helpers/backend.ts';
+import { BACKEND, freshSingleConnection, type FreshDatabase } from '../helpers/backend.ts';
 
 // The statements compiled once (`precompiled`) run on PostgreSQL as prepared statements: parsed
 // once per connection, then only bound and executed.
@@ -15,9 +14,8 @@ let db: Db;
 
 describe.skipIf(BACKEND !== 'postgres')('prepared statements (PostgreSQL)', () => {
   beforeAll(async () => {
-    database = await freshDatabase();
     // One connection, so the statements the test looks for are on the connection it asks.
-    db = await createKysely(database.target.kind === 'postgres' ? { ...database.target, poolSize: 1 } : database.target);
+    ({ database, db } = await freshSingleConnection());
     await migrateToLatest(db);
     await db.insertInto('users').values({ id: 'u1', email: 'prepared@example.test', name: null, created_at: '2026-11-23T09:00:00.000Z' }).execute();
   });

@@ -5,7 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { DatabaseTarget } from '../../src/db/dialect.ts';
+import type { Db } from '../../src/db/database.ts';
+import { createKysely, type DatabaseTarget } from '../../src/db/dialect.ts';
 
 /** Which backend the suite runs on: `sqlite` (default) or `postgres` (HERALD_TEST_BACKEND). */
 export const BACKEND = process.env.HERALD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
@@ -127,6 +128,17 @@ export async function freshDatabase(): Promise<FreshDatabase> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `freshDatabase` opened by Herald's own dialect code, with one connection on PostgreSQL: the
+ * session settings and prepared statements a test sets or looks for are those of the connection
+ * every query uses.
+ */
+export async function freshSingleConnection(): Promise<{ database: FreshDatabase; db: Db }> {
+  const database = await freshDatabase();
+  const db = await createKysely(database.target.kind === 'postgres' ? { ...database.target, poolSize: 1 } : database.target);
+  return { database, db };
 }
 
 /** A new, empty database addressed by URL, for tests that start real processes. */
