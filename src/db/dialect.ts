@@ -36,7 +36,8 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
     // A second, read-only connection for the reads every request makes (see `sqliteReader`).
     const reader = target.file === ':memory:' ? null : new Sqlite(target.file, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
-    const statements = withStatementCache(sqlite, reader);
+    const commits = reader ? watchCommits(sqlite, target.file) : null;
+    const statements = withStatementCache(sqlite, reader, commits);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
     if (reader) {
       const cache = statementCache(reader);
@@ -49,6 +50,8 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
           onQuery?.({ sql: query, parameters });
           return cache(query).get(parameters);
         },
+        commitMark: commits ? commits.mark : () => undefined,
+        committedSince: commits ? commits.changedSince : () => true,
       });
     }
     return db;
@@ -144,11 +147,13 @@ function statementCache(sqlite: SqliteDatabase.Database, size = 500) {
  * query on SQLite, so prepared statements are kept by SQL text.
  * Reuse is safe: better-sqlite3 runs each statement to completion synchronously.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatabase.Database | null) {
+function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatabase.Database | null, commits: CommitWatch | null) {
   return {
     close: () => {
       reader?.close();
       sqlite.close();
+      // Only now that SQLite's own descriptors are closed (see watchCommits).
+      commits?.close();
     },
     prepare: statementCache(sqlite),
   };
@@ -159,7 +164,58 @@ export type SqliteReader = {
   all(query: string, parameters: readonly unknown[]): unknown[];
   /** Stops at the first row: no array, and no further step of the statement. */
   first(query: string, parameters: readonly unknown[]): unknown;
+  /**
+   * Where the database stands now, to be passed to `committedSince` later; undefined when it
+   * cannot be told (a commit is being published at this instant, or the WAL index is unreadable).
+   * Take it before the reads it vouches for.
+   */
+  commitMark(): Buffer | undefined;
+  /**
+   * Whether any connection, of this process or another, may have committed since `mark` was
+   * taken: false only when certainly nothing was. Costs one small file read, no transaction.
+   */
+  committedSince(mark: Buffer): boolean;
 };
+
+type CommitWatch = { mark(): Buffer | undefined; changedSince(mark: Buffer): boolean; close(): void };
+
+/** The WAL-index header: two copies of 48 bytes at the start of the `-shm` file (SQLite's WAL file format). */
+const WAL_INDEX_HEADER = 48;
+
+/**
+ * Tells whether anything was committed to a SQLite database in WAL mode, by any process,
+ * without opening a read transaction (two file locks and the statement machinery, several
+ * times the cost). Every commit rewrites the WAL-index header at the start of the shared-memory
+ * file `<database>-shm` (its change counter `iChange` moves with every transaction, and its
+ * salts with every restart of the log); a writer publishes a commit by writing the second copy
+ * of the header and then the first, and readers trust the header only when both copies agree.
+ * A commit is visible to SQLite's readers from the moment it is in that header, so a header
+ * read equal to an earlier one proves that no commit became visible in between.
+ *
+ * The file is read through a read-only descriptor of our own. POSIX file locks belong to the
+ * process, and closing any descriptor of a file drops all of the process's locks on it, SQLite's
+ * included (SQLite's documentation warns against exactly that): this descriptor is therefore
+ * opened once and closed only after SQLite's connections are (see `withStatementCache`). Null
+ * when the file cannot be opened: callers then read the database every time.
+ */
+function watchCommits(sqlite: SqliteDatabase.Database, file: string): CommitWatch | null {
+  // A first read makes SQLite open the log and create the shared-memory file if it has not yet.
+  sqlite.prepare('select count(*) from sqlite_master').get();
+  let fd: number;
+  try {
+    fd = fs.openSync(`${file}-shm`, 'r');
+  } catch {
+    return null;
+  }
+  const header = Buffer.alloc(2 * WAL_INDEX_HEADER);
+  /** Reads both copies; false when they differ (a writer is between them) or the file is short. */
+  const read = () => fs.readSync(fd, header, 0, header.length, 0) === header.length && header.compare(header, 0, WAL_INDEX_HEADER, WAL_INDEX_HEADER) === 0;
+  return {
+    mark: () => (read() ? Buffer.from(header.subarray(0, WAL_INDEX_HEADER)) : undefined),
+    changedSince: (mark) => !read() || header.compare(mark, 0, WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0,
+    close: () => fs.closeSync(fd),
+  };
+}
 const readers = new WeakMap<Kysely<Database>, SqliteReader>();
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { readsInProcess } from '../db/dialect.ts';
+import { sqliteReader, type SqliteReader } from '../db/dialect.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -43,6 +43,7 @@ export type Principal = {
 };
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.findKey>>>;
+type Versions = NonNullable<Awaited<ReturnType<typeof repo.findVersions>>>;
 
 function toApiKey(row: KeyRow): ApiKey {
   return {
@@ -96,6 +97,9 @@ const NO_HASH = Buffer.alloc(32);
 export class ApiKeysService {
   /** Keys by id, with the access version they were read at. */
   readonly #keys = new Map<string, { accessVersion: string; key: StoredKey }>();
+
+  /** On SQLite, the versions read last, with where the database stood just before. */
+  #lastVersions: { mark: Buffer; versions: Versions } | undefined;
 
   /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
   constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {}
@@ -234,12 +238,29 @@ export class ApiKeysService {
    * workspace, revocation, removal) moves the access version. Elsewhere the key and the
    * versions are one round trip, every time.
    */
+  /**
+   * The current versions, on SQLite: read again only when something was committed since they
+   * were last read (by this process or another: see `SqliteReader.committedSince`), so while
+   * nothing changes a request reads no table at all, and a change still applies from the very
+   * next request.
+   */
+  async #versions(db: Db, reader: SqliteReader): Promise<Versions | undefined> {
+    const seen = this.#lastVersions;
+    if (seen && !reader.committedSince(seen.mark)) return seen.versions;
+    // Marked before the read: a commit that the read misses moves the mark too.
+    const mark = reader.commitMark();
+    const versions = await repo.findVersions(db);
+    this.#lastVersions = mark && versions ? { mark, versions } : undefined;
+    return versions;
+  }
+
   async #findKey(id: string): Promise<{ key: StoredKey; accessVersion: string | undefined; channelsVersion: string | undefined } | undefined> {
     const db = this.deps.db;
-    const inProcess = readsInProcess(db);
+    const reader = sqliteReader(db);
+    const inProcess = reader !== undefined;
     const kept = inProcess ? this.#keys.get(id) : undefined;
     if (kept) {
-      const current = await repo.findVersions(db);
+      const current = await this.#versions(db, reader!);
       if (current && String(current.access_version) === kept.accessVersion) {
         return { key: kept.key, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
       }
