@@ -12,18 +12,6 @@ import { cpuMs, freePort, load, startProcess, stop, type Load } from './lib.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
-/**
- * A load against one server, with the server's CPU time per request: on a machine other
- * processes keep busy, requests per second fall with the share of the cores the server gets,
- * while CPU time per request stays close to what the request costs.
- */
-async function measure(pid: number, url: string, options: { seconds: number; connections: number; headers?: Record<string, string> }) {
-  const before = cpuMs(pid);
-  const result = await load(url, options);
-  const used = cpuMs(pid) - before;
-  return { ...result, serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total) };
-}
-
 /** A workspace of 10 channels (half in a client group), its owner and a full-scope key, in a new SQLite file. */
 async function seed(dataDir: string, env: Record<string, string>): Promise<string> {
   const runtime = await openRuntime(loadConfig({ ...env, DATA_DIR: dataDir }));
@@ -52,12 +40,16 @@ function forOlderCode(dbFile: string, checkoutDir: string) {
   db.close();
 }
 
-/** `herald serve` with standard output read by this process (a pipe, as under a service manager), ready once /status answers. */
+/** `herald serve` with standard output a pipe that another process reads (as under a service manager), ready once /status answers. */
 async function startServer(bin: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.resume();
+  // The log's reader is a process of its own (as a service manager's would be), not this one,
+  // which generates the load: reading the log here would slow the load, not the server.
+  const reader = spawn('cat', [], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', reader.stdin!, 'inherit'] });
+  // The server holds the pipe now; the reader ends when the server does.
+  reader.stdin!.destroy();
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) throw new Error(`${bin} exited with ${child.exitCode}`);
@@ -76,10 +68,16 @@ async function startServer(bin: string, env: Record<string, string>): Promise<{ 
  * Authenticated GET /public/v1/integrations on the real server (SQLite, 10 channels, full
  * guard: key check, workspace and role, rate limit, headers) against a bare Fastify route
  * returning the same JSON, in the same run: with LOG_LEVEL=warn (no request lines) and with
- * the default LOG_LEVEL=info, standard output a pipe that this process reads. With `baseline`
+ * the default LOG_LEVEL=info, standard output a pipe that another process reads. With `baseline`
  * (a git ref), that version of the code is measured too, on a copy of the same database.
+ *
+ * Every server is started (and warmed up) first; then the loads take turns, `rounds` times over,
+ * each server loaded alone for `seconds` per turn while the others sit idle. A machine whose
+ * speed drifts during the run (other tenants of the host, frequency changes) then slows every
+ * variant alike, instead of whichever happened to be measured at the slow moment.
  */
-export async function integrationsBench(options: { seconds: number; connections: number; baseline?: string | undefined }) {
+export async function integrationsBench(options: { seconds: number; connections: number; rounds?: number; baseline?: string | undefined }) {
+  const rounds = options.rounds ?? 3;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const env = { BOOTSTRAP: 'false', RATE_LIMIT_MAX: '100000000', SECRET_KEY: 'cd'.repeat(32), MIGRATE_ON_START: 'true' };
   const secret = await seed(dataDir, env);
@@ -95,37 +93,49 @@ export async function integrationsBench(options: { seconds: number; connections:
 
   const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
   let bodyBytes = 0;
+  const running: Array<{ name: string; child: ChildProcess; url: string; headers?: Record<string, string> }> = [];
+  const totals = new Map<string, { loads: Load[]; cpuMs: number }>();
   try {
-    // One server at a time, so that they do not compete for the cores; each warmed up first.
     for (const variant of variants) {
       const server = await startServer(variant.bin, { ...env, DATA_DIR: variant.dataDir, LOG_LEVEL: variant.logLevel });
-      try {
-        const url = `${server.url}/public/v1/integrations`;
-        const sample = await fetch(url, { headers: { authorization: secret } });
-        if (sample.status !== 200) throw new Error(`${variant.name}: unexpected ${sample.status}: ${await sample.text()}`);
-        bodyBytes = (await sample.text()).length;
-        await load(url, { seconds: 2, connections: options.connections, headers: { authorization: secret } });
-        results[variant.name] = await measure(server.child.pid!, url, { ...options, headers: { authorization: secret } });
-      } finally {
-        await stop(server.child);
+      running.push({ name: variant.name, child: server.child, url: `${server.url}/public/v1/integrations`, headers: { authorization: secret } });
+    }
+    const sample = await fetch(running.at(-1)!.url, { headers: { authorization: secret } });
+    const body = await sample.text();
+    bodyBytes = body.length;
+    const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
+    running.push({ name: 'bare Fastify route', child: bare.child, url: `http://127.0.0.1:${bare.port}/public/v1/integrations` });
+    for (const server of running) {
+      const check = await fetch(server.url, { ...(server.headers && { headers: server.headers }) });
+      if (check.status !== 200) throw new Error(`${server.name}: unexpected ${check.status}: ${await check.text()}`);
+      await check.arrayBuffer();
+      await load(server.url, { seconds: 2, connections: options.connections, ...(server.headers && { headers: server.headers }) });
+    }
+    for (const server of running) totals.set(server.name, { loads: [], cpuMs: 0 });
+    for (let round = 0; round < rounds; round++) {
+      for (const server of running) {
+        const before = cpuMs(server.child.pid);
+        const result = await load(server.url, { seconds: options.seconds, connections: options.connections, ...(server.headers && { headers: server.headers }) });
+        const total = totals.get(server.name)!;
+        total.cpuMs += cpuMs(server.child.pid) - before;
+        total.loads.push(result);
       }
     }
-    const body = await (async () => {
-      const server = await startServer(path.join(ROOT, 'bin/herald.js'), { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-      try {
-        return await (await fetch(`${server.url}/public/v1/integrations`, { headers: { authorization: secret } })).text();
-      } finally {
-        await stop(server.child);
-      }
-    })();
-    const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
-    try {
-      await load(`http://127.0.0.1:${bare.port}/public/v1/integrations`, { seconds: 2, connections: options.connections });
-      results['bare Fastify route'] = await measure(bare.child.pid!, `http://127.0.0.1:${bare.port}/public/v1/integrations`, options);
-    } finally {
-      await stop(bare.child);
+    for (const [name, { loads, cpuMs: used }] of totals) {
+      const total = loads.reduce((sum, l) => sum + l.total, 0);
+      const worst = (pick: (l: Load) => number) => Math.max(...loads.map(pick));
+      results[name] = {
+        requestsPerSecond: Math.round(total / (rounds * options.seconds)),
+        latencyP50: worst((l) => l.latencyP50),
+        latencyP99: worst((l) => l.latencyP99),
+        errors: loads.reduce((sum, l) => sum + l.errors, 0),
+        non2xx: loads.reduce((sum, l) => sum + l.non2xx, 0),
+        total,
+        serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / total),
+      };
     }
   } finally {
+    for (const server of running) await stop(server.child);
     older?.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -142,6 +152,15 @@ export async function integrationsBench(options: { seconds: number; connections:
     const b = `baseline (${options.baseline})`;
     pairs.push([`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'], [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`]);
   }
-  const ratios = Object.fromEntries(pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), cpuCapacity: ratio(capacity(a), capacity(b)) }]));
-  return { results, ratios, bodyBytes };
+  // Also the median of the rounds' own ratios: the two loads of a round ran minutes apart at most.
+  const medianOfRounds = (a: string, b: string) => {
+    const [la, lb] = [totals.get(a)?.loads ?? [], totals.get(b)?.loads ?? []];
+    const each = la.map((l, i) => l.requestsPerSecond / (lb[i]?.requestsPerSecond ?? NaN)).sort((x, y) => x - y);
+    const mid = each.length >> 1;
+    return Number((each.length % 2 ? each[mid]! : (each[mid - 1]! + each[mid]!) / 2).toFixed(3));
+  };
+  const ratios = Object.fromEntries(
+    pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), requestsPerSecondMedianOfRounds: medianOfRounds(a, b), cpuCapacity: ratio(capacity(a), capacity(b)) }]),
+  );
+  return { rounds, secondsPerTurn: options.seconds, results, ratios, bodyBytes };
 }

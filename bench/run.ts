@@ -1,4 +1,4 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--video-mib N] [--runs N] [--baseline <git ref>]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--video-mib N] [--runs N] [--baseline <git ref>]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,11 +11,11 @@ import { userCommandBench } from './user-command.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, baseline: { type: 'string' } },
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, baseline: { type: 'string' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
-  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), baseline: values.baseline }),
+  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds), baseline: values.baseline }),
   burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': () =>

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { andThen, type MaybePromise } from '../lib/maybe-promise.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
@@ -41,21 +42,23 @@ export class AccessService {
    * The workspaces the key can act in. They are read from the database unless this process
    * read them at the access version the request's key was read with: every change to
    * memberships, roles, plans or keys moves that version (database triggers), in every
-   * process at once, so a change applies from the very next request anywhere.
+   * process at once, so a change applies from the very next request anywhere. Kept ones are
+   * returned synchronously.
    */
-  async memberships(principal: Principal): Promise<readonly Membership[]> {
+  memberships(principal: Principal): MaybePromise<readonly Membership[]> {
     const version = principal.accessVersion;
     const key = `${principal.userId}/${principal.workspaceId ?? '*'}`;
     const cached = version === undefined ? undefined : this.#cache.get(key);
     if (cached && cached.version === version) return cached.memberships;
-    const rows = await listMembershipsOfUser(this.deps.db, principal.userId, principal.workspaceId);
-    const memberships = Object.freeze(rows.flatMap((row) => (isRole(row.role) ? [Object.freeze({ workspace: freezeWorkspace(toWorkspace(row)), role: row.role })] : [])));
-    if (version !== undefined) {
-      this.#cache.delete(key);
-      if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(key, { version, memberships });
-    }
-    return memberships;
+    return listMembershipsOfUser(this.deps.db, principal.userId, principal.workspaceId).then((rows) => {
+      const memberships = Object.freeze(rows.flatMap((row) => (isRole(row.role) ? [Object.freeze({ workspace: freezeWorkspace(toWorkspace(row)), role: row.role })] : [])));
+      if (version !== undefined) {
+        this.#cache.delete(key);
+        if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+        this.#cache.set(key, { version, memberships });
+      }
+      return memberships;
+    });
   }
 
   /**
@@ -72,8 +75,11 @@ export class AccessService {
    * Picks the workspace a request acts on. `selected` is the `showorg` header. A key that
    * spans several workspaces must name one; it is never guessed.
    */
-  async select(principal: Principal, selected: string | undefined): Promise<WorkspaceAccess> {
-    const memberships = await this.memberships(principal);
+  select(principal: Principal, selected: string | undefined): MaybePromise<WorkspaceAccess> {
+    return andThen(this.memberships(principal), (memberships) => this.#choose(principal, selected, memberships));
+  }
+
+  #choose(principal: Principal, selected: string | undefined, memberships: readonly Membership[]): WorkspaceAccess {
     let chosen: Membership | undefined;
     if (selected !== undefined) {
       chosen = memberships.find((m) => m.workspace.id === selected);

@@ -41,16 +41,21 @@ export function precompiledRead<Args extends Record<string, Value>, Row>(build: 
   };
 }
 
-/** `precompiledRead` for the first row only (undefined when there is none): a read of one row by its key. */
+/**
+ * `precompiledRead` for the first row only (undefined when there is none): a read of one row by
+ * its key. On SQLite's reader the row is returned as it is, not in a promise, so a caller that
+ * needs nothing else asynchronous (the key check of every request) can answer without waiting
+ * for the microtask queue; `await` takes either.
+ */
 export function precompiledReadFirst<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
   const run = compiledRunner<Args, Row>(build);
-  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row | undefined> => {
+  return (db: Kysely<Database> | Transaction<Database>, args: Args): Row | undefined | Promise<Row | undefined> => {
     const reader = sqliteReader(db);
     if (reader) {
       const { sql, parameters } = run.parameters(db, args);
       return reader.first(sql, parameters) as Row | undefined;
     }
-    return (await run(db, args)).rows[0];
+    return run(db, args).then((result) => result.rows[0]);
   };
 }
 

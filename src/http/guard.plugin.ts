@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { requireScope, type AccessService } from '../auth/access.service.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { AppError, BadRequestError } from '../errors.ts';
-import type { ApiKeysService } from '../keys/api-keys.service.ts';
+import type { ApiKeysService, Principal } from '../keys/api-keys.service.ts';
+import { andThen, type MaybePromise } from '../lib/maybe-promise.ts';
 import type { RouteAuth } from './route-config.ts';
 import { LocalRequestCounter, RedisRequestCounter, type RequestCounter } from './rate-limit-store.ts';
 import { readShoworg } from './showorg.ts';
@@ -38,6 +39,9 @@ type Plan = {
   quota: { route: string; max: number; limit: string; policy: string } | null;
 };
 
+/** The guard's `onRequest` hook: callback style, so it can finish synchronously. */
+type GuardHook = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+
 /** Node keeps only the first of repeated Authorization headers; a request that sends two is refused instead. */
 function repeatedAuthorization(request: FastifyRequest): boolean {
   const raw = request.raw.rawHeaders;
@@ -66,56 +70,97 @@ export function createGuard(options: GuardOptions) {
     return { route, max, limit: String(max), policy: `${max};w=${windowSeconds}` };
   }
 
-  async function count(request: FastifyRequest, reply: FastifyReply, quota: NonNullable<Plan['quota']>): Promise<void> {
+  /** Counts the request against the route's quota and sets the rate-limit headers; refuses beyond it. In memory, synchronous. */
+  function count(request: FastifyRequest, reply: FastifyReply, quota: NonNullable<Plan['quota']>): MaybePromise<void> {
     const key = `${quota.route}|${request.principal ? `key:${request.principal.keyId}` : `ip:${request.ip}`}`;
-    const hit = counter.hit(key, windowMs);
-    const { current, ttl } = hit instanceof Promise ? await hit : hit;
-    const reset = Math.ceil(ttl / 1000);
-    reply.header('ratelimit-limit', quota.limit);
-    reply.header('ratelimit-remaining', Math.max(0, quota.max - current));
-    reply.header('ratelimit-reset', reset);
-    reply.header('ratelimit-policy', quota.policy);
-    if (current > quota.max) {
-      throw new AppError(429, 'rate_limited', `Too many requests to ${quota.route}: the quota is ${quota.max} per ${windowSeconds} s. Retry in ${reset} s.`, {
-        headers: { 'Retry-After': String(reset) },
-      });
-    }
+    return andThen(counter.hit(key, windowMs), ({ current, ttl }) => {
+      const reset = Math.ceil(ttl / 1000);
+      reply.header('ratelimit-limit', quota.limit);
+      reply.header('ratelimit-remaining', Math.max(0, quota.max - current));
+      reply.header('ratelimit-reset', reset);
+      reply.header('ratelimit-policy', quota.policy);
+      if (current > quota.max) {
+        throw new AppError(429, 'rate_limited', `Too many requests to ${quota.route}: the quota is ${quota.max} per ${windowSeconds} s. Retry in ${reset} s.`, {
+          headers: { 'Retry-After': String(reset) },
+        });
+      }
+    });
   }
 
-  function hookFor(plan: Plan): onRequestHookHandler {
-    const { auth, scope, quota } = plan;
-    return async function guard(request, reply) {
-      if (auth !== 'none') {
-        if (repeatedAuthorization(request)) {
-          request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
-        } else {
-          try {
-            request.principal = await options.apiKeys.authenticate(request.headers.authorization, auth === 'mcp' ? 'mcp' : 'rest');
-          } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            const header = request.headers.authorization;
-            const challenge = plan.challenge ?? (header === undefined || /^[ \t]*bearer[ \t]/i.test(header) ? options.restChallenge : undefined);
-            if (error.statusCode === 401 && challenge) {
-              error.headers['WWW-Authenticate'] = header === undefined ? challenge : `${challenge}, error="invalid_token"`;
-            }
-            request.credentialError = error;
-          }
-        }
+  /** Keeps a credential's refusal on the request (with the challenge a 401 carries) until the quota is counted. */
+  function refused(request: FastifyRequest, plan: Plan, error: unknown): void {
+    if (!(error instanceof AppError)) throw error;
+    const header = request.headers.authorization;
+    const challenge = plan.challenge ?? (header === undefined || /^[ \t]*bearer[ \t]/i.test(header) ? options.restChallenge : undefined);
+    if (error.statusCode === 401 && challenge) {
+      error.headers['WWW-Authenticate'] = header === undefined ? challenge : `${challenge}, error="invalid_token"`;
+    }
+    request.credentialError = error;
+  }
+
+  /** Reads the credential onto the request (its principal, or why it is refused). */
+  function identify(request: FastifyRequest, plan: Plan): MaybePromise<void> {
+    if (repeatedAuthorization(request)) {
+      request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
+      return;
+    }
+    let principal: MaybePromise<Principal>;
+    try {
+      principal = options.apiKeys.authenticate(request.headers.authorization, plan.auth === 'mcp' ? 'mcp' : 'rest');
+    } catch (error) {
+      return refused(request, plan, error);
+    }
+    if (!(principal instanceof Promise)) {
+      request.principal = principal;
+      return;
+    }
+    return principal.then(
+      (found) => {
+        request.principal = found;
+      },
+      (error: unknown) => refused(request, plan, error),
+    );
+  }
+
+  /** After the credential and the count: enforce the credential, pick the workspace, check the scope. */
+  function authorize(request: FastifyRequest, plan: Plan): MaybePromise<void> {
+    const { auth, scope } = plan;
+    if (auth === 'none') return;
+    if (request.credentialError) throw request.credentialError;
+    if (auth === 'key' || auth === 'mcp' || !request.principal) return;
+    return andThen(options.access.select(request.principal, readShoworg(request)), (access) => {
+      request.access = access;
+      if (scope) requireScope(access, scope);
+    });
+  }
+
+  /**
+   * A route's hook. Each step returns at once when it could finish without waiting (on SQLite
+   * with the key and memberships kept, counters in memory: every step), and the hook then calls
+   * `done` synchronously, without the promises an async hook would cost each request.
+   */
+  function hookFor(plan: Plan): GuardHook {
+    const { auth, quota } = plan;
+    const steps = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> => {
+      const identified = auth === 'none' ? undefined : identify(request, plan);
+      const counted = quota ? andThen(identified, () => count(request, reply, quota)) : identified;
+      return andThen(counted, () => authorize(request, plan));
+    };
+    return function guard(request, reply, done) {
+      let result: MaybePromise<void>;
+      try {
+        result = steps(request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
       }
-
-      if (quota) await count(request, reply, quota);
-
-      if (auth === 'none') return;
-      if (request.credentialError) throw request.credentialError;
-      if (auth === 'key' || auth === 'mcp' || !request.principal) return;
-
-      request.access = await options.access.select(request.principal, readShoworg(request));
-      if (scope) requireScope(request.access, scope);
+      if (result instanceof Promise) result.then(() => done(), done);
+      else done();
     };
   }
 
   /** The hook for one method of a route, or null when the route is neither guarded nor counted. */
-  function routeHook(route: RouteOptions, method: string): onRequestHookHandler | null {
+  function routeHook(route: RouteOptions, method: string): GuardHook | null {
     const config = route.config ?? {};
     const auth = config.auth ?? 'workspace';
     const quota = config.rateLimited === false ? null : quotaFor(`${method === 'HEAD' ? 'GET' : method} ${route.url}`, config.quota);
@@ -131,13 +176,15 @@ export function createGuard(options: GuardOptions) {
       app.decorate('requestCounter', counter);
       app.addHook('onRoute', (route) => {
         const methods = [route.method].flat();
-        let hook: onRequestHookHandler | null;
+        let hook: GuardHook | null;
         if (methods.length === 1) {
           hook = routeHook(route, methods[0]!);
         } else {
           const byMethod = new Map(methods.map((method) => [method, routeHook(route, method)]));
-          hook = async function guardByMethod(this: FastifyInstance, request, reply) {
-            await byMethod.get(request.method)?.call(this, request, reply, () => {});
+          hook = function guardByMethod(this: FastifyInstance, request, reply, done) {
+            const forMethod = byMethod.get(request.method);
+            if (forMethod) forMethod.call(this, request, reply, done);
+            else done();
           };
         }
         if (!hook) return;

@@ -3,6 +3,7 @@ import { sqliteReader, type SqliteReader } from '../db/dialect.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
+import { andThen, type MaybePromise } from '../lib/maybe-promise.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { findWorkspace, listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './api-keys.repository.ts';
@@ -44,6 +45,9 @@ export type Principal = {
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.findKey>>>;
 type Versions = NonNullable<Awaited<ReturnType<typeof repo.findVersions>>>;
+
+/** A key as a request finds it, with the versions current for that request. */
+type FoundKey = { key: StoredKey; accessVersion: string | undefined; channelsVersion: string | undefined };
 
 function toApiKey(row: KeyRow): ApiKey {
   return {
@@ -180,9 +184,11 @@ export class ApiKeysService {
 
   /**
    * Checks an Authorization header for the given surface. Every refusal is a 401 whose
-   * message says what is wrong with the credential, never whether another key exists.
+   * message says what is wrong with the credential, never whether another key exists. On
+   * SQLite a kept key is checked synchronously (the principal, or a refusal thrown), except
+   * once a minute when its last use is written.
    */
-  async authenticate(header: string | undefined, surface: KeyKind): Promise<Principal> {
+  authenticate(header: string | undefined, surface: KeyKind): MaybePromise<Principal> {
     if (header === undefined && surface === 'mcp') {
       throw new UnauthorizedError('Missing Authorization header. The MCP server takes an MCP key ("Authorization: Bearer svc_mcp_…") or an OAuth access token ("Authorization: Bearer svco_…").', { code: 'invalid_credential' });
     }
@@ -203,23 +209,20 @@ export class ApiKeysService {
         { code: 'wrong_key_type' },
       );
     }
-    const found = await this.#findKey(parsed.id);
+    return andThen(this.#findKey(parsed.id), (found) => this.#accept(parsed.secret, parsed.kind, found));
+  }
+
+  /** The principal of a key found (or not) for a secret, or the refusal; the last use written at most once a minute. */
+  #accept(secret: string, kind: KeyKind, found: FoundKey | undefined): MaybePromise<Principal> {
     // The hash is compared even when the row is missing, so both refusals take the same time.
-    const matches = secretMatches(parsed.secret, found?.key.hash ?? NO_HASH);
-    if (!found || !matches || found.key.row.kind !== parsed.kind) {
+    const matches = secretMatches(secret, found?.key.hash ?? NO_HASH);
+    if (!found || !matches || found.key.row.kind !== kind) {
       throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
     }
     const { key, accessVersion, channelsVersion } = found;
     const row = key.row;
     if (row.revoked_at) throw new UnauthorizedError('This API key has been revoked.', { code: 'revoked_credential' });
-    const now = this.deps.clock.now().getTime();
-    if (now - key.lastUsedAt > TOUCH_INTERVAL_MS) {
-      const lastUsedAt = new Date(now).toISOString();
-      await repo.updateKey(this.deps.db, row.id, { last_used_at: lastUsedAt });
-      key.lastUsedAt = now;
-      key.row = { ...row, last_used_at: lastUsedAt };
-    }
-    return {
+    const principal: Principal = {
       keyId: row.id,
       userId: row.user_id,
       kind: row.kind as KeyKind,
@@ -229,43 +232,55 @@ export class ApiKeysService {
       ...(accessVersion !== undefined && { accessVersion }),
       ...(channelsVersion !== undefined && { channelsVersion }),
     };
+    const now = this.deps.clock.now().getTime();
+    if (now - key.lastUsedAt <= TOUCH_INTERVAL_MS) return principal;
+    const lastUsedAt = new Date(now).toISOString();
+    return repo.updateKey(this.deps.db, row.id, { last_used_at: lastUsedAt }).then(() => {
+      key.lastUsedAt = now;
+      key.row = { ...row, last_used_at: lastUsedAt };
+      return principal;
+    });
   }
 
-  /**
-   * The key's row with the current versions. Where reads are in-process (SQLite), a key read
-   * at an access version is kept, and while that version has not moved, the request reads the
-   * versions alone, a smaller statement; every change to a key (secret, scopes, channels,
-   * workspace, revocation, removal) moves the access version. Elsewhere the key and the
-   * versions are one round trip, every time.
-   */
   /**
    * The current versions, on SQLite: read again only when something was committed since they
    * were last read (by this process or another: see `SqliteReader.committedSince`), so while
    * nothing changes a request reads no table at all, and a change still applies from the very
    * next request.
    */
-  async #versions(db: Db, reader: SqliteReader): Promise<Versions | undefined> {
+  #versions(db: Db, reader: SqliteReader): MaybePromise<Versions | undefined> {
     const seen = this.#lastVersions;
     if (seen && !reader.committedSince(seen.mark)) return seen.versions;
     // Marked before the read: a commit that the read misses moves the mark too.
     const mark = reader.commitMark();
-    const versions = await repo.findVersions(db);
-    this.#lastVersions = mark && versions ? { mark, versions } : undefined;
-    return versions;
+    return andThen(repo.findVersions(db), (versions) => {
+      this.#lastVersions = mark && versions ? { mark, versions } : undefined;
+      return versions;
+    });
   }
 
-  async #findKey(id: string): Promise<{ key: StoredKey; accessVersion: string | undefined; channelsVersion: string | undefined } | undefined> {
+  /**
+   * The key's row with the current versions. Where reads are in-process (SQLite), a key read
+   * at an access version is kept, and while that version has not moved the request only checks
+   * the versions (see `#versions`); every change to a key (secret, scopes, channels, workspace,
+   * revocation, removal) moves the access version. Elsewhere the key and the versions are one
+   * round trip, every time.
+   */
+  #findKey(id: string): MaybePromise<FoundKey | undefined> {
     const db = this.deps.db;
     const reader = sqliteReader(db);
-    const inProcess = reader !== undefined;
-    const kept = inProcess ? this.#keys.get(id) : undefined;
-    if (kept) {
-      const current = await this.#versions(db, reader!);
+    const kept = reader ? this.#keys.get(id) : undefined;
+    if (!reader || !kept) return andThen(repo.findKeyWithVersions(db, id), (found) => this.#read(id, found, reader !== undefined));
+    return andThen(this.#versions(db, reader), (current) => {
       if (current && String(current.access_version) === kept.accessVersion) {
         return { key: kept.key, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
       }
-    }
-    const found = await repo.findKeyWithVersions(db, id);
+      return andThen(repo.findKeyWithVersions(db, id), (found) => this.#read(id, found, true));
+    });
+  }
+
+  /** A key row just read: kept (in-process reads) at the access version it was read with. */
+  #read(id: string, found: Awaited<ReturnType<typeof repo.findKeyWithVersions>>, keep: boolean): FoundKey | undefined {
     if (!found) {
       this.#keys.delete(id);
       return undefined;
@@ -273,7 +288,7 @@ export class ApiKeysService {
     const { access_version, channels_version, ...row } = found;
     const accessVersion = versionText(access_version);
     const key: StoredKey = { row, hash: Buffer.from(row.secret_hash, 'hex'), lastUsedAt: row.last_used_at ? Date.parse(row.last_used_at) : -Infinity };
-    if (inProcess && accessVersion !== undefined) {
+    if (keep && accessVersion !== undefined) {
       this.#keys.delete(id);
       if (this.#keys.size >= MAX_KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
       this.#keys.set(id, { accessVersion, key });
