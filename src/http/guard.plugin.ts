@@ -70,7 +70,7 @@ export function createGuard(options: GuardOptions) {
     return { route, max, limit: String(max), policy: `${max};w=${windowSeconds}` };
   }
 
-  /** Counts the request against the route's quota and sets the rate-limit headers; refuses beyond it. In memory, synchronous. */
+  /** Counts the request against the route's quota and sets the rate-limit headers; refuses beyond it. Synchronous with the in-memory counters, a promise with Redis's. */
   function count(request: FastifyRequest, reply: FastifyReply, quota: NonNullable<Plan['quota']>): MaybePromise<void> {
     const key = `${quota.route}|${request.principal ? `key:${request.principal.keyId}` : `ip:${request.ip}`}`;
     return andThen(counter.hit(key, windowMs), ({ current, ttl }) => {
