@@ -93,29 +93,29 @@ export async function integrationsBench(options: { seconds: number; connections:
 
   const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
   let bodyBytes = 0;
-  const running: Array<{ name: string; child: ChildProcess; url: string; headers?: Record<string, string> }> = [];
+  const running: Array<{ name: string; child: ChildProcess; url: string; request: { headers?: Record<string, string> } }> = [];
   const totals = new Map<string, { loads: Load[]; cpuMs: number }>();
   try {
     for (const variant of variants) {
       const server = await startServer(variant.bin, { ...env, DATA_DIR: variant.dataDir, LOG_LEVEL: variant.logLevel });
-      running.push({ name: variant.name, child: server.child, url: `${server.url}/public/v1/integrations`, headers: { authorization: secret } });
+      running.push({ name: variant.name, child: server.child, url: `${server.url}/public/v1/integrations`, request: { headers: { authorization: secret } } });
     }
     const sample = await fetch(running.at(-1)!.url, { headers: { authorization: secret } });
     const body = await sample.text();
     bodyBytes = body.length;
     const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
-    running.push({ name: 'bare Fastify route', child: bare.child, url: `http://127.0.0.1:${bare.port}/public/v1/integrations` });
+    running.push({ name: 'bare Fastify route', child: bare.child, url: `http://127.0.0.1:${bare.port}/public/v1/integrations`, request: {} });
     for (const server of running) {
-      const check = await fetch(server.url, { ...(server.headers && { headers: server.headers }) });
+      const check = await fetch(server.url, server.request);
       if (check.status !== 200) throw new Error(`${server.name}: unexpected ${check.status}: ${await check.text()}`);
       await check.arrayBuffer();
-      await load(server.url, { seconds: 2, connections: options.connections, ...(server.headers && { headers: server.headers }) });
+      await load(server.url, { seconds: 2, connections: options.connections, ...server.request });
     }
     for (const server of running) totals.set(server.name, { loads: [], cpuMs: 0 });
     for (let round = 0; round < rounds; round++) {
       for (const server of running) {
         const before = cpuMs(server.child.pid);
-        const result = await load(server.url, { seconds: options.seconds, connections: options.connections, ...(server.headers && { headers: server.headers }) });
+        const result = await load(server.url, { seconds: options.seconds, connections: options.connections, ...server.request });
         const total = totals.get(server.name)!;
         total.cpuMs += cpuMs(server.child.pid) - before;
         total.loads.push(result);
@@ -152,7 +152,7 @@ export async function integrationsBench(options: { seconds: number; connections:
     const b = `baseline (${options.baseline})`;
     pairs.push([`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'], [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`]);
   }
-  // Also the median of the rounds' own ratios: the two loads of a round ran minutes apart at most.
+  // Also the median of the rounds' own ratios: the two loads of a round ran a few turns apart, not the whole run.
   const medianOfRounds = (a: string, b: string) => {
     const [la, lb] = [totals.get(a)?.loads ?? [], totals.get(b)?.loads ?? []];
     const each = la.map((l, i) => l.requestsPerSecond / (lb[i]?.requestsPerSecond ?? NaN)).sort((x, y) => x - y);

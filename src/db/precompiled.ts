@@ -1,6 +1,7 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
 import type { Database } from './database.ts';
 import { markPreparable, sqliteReader } from './dialect.ts';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
 const SLOT = '\u0000herald-parameter:';
@@ -49,7 +50,7 @@ export function precompiledRead<Args extends Record<string, Value>, Row>(build: 
  */
 export function precompiledReadFirst<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
   const run = compiledRunner<Args, Row>(build);
-  return (db: Kysely<Database> | Transaction<Database>, args: Args): Row | undefined | Promise<Row | undefined> => {
+  return (db: Kysely<Database> | Transaction<Database>, args: Args): MaybePromise<Row | undefined> => {
     const reader = sqliteReader(db);
     if (reader) {
       const { sql, parameters } = run.parameters(db, args);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 
 /** A key's count in its current window, and the milliseconds left in that window. */
 export type Counted = { current: number; ttl: number };
@@ -9,7 +10,7 @@ export type Counted = { current: number; ttl: number };
  * that is counted in memory waits for nothing.
  */
 export interface RequestCounter {
-  hit(key: string, windowMs: number): Counted | Promise<Counted>;
+  hit(key: string, windowMs: number): MaybePromise<Counted>;
 }
 
 /** The counters of a single process: a bounded map, the least recently counted key dropped first. */
