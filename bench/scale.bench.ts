@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createPostgresDatabase, deleteRedisKeys } from '../test/helpers/backend.ts';
 import { cpuMs, freePort, load, stop, type Load } from './lib.ts';
-import { percentile, startBenchReceiver } from './receiver.ts';
+import { burstArrivals, scheduleBurst, startBenchReceiver } from './receiver.ts';
 
 const HERALD = fileURLToPath(new URL('../bin/herald.js', import.meta.url));
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -128,7 +128,6 @@ async function seed(env: Record<string, string>, url: string, channels: number) 
  * the scheduled instant to the last arrival.
  */
 export async function scaleBurstBench(options: { count: number; leadSeconds: number; workers: number }) {
-  const loadBefore = os.loadavg();
   const receiver = await startBenchReceiver();
   const d = await deployment('scale');
   const processes: ChildProcess[] = [];
@@ -137,59 +136,52 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
     const api = await startRole(d.env, 'api');
     processes.push(api.child);
     for (let i = 0; i < options.workers; i++) processes.push((await startRole(d.env, 'worker')).child);
-    const due = new Date(Date.now() + options.leadSeconds * 1000);
-    due.setMilliseconds(0);
-    let created = 0;
-    for (let i = 0; i < channels.length; i += 100) {
-      const res = await fetch(`${api.url}/public/v1/posts`, {
-        method: 'POST',
-        headers: { authorization: key, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'schedule', date: due.toISOString(), posts: channels.slice(i, i + 100).map((id) => ({ integration: { id }, value: [{ content: '<p>burst</p>' }] })) }),
-      });
-      if (res.status !== 200) throw new Error(`POST /posts answered ${res.status}: ${await res.text()}`);
-      created += ((await res.json()) as unknown[]).length;
-    }
-    if (Date.now() >= due.getTime()) throw new Error('creating the posts took longer than the lead time; raise --lead');
-    let cpu = { worker: Number.NaN, database: Number.NaN, redis: Number.NaN };
-    // The workers are idle until the due instant: their CPU time from here to the last arrival is the burst's.
-    const workerCpu = () => processes.slice(1).reduce((sum, child) => sum + cpuMs(child.pid), 0);
-    const database = await databaseCpu(d.env.DATABASE_URL!);
-    const redis = new Redis(REDIS_URL);
-    try {
-      await database.poll();
-      const backendsBefore = database.pids();
-      const redisBefore = await redisCpuMs(redis);
-      const cpuBefore = workerCpu();
-      const deadline = due.getTime() + 300_000;
-      for (let i = 0; receiver.arrivals.size < created && Date.now() < deadline; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        if (i % 4 === 0) await database.poll();
+    const burst = async (round: number) => {
+      const loadBefore = os.loadavg()[0]!;
+      const due = new Date(Date.now() + options.leadSeconds * 1000);
+      due.setMilliseconds(0);
+      const created = await scheduleBurst(api.url, key, channels, due, `burst ${round}`);
+      const arrivals = burstArrivals(receiver.arrivals, created, due);
+      let cpu = { worker: Number.NaN, database: Number.NaN, redis: Number.NaN };
+      // The workers are idle until the due instant: their CPU time from here to the last arrival is the burst's.
+      const workerCpu = () => processes.slice(1).reduce((sum, child) => sum + cpuMs(child.pid), 0);
+      const database = await databaseCpu(d.env.DATABASE_URL!);
+      const redis = new Redis(REDIS_URL);
+      try {
+        await database.poll();
+        const backendsBefore = database.pids();
+        const redisBefore = await redisCpuMs(redis);
+        const cpuBefore = workerCpu();
+        const deadline = due.getTime() + 300_000;
+        for (let i = 0; arrivals.count() < created.length && Date.now() < deadline; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          if (i % 4 === 0) await database.poll();
+        }
+        await database.poll();
+        cpu = { worker: workerCpu() - cpuBefore, database: database.used(backendsBefore), redis: (await redisCpuMs(redis)) - redisBefore };
+      } finally {
+        redis.disconnect();
+        await database.close();
       }
-      await database.poll();
-      cpu = { worker: workerCpu() - cpuBefore, database: database.used(backendsBefore), redis: (await redisCpuMs(redis)) - redisBefore };
-    } finally {
-      redis.disconnect();
-      await database.close();
-    }
-    const times = [...receiver.arrivals.values()].map((list) => list[0]! - due.getTime()).sort((a, b) => a - b);
-    const last = times.at(-1) ?? NaN;
-    const perPost = (ms: number) => Math.round((ms / Math.max(receiver.arrivals.size, 1)) * 100) / 100;
-    return {
-      workers: options.workers,
-      posts: created,
-      delivered: receiver.arrivals.size,
-      duplicates: [...receiver.arrivals.values()].filter((list) => list.length > 1).length,
-      latenessMs: { p50: percentile(times, 50), p99: percentile(times, 99), max: last, min: times[0] },
-      postsPerSecond: Math.round((created / Math.max(last, 1)) * 1000),
-      // Load-independent: the workers' CPU time (user + system) per delivered post during the burst (PostgreSQL's and Redis's not included).
-      workerCpuMsPerPost: perPost(cpu.worker),
-      // The PostgreSQL backends serving this deployment's database (all processes' connections), per post.
-      databaseCpuMsPerPost: perPost(cpu.database),
-      // Redis's CPU per post: Redis is shared with whatever else uses it on this machine, so an upper bound.
-      redisCpuMsPerPost: perPost(cpu.redis),
-      // The machine is shared: its 1-minute load average before and after the run.
-      loadAverage: { before: Math.round(loadBefore[0]! * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
+      const summary = arrivals.summary();
+      const perPost = (ms: number) => Math.round((ms / Math.max(summary.delivered, 1)) * 100) / 100;
+      return {
+        posts: created.length,
+        ...summary,
+        // Load-independent: the workers' CPU time (user + system) per delivered post during the burst (PostgreSQL's and Redis's not included).
+        workerCpuMsPerPost: perPost(cpu.worker),
+        // The PostgreSQL backends serving this deployment's database (all processes' connections), per post.
+        databaseCpuMsPerPost: perPost(cpu.database),
+        // Redis's CPU per post: Redis is shared with whatever else uses it on this machine, so an upper bound.
+        redisCpuMsPerPost: perPost(cpu.redis),
+        // The machine is shared: its 1-minute load average before and after the burst.
+        loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
+      };
     };
+    // As in the embedded scenario: a first burst on workers that have never published, then a second.
+    const first = await burst(1);
+    const second = await burst(2);
+    return { workers: options.workers, first, second };
   } finally {
     for (const child of processes) await stop(child);
     await receiver.close();
