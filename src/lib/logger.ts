@@ -1,4 +1,5 @@
 import { pino, stdSerializers, type DestinationStream, type LevelWithSilent, type Logger, type SerializerFn } from 'pino';
+import { LineBatch } from './line-batch.ts';
 
 /** Where the log goes: standard output by default. */
 export type LogOutput = { fd: number; isTTY?: boolean | undefined };
@@ -30,9 +31,9 @@ function terminalMessage(log: Record<string, unknown>, messageKey: string): stri
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /**
- * Lines are gathered until this much is waiting, then written in one go: one write per some 30
- * request lines rather than one (a thread-pool round trip and a system call) per line, which
- * was most of what logging cost a request.
+ * Lines are gathered until this much is waiting (in characters: bytes for ASCII), then written in
+ * one go: one write per some 30 request lines rather than one (a thread-pool round trip and a
+ * system call) per line, which was most of what logging cost a request.
  */
 const WRITE_AFTER_BYTES = 8 * 1024;
 
@@ -44,8 +45,8 @@ const FLUSH_EVERY_MS = 500;
  * anywhere else (a pipe, a file, a log collector), one JSON object per line, written
  * asynchronously and in batches: a log line never waits for its reader; lines are gathered
  * until 8 KiB wait or half a second has passed, then written together. Whatever is still
- * gathered is written at exit (pino flushes its destination synchronously on `exit`, which
- * `process.exit` after SIGTERM and an uncaught error both reach); only a SIGKILL loses it.
+ * gathered is written at exit (synchronously, on `exit`, which `process.exit` after SIGTERM and
+ * an uncaught error both reach); only a SIGKILL loses it.
  */
 export async function createLogger(options: LoggerOptions): Promise<Logger> {
   const output = options.output ?? process.stdout;
@@ -64,7 +65,8 @@ export async function createLogger(options: LoggerOptions): Promise<Logger> {
       messageFormat: terminalMessage,
     });
   } else {
-    destination = pino.destination({ dest: output.fd, sync: false, minLength: WRITE_AFTER_BYTES, periodicFlush: FLUSH_EVERY_MS, maxLength: MAX_BUFFERED_BYTES });
+    const sink = pino.destination({ dest: output.fd, sync: false, maxLength: MAX_BUFFERED_BYTES });
+    destination = new LineBatch(sink, { fd: output.fd, writeAfter: WRITE_AFTER_BYTES, everyMs: FLUSH_EVERY_MS });
   }
   return pino(settings, destination);
 }

@@ -59,4 +59,18 @@ describe('the process log', () => {
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => [line.msg, line.line])).toEqual([['gathered', 0], ['gathered', 1], ['gathered', 2]]);
   }, PROCESS_BUDGET_MS);
+
+  it('writes every line once and in order across many batches, non-ASCII text included, when the process exits at once', async () => {
+    // About 300 KB of lines: many 8 KiB batches, some handed to the asynchronous writer, the last still gathered at exit.
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL('../../src/lib/logger.ts', import.meta.url).href)});
+      const log = await createLogger({ level: 'info', output: { fd: 1, isTTY: false } });
+      for (let i = 0; i < 3000; i++) log.info({ line: i, text: 'déjà vu ✓ 日本' }, 'many');
+      process.exit(0);
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: PROCESS_BUDGET_MS, maxBuffer: 16 * 1024 * 1024 });
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.line)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(new Set(lines.map((line) => line.text))).toEqual(new Set(['déjà vu ✓ 日本']));
+  }, PROCESS_BUDGET_MS);
 });
