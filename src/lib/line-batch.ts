@@ -44,7 +44,7 @@ export class LineBatch implements DestinationStream {
     if (this.#length >= this.#writeAfter) this.#pass();
   }
 
-  /** Hands what is gathered to the sink, which writes it asynchronously; `cb` once the sink has written it. */
+  /** Hands what is gathered to the sink, which writes it asynchronously; `cb` is called as the sink's own `flush` calls it. */
   flush(cb?: (error?: Error) => void): void {
     this.#pass();
     if (this.#sink.flush) this.#sink.flush(cb);
