@@ -137,10 +137,10 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
     processes.push(api.child);
     for (let i = 0; i < options.workers; i++) processes.push((await startRole(d.env, 'worker')).child);
     const burst = async (round: number) => {
-      const loadBefore = os.loadavg()[0]!;
       const due = new Date(Date.now() + options.leadSeconds * 1000);
       due.setMilliseconds(0);
       const created = await scheduleBurst(api.url, key, channels, due, `burst ${round}`);
+      const loadBefore = os.loadavg()[0]!;
       const arrivals = burstArrivals(receiver.arrivals, created, due);
       let cpu = { worker: Number.NaN, database: Number.NaN, redis: Number.NaN };
       // The workers are idle until the due instant: their CPU time from here to the last arrival is the burst's.
