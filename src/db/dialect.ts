@@ -4,7 +4,24 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type Pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Expression, type LogEvent, type RawBuilder, type Transaction } from 'kysely';
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type Expression,
+  type LogEvent,
+  type RawBuilder,
+  type TableMetadata,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './database.ts';
 
 /** Every piece of SQL that only one dialect understands lives in this file. */
@@ -67,7 +84,86 @@ export async function createKysely(target: DatabaseTarget, options: { onQuery?: 
   // An idle client that loses its server must not crash the process; the next query reconnects.
   // (A client in use is covered by its own listener, see `preparingClient`.)
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+  return new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }), ...(log && { log }) });
+}
+
+/** PostgreSQL, introspected in Herald's own schema only (see `OwnSchemaIntrospector`). */
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
+}
+
+type IntrospectedColumn = {
+  table: string;
+  table_type: string;
+  schema: string;
+  column: string;
+  not_null: boolean;
+  has_default: boolean;
+  type: string;
+  type_schema: string;
+  column_description: string | null;
+  auto_incrementing: string | null;
+};
+
+/**
+ * The tables and views of the schema Herald's names resolve to (`current_schema()`), as Kysely's
+ * own PostgreSQL introspector describes them. Its migrator asks whether its tables exist before
+ * every run. Kysely's introspector reads every schema of the database and resolves each one's
+ * name while it reads: a schema that someone else sharing the database drops at that moment (another
+ * deployment, another test file) fails Herald's migration with "schema … does not exist", and
+ * the other schemas' columns are read for nothing.
+ */
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+  }
+
+  getSchemas() {
+    return new PostgresIntrospector(this.#db).getSchemas();
+  }
+
+  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+    const internal = options.withInternalKyselyTables ? [] : [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
+    const { rows } = await sql<IntrospectedColumn>`
+      select c.relname as "table", c.relkind as table_type, ns.nspname as "schema", a.attname as "column",
+        a.attnotnull as not_null, a.atthasdef as has_default, typ.typname as "type", dtns.nspname as type_schema,
+        col_description(a.attrelid, a.attnum) as column_description,
+        pg_get_serial_sequence(format('%I.%I', ns.nspname, c.relname), a.attname) as auto_incrementing
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid
+      join pg_catalog.pg_type typ on typ.oid = a.atttypid
+      join pg_catalog.pg_namespace dtns on dtns.oid = typ.typnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p') and a.attnum >= 0 and not a.attisdropped
+        ${internal.length > 0 ? sql`and c.relname not in (${sql.join(internal)})` : sql``}
+      order by c.relname, a.attnum`.execute(this.#db);
+    const tables = new Map<string, { name: string; schema: string; isView: boolean; columns: TableMetadata['columns'][number][] }>();
+    for (const row of rows) {
+      let table = tables.get(row.table);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.table_type === 'v', columns: [] };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.auto_incrementing !== null,
+        comment: row.column_description ?? undefined,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
 }
 
 /**
