@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,10 @@ export default defineConfig({
     // The AWS SDK (S3 media store) warns on every start that its 2027 releases will need Node 22.
     env: { TZ: 'Australia/Adelaide', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     pool: 'forks',
+    // Test files mostly wait (on a database, a child process, a browser): two at a time keep two
+    // cores busy where Vitest's default (one fewer than the cores) would run one. Files never
+    // share state: each has its own database or schema, Redis prefix, ports and directories.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/global-setup.ts'],
