@@ -41,7 +41,7 @@ describe.skipIf(BACKEND !== 'postgres')('introspection (PostgreSQL): Herald’s 
     const withInternal = (await ours.db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name);
     expect(withInternal).toContain('kysely_migration');
 
-    // The other schema's own view is its own table, as Kysely describes a serial column.
+    // Seen from the other schema: its one table only, its serial column described as Kysely describes one.
     const theirs = await other.db.introspection.getTables();
     expect(theirs.map((t) => t.name)).toEqual(['elsewhere']);
     expect(theirs[0]!.columns).toEqual([
