@@ -19,6 +19,7 @@ import {
   type Expression,
   type LogEvent,
   type RawBuilder,
+  type SelectQueryBuilder,
   type TableMetadata,
   type Transaction,
 } from 'kysely';
@@ -375,6 +376,35 @@ export function jsonObject(db: Kysely<Database> | Transaction<Database>, entries
 export function readJsonObject<T>(value: unknown): T | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/**
+ * Locks the rows of table `of` that a subquery selects, for the statement's transaction, skipping rows another
+ * transaction holds (PostgreSQL's `for update skip locked`): workers claiming due work at the
+ * same time take different rows instead of queueing behind one another's locks. Nothing on
+ * SQLite, whose writing transactions run one at a time.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select query, whatever its tables and columns
+export function skippingLockedRows<Query extends SelectQueryBuilder<any, any, any>>(db: Kysely<Database> | Transaction<Database>, query: Query, of: string): Query {
+  return onPostgres(db) ? (query.forUpdate(of).skipLocked() as Query) : query;
+}
+
+/**
+ * `value in (subquery)`, the subquery run once first: PostgreSQL then looks the rows up by
+ * `value`'s index (`= any(array(…))`), whatever it estimates the subquery returns (an estimate
+ * of one row makes it scan the outer table instead). SQLite runs `in (subquery)` that way already.
+ */
+export function inSubquery(db: Kysely<Database> | Transaction<Database>, value: Expression<unknown>, subquery: Expression<unknown>): RawBuilder<boolean> {
+  return onPostgres(db) ? sql<boolean>`${value} = any(array(${subquery}))` : sql<boolean>`${value} in (${subquery})`;
+}
+
+/**
+ * `value in (…)` over the strings of a JSON array bound as one text parameter (`list`): a list of
+ * any length in a statement compiled once (see `precompiled`). On PostgreSQL as `= any(array(…))`,
+ * so that even the plan it prepares for any list looks the rows up by `value`'s index.
+ */
+export function inJsonList(db: Kysely<Database> | Transaction<Database>, value: Expression<unknown>, list: string): RawBuilder<boolean> {
+  return onPostgres(db) ? sql<boolean>`${value} = any(array(select json_array_elements_text(cast(${list} as json))))` : sql<boolean>`${value} in (select value from json_each(${list}))`;
 }
 
 /**

@@ -47,6 +47,22 @@ function publishedPart(release: Release, stamp: string) {
   };
 }
 
+/** Whether a claimed post's first PENDING part is its next step: part 0 of a post claimed for publishing, a comment of a published one. */
+function claimable(claimed: repo.ClaimedPostRow, part: PartRow): boolean {
+  return (claimed.state === 'PUBLISHING') === (Number(part.idx) === 0);
+}
+
+/** A claimed post and part as the worker holds them, under the claim made at `stamp`. */
+function dueClaim(claimed: repo.ClaimedPostRow, part: PartRow, stamp: string): DueClaim {
+  const { channel: channelColumns, part_count: partCount, ...row } = claimed;
+  // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
+  const post: PostRow = row;
+  const columns = readJsonObject<repo.ClaimedChannelColumns>(channelColumns);
+  const channel: ClaimedChannel | null = columns ? { id: post.channel_id, ...columns, disabled: Number(columns.disabled) } : null;
+  const claim: Claim = { postId: post.id, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
+  return { claim, post, part, channel, partCount: Number(partCount) };
+}
+
 /** Rolls back a claim or record transaction that found something other than what the engine may move. */
 class NothingToClaim extends Error {}
 
@@ -200,14 +216,32 @@ export class PostTransitions {
     if (!claimed) return null;
     const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil });
     // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
-    if (!part || (claimed.state === 'PUBLISHING') !== (Number(part.idx) === 0)) throw new NothingToClaim();
-    const { channel: channelColumns, part_count: partCount, ...row } = claimed;
-    // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
-    const post: PostRow = row;
-    const columns = readJsonObject<repo.ClaimedChannelColumns>(channelColumns);
-    const channel: ClaimedChannel | null = columns ? { id: post.channel_id, ...columns, disabled: Number(columns.disabled) } : null;
-    const claim: Claim = { postId, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
-    return { claim, post, part, channel, partCount: Number(partCount) };
+    if (!part || !claimable(claimed, part)) throw new NothingToClaim();
+    return dueClaim(claimed, part, stamp);
+  }
+
+  /**
+   * Claims up to `limit` due posts of the lane's platforms, earliest first, with the next step of
+   * each, in one transaction of two statements whatever their number (see `repo.claimDuePosts`):
+   * what the queue's wake of a lane does instead of a claim per post. Only posts whose next step
+   * can be claimed are taken; on PostgreSQL, posts another worker is claiming at that moment are
+   * left to it. The same guarantees as `claimDue`: each claim is the read of what it claimed.
+   */
+  async claimDueBatch(platforms: repo.PlatformFilter, limit: number, leaseMs: number): Promise<DueClaim[]> {
+    const now = this.deps.clock.now();
+    const stamp = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const posts = await repo.claimDuePosts(trx, platforms, stamp, limit);
+      if (posts.length === 0) return [];
+      const parts = new Map((await repo.claimFirstParts(trx, posts.map((post) => post.id), { claimedAt: stamp, leaseUntil })).map((part) => [part.post_id, part]));
+      return posts.map((claimed) => {
+        const part = parts.get(claimed.id);
+        // The first statement takes only posts with a step to claim, and a claimed post's parts cannot change meanwhile: throwing rolls back every claim of the batch.
+        if (!part || !claimable(claimed, part)) throw new Error(`Post ${claimed.id} was claimed without a part it may send; no claim of this batch is kept.`);
+        return dueClaim(claimed, part, stamp);
+      });
+    });
   }
 
   /** Extends the claim's lease while its call is in flight; false once the claim is no longer held. */

@@ -1,8 +1,8 @@
-import type { Compilable, Updateable } from 'kysely';
-import { jsonObject } from '../db/dialect.ts';
+import type { Compilable, ExpressionBuilder, Kysely, Updateable } from 'kysely';
+import { inJsonList, inSubquery, jsonObject, skippingLockedRows } from '../db/dialect.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
-import type { Executor } from '../db/database.ts';
+import type { Database, Executor } from '../db/database.ts';
 import type { IdempotencyKeysTable, PartState, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
 export function insertPost(db: Executor, row: PostsTable) {
@@ -118,14 +118,32 @@ export type ClaimedPostRow = PostsTable & {
 /** The channel as a claim reads it. */
 export type ClaimedChannelColumns = Pick<ChannelsTable, (typeof CLAIM_CHANNEL_COLUMNS)[number]> & { client_group_name: string | null };
 
+/** What a claim changes on a post: QUEUE becomes PUBLISHING (a published post with a comment due stays PUBLISHED), and it is no longer due. */
+function claimedPostChanges(param: (name: 'now') => string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) => ({
+    state: eb.case().when('state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('state')).end(),
+    next_run_at: null,
+    updated_at: param('now'),
+  });
+}
+
+/** What a claim reads along with the post: its channel (one JSON object) and how many parts it has. */
+function claimedPostExtras(db: Kysely<Database>) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) => [
+    eb
+      .selectFrom('channels')
+      .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
+      .select((cb) => jsonObject(db, [...CLAIM_CHANNEL_COLUMNS.map((column) => [column, cb.ref(`channels.${column}`)] as const), ['client_group_name', cb.ref('client_groups.name')]]).as('c'))
+      .whereRef('channels.id', '=', 'posts.channel_id')
+      .as('channel'),
+    eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
+  ];
+}
+
 const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPostRow>((db, param) =>
   db
     .updateTable('posts')
-    .set((eb) => ({
-      state: eb.case().when('state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('state')).end(),
-      next_run_at: null,
-      updated_at: param('now'),
-    }))
+    .set(claimedPostChanges(param))
     .where('id', '=', param('id'))
     .where('deleted_at', 'is', null)
     .where('state', 'in', ['QUEUE', 'PUBLISHED'])
@@ -134,15 +152,7 @@ const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPo
     // A deleted channel publishes nothing.
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
     .returningAll()
-    .returning((eb) => [
-      eb
-        .selectFrom('channels')
-        .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
-        .select((cb) => jsonObject(db, [...CLAIM_CHANNEL_COLUMNS.map((column) => [column, cb.ref(`channels.${column}`)] as const), ['client_group_name', cb.ref('client_groups.name')]]).as('c'))
-        .whereRef('channels.id', '=', 'posts.channel_id')
-        .as('channel'),
-      eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
-    ]) as unknown as Compilable<ClaimedPostRow>,
+    .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
 );
 
 /** Compiled once: every publish runs it (see `precompiled`). */
@@ -163,6 +173,88 @@ const claimNextPartStatement = precompiled<{ postId: string; claimedAt: string; 
 /** Claims the first PENDING part of a post (the one just claimed with `claimDuePost`), reading it as claimed. */
 export async function claimNextPart(db: Executor, postId: string, claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable | undefined> {
   return (await claimNextPartStatement(db, { postId, ...claim }))[0];
+}
+
+/** The platforms whose posts a lane publishes: only these, or every one but these. */
+export type PlatformFilter = { only: readonly string[] } | { except: readonly string[] };
+
+/**
+ * Claims up to `limit` due posts of the lane's platforms, earliest first, in one statement that
+ * reads them as claimed, like `claimDuePost` does one post. Only a post whose next step can be
+ * claimed is taken: a post in QUEUE with its first part PENDING, or a published post with a
+ * comment PENDING. On PostgreSQL the rows another worker is claiming at that moment are skipped,
+ * not waited for.
+ */
+function claimDuePostsStatement(platforms: PlatformFilter) {
+  return precompiled<{ now: string; limit: number }, ClaimedPostRow>((db, param) => {
+    type Due = ExpressionBuilder<Database & { p: PostsTable }, 'p'>;
+    // Each check on a candidate is a probe by key (a subquery of one value), which PostgreSQL runs
+    // per candidate: the scan below reads posts in (next_run_at, id) order from the index of posts
+    // that can come due and stops at `limit`, whatever the number of PENDING parts or channels.
+    const provider = (eb: Due) => eb.selectFrom('channels as c').select('c.provider').whereRef('c.id', '=', 'p.channel_id').where('c.deleted_at', 'is', null);
+    const lane = (eb: Due) => {
+      // A deleted channel publishes nothing: its provider reads as null, in no lane.
+      if ('only' in platforms) return eb(provider(eb), 'in', platforms.only);
+      if (platforms.except.length > 0) return eb(provider(eb), 'not in', platforms.except);
+      return eb(provider(eb), 'is not', null);
+    };
+    const firstPartState = (eb: Due) => eb.selectFrom('post_parts as pp').select('pp.state').whereRef('pp.post_id', '=', 'p.id').where('pp.idx', '=', 0);
+    const firstPendingIdx = (eb: Due) => eb.selectFrom('post_parts as q').select((qb) => qb.fn.min('q.idx').as('idx')).whereRef('q.post_id', '=', 'p.id').where('q.state', '=', 'PENDING');
+    const due = db
+      .selectFrom('posts as p')
+      .select('p.id')
+      .where('p.deleted_at', 'is', null)
+      .where('p.next_run_at', '>=', '0')
+      .where('p.next_run_at', '<=', param('now'))
+      // Its next step: the post itself (part 0, PENDING) while in QUEUE, a comment (a PENDING part after the first) once PUBLISHED.
+      // A CASE, not an OR of states: SQLite would otherwise read the posts by state and sort them.
+      .where((eb) =>
+        eb
+          .case()
+          .when('p.state', '=', 'QUEUE')
+          .then(eb(firstPartState(eb), '=', 'PENDING'))
+          .when('p.state', '=', 'PUBLISHED')
+          .then(eb(firstPendingIdx(eb), '>', 0))
+          .else(eb.lit(false))
+          .end(),
+      )
+      .where(lane)
+      .orderBy('p.next_run_at')
+      .orderBy('p.id')
+      .limit(param('limit') as unknown as number);
+    return db
+      .updateTable('posts')
+      .set(claimedPostChanges(param))
+      .where((eb) => inSubquery(db, eb.ref('id'), skippingLockedRows(db, due, 'p')))
+      .returningAll()
+      .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>;
+  });
+}
+
+/** By lane: each lane's filter is compiled into its own statement. */
+const claimDuePostsStatements = new Map<string, ReturnType<typeof claimDuePostsStatement>>();
+
+/** Claims up to `limit` due posts of a lane (see `claimDuePostsStatement`); one statement, compiled once per lane. */
+export async function claimDuePosts(db: Executor, platforms: PlatformFilter, now: string, limit: number): Promise<ClaimedPostRow[]> {
+  const key = JSON.stringify(platforms);
+  let statement = claimDuePostsStatements.get(key);
+  if (!statement) claimDuePostsStatements.set(key, (statement = claimDuePostsStatement(platforms)));
+  return statement(db, { now, limit });
+}
+
+const claimFirstPartsStatement = precompiled<{ postIds: string; claimedAt: string; leaseUntil: string }, PostPartsTable>((db, param) =>
+  db
+    .updateTable('post_parts')
+    .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('attempts', '+', 1) }))
+    .where((eb) => inJsonList(db, eb.ref('post_id'), param('postIds')))
+    // The first PENDING part (no separate test of the state, so that SQLite looks the parts up by post, not by state).
+    .where('idx', '=', (eb) => eb.selectFrom('post_parts as q').select((qb) => qb.fn.min('q.idx').as('idx')).whereRef('q.post_id', '=', 'post_parts.post_id').where('q.state', '=', 'PENDING'))
+    .returningAll(),
+);
+
+/** Claims the first PENDING part of each of the posts (just claimed with `claimDuePosts`), reading them as claimed; one statement. */
+export function claimFirstParts(db: Executor, postIds: readonly string[], claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable[]> {
+  return claimFirstPartsStatement(db, { postIds: JSON.stringify(postIds), ...claim });
 }
 
 /** What a platform answered, as stored on the part and the post. */
@@ -289,6 +381,26 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
     );
   }
   return query.orderBy('posts.next_run_at').orderBy('posts.id').limit(limit).execute();
+}
+
+/**
+ * Posts in QUEUE, due by `now`, whose channel was deleted (a deletion that raced their
+ * scheduling): no claim takes them, and the sweep moves them to draft. At most `limit`, earliest first.
+ */
+export function listDueOnDeletedChannels(db: Executor, now: string, limit: number) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('channels', 'channels.id', 'posts.channel_id')
+    .selectAll('posts')
+    .where('posts.state', '=', 'QUEUE')
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.next_run_at', '>=', '0')
+    .where('posts.next_run_at', '<=', now)
+    .where('channels.deleted_at', 'is not', null)
+    .orderBy('posts.next_run_at')
+    .orderBy('posts.id')
+    .limit(limit)
+    .execute();
 }
 
 /** Where a batch of stale parts starts: after this part, in (post_id, idx) order. */

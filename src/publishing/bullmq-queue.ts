@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.ts';
 import { createRedis } from '../lib/redis.ts';
-import type { JobHandler, JobQueue, PublishJob } from './job-queue.ts';
+import type { JobHandlers, JobQueue, Lane, PublishJob } from './job-queue.ts';
 
 /** The lane of jobs whose platform has no lane of its own (`unknown`, or a platform added later). */
 export const DEFAULT_LANE = 'default';
@@ -15,30 +16,46 @@ export type BullmqQueueOptions = {
   clock: Clock;
   /** Platforms with a lane (a BullMQ queue and worker) of their own; the others share `default`. */
   providers: readonly string[];
-  /** Jobs run at once per lane in this process, by platform (or `default`); `start`'s `concurrency` otherwise. */
+  /** Posts published at once per lane in this process, by platform (or `default`); `start`'s `concurrency` otherwise. */
   concurrencyByProvider?: Readonly<Record<string, number>>;
   /** How long a job stays with a worker that stopped renewing it (died) before another takes it over. */
   lockDurationMs?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 };
 
-type JobData = { postId: string; runAt: number; provider: string };
+/** A wake of a lane: publish what is due in it at `runAt`. */
+type WakeData = { runAt: number };
+/** A job of one post, as queued by versions before wakes: still run, by the post's own handler. */
+type PostJobData = { postId: string; runAt: number; provider: string };
+type JobData = WakeData | PostJobData;
 
-/** How long a post's job index outlives its latest job's run time; its entries are never removed one by one. */
-const INDEX_TTL_MS = 24 * 3600_000;
+/**
+ * A wake due further ahead than this (on the enqueuing process's clock) is shared by every post
+ * of its lane due at that instant: its job id is the instant. A wake due sooner gets an id of its
+ * own, so that it never folds into a wake that another process's worker is already running
+ * (clocks differ a little between processes).
+ */
+const SHARED_AHEAD_MS = 2_000;
 
 /**
  * The scale-out queue: BullMQ on Redis, one BullMQ queue ("lane") per platform so one
  * platform's slowness never holds up another, each with its own concurrency.
  *
- * - Job ids are `<postId>_<runAt ms>`: adding the same post and time twice, from any process,
- *   keeps one job.
- * - A job waits in BullMQ's delayed set until `runAt` (measured on the injected clock); a test
+ * - A job is a wake of a lane at an instant, not a post: "publish what is due in this lane". Its
+ *   handler claims the due posts from the database by the batch (see `JobHandlers.due`), so a
+ *   burst of posts due together costs a few jobs and a claim per batch, not a job and a claim per post.
+ * - Posts due at the same instant share one wake: its job id is the lane's `due_<runAt ms>`,
+ *   added once whatever the number of posts and processes. A wake due within `SHARED_AHEAD_MS`
+ *   has an id of its own; the wakes asked for in one turn of the event loop for the same lane
+ *   and instant are one job.
+ * - A wake waits in BullMQ's delayed set until `runAt` (measured on the injected clock); a test
  *   clock that jumps promotes the jobs that became due.
+ * - Each lane's worker runs one wake at a time; its publishes (up to the lane's concurrency)
+ *   outlast the wake. A wake that finds more due than this process has room for asks for another
+ *   wake, which another worker process takes.
  * - Retries are the publisher's: it re-enqueues with a later `runAt` (its own backoff). BullMQ's
  *   attempts only cover errors escaping the handler.
- * - `remove` is best-effort: a job that is already running, or whose index entry was lost, still
- *   runs, and the handler ignores work that is no longer due.
+ * - `remove` has nothing to do: a wake only publishes what the database says is due.
  * - Redis may lose everything: the publisher's sweep re-enqueues due posts from the database.
  */
 export class BullmqQueue implements JobQueue {
@@ -48,7 +65,9 @@ export class BullmqQueue implements JobQueue {
   #producer: Redis | null = null;
   #consumer: Redis | null = null;
   #workers: Worker<JobData>[] = [];
-  #handler: JobHandler | null = null;
+  #handlers: JobHandlers | null = null;
+  /** Wakes asked for in this turn of the event loop, by lane and instant: added together at its end. */
+  readonly #soon = new Map<string, Promise<void>>();
   #unsubscribe: (() => void) | null = null;
   #promoting: Promise<void> = Promise.resolve();
   #closed = false;
@@ -72,51 +91,62 @@ export class BullmqQueue implements JobQueue {
   }
 
   async enqueue(job: PublishJob): Promise<void> {
-    const runAt = job.runAt.getTime();
-    const id = jobId(job.postId, runAt);
-    const lane = this.laneOf(job.provider);
-    const delay = Math.max(0, runAt - this.#options.clock.now().getTime());
-    await this.#queue(lane).add(
-      'publish',
-      { postId: job.postId, runAt, provider: job.provider },
-      { jobId: id, delay, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
-    );
-    // Two commands sent together (the connection pipelines them): if the second is lost, the entry
-    // outlives its job, which `remove` tolerates.
-    const index = this.#indexKey(job.postId);
-    const redis = this.#redis();
-    await Promise.all([redis.sadd(index, `${lane}/${id}`), redis.pexpire(index, delay + INDEX_TTL_MS)]);
+    await this.#wake(this.laneOf(job.provider), job.runAt.getTime());
   }
 
-  async remove(postId: string): Promise<void> {
-    const index = this.#indexKey(postId);
-    const entries = await this.#redis().smembers(index);
-    for (const entry of entries) {
-      const [lane, id] = entry.split('/') as [string, string];
-      // A running (locked) job cannot be removed; its handler re-reads the post and stops there.
-      await this.#queue(lane)
-        .remove(id)
-        .catch(() => 0);
+  /** Nothing to drop: a wake publishes only what the database says is due, and a removed post is not. */
+  async remove(_postId: string): Promise<void> {}
+
+  /** Adds a wake of `lane` at `runAt` (see the class's notes on job ids). */
+  #wake(lane: string, runAt: number): Promise<void> {
+    const now = this.#options.clock.now().getTime();
+    if (runAt > now + SHARED_AHEAD_MS) return this.#add(lane, runAt, `due_${runAt}`);
+    const key = `${lane}/${runAt <= now ? 'now' : runAt}`;
+    let added = this.#soon.get(key);
+    if (!added) {
+      // Added once the callers of this turn have asked (each after committing what it wants woken).
+      added = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.#soon.delete(key);
+        return this.#add(lane, runAt, `due_${runAt}_${randomUUID()}`);
+      });
+      this.#soon.set(key, added);
     }
-    await this.#redis().del(index);
+    return added;
   }
 
-  async start(handler: JobHandler, options: { concurrency?: number } = {}): Promise<void> {
+  async #add(lane: string, runAt: number, id: string): Promise<void> {
+    const delay = Math.max(0, runAt - this.#options.clock.now().getTime());
+    await this.#queue(lane).add('due', { runAt }, { jobId: id, delay, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } });
+  }
+
+  /** What the handler of a lane's wakes is given. */
+  lane(name: string, fallbackConcurrency = 8): Lane {
+    const own = this.#lanes.filter((lane) => lane !== DEFAULT_LANE);
+    return {
+      name,
+      platforms: name === DEFAULT_LANE ? { except: own } : { only: [name] },
+      concurrency: this.#options.concurrencyByProvider?.[name] ?? fallbackConcurrency,
+    };
+  }
+
+  async start(handlers: JobHandlers, options: { concurrency?: number } = {}): Promise<void> {
     if (this.#workers.length > 0) throw new Error('The queue is already started.');
-    this.#handler = handler;
+    this.#handlers = handlers;
     const fallback = options.concurrency ?? 8;
     const lockDuration = this.#options.lockDurationMs ?? 30_000;
-    for (const lane of this.#lanes) {
-      const worker = new Worker<JobData>(BullmqQueue.queueName(lane), (job, token) => this.#process(job, token), {
+    for (const name of this.#lanes) {
+      const lane = this.lane(name, fallback);
+      // One wake at a time: a wake's claims fill the lane's publishing slots, and a wake that finds them full leaves what is due to another process.
+      const worker = new Worker<JobData>(BullmqQueue.queueName(name), (job, token) => this.#process(lane, job, token), {
         connection: this.#consumerConnection(),
         prefix: this.#options.prefix,
-        concurrency: this.#options.concurrencyByProvider?.[lane] ?? fallback,
+        concurrency: 1,
         lockDuration,
         stalledInterval: lockDuration,
         maxStalledCount: 1,
         autorun: true,
       });
-      worker.on('error', (error) => this.#options.log?.warn({ err: error, lane }, 'publishing queue worker error (it retries by itself)'));
+      worker.on('error', (error) => this.#options.log?.warn({ err: error, lane: name }, 'publishing queue worker error (it retries by itself)'));
       this.#workers.push(worker);
     }
     this.#unsubscribe = this.#options.clock.onJump?.(() => void this.#promoteDue().catch(() => {})) ?? null;
@@ -128,8 +158,9 @@ export class BullmqQueue implements JobQueue {
     this.#unsubscribe = null;
     const workers = this.#workers;
     this.#workers = [];
-    // Worker.close waits for the jobs in progress to finish.
+    // Worker.close waits for the jobs in progress to finish; then the publishes they started.
     await Promise.all(workers.map((worker) => worker.close()));
+    await this.#handlers?.idle();
     await this.#promoting;
   }
 
@@ -151,30 +182,39 @@ export class BullmqQueue implements JobQueue {
   }
 
   /**
-   * Resolves once no job is waiting or running and none is due (on the injected clock) in any
-   * lane. Delayed jobs that a test clock made due are promoted on the way. For tests.
+   * Resolves once no job is waiting or running, none is due (on the injected clock) in any lane,
+   * and no publish is under way. Delayed jobs that a test clock made due are promoted on the way. For tests.
    */
   async idle(): Promise<void> {
     for (;;) {
+      await Promise.all(this.#soon.values());
       const due = await this.#promoteDue();
       const counts = await Promise.all(this.#lanes.map((lane) => this.#queue(lane).getJobCounts('waiting', 'active', 'prioritized', 'paused')));
       const busy = counts.some((count) => Object.values(count).some((n) => n > 0));
-      if (!busy && due === 0) return;
+      if (!busy && due === 0 && this.#soon.size === 0) {
+        // A publish that finishes may queue what comes next (a comment, a retry): look again after it.
+        if (!this.#handlers || (await this.#handlers.idle())) return;
+        continue;
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
 
-  async #process(job: Job<JobData>, token: string | undefined): Promise<void> {
-    const { postId, runAt, provider } = job.data;
-    const early = runAt - this.#options.clock.now().getTime();
+  async #process(lane: Lane, job: Job<JobData>, token: string | undefined): Promise<void> {
+    const data = job.data;
+    const early = data.runAt - this.#options.clock.now().getTime();
     if (early > 0) {
       // Fired before its time on this process's clock (skew, or a test clock that went back).
       await job.moveToDelayed(Date.now() + early, token);
       throw new DelayedError();
     }
-    // The handler carries on by itself with whatever is due at once, so it never needs its own job again.
-    // The job's index entry stays until the index expires: removing a finished job is a no-op.
-    await this.#handler!({ postId, runAt: new Date(runAt), provider });
+    if ('postId' in data) {
+      await this.#handlers!.post({ postId: data.postId, runAt: new Date(data.runAt), provider: data.provider });
+      return;
+    }
+    await this.#handlers!.due(lane, () => {
+      this.#wake(lane.name, this.#options.clock.now().getTime()).catch((error: unknown) => this.#options.log?.warn({ err: error, lane: lane.name }, 'could not ask another worker to share due posts'));
+    });
   }
 
   /** Promotes delayed jobs whose `runAt` has come on the injected clock; returns how many were due. */
@@ -211,9 +251,8 @@ export class BullmqQueue implements JobQueue {
   }
 
   /**
-   * The shared connection for adding, removing and inspecting jobs. Commands issued in the same
-   * tick go out in one write (the sweep enqueues a page of posts at once; every enqueue is a job
-   * and its index entry).
+   * The shared connection for adding and inspecting jobs. Commands issued in the same tick go out
+   * in one write (the sweep enqueues a page of posts at once).
    */
   #redis(): Redis {
     this.#producer ??= createRedis(this.#options.redisUrl, { enableAutoPipelining: true });
@@ -225,13 +264,4 @@ export class BullmqQueue implements JobQueue {
     this.#consumer ??= createRedis(this.#options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     return this.#consumer;
   }
-
-  #indexKey(postId: string): string {
-    return `${this.#options.prefix}:herald-post-jobs:${postId}`;
-  }
-}
-
-/** BullMQ ids must not contain ':'. */
-function jobId(postId: string, runAtMs: number): string {
-  return `${postId}_${runAtMs}`;
 }

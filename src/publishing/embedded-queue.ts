@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock.ts';
-import type { JobHandler, JobQueue, PublishJob } from './job-queue.ts';
+import type { JobHandlers, JobQueue, PublishJob } from './job-queue.ts';
 
 type Entry = { id: string; job: PublishJob; at: number };
 
@@ -24,7 +24,7 @@ export class EmbeddedQueue implements JobQueue {
   readonly #byPost = new Map<string, Set<string>>();
   #heap: Entry[] = [];
   #timer: NodeJS.Timeout | null = null;
-  #handler: JobHandler | null = null;
+  #handler: JobHandlers['post'] | null = null;
   #concurrency = 8;
   #running = new Set<Promise<void>>();
   #stopping = false;
@@ -60,8 +60,8 @@ export class EmbeddedQueue implements JobQueue {
     this.#byPost.delete(postId);
   }
 
-  async start(handler: JobHandler, options: { concurrency?: number } = {}): Promise<void> {
-    this.#handler = handler;
+  async start(handlers: JobHandlers, options: { concurrency?: number } = {}): Promise<void> {
+    this.#handler = (job) => handlers.post(job);
     this.#concurrency = options.concurrency ?? this.#concurrency;
     this.#stopping = false;
     this.#unsubscribe = this.#clock.onJump?.(() => this.#arm()) ?? null;

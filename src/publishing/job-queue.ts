@@ -1,3 +1,5 @@
+import type { PlatformFilter } from '../posts/posts.repository.ts';
+
 /** A request to look at one post: publish it (or its next comment) if it is due. */
 export type PublishJob = {
   postId: string;
@@ -7,21 +9,37 @@ export type PublishJob = {
   provider: string;
 };
 
-export type JobHandler = (job: PublishJob) => Promise<void>;
+/** A lane of posts: the platforms it publishes for, and how many of its posts a process publishes at once. */
+export type Lane = { name: string; platforms: PlatformFilter; concurrency: number };
+
+/** What a queue runs; a queue uses `post`, or `due` and `idle`. */
+export type JobHandlers = {
+  /** Does the next due step of one post, if it is still due. */
+  post(job: PublishJob): Promise<void>;
+  /**
+   * Publishes the posts of `lane` that are due, many per claim: resolves once every one that was
+   * due when it was called is claimed (their publishes may still be under way; see `idle`).
+   * `share` asks another worker to join in: more is due than this process publishes at once.
+   */
+  due(lane: Lane, share: () => void): Promise<void>;
+  /** Resolves once no publish that `due` started is under way; true if none was. */
+  idle(): Promise<boolean>;
+};
 
 /**
  * Wakes workers when posts come due. The database stays the truth: a job only says "look at
- * this post"; the handler re-reads the row and does nothing when the work is no longer due.
- * Two implementations: in-process timers (embedded default) and BullMQ (scale-out).
+ * this post" (or "look at what is due in this lane"); the handler claims in the database and does
+ * nothing when the work is no longer due. Two implementations: in-process timers, a job per post
+ * (embedded default), and BullMQ, a job per lane and instant (scale-out).
  */
 export interface JobQueue {
   /** Schedules `job`; adding the same post and time twice runs it once. */
   enqueue(job: PublishJob): Promise<void>;
-  /** Drops pending jobs of a post (deleted, or moved back to draft). */
+  /** Drops pending jobs of a post (deleted, or moved back to draft), where jobs are per post. */
   remove(postId: string): Promise<void>;
-  /** Starts running jobs with `handler`, at most `concurrency` at a time. */
-  start(handler: JobHandler, options?: { concurrency?: number }): Promise<void>;
-  /** Stops taking jobs and waits for the running ones to finish. */
+  /** Starts running jobs with `handlers`, at most `concurrency` at a time (per lane, where the queue has lanes and no setting of its own for one). */
+  start(handlers: JobHandlers, options?: { concurrency?: number }): Promise<void>;
+  /** Stops taking jobs and waits for the running ones (and the publishes they started) to finish. */
   stop(): Promise<void>;
   /** Resolves once nothing is running and nothing is due (tests wait on it after moving a test clock). */
   idle?(): Promise<void>;

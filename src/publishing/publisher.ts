@@ -1,7 +1,7 @@
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
-import { PostTransitions, type Claim, type ClaimedChannel } from '../posts/post-transitions.ts';
+import { PostTransitions, type Claim, type ClaimedChannel, type DueClaim } from '../posts/post-transitions.ts';
 import * as repo from '../posts/posts.repository.ts';
 import type { PostsDeps } from '../posts/posts.service.ts';
 import type { ErrorKind, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
@@ -9,7 +9,8 @@ import { checkReadiness } from '../posts/readiness.ts';
 import { ProviderError, type Provider, type PublishedRef } from '../providers/provider.ts';
 import { getProvider } from '../providers/registry.ts';
 import type { ShortLinksService } from '../short-links/short-links.service.ts';
-import type { PublishJob } from './job-queue.ts';
+import { DuePump } from './due-pump.ts';
+import type { Lane, PublishJob } from './job-queue.ts';
 
 export type PublisherOptions = {
   /** Attempts per part before giving up on retryable failures. */
@@ -49,8 +50,8 @@ export type PublisherDeps = PostsDeps & {
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   options?: Partial<PublisherOptions>;
-  /** Test seam: runs just before a job's claim, to interleave an edit deterministically. */
-  hooks?: { beforeClaim?(postId: string): Promise<void> };
+  /** Test seam: runs just before a claim (of a post; `null` for a lane's batch), to interleave an edit deterministically. */
+  hooks?: { beforeClaim?(postId: string | null): Promise<void> };
 };
 
 /** What one sweep did: posts re-enqueued, and whether it reached the end of the due posts (or stopped at its budget). */
@@ -92,6 +93,8 @@ export class Publisher {
   /** Where the next sweep carries on, when the last one stopped at its budget. */
   #sweepCursor: repo.DueCursor | null = null;
   #stopped = true;
+  /** By lane: the pumps of the queue's wakes (see `DuePump`). */
+  readonly #pumps = new Map<string, DuePump>();
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -111,7 +114,11 @@ export class Publisher {
     await this.recover({ all: options.exclusive });
     await this.enqueuePending(options.exclusive ? null : this.#options.horizonMs, { cursor: null, budget: Number.POSITIVE_INFINITY });
     await this.#deps.queue.start(
-      (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
+      {
+        post: (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
+        due: (lane, share) => this.#pump(lane).drain(share),
+        idle: async () => (await Promise.all([...this.#pumps.values()].map((pump) => pump.idle()))).every(Boolean),
+      },
       { concurrency: options.concurrency },
     );
     if (options.sweepIntervalMs > 0) this.#scheduleSweep(options.sweepIntervalMs);
@@ -151,12 +158,23 @@ export class Publisher {
 
   async #sweepOnce(): Promise<SweepReport> {
     const recovered = await this.recover({ all: false });
+    await this.#unscheduleOnDeletedChannels();
     const state = { cursor: this.#sweepCursor, budget: this.#options.sweepBudget };
     const { enqueued, complete } = await this.enqueuePending(this.#options.horizonMs, state);
     this.#sweepCursor = complete ? null : state.cursor;
     const dayAgo = new Date(this.#deps.clock.now().getTime() - 48 * 3600_000).toISOString();
     await repo.purgeIdempotencyKeys(this.#deps.db, dayAgo);
     return { recovered, enqueued, complete };
+  }
+
+  /**
+   * Moves to draft the due posts of deleted channels (a deletion that raced their scheduling),
+   * which no claim takes; a post's own job does the same when it finds one (see `#step`). At most
+   * a page per sweep.
+   */
+  async #unscheduleOnDeletedChannels(): Promise<void> {
+    const orphans = await repo.listDueOnDeletedChannels(this.#deps.db, this.#deps.clock.now().toISOString(), this.#options.sweepPage);
+    for (const post of orphans) await this.#transitions.unschedule(post).catch(() => {});
   }
 
   /**
@@ -215,6 +233,36 @@ export class Publisher {
   async handle(job: PublishJob): Promise<void> {
     for (let step = 0; step < 100; step++) {
       if (!(await this.#step(job))) return;
+    }
+  }
+
+  /** The pump of a lane's wakes, made on first use. */
+  #pump(lane: Lane): DuePump {
+    let pump = this.#pumps.get(lane.name);
+    if (!pump) {
+      const { log, hooks } = this.#deps;
+      pump = new DuePump(
+        {
+          claim: async (limit) => {
+            await hooks?.beforeClaim?.(null);
+            return this.#transitions.claimDueBatch(lane.platforms, limit, this.#options.leaseMs);
+          },
+          publish: (due) => this.#publishDue(due),
+          report: (error) => log.error({ err: error, lane: lane.name }, 'publishing due posts failed; the sweep will pick them up again'),
+        },
+        lane.concurrency,
+      );
+      this.#pumps.set(lane.name, pump);
+    }
+    return pump;
+  }
+
+  /** Publishes a post claimed in a lane's batch, then carries on with its next step if that is due at once. */
+  async #publishDue(due: DueClaim): Promise<void> {
+    const { post, part, claim } = due;
+    const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(this.#deps.db, [post.id]) : [part];
+    if (await this.#publishClaimed(post, part, parts, claim, due.channel)) {
+      await this.handle({ postId: post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
     }
   }
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createOutboundClient, type OutboundClient } from '../../src/net/outbound.ts';
 import { EmbeddedQueue } from '../../src/publishing/embedded-queue.ts';
-import type { PublishJob } from '../../src/publishing/job-queue.ts';
+import type { JobHandlers, PublishJob } from '../../src/publishing/job-queue.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
@@ -15,6 +15,13 @@ function queueWithPrepare(clock: ManualClock) {
   return { queue, prepared };
 }
 
+/** Handlers that run `post` for each job; the embedded queue has no lanes, so `due` is never called. */
+const posts = (post: JobHandlers['post']): JobHandlers => ({
+  post,
+  due: () => Promise.reject(new Error('the embedded queue wakes posts, not lanes')),
+  idle: async () => true,
+});
+
 const job = (postId: string, clock: ManualClock, inMs: number): PublishJob => ({ postId, runAt: new Date(clock.now().getTime() + inMs), provider: 'webhook' });
 
 describe('the embedded queue', () => {
@@ -24,7 +31,7 @@ describe('the embedded queue', () => {
     await queue.enqueue(job('before-start', clock, MINUTE));
     expect(prepared).toEqual([]);
     const ran: string[] = [];
-    await queue.start(async (j) => void ran.push(j.postId), { concurrency: 2 });
+    await queue.start(posts(async (j) => void ran.push(j.postId)), { concurrency: 2 });
     // The job waiting at start is due within the horizon.
     expect(prepared).toHaveLength(1);
     await queue.enqueue(job('tomorrow', clock, 24 * 60 * MINUTE));
@@ -43,7 +50,7 @@ describe('the embedded queue', () => {
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const { queue, prepared } = queueWithPrepare(clock);
     await queue.enqueue(job('later', clock, 60 * MINUTE));
-    await queue.start(async () => {});
+    await queue.start(posts(async () => {}));
     expect(prepared).toEqual([]);
     await queue.stop();
   });
@@ -55,13 +62,13 @@ describe('the embedded queue', () => {
     let most = 0;
     const ran: string[] = [];
     await queue.start(
-      async (j) => {
+      posts(async (j) => {
         running++;
         most = Math.max(most, running);
         await new Promise((resolve) => setImmediate(resolve));
         ran.push(j.postId);
         running--;
-      },
+      }),
       { concurrency: 3 },
     );
     for (let i = 0; i < 30; i++) await queue.enqueue(job(`p${i}`, clock, MINUTE));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { PostTransitions, type Claim } from '../../src/posts/post-transitions.ts';
+import { BACKEND } from '../helpers/backend.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, createPosts, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -23,6 +24,8 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
  */
 type Gate = { expected: number; arrived: string[]; meanwhile: () => Promise<void>; open: Promise<void>; release: () => void };
 let gate: Gate | null = null;
+/** Whether the engine runs on the scale-out queue, whose wakes claim a lane's posts by the batch. */
+const lanes = BACKEND === 'postgres';
 
 function holdClaims(expected: number, meanwhile: () => Promise<void> = async () => {}) {
   let release!: () => void;
@@ -42,7 +45,7 @@ beforeAll(async () => {
       beforeClaim: async (postId) => {
         const g = gate;
         if (!g) return;
-        g.arrived.push(postId);
+        g.arrived.push(postId ?? 'a lane');
         if (g.arrived.length === g.expected) {
           gate = null;
           await g.meanwhile();
@@ -99,19 +102,26 @@ async function recordUntilIdle(at: string): Promise<Statement[]> {
   return statements;
 }
 
-describe('posts due together (engine)', () => {
+/** Moves the clock to `at`, waits until every one of `ids` is published once, and returns the statements run meanwhile, by transaction (each committed). */
+async function publishedOnceEach(tenant: Awaited<ReturnType<typeof duePosts>>['tenant'], ids: string[], at: string) {
+  const statements = await recordUntilIdle(at);
+  for (const id of ids) {
+    expect(deliveriesFor(id)).toHaveLength(1);
+    expect((await getPost(t, tenant, id)).state).toBe('PUBLISHED');
+  }
+  const all = transactions(statements);
+  expect(all.every((tx) => tx.end === 'commit')).toBe(true);
+  return { statements, all };
+}
+
+// The embedded queue's jobs are per post, claimed together by group commit; the scale-out queue claims a lane's due posts by the batch instead (below, and lane-claims.test.ts).
+describe.skipIf(lanes)('posts due together (engine)', () => {
   it('N posts due at one instant are claimed together and published with fewer than 2N transactions, each once', async () => {
     const N = 6;
     const at = '2026-11-01T10:00:00.000Z';
     const { tenant, ids } = await duePosts(N, at);
     holdClaims(N);
-    const statements = await recordUntilIdle(at);
-    for (const id of ids) {
-      expect(deliveriesFor(id)).toHaveLength(1);
-      expect((await getPost(t, tenant, id)).state).toBe('PUBLISHED');
-    }
-    const all = transactions(statements);
-    expect(all.every((tx) => tx.end === 'commit')).toBe(true);
+    const { statements, all } = await publishedOnceEach(tenant, ids, at);
     expect(statements.filter((s) => BEGIN.test(s.sql)).length).toBeLessThan(2 * N);
     // One transaction claimed them all, each post by its own two conditional updates.
     const claims = all.find((tx) => tx.work.length === 2 * N);
@@ -176,6 +186,23 @@ describe('posts due together (engine)', () => {
     expect(post).toEqual({ state: 'QUEUE', next_run_at: at });
     const part = await t.runtime.db.selectFrom('post_parts').select(['state', 'attempts', 'claimed_at']).where('post_id', '=', misfit).executeTakeFirstOrThrow();
     expect({ ...part, attempts: Number(part.attempts) }).toEqual({ state: 'ERROR', attempts: 0, claimed_at: null });
+  });
+});
+
+describe.skipIf(!lanes)("posts due together (engine, the scale-out queue's lanes)", () => {
+  it('N posts due at one instant are claimed by one transaction of two statements and published, each once', async () => {
+    const N = 6;
+    const at = '2026-11-05T10:00:00.000Z';
+    const { tenant, ids } = await duePosts(N, at);
+    const { all } = await publishedOnceEach(tenant, ids, at);
+    const claims = all.filter((tx) => tx.work[0]?.sql.startsWith('update "posts" set "state" = case'));
+    // Room for 8: one claim takes all 6 and, coming back short, is the last.
+    expect(claims.map((tx) => tx.work.map((s) => s.sql.split(' ').slice(0, 2).join(' ')))).toEqual([['update "posts"', 'update "post_parts"']]);
+    const listed = JSON.parse(claims[0]!.work[1]!.parameters.find((p) => typeof p === 'string' && p.startsWith('[')) as string) as string[];
+    expect(listed.sort()).toEqual([...ids].sort());
+    // At most 4 statements a publish: 2 for the claim of all, 2 each to record.
+    const work = all.flatMap((tx) => tx.work);
+    expect(work.length).toBeLessThanOrEqual(2 + 2 * N);
   });
 });
 

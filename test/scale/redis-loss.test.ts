@@ -41,7 +41,8 @@ describe.skipIf(BACKEND !== 'postgres')('losing Redis (real processes, a private
     const due = new Date(Date.now() + 15_000);
     due.setMilliseconds(0);
     const ids = await schedulePosts([api], key, channelIds, POSTS, due, 'flush');
-    expect(Number(await redis.cli('ZCARD', 'herald:herald-publish-webhook:delayed'))).toBe(POSTS);
+    // Posts due at one instant share one wake of their lane.
+    expect(Number(await redis.cli('ZCARD', 'herald:herald-publish-webhook:delayed'))).toBe(1);
     // Every job is gone at this instant. (Counting keys afterwards would race the worker's sweep,
     // which may already be queueing them again: that is the repair this test is about.)
     expect(await redis.cli('FLUSHALL')).toBe('OK');

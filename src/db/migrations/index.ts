@@ -13,6 +13,7 @@ import * as oauth from './2026-11-23T1600-oauth.ts';
 import * as channelsDeleted from './2026-11-23T1800-channels-deleted.ts';
 import * as channelRenewal from './2026-11-24T0100-channel-renewal.ts';
 import * as uploadLinkCreators from './2026-11-24T0200-upload-link-creators.ts';
+import * as postsDueOrder from './2026-11-24T0300-posts-due-order.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1800-channels-deleted': channelsDeleted,
   '2026-11-24T0100-channel-renewal': channelRenewal,
   '2026-11-24T0200-upload-link-creators': uploadLinkCreators,
+  '2026-11-24T0300-posts-due-order': postsDueOrder,
 };

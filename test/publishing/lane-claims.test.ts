@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { PostTransitions } from '../../src/posts/post-transitions.ts';
+import { BACKEND } from '../helpers/backend.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
+
+// A lane's claim (what the scale-out queue's wakes run): up to `limit` due posts at once, by two
+// statements, on whichever backend the suite runs against. Each test files its posts under a
+// platform name of its own, so a lane of that name sees them and nothing else.
+
+type Statement = { sql: string; parameters: readonly unknown[] };
+const clock = new ManualClock('2026-12-01T08:00:00.000Z');
+let recording: Statement[] | null = null;
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' }, onQuery: (query) => recording?.push(query) });
+});
+
+const transitions = () => new PostTransitions({ db: t.runtime.db, clock, notifications: t.services.notifications });
+const LEASE = 60_000;
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction)\b/i;
+
+/** A workspace whose one channel is filed under a platform name of its own (the lane's), with posts scheduled at each of `times`. */
+async function lanePosts(times: string[], parts = 1) {
+  const tenant = await webhookTenant(t, 'http://127.0.0.1:9/unused');
+  const platform = `lane-${randomUUID().slice(0, 8)}`;
+  clock.set('2026-12-01T08:00:00.000Z');
+  const ids: string[] = [];
+  for (const at of times) {
+    const value = Array.from({ length: parts }, (_, p) => ({ content: `<p>Part ${p}</p>`, delay: 0 }));
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: at }, value));
+    ids.push(created!.postId);
+  }
+  // Renamed once the posts are scheduled (a platform this server does not know refuses new posts).
+  await t.runtime.db.updateTable('channels').set({ provider: platform }).where('id', '=', tenant.channelId).execute();
+  return { tenant, platform, ids };
+}
+
+const state = (id: string) => t.runtime.db.selectFrom('posts').select(['state', 'next_run_at']).where('id', '=', id).executeTakeFirstOrThrow();
+const parts = (id: string) => t.runtime.db.selectFrom('post_parts').select(['idx', 'state', 'claimed_at', 'attempts']).where('post_id', '=', id).orderBy('idx').execute();
+
+describe("a lane's claim", () => {
+  it('claims the earliest due posts up to its limit, each with its first part, in one transaction of two statements', async () => {
+    const { platform, ids } = await lanePosts(['2026-12-01T10:00:03.000Z', '2026-12-01T10:00:01.000Z', '2026-12-01T10:00:02.000Z', '2026-12-01T10:30:00.000Z']);
+    const [third, first, second, later] = ids as [string, string, string, string];
+    clock.set('2026-12-01T10:00:05.000Z');
+    recording = [];
+    const claims = await transitions().claimDueBatch({ only: [platform] }, 2, LEASE);
+    const statements = recording;
+    recording = null;
+    expect(claims.map((c) => c.claim.postId)).toEqual([first, second]);
+    const work = statements.filter((s) => !TRANSACTION_CONTROL.test(s.sql));
+    expect(work.map((s) => s.sql.split(' ').slice(0, 2).join(' '))).toEqual(['update "posts"', 'update "post_parts"']);
+    expect(statements.length - work.length).toBe(2);
+    const stamp = clock.now().toISOString();
+    for (const claim of claims) {
+      expect(claim.claim).toMatchObject({ idx: 0, claimedAt: stamp, attempts: 1 });
+      expect(claim.post.state).toBe('PUBLISHING');
+      expect(claim.part.state).toBe('SENDING');
+      expect(claim.channel?.provider).toBe(platform);
+      expect(await state(claim.claim.postId)).toEqual({ state: 'PUBLISHING', next_run_at: null });
+      expect((await parts(claim.claim.postId)).map((p) => ({ ...p, idx: Number(p.idx), attempts: Number(p.attempts) }))).toEqual([{ idx: 0, state: 'SENDING', claimed_at: stamp, attempts: 1 }]);
+    }
+    // The next claim takes what is left that is due; the post due later stays.
+    const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+    expect(rest.map((c) => c.claim.postId)).toEqual([third]);
+    expect(await transitions().claimDueBatch({ only: [platform] }, 10, LEASE)).toEqual([]);
+    expect(await state(later)).toEqual({ state: 'QUEUE', next_run_at: '2026-12-01T10:30:00.000Z' });
+  });
+
+  it('leaves drafts, deleted posts, posts on a deleted channel, posts with nothing to send, and other lanes', async () => {
+    const at = '2026-12-02T10:00:00.000Z';
+    const { tenant, platform, ids } = await lanePosts([at, at, at, at]);
+    const [kept, drafted, deleted, misfit] = ids as [string, string, string, string];
+    const other = await lanePosts([at]);
+    const gone = await lanePosts([at]);
+    expect((await t.request({ method: 'PUT', url: `/public/v1/posts/${drafted}/status`, key: tenant.key, payload: { status: 'draft' } })).statusCode).toBeLessThan(300);
+    expect((await t.request({ method: 'DELETE', url: `/public/v1/posts/${deleted}`, key: tenant.key })).statusCode).toBe(200);
+    await t.runtime.db.updateTable('post_parts').set({ state: 'ERROR', error: 'set aside by the test' }).where('post_id', '=', misfit).execute();
+    // Marked deleted as the service does first; its post is still in QUEUE (it would have been moved to draft next).
+    await t.runtime.db.updateTable('channels').set({ deleted_at: at, provider: platform }).where('id', '=', gone.tenant.channelId).execute();
+    clock.set(at);
+    const claims = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+    expect(claims.map((c) => c.claim.postId)).toEqual([kept]);
+    expect(await state(misfit)).toEqual({ state: 'QUEUE', next_run_at: at });
+    expect((await parts(misfit)).map((p) => p.state)).toEqual(['ERROR']);
+    expect(await state(gone.ids[0]!)).toEqual({ state: 'QUEUE', next_run_at: at });
+    // The other platform's lane takes its own.
+    expect((await transitions().claimDueBatch({ only: [other.platform] }, 10, LEASE)).map((c) => c.claim.postId)).toEqual(other.ids);
+  });
+
+  it("claims a published thread's next comment, and a post's first part only while it is in QUEUE", async () => {
+    const at = '2026-12-03T10:00:00.000Z';
+    const { platform, ids } = await lanePosts([at], 3);
+    const [thread] = ids as [string];
+    clock.set(at);
+    const [root] = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+    expect(root?.claim.idx).toBe(0);
+    const recorded = await transitions().published(root!.claim, { id: 'root' }, { delayMinutes: 5 });
+    expect(recorded).toMatchObject({ recorded: true });
+    // Not yet due: the comment comes 5 minutes later.
+    expect(await transitions().claimDueBatch({ only: [platform] }, 10, LEASE)).toEqual([]);
+    clock.advance(5 * 60_000);
+    const [comment] = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+    expect(comment?.claim).toMatchObject({ postId: thread, idx: 1 });
+    expect(comment?.post.state).toBe('PUBLISHED');
+    expect(comment?.partCount).toBe(3);
+    expect((await parts(thread)).map((p) => p.state)).toEqual(['PUBLISHED', 'SENDING', 'PENDING']);
+  });
+
+  it('the default lane takes every platform but those it is told to leave', async () => {
+    const at = '2026-12-04T10:00:00.000Z';
+    const mine = await lanePosts([at]);
+    const theirs = await lanePosts([at]);
+    clock.set(at);
+    // Everything due on this clock in the whole test database but `theirs`: this test's post and whatever earlier tests left due.
+    const claims = await transitions().claimDueBatch({ except: [theirs.platform] }, 1000, LEASE);
+    const claimed = claims.map((c) => c.claim.postId);
+    expect(claimed).toContain(mine.ids[0]);
+    expect(claimed).not.toContain(theirs.ids[0]);
+    expect(await state(theirs.ids[0]!)).toEqual({ state: 'QUEUE', next_run_at: at });
+  });
+
+  it.skipIf(BACKEND !== 'postgres')('two claims at once take different posts: the second skips the rows the first holds instead of waiting for them', async () => {
+    const at = '2026-12-05T10:00:00.000Z';
+    const { platform, ids } = await lanePosts([at, at, at, at]);
+    clock.set(at);
+    const outcome = await t.runtime.db.transaction().execute(async (trx) => {
+      // The first claim's rows stay locked until this transaction ends.
+      const first = await trx
+        .selectFrom('posts')
+        .select('id')
+        .where('id', 'in', ids.slice(0, 2))
+        .forUpdate()
+        .execute();
+      const second = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+      return { held: first.map((r) => r.id), second: second.map((c) => c.claim.postId) };
+    });
+    expect(outcome.held.sort()).toEqual(ids.slice(0, 2).sort());
+    expect(outcome.second.sort()).toEqual(ids.slice(2).sort());
+    // Once released, the held ones are claimed, once.
+    const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+    expect(rest.map((c) => c.claim.postId).sort()).toEqual(ids.slice(0, 2).sort());
+  });
+});
