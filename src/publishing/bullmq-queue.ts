@@ -120,7 +120,7 @@ export class BullmqQueue implements JobQueue {
   }
 
   /** What the handler of a lane's wakes is given. */
-  lane(name: string, fallbackConcurrency = 8): Lane {
+  #lane(name: string, fallbackConcurrency: number): Lane {
     const own = this.#lanes.filter((lane) => lane !== DEFAULT_LANE);
     return {
       name,
@@ -135,7 +135,7 @@ export class BullmqQueue implements JobQueue {
     const fallback = options.concurrency ?? 8;
     const lockDuration = this.#options.lockDurationMs ?? 30_000;
     for (const name of this.#lanes) {
-      const lane = this.lane(name, fallback);
+      const lane = this.#lane(name, fallback);
       // One wake at a time: a wake's claims fill the lane's publishing slots, and a wake that finds them full leaves what is due to another process.
       const worker = new Worker<JobData>(BullmqQueue.queueName(name), (job, token) => this.#process(lane, job, token), {
         connection: this.#consumerConnection(),

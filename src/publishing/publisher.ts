@@ -259,10 +259,8 @@ export class Publisher {
 
   /** Publishes a post claimed in a lane's batch, then carries on with its next step if that is due at once. */
   async #publishDue(due: DueClaim): Promise<void> {
-    const { post, part, claim } = due;
-    const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(this.#deps.db, [post.id]) : [part];
-    if (await this.#publishClaimed(post, part, parts, claim, due.channel)) {
-      await this.handle({ postId: post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
+    if (await this.#publishStep(due)) {
+      await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
     }
   }
 
@@ -287,9 +285,14 @@ export class Publisher {
       }
       return false;
     }
+    return this.#publishStep(due);
+  }
+
+  /** Publishes a claimed step (one post's claim or one of a lane's batch); true when it succeeded and the next part is already due. */
+  async #publishStep(due: DueClaim): Promise<boolean> {
     const { post, part, claim } = due;
     // Only a thread needs its other parts (the parent and root of a comment, the delay of the next one).
-    const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(db, [post.id]) : [part];
+    const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(this.#deps.db, [post.id]) : [part];
     return this.#publishClaimed(post, part, parts, claim, due.channel);
   }
 
