@@ -1,4 +1,4 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--video-mib N] [--runs N] [--baseline <git ref>]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--video-mib N] [--runs N] [--workers 1,2] [--baseline <git ref>]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +11,7 @@ import { userCommandBench } from './user-command.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, baseline: { type: 'string' } },
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, workers: { type: 'string', default: '1,2' }, baseline: { type: 'string' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
@@ -19,10 +19,16 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': () =>
-    burstPair('burst-scale', async () => ({
-      oneWorker: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 1 }),
-      twoWorkers: await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: 2 }),
-    })),
+    burstPair('burst-scale', async () => {
+      // By the number of worker processes (`--workers 1` for one worker only).
+      const names: Record<string, string> = { '1': 'oneWorker', '2': 'twoWorkers' };
+      const result: Record<string, unknown> = {};
+      for (const workers of values.workers.split(',')) {
+        if (!names[workers]) throw new Error(`--workers takes 1, 2 or 1,2, not ${values.workers}`);
+        result[names[workers]] = await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: Number(workers) });
+      }
+      return result;
+    }),
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
   media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
@@ -30,7 +36,9 @@ const scenarios: Record<string, () => Promise<unknown>> = {
 /** With --baseline, a burst scenario runs the baseline's code first, then this checkout's, in one run. */
 function burstPair(name: string, current: () => Promise<unknown>): Promise<unknown> {
   if (!values.baseline) return current();
-  return withBaseline(values.baseline, name, ['--posts', values.posts, '--lead', values.lead], current);
+  // `--workers` only when given: a baseline older than the option does not know it.
+  const workers = values.workers === '1,2' ? [] : ['--workers', values.workers];
+  return withBaseline(values.baseline, name, ['--posts', values.posts, '--lead', values.lead, ...workers], current);
 }
 // The scale-out scenarios need PostgreSQL and Redis: only when named.
 const chosen = positionals.length > 0 ? positionals : Object.keys(scenarios).filter((name) => !name.endsWith('-scale'));

@@ -13,6 +13,7 @@ import {
   PostgresIntrospector,
   SqliteDialect,
   sql,
+  type AliasedRawBuilder,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
@@ -405,6 +406,30 @@ export function inSubquery(db: Kysely<Database> | Transaction<Database>, value: 
  */
 export function inJsonList(db: Kysely<Database> | Transaction<Database>, value: Expression<unknown>, list: string): RawBuilder<boolean> {
   return onPostgres(db) ? sql<boolean>`${value} = any(array(select json_array_elements_text(cast(${list} as json))))` : sql<boolean>`${value} in (select value from json_each(${list}))`;
+}
+
+/** The SQL type of a column of `jsonRecords`. */
+export type JsonRecordColumn = 'text' | 'integer';
+
+/**
+ * A table of rows read from a JSON array of objects bound as one text parameter (`list`), with
+ * the given columns (the objects' keys of the same names), aliased `alias`: a batch of rows of
+ * any size in a statement compiled once (see `precompiled`), to join with, or update from.
+ * PostgreSQL reads it with `json_to_recordset`, SQLite with `json_each`.
+ */
+export function jsonRecords<Row extends Record<string, unknown>, Alias extends string>(
+  db: Kysely<Database> | Transaction<Database>,
+  list: string,
+  columns: Readonly<Record<keyof Row & string, JsonRecordColumn>>,
+  alias: Alias,
+): AliasedRawBuilder<Row, Alias> {
+  const names = Object.keys(columns) as Array<keyof Row & string>;
+  if (onPostgres(db)) {
+    const definition = sql.join(names.map((name) => sql`${sql.id(name)} ${sql.raw(columns[name] === 'integer' ? 'integer' : 'text')}`));
+    return sql<Row>`(select * from json_to_recordset(cast(${list} as json)) as r(${definition}))`.as(alias);
+  }
+  const fields = sql.join(names.map((name) => sql`value ->> ${sql.lit(name)} as ${sql.id(name)}`));
+  return sql<Row>`(select ${fields} from json_each(${list}))`.as(alias);
 }
 
 /**

@@ -130,6 +130,8 @@ export class PostTransitions {
       deps.db,
       {
         inBatch: (trx, request) => this.#recordIn(trx, request),
+        // Where each statement is a round trip, a batch is recorded by two statements, whatever its size.
+        ...(readsInProcess(deps.db) ? {} : { allInBatch: (trx: Executor, requests: RecordRequest[]) => this.#recordAllIn(trx, requests) }),
         alone: (request) => this.#recordAlone(request),
         order: (a, b) => compare(a.claim.postId, b.claim.postId) || a.claim.idx - b.claim.idx,
       },
@@ -331,6 +333,38 @@ export class PostTransitions {
     const post = await repo.recordPostPublished(trx, { id: claim.postId, idx: claim.idx, version: claim.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
     return { recorded: true, nextRunAt, confirmedLate: false };
+  }
+
+  /**
+   * `#recordIn` for a whole batch, by two statements: the parts still SENDING under their claims,
+   * then their posts. Throws `NothingToClaim` (to roll back) when a recorded part's post is no
+   * longer at the claimed version, as `#recordIn` does.
+   */
+  async #recordAllIn(trx: Executor, requests: RecordRequest[]): Promise<Array<Published | null>> {
+    // Two steps of one post in a batch (a lapsed claim's late answer beside the next one's): one at a time.
+    if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length) {
+      const out: Array<Published | null> = [];
+      for (const request of requests) out.push(await this.#recordIn(trx, request));
+      return out;
+    }
+    const records = requests.map(({ claim, release, following, now }): repo.PublishedRecord => ({
+      post_id: claim.postId,
+      idx: claim.idx,
+      claimed_at: claim.claimedAt,
+      version: claim.version,
+      stamp: now.toISOString(),
+      next_run_at: following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null,
+      release_id: release.id,
+      release_url: release.url ?? null,
+      release_meta: release.meta ? JSON.stringify(release.meta) : null,
+    }));
+    const parts = new Set((await repo.recordPartsPublished(trx, records)).map((part) => part.post_id));
+    const recorded = records.filter((record) => parts.has(record.post_id));
+    if (recorded.length > 0) {
+      const posts = await repo.recordPostsPublished(trx, recorded);
+      if (posts.length !== recorded.length) throw new NothingToClaim();
+    }
+    return records.map((record) => (parts.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null));
   }
 
   /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */

@@ -1,5 +1,5 @@
-import type { Compilable, ExpressionBuilder, Kysely, Updateable } from 'kysely';
-import { inJsonList, inSubquery, jsonObject, skippingLockedRows } from '../db/dialect.ts';
+import type { Compilable, Expression, ExpressionBuilder, Kysely, Updateable } from 'kysely';
+import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/dialect.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Database, Executor } from '../db/database.ts';
@@ -318,6 +318,83 @@ const recordCommentPublishedStatement = precompiledWrite<{ id: string; version: 
 export function recordPostPublished(db: Executor, post: { id: string; idx: number; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns): Promise<number> {
   const { id, version, stamp, nextRunAt } = post;
   return post.idx === 0 ? recordPostPublishedStatement(db, { id, version, stamp, nextRunAt, releaseId: post.releaseId, releaseUrl: post.releaseUrl, releaseMeta: post.releaseMeta }) : recordCommentPublishedStatement(db, { id, version, stamp, nextRunAt });
+}
+
+/** One success of a batch to record (see `recordPartsPublished`, `recordPostsPublished`). */
+export type PublishedRecord = { post_id: string; idx: number; claimed_at: string; version: number; stamp: string; next_run_at: string | null; release_id: string; release_url: string | null; release_meta: string | null };
+
+const PUBLISHED_RECORD_COLUMNS = {
+  post_id: 'text',
+  idx: 'integer',
+  claimed_at: 'text',
+  version: 'integer',
+  stamp: 'text',
+  next_run_at: 'text',
+  release_id: 'text',
+  release_url: 'text',
+  release_meta: 'text',
+} as const;
+
+const recordPartsPublishedStatement = precompiled<{ records: string }, { post_id: string; idx: number }>((db, param) =>
+  db
+    .updateTable('post_parts')
+    .from(jsonRecords<PublishedRecord, 'r'>(db, param('records'), PUBLISHED_RECORD_COLUMNS, 'r'))
+    .set((eb) => ({
+      state: 'PUBLISHED',
+      claimed_at: null,
+      lease_until: null,
+      release_id: eb.ref('r.release_id'),
+      release_url: eb.ref('r.release_url'),
+      release_meta: eb.ref('r.release_meta'),
+      published_at: eb.ref('r.stamp'),
+      error: null,
+    }))
+    .whereRef('post_parts.post_id', '=', 'r.post_id')
+    .whereRef('post_parts.idx', '=', 'r.idx')
+    .where('post_parts.state', '=', 'SENDING')
+    .whereRef('post_parts.claimed_at', '=', 'r.claimed_at')
+    .returning(['post_parts.post_id', 'post_parts.idx']),
+);
+
+/**
+ * `recordPartPublished` for a batch, by one statement: each part still SENDING under its claim
+ * is recorded as published; the parts recorded (those that were not are left as they are).
+ * At most one record per post.
+ */
+export async function recordPartsPublished(db: Executor, records: readonly PublishedRecord[]): Promise<Array<{ post_id: string; idx: number }>> {
+  return recordPartsPublishedStatement(db, { records: JSON.stringify(records) });
+}
+
+const recordPostsPublishedStatement = precompiled<{ records: string }, { id: string }>((db, param) =>
+  db
+    .updateTable('posts')
+    .from(jsonRecords<PublishedRecord, 'r'>(db, param('records'), PUBLISHED_RECORD_COLUMNS, 'r'))
+    .set((eb) => {
+      // Part 0 is the post itself; a comment changes only when the next step is due.
+      const first = <T,>(then: Expression<T>, otherwise: Expression<T>) => eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
+      return {
+        state: first(eb.val('PUBLISHED' as PostState), eb.ref('posts.state')),
+        release_id: first(eb.ref('r.release_id'), eb.ref('posts.release_id')),
+        release_url: first(eb.ref('r.release_url'), eb.ref('posts.release_url')),
+        published_at: first(eb.ref('r.stamp'), eb.ref('posts.published_at')),
+        error: first(eb.lit(null), eb.ref('posts.error')),
+        error_kind: first(eb.lit(null), eb.ref('posts.error_kind')),
+        next_run_at: eb.ref('r.next_run_at'),
+        updated_at: eb.ref('r.stamp'),
+      };
+    })
+    .whereRef('posts.id', '=', 'r.post_id')
+    .where('posts.deleted_at', 'is', null)
+    .whereRef('posts.version', '=', 'r.version')
+    .returning('posts.id'),
+);
+
+/**
+ * `recordPostPublished` for a batch, by one statement: each live post at its record's version
+ * records its part as published; the posts recorded. At most one record per post.
+ */
+export async function recordPostsPublished(db: Executor, records: readonly PublishedRecord[]): Promise<Array<{ id: string }>> {
+  return recordPostsPublishedStatement(db, { records: JSON.stringify(records) });
 }
 
 export function findPart(db: Executor, postId: string, idx: number) {

@@ -169,4 +169,73 @@ describe('the due pump of a lane', () => {
     expect(lane.published).toHaveLength(20);
     expect(lane.most()).toBe(4);
   });
+
+  it("a slot frees up once the platform has answered, while the answer is recorded; at most as many again may be recording", async () => {
+    const due = Array.from({ length: 20 }, (_, i) => `p${i}`);
+    const claims: number[] = [];
+    const answer = new Map<string, () => void>();
+    const settle = new Map<string, () => void>();
+    let calling = 0;
+    let mostCalling = 0;
+    const work = {
+      claim: async (limit: number) => {
+        claims.push(limit);
+        return due.splice(0, limit).map(dueClaim);
+      },
+      publish: (claim: DueClaim, answered: () => void) =>
+        new Promise<void>((resolve) => {
+          const id = claim.claim.postId;
+          calling++;
+          mostCalling = Math.max(mostCalling, calling);
+          answer.set(id, () => {
+            calling--;
+            answered();
+          });
+          settle.set(id, resolve);
+        }),
+      report: () => {},
+    };
+    const pump = new DuePump(work, 4);
+    const drained = pump.drain(() => {});
+    await turn();
+    expect(claims).toEqual([4]);
+    // The four calls answer; their records are still being written: four more calls start.
+    for (const id of ['p0', 'p1', 'p2', 'p3']) answer.get(id)!();
+    await turn();
+    await turn();
+    expect(claims).toEqual([4, 4]);
+    expect({ calling: pump.calling, inFlight: pump.inFlight }).toEqual({ calling: 4, inFlight: 8 });
+    // Those answer too: eight posts recording, as many as the pump lets pile up. No claim until one is recorded.
+    for (const id of ['p4', 'p5', 'p6', 'p7']) answer.get(id)!();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(claims).toEqual([4, 4]);
+    expect({ calling: pump.calling, inFlight: pump.inFlight }).toEqual({ calling: 0, inFlight: 8 });
+    for (const id of ['p0', 'p1', 'p2', 'p3']) settle.get(id)!();
+    await turn();
+    await turn();
+    expect(claims).toEqual([4, 4, 4]);
+    // A publish that settles without an answer (it failed before calling the platform) frees its slot as well: one more is claimed.
+    calling--;
+    answer.delete('p8');
+    settle.get('p8')!();
+    settle.delete('p8');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(claims).toEqual([4, 4, 4, 1]);
+    expect(pump.calling).toBe(4);
+    // The rest: each call answers, then its record settles.
+    while (due.length > 0 || settle.size > 0) {
+      for (const [id, done] of [...settle]) {
+        answer.get(id)?.();
+        answer.delete(id);
+        settle.delete(id);
+        done();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await turn();
+    }
+    await drained;
+    expect(await pump.idle()).toBe(true);
+    expect(mostCalling).toBe(4);
+    expect(pump.calling).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { PostTransitions } from '../../src/posts/post-transitions.ts';
+import * as repo from '../../src/posts/posts.repository.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
@@ -144,5 +145,41 @@ describe("a lane's claim", () => {
     // Once released, the held ones are claimed, once.
     const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
     expect(rest.map((c) => c.claim.postId).sort()).toEqual(ids.slice(0, 2).sort());
+  });
+});
+
+describe('records of a batch by two statements (the statements themselves, on either backend)', () => {
+  it('records the parts still SENDING under their claims, then the posts at their versions; the rest are left as they are', async () => {
+    const { platform, ids } = await lanePosts(['2026-12-01T11:00:00.000Z', '2026-12-01T11:00:01.000Z', '2026-12-01T11:00:02.000Z']);
+    const [kept, stale, edited] = ids as [string, string, string];
+    clock.set('2026-12-01T11:00:05.000Z');
+    const claims = await transitions().claimDueBatch({ only: [platform] }, 3, LEASE);
+    expect(claims.map((c) => c.claim.postId)).toEqual(ids);
+    const stamp = '2026-12-01T11:00:06.000Z';
+    const records = claims.map(({ claim }) => ({
+      post_id: claim.postId,
+      idx: claim.idx,
+      // Another claim's token: this part is not recorded.
+      claimed_at: claim.postId === stale ? '2026-12-01T10:59:00.000Z' : claim.claimedAt,
+      // Another version: this post is not recorded (its part is).
+      version: claim.postId === edited ? claim.version + 1 : claim.version,
+      stamp,
+      next_run_at: null,
+      release_id: `rel-${claim.postId}`,
+      release_url: `https://example.test/${claim.postId}`,
+      release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }),
+    }));
+    await t.runtime.db.transaction().execute(async (trx) => {
+      const recordedParts = await repo.recordPartsPublished(trx, records);
+      expect(recordedParts.map((p) => [p.post_id, Number(p.idx)]).sort()).toEqual([[kept, 0], [edited, 0]].sort());
+      const recordedPosts = await repo.recordPostsPublished(trx, records);
+      expect(recordedPosts.map((p) => p.id).sort()).toEqual([kept, stale].sort());
+    });
+    const post = await t.runtime.db.selectFrom('posts').select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error']).where('id', '=', kept).executeTakeFirstOrThrow();
+    expect(post).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_url: `https://example.test/${kept}`, published_at: stamp, next_run_at: null, updated_at: stamp, error: null });
+    const part = await t.runtime.db.selectFrom('post_parts').select(['state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until']).where('post_id', '=', kept).executeTakeFirstOrThrow();
+    expect(part).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }), published_at: stamp, claimed_at: null, lease_until: null });
+    expect((await parts(stale))[0]).toMatchObject({ state: 'SENDING' });
+    expect(await state(edited)).toEqual({ state: 'PUBLISHING', next_run_at: null });
   });
 });
