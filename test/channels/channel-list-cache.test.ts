@@ -1,12 +1,19 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { versionWatch } from '../helpers/versions.ts';
 
+/**
+ * Lists are in creation order (then by id): each test's clock moves a second before each
+ * channel it creates, so that two channels never share a creation time.
+ */
+const clock = new ManualClock('2026-11-01T08:00:00.000Z');
+
 /** Two API processes on one database: each app keeps its own channel lists. */
 async function twoProcesses(): Promise<[TestApp, TestApp]> {
-  const a = await createTestApp();
-  const b = await createTestApp({ reopen: a });
+  const a = await createTestApp({ clock });
+  const b = await createTestApp({ reopen: a, clock });
   return [a, b];
 }
 
@@ -21,8 +28,10 @@ describe('channel lists kept per process, two API processes sharing one database
   it('a channel added, disabled, enabled, deleted or restored through one process, or changed by hand in SQL, shows on the very next list from the other', async () => {
     const [a, b] = await twoProcesses();
     const tenant = await createTenant(a);
-    const create = (name: string, groupId: string | null = null) =>
-      a.services.channels.create(tenant.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    const create = (name: string, groupId: string | null = null) => {
+      clock.advance(1000);
+      return a.services.channels.create(tenant.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    };
     const group = await a.services.groups.create(tenant.workspaceId, 'Acme');
     const first = await create('First', group.id);
     expect(await names(b, tenant.key)).toEqual(['First [Acme]']);
@@ -51,11 +60,13 @@ describe('channel lists kept per process, two API processes sharing one database
   });
 
   it('a channel-limited key and the group filter narrow the kept list, and never widen it', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({ clock });
     const owner = await createTenant(t);
     const group = await t.services.groups.create(owner.workspaceId, 'Acme');
-    const create = (name: string, groupId: string | null = null) =>
-      t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    const create = (name: string, groupId: string | null = null) => {
+      clock.advance(1000);
+      return t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    };
     const one = await create('One', group.id);
     await create('Two');
     const three = await create('Three', group.id);
