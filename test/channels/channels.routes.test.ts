@@ -8,6 +8,9 @@ beforeAll(async () => {
 });
 
 async function channel(workspaceId: string, name: string, extra: { groupId?: string; profile?: string; picture?: string } = {}) {
+  // Lists are in creation order, then by id: each channel of these tests is created in a millisecond of its own.
+  const last = Date.now();
+  while (Date.now() === last) await new Promise((resolve) => setImmediate(resolve));
   return t.services.channels.create(workspaceId, { provider: 'webhook', name, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET }, ...extra });
 }
 
