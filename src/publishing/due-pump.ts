@@ -3,12 +3,8 @@ import type { DueClaim } from '../posts/post-transitions.ts';
 export type DuePumpWork = {
   /** Claims up to `limit` due posts (an empty list when none is due). */
   claim(limit: number): Promise<DueClaim[]>;
-  /**
-   * Publishes a claimed post; reports its own failures (a rejection is reported as one). Calls
-   * `answered` once the platform's call is over: its slot is free for another call while the
-   * outcome is recorded.
-   */
-  publish(due: DueClaim, answered: () => void): Promise<void>;
+  /** Publishes a claimed post; reports its own failures (a rejection is reported as one). */
+  publish(due: DueClaim): Promise<void>;
   report(error: unknown): void;
 };
 
@@ -25,19 +21,11 @@ export const GATHER_MS = 20;
  * as slots free up, until a claim finds fewer due posts than it asked for. Claims run one at a
  * time; publishes overlap. With fewer than half the slots free it waits a little for more
  * (`GATHER_MS`), so a burst is claimed by the batch rather than a post at a time.
- *
- * A slot is a call to the platform: it is free again once the platform has answered, while the
- * answer is being recorded (records are written by the batch, see `GroupCommit`). At most
- * `concurrency` more posts may be recording at once, so claimed posts never pile up behind a
- * slow database.
  */
 export class DuePump {
   readonly #work: DuePumpWork;
   readonly #concurrency: number;
-  /** Every publish not yet settled, calling the platform or recording its answer. */
   readonly #inflight = new Set<Promise<void>>();
-  /** Publishes still calling the platform: the slots in use. */
-  #calling = 0;
   /** The claiming pass under way. */
   #pass: Promise<void> | null = null;
   /** The pass that starts after it: every drain asked for meanwhile waits on this one. */
@@ -49,14 +37,9 @@ export class DuePump {
     this.#concurrency = Math.max(1, concurrency);
   }
 
-  /** Publishes in flight (calling the platform or recording its answer). */
+  /** Publishes in flight. */
   get inFlight(): number {
     return this.#inflight.size;
-  }
-
-  /** Publishes calling the platform. */
-  get calling(): number {
-    return this.#calling;
   }
 
   /**
@@ -112,9 +95,8 @@ export class DuePump {
     }
   }
 
-  /** Slots free for a call, as long as fewer than `concurrency` posts are recording. */
   #free(): number {
-    return Math.max(0, Math.min(this.#concurrency - this.#calling, 2 * this.#concurrency - this.#inflight.size));
+    return this.#concurrency - this.#inflight.size;
   }
 
   /** Waits for a free slot, then up to `GATHER_MS` for half of them. */
@@ -143,29 +125,15 @@ export class DuePump {
   }
 
   #start(due: DueClaim): void {
-    let calling = true;
-    const answered = () => {
-      if (!calling) return;
-      calling = false;
-      this.#calling -= 1;
-      this.#wake();
-    };
-    this.#calling += 1;
     const run: Promise<void> = this.#work
-      .publish(due, answered)
+      .publish(due)
       .catch((error: unknown) => this.#work.report(error))
       .finally(() => {
         this.#inflight.delete(run);
-        if (calling) answered();
-        else this.#wake();
+        const settled = this.#settled;
+        this.#settled = null;
+        settled?.resolve();
       });
     this.#inflight.add(run);
-  }
-
-  /** A slot (or room to record) has freed up: a claim waiting for one goes on. */
-  #wake(): void {
-    const settled = this.#settled;
-    this.#settled = null;
-    settled?.resolve();
   }
 }

@@ -247,7 +247,7 @@ export class Publisher {
             await hooks?.beforeClaim?.(null);
             return this.#transitions.claimDueBatch(lane.platforms, limit, this.#options.leaseMs);
           },
-          publish: (due, answered) => this.#publishDue(due, answered),
+          publish: (due) => this.#publishDue(due),
           report: (error) => log.error({ err: error, lane: lane.name }, 'publishing due posts failed; the sweep will pick them up again'),
         },
         lane.concurrency,
@@ -257,12 +257,11 @@ export class Publisher {
     return pump;
   }
 
-  /**
-   * Publishes a post claimed in a lane's batch (`answered` once the platform's call is over). Its
-   * next step, when due at once, goes back to the lane, to be claimed in a slot of its own.
-   */
-  async #publishDue(due: DueClaim, answered: () => void): Promise<void> {
-    if (await this.#publishStep(due, answered)) await this.#deps.queue.enqueue({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
+  /** Publishes a post claimed in a lane's batch, then carries on with its next step if that is due at once. */
+  async #publishDue(due: DueClaim): Promise<void> {
+    if (await this.#publishStep(due)) {
+      await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
+    }
   }
 
   /**
@@ -289,31 +288,28 @@ export class Publisher {
     return this.#publishStep(due);
   }
 
-  /**
-   * Publishes a claimed step (one post's claim or one of a lane's batch); true when it succeeded
-   * and the next part is already due. `answered`, if given, is called once the platform's call is over.
-   */
-  async #publishStep(due: DueClaim, answered?: () => void): Promise<boolean> {
+  /** Publishes a claimed step (one post's claim or one of a lane's batch); true when it succeeded and the next part is already due. */
+  async #publishStep(due: DueClaim): Promise<boolean> {
     const { post, part, claim } = due;
     // Only a thread needs its other parts (the parent and root of a comment, the delay of the next one).
     const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(this.#deps.db, [post.id]) : [part];
-    return this.#publishClaimed(post, part, parts, claim, due.channel, answered);
+    return this.#publishClaimed(post, part, parts, claim, due.channel);
   }
 
   /** Publishes a claimed part, renewing its lease meanwhile; true when it succeeded and the next part is already due. */
-  async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null, answered?: () => void): Promise<boolean> {
+  async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null): Promise<boolean> {
     const renewal = setInterval(() => {
       this.#transitions.renewLease(claim, this.#options.leaseMs).catch((error: unknown) => this.#deps.log.warn({ err: error, postId: post.id }, 'could not renew a publishing lease'));
     }, this.#options.renewEveryMs);
     renewal.unref();
     try {
-      return await this.#call(post, part, parts, claim, channelRow, answered);
+      return await this.#call(post, part, parts, claim, channelRow);
     } finally {
       clearInterval(renewal);
     }
   }
 
-  async #call(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null, answered?: () => void): Promise<boolean> {
+  async #call(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null): Promise<boolean> {
     const { channels, media: library, shortLinks, outbound } = this.#deps;
     const idx = claim.idx;
     let provider: Provider | null = null;
@@ -373,12 +369,7 @@ export class Publisher {
       };
       const ctx = { channel: channelRef, config, outbound };
       sent = true;
-      let ref: PublishedRef;
-      try {
-        ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
-      } finally {
-        answered?.();
-      }
+      const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);
     } catch (error) {
       if (error instanceof ProviderError) {
