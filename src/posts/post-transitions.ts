@@ -63,6 +63,22 @@ function dueClaim(claimed: repo.ClaimedPostRow, part: PartRow, stamp: string): D
   return { claim, post, part, channel, partCount: Number(partCount) };
 }
 
+/** What recording a success writes: the claim it must still hold, and the platform's answer, at the request's `now`. */
+function publishedRecord({ claim, release, following, now }: RecordRequest): repo.PublishedRecord {
+  return {
+    post_id: claim.postId,
+    idx: claim.idx,
+    claimed_at: claim.claimedAt,
+    version: claim.version,
+    stamp: now.toISOString(),
+    // The next comment is due `delay` minutes after this one.
+    next_run_at: following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null,
+    release_id: release.id,
+    release_url: release.url ?? null,
+    release_meta: release.meta ? JSON.stringify(release.meta) : null,
+  };
+}
+
 /** Rolls back a claim or record transaction that found something other than what the engine may move. */
 class NothingToClaim extends Error {}
 
@@ -322,15 +338,15 @@ export class PostTransitions {
    * SENDING under the claim; throws `NothingToClaim` (to roll back) when the part was recorded but
    * the post is no longer at the claimed version.
    */
-  async #recordIn(trx: Executor, { claim, release, following, now }: RecordRequest): Promise<Published | null> {
-    const stamp = now.toISOString();
-    const nextRunAt = following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+  async #recordIn(trx: Executor, request: RecordRequest): Promise<Published | null> {
+    const record = publishedRecord(request);
+    const { post_id: postId, idx, stamp, next_run_at: nextRunAt } = record;
     // Both statements are compiled once (see `precompiled`): every publish runs them.
-    const columns = { releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null };
-    const part = await repo.recordPartPublished(trx, { postId: claim.postId, idx: claim.idx, claimedAt: claim.claimedAt, stamp, ...columns });
+    const columns = { releaseId: record.release_id, releaseUrl: record.release_url, releaseMeta: record.release_meta };
+    const part = await repo.recordPartPublished(trx, { postId, idx, claimedAt: record.claimed_at, stamp, ...columns });
     if (part !== 1) return null;
     // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
-    const post = await repo.recordPostPublished(trx, { id: claim.postId, idx: claim.idx, version: claim.version, stamp, nextRunAt, ...columns });
+    const post = await repo.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
     return { recorded: true, nextRunAt, confirmedLate: false };
   }
@@ -347,17 +363,7 @@ export class PostTransitions {
       for (const request of requests) out.push(await this.#recordIn(trx, request));
       return out;
     }
-    const records = requests.map(({ claim, release, following, now }): repo.PublishedRecord => ({
-      post_id: claim.postId,
-      idx: claim.idx,
-      claimed_at: claim.claimedAt,
-      version: claim.version,
-      stamp: now.toISOString(),
-      next_run_at: following ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null,
-      release_id: release.id,
-      release_url: release.url ?? null,
-      release_meta: release.meta ? JSON.stringify(release.meta) : null,
-    }));
+    const records = requests.map(publishedRecord);
     const parts = new Set((await repo.recordPartsPublished(trx, records)).map((part) => part.post_id));
     const recorded = records.filter((record) => parts.has(record.post_id));
     if (recorded.length > 0) {
