@@ -16,10 +16,12 @@ export type GroupCommitWork<Item, Result> = {
   /** Runs one item inside a batch's transaction. Throwing rolls the whole batch back; its items then run `alone`. */
   inBatch(trx: Executor, item: Item): Promise<Result>;
   /**
-   * Runs a batch's items (in `order`) inside its transaction, all at once, instead of by `inBatch`
-   * one after the other: the results in the same order. Throwing rolls the batch back, as above.
+   * Runs a batch of any size, a lone item included, by itself: one statement that is its own
+   * transaction, with no BEGIN or COMMIT around it (and no lock-wait bound: such a statement must
+   * not wait for locks). The results in the same order. Throwing runs each item `alone`. Where it
+   * is given, `inBatch` is not used.
    */
-  allInBatch?(trx: Executor, items: Item[]): Promise<Result[]>;
+  allAtOnce?(db: Db, items: Item[]): Promise<Result[]>;
   /** Runs one item in a transaction of its own: the path of a lone item, and of each item of a batch that was rolled back. */
   alone(item: Item): Promise<Result>;
   /** The order a batch's items run in (on PostgreSQL, one order of row locks for every batch, so two batches never deadlock). */
@@ -39,7 +41,8 @@ type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; re
  * where statements run in this process (SQLite's single writer), a few where each statement is
  * a round trip (PostgreSQL), so that one batch's round trips do not hold up every other item.
  * On PostgreSQL a batch waits at most `BATCH_LOCK_WAIT_MS` for a lock, so that it, not another
- * transaction, yields when their locks cross.
+ * transaction, yields when their locks cross. Work that can be done by one statement for the whole
+ * batch (`allAtOnce`) skips the transaction altogether: one round trip per batch.
  */
 export class GroupCommit<Item, Result> {
   readonly #db: Db;
@@ -82,13 +85,19 @@ export class GroupCommit<Item, Result> {
 
   async #commit(batch: Array<Waiting<Item, Result>>): Promise<void> {
     const work = this.#work;
-    if (batch.length > 1) {
+    if (work.allAtOnce) {
+      if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
+      const results = await work.allAtOnce(this.#db, batch.map(({ item }) => item)).catch(() => null);
+      if (results) {
+        batch.forEach((waiting, i) => waiting.resolve(results[i] as Result));
+        return;
+      }
+    } else if (batch.length > 1) {
       if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
       let results: Result[] | null = null;
       try {
         results = await this.#db.transaction().execute(async (trx) => {
           await limitLockWait(trx, BATCH_LOCK_WAIT_MS);
-          if (work.allInBatch) return work.allInBatch(trx, batch.map(({ item }) => item));
           const out: Result[] = [];
           for (const { item } of batch) out.push(await work.inBatch(trx, item));
           return out;

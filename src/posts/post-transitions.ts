@@ -146,8 +146,8 @@ export class PostTransitions {
       deps.db,
       {
         inBatch: (trx, request) => this.#recordIn(trx, request),
-        // Where each statement is a round trip, a batch is recorded by two statements, whatever its size.
-        ...(readsInProcess(deps.db) ? {} : { allInBatch: (trx: Executor, requests: RecordRequest[]) => this.#recordAllIn(trx, requests) }),
+        // Where each statement is a round trip, a batch (a lone record too) is recorded by one statement, whatever its size.
+        ...(readsInProcess(deps.db) ? {} : { allAtOnce: (db: Db, requests: RecordRequest[]) => this.#recordAll(db, requests) }),
         alone: (request) => this.#recordAlone(request),
         order: (a, b) => compare(a.claim.postId, b.claim.postId) || a.claim.idx - b.claim.idx,
       },
@@ -352,25 +352,16 @@ export class PostTransitions {
   }
 
   /**
-   * `#recordIn` for a whole batch, by two statements: the parts still SENDING under their claims,
-   * then their posts. Throws `NothingToClaim` (to roll back) when a recorded part's post is no
-   * longer at the claimed version, as `#recordIn` does.
+   * Records a whole batch by one statement (PostgreSQL, see `repo.recordAllPublished`): each
+   * record whose part is still SENDING under its claim and whose post is still at the claimed
+   * version; null, having written nothing, for the others, which go the careful way.
    */
-  async #recordAllIn(trx: Executor, requests: RecordRequest[]): Promise<Array<Published | null>> {
-    // Two steps of one post in a batch (a lapsed claim's late answer beside the next one's): one at a time.
-    if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length) {
-      const out: Array<Published | null> = [];
-      for (const request of requests) out.push(await this.#recordIn(trx, request));
-      return out;
-    }
+  async #recordAll(db: Db, requests: RecordRequest[]): Promise<Array<Published | null>> {
+    // Two steps of one post in a batch (a lapsed claim's late answer beside the next one's): each alone.
+    if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length) return Promise.all(requests.map((request) => this.#recordAlone(request)));
     const records = requests.map(publishedRecord);
-    const parts = new Set((await repo.recordPartsPublished(trx, records)).map((part) => part.post_id));
-    const recorded = records.filter((record) => parts.has(record.post_id));
-    if (recorded.length > 0) {
-      const posts = await repo.recordPostsPublished(trx, recorded);
-      if (posts.length !== recorded.length) throw new NothingToClaim();
-    }
-    return records.map((record) => (parts.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null));
+    const recorded = new Set(await repo.recordAllPublished(db, records));
+    return records.map((record) => (recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null));
   }
 
   /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */

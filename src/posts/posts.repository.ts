@@ -320,7 +320,7 @@ export function recordPostPublished(db: Executor, post: { id: string; idx: numbe
   return post.idx === 0 ? recordPostPublishedStatement(db, { id, version, stamp, nextRunAt, releaseId: post.releaseId, releaseUrl: post.releaseUrl, releaseMeta: post.releaseMeta }) : recordCommentPublishedStatement(db, { id, version, stamp, nextRunAt });
 }
 
-/** One success of a batch to record (see `recordPartsPublished`, `recordPostsPublished`). */
+/** One success of a batch to record (see `recordAllPublished`). */
 export type PublishedRecord = { post_id: string; idx: number; claimed_at: string; version: number; stamp: string; next_run_at: string | null; release_id: string; release_url: string | null; release_meta: string | null };
 
 const PUBLISHED_RECORD_COLUMNS = {
@@ -335,66 +335,99 @@ const PUBLISHED_RECORD_COLUMNS = {
   release_meta: 'text',
 } as const;
 
-const recordPartsPublishedStatement = precompiled<{ records: string }, { post_id: string; idx: number }>((db, param) =>
-  db
-    .updateTable('post_parts')
-    .from(jsonRecords<PublishedRecord, 'r'>(db, param('records'), PUBLISHED_RECORD_COLUMNS, 'r'))
-    .set((eb) => ({
-      state: 'PUBLISHED',
-      claimed_at: null,
-      lease_until: null,
-      release_id: eb.ref('r.release_id'),
-      release_url: eb.ref('r.release_url'),
-      release_meta: eb.ref('r.release_meta'),
-      published_at: eb.ref('r.stamp'),
-      error: null,
-    }))
-    .whereRef('post_parts.post_id', '=', 'r.post_id')
-    .whereRef('post_parts.idx', '=', 'r.idx')
-    .where('post_parts.state', '=', 'SENDING')
-    .whereRef('post_parts.claimed_at', '=', 'r.claimed_at')
-    .returning(['post_parts.post_id', 'post_parts.idx']),
-);
-
 /**
- * `recordPartPublished` for a batch, by one statement: each part still SENDING under its claim
- * is recorded as published; the parts recorded (those that were not are left as they are).
+ * `recordPartPublished` and `recordPostPublished` for a batch, by **one statement** (PostgreSQL
+ * only: its data-modifying CTEs run as one atomic statement, one round trip, no transaction to
+ * open and commit around it). It first locks the live posts at their records' versions and
+ * their parts still SENDING under their claims, skipping rows another transaction holds, then
+ * records exactly those parts and posts: a record whose post or part changed, or is locked by
+ * someone else at that moment, is left out, written nowhere, and goes the careful way. Nothing
+ * in it waits for a lock, so it cannot deadlock with a person's edit. The posts recorded (one
+ * row each, with how many parts were recorded, equal to the posts' number by the locks).
  * At most one record per post.
  */
-export async function recordPartsPublished(db: Executor, records: readonly PublishedRecord[]): Promise<Array<{ post_id: string; idx: number }>> {
-  return recordPartsPublishedStatement(db, { records: JSON.stringify(records) });
-}
-
-const recordPostsPublishedStatement = precompiled<{ records: string }, { id: string }>((db, param) =>
+const recordAllPublishedStatement = precompiled<{ records: string }, { id: string; parts: number | string }>((db, param) =>
   db
-    .updateTable('posts')
-    .from(jsonRecords<PublishedRecord, 'r'>(db, param('records'), PUBLISHED_RECORD_COLUMNS, 'r'))
-    .set((eb) => {
-      // Part 0 is the post itself; a comment changes only when the next step is due.
-      const first = <T,>(then: Expression<T>, otherwise: Expression<T>) => eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
-      return {
-        state: first(eb.val('PUBLISHED' as PostState), eb.ref('posts.state')),
-        release_id: first(eb.ref('r.release_id'), eb.ref('posts.release_id')),
-        release_url: first(eb.ref('r.release_url'), eb.ref('posts.release_url')),
-        published_at: first(eb.ref('r.stamp'), eb.ref('posts.published_at')),
-        error: first(eb.lit(null), eb.ref('posts.error')),
-        error_kind: first(eb.lit(null), eb.ref('posts.error_kind')),
-        next_run_at: eb.ref('r.next_run_at'),
-        updated_at: eb.ref('r.stamp'),
-      };
-    })
-    .whereRef('posts.id', '=', 'r.post_id')
-    .where('posts.deleted_at', 'is', null)
-    .whereRef('posts.version', '=', 'r.version')
-    .returning('posts.id'),
+    .with('r', (qc) => qc.selectFrom(jsonRecords<PublishedRecord, 'j'>(db, param('records'), PUBLISHED_RECORD_COLUMNS, 'j')).selectAll())
+    .with('held_posts', (qc) =>
+      qc
+        .selectFrom('posts')
+        .innerJoin('r', 'r.post_id', 'posts.id')
+        .select('posts.id')
+        // Looked up by key, whatever the planner guesses of the list's length or the tables' sizes.
+        .where((eb) => inSubquery(db, eb.ref('posts.id'), eb.selectFrom('r').select('r.post_id')))
+        .where('posts.deleted_at', 'is', null)
+        .whereRef('posts.version', '=', 'r.version')
+        .forUpdate('posts')
+        .skipLocked(),
+    )
+    .with('held_parts', (qc) =>
+      qc
+        .selectFrom('post_parts')
+        .innerJoin('r', (join) => join.onRef('r.post_id', '=', 'post_parts.post_id').onRef('r.idx', '=', 'post_parts.idx'))
+        .innerJoin('held_posts', 'held_posts.id', 'post_parts.post_id')
+        .select(['post_parts.post_id', 'post_parts.idx'])
+        .where((eb) => inSubquery(db, eb.ref('post_parts.post_id'), eb.selectFrom('held_posts').select('held_posts.id')))
+        .where('post_parts.state', '=', 'SENDING')
+        .whereRef('post_parts.claimed_at', '=', 'r.claimed_at')
+        .forUpdate('post_parts')
+        .skipLocked(),
+    )
+    .with('parts', (qc) =>
+      qc
+        .updateTable('post_parts')
+        .from(['r', 'held_parts'])
+        .set((eb) => ({
+          state: 'PUBLISHED',
+          claimed_at: null,
+          lease_until: null,
+          release_id: eb.ref('r.release_id'),
+          release_url: eb.ref('r.release_url'),
+          release_meta: eb.ref('r.release_meta'),
+          published_at: eb.ref('r.stamp'),
+          error: null,
+        }))
+        .whereRef('post_parts.post_id', '=', 'r.post_id')
+        .whereRef('post_parts.idx', '=', 'r.idx')
+        .whereRef('held_parts.post_id', '=', 'r.post_id')
+        .whereRef('held_parts.idx', '=', 'r.idx')
+        .returning('post_parts.post_id'),
+    )
+    .with('done', (qc) =>
+      qc
+        .updateTable('posts')
+        .from(['r', 'parts'])
+        .set((eb) => {
+          // Part 0 is the post itself; a comment changes only when the next step is due.
+          const first = <T,>(then: Expression<T>, otherwise: Expression<T>) => eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
+          return {
+            state: first(eb.val('PUBLISHED' as PostState), eb.ref('posts.state')),
+            release_id: first(eb.ref('r.release_id'), eb.ref('posts.release_id')),
+            release_url: first(eb.ref('r.release_url'), eb.ref('posts.release_url')),
+            published_at: first(eb.ref('r.stamp'), eb.ref('posts.published_at')),
+            error: first(eb.lit(null), eb.ref('posts.error')),
+            error_kind: first(eb.lit(null), eb.ref('posts.error_kind')),
+            next_run_at: eb.ref('r.next_run_at'),
+            updated_at: eb.ref('r.stamp'),
+          };
+        })
+        .whereRef('posts.id', '=', 'r.post_id')
+        .whereRef('parts.post_id', '=', 'r.post_id')
+        .returning('posts.id'),
+    )
+    .selectFrom('done')
+    .select((eb) => ['done.id', eb.selectFrom('parts').select((pb) => pb.fn.countAll<number | string>().as('n')).as('parts')]),
 );
 
 /**
- * `recordPostPublished` for a batch, by one statement: each live post at its record's version
- * records its part as published; the posts recorded. At most one record per post.
+ * Records a batch of successes by one statement, on PostgreSQL (see `recordAllPublishedStatement`):
+ * the ids of the posts recorded, each with its part; the others are left as they were.
  */
-export async function recordPostsPublished(db: Executor, records: readonly PublishedRecord[]): Promise<Array<{ id: string }>> {
-  return recordPostsPublishedStatement(db, { records: JSON.stringify(records) });
+export async function recordAllPublished(db: Executor, records: readonly PublishedRecord[]): Promise<string[]> {
+  const rows = await recordAllPublishedStatement(db, { records: JSON.stringify(records) });
+  // The locks taken first make a recorded part's post recorded too; if not, the database broke its promise.
+  if (rows.length > 0 && Number(rows[0]!.parts) !== rows.length) throw new Error(`recorded ${rows[0]!.parts} parts but ${rows.length} posts`);
+  return rows.map((row) => row.id);
 }
 
 export function findPart(db: Executor, postId: string, idx: number) {

@@ -148,38 +148,69 @@ describe("a lane's claim", () => {
   });
 });
 
-describe('records of a batch by two statements (the statements themselves, on either backend)', () => {
-  it('records the parts still SENDING under their claims, then the posts at their versions; the rest are left as they are', async () => {
+describe.skipIf(BACKEND !== 'postgres')('records of a batch by one statement (PostgreSQL)', () => {
+  /** A record of each claim as the engine would write it, at `stamp`. */
+  const recordsOf = (claims: Awaited<ReturnType<PostTransitions['claimDueBatch']>>, stamp: string, change: (claim: (typeof claims)[number]['claim']) => Partial<repo.PublishedRecord> = () => ({})) =>
+    claims.map(({ claim }): repo.PublishedRecord => ({
+      post_id: claim.postId,
+      idx: claim.idx,
+      claimed_at: claim.claimedAt,
+      version: claim.version,
+      stamp,
+      next_run_at: null,
+      release_id: `rel-${claim.postId}`,
+      release_url: `https://example.test/${claim.postId}`,
+      release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }),
+      ...change(claim),
+    }));
+
+  it('records the parts still SENDING under their claims and their posts at their versions; the rest are left as they are', async () => {
     const { platform, ids } = await lanePosts(['2026-12-01T11:00:00.000Z', '2026-12-01T11:00:01.000Z', '2026-12-01T11:00:02.000Z']);
     const [kept, stale, edited] = ids as [string, string, string];
     clock.set('2026-12-01T11:00:05.000Z');
     const claims = await transitions().claimDueBatch({ only: [platform] }, 3, LEASE);
     expect(claims.map((c) => c.claim.postId)).toEqual(ids);
     const stamp = '2026-12-01T11:00:06.000Z';
-    const records = claims.map(({ claim }) => ({
-      post_id: claim.postId,
-      idx: claim.idx,
-      // Another claim's token: this part is not recorded.
-      claimed_at: claim.postId === stale ? '2026-12-01T10:59:00.000Z' : claim.claimedAt,
-      // Another version: this post is not recorded (its part is).
-      version: claim.postId === edited ? claim.version + 1 : claim.version,
-      stamp,
-      next_run_at: null,
-      release_id: `rel-${claim.postId}`,
-      release_url: `https://example.test/${claim.postId}`,
-      release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }),
+    // Another claim's token: this part is not recorded; another version: neither this post nor its part is.
+    const records = recordsOf(claims, stamp, (claim) => ({
+      ...(claim.postId === stale && { claimed_at: '2026-12-01T10:59:00.000Z' }),
+      ...(claim.postId === edited && { version: claim.version + 1 }),
     }));
-    await t.runtime.db.transaction().execute(async (trx) => {
-      const recordedParts = await repo.recordPartsPublished(trx, records);
-      expect(recordedParts.map((p) => [p.post_id, Number(p.idx)]).sort()).toEqual([[kept, 0], [edited, 0]].sort());
-      const recordedPosts = await repo.recordPostsPublished(trx, records);
-      expect(recordedPosts.map((p) => p.id).sort()).toEqual([kept, stale].sort());
-    });
+    recording = [];
+    expect(await repo.recordAllPublished(t.runtime.db, records)).toEqual([kept]);
+    const statements = recording;
+    recording = null;
+    // One statement, no transaction around it.
+    expect(statements).toHaveLength(1);
     const post = await t.runtime.db.selectFrom('posts').select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error']).where('id', '=', kept).executeTakeFirstOrThrow();
     expect(post).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_url: `https://example.test/${kept}`, published_at: stamp, next_run_at: null, updated_at: stamp, error: null });
     const part = await t.runtime.db.selectFrom('post_parts').select(['state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until']).where('post_id', '=', kept).executeTakeFirstOrThrow();
     expect(part).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }), published_at: stamp, claimed_at: null, lease_until: null });
-    expect((await parts(stale))[0]).toMatchObject({ state: 'SENDING' });
-    expect(await state(edited)).toEqual({ state: 'PUBLISHING', next_run_at: null });
+    for (const id of [stale, edited]) {
+      expect((await parts(id))[0]).toMatchObject({ state: 'SENDING' });
+      expect(await state(id)).toEqual({ state: 'PUBLISHING', next_run_at: null });
+    }
+  });
+
+  it('leaves out, without waiting, a post or a part another transaction holds', async () => {
+    const { platform, ids } = await lanePosts(['2026-12-01T12:00:00.000Z', '2026-12-01T12:00:01.000Z', '2026-12-01T12:00:02.000Z']);
+    const [free, postHeld, partHeld] = ids as [string, string, string];
+    clock.set('2026-12-01T12:00:05.000Z');
+    const claims = await transitions().claimDueBatch({ only: [platform] }, 3, LEASE);
+    const records = recordsOf(claims, '2026-12-01T12:00:06.000Z');
+    const recorded = await t.runtime.db.transaction().execute(async (trx) => {
+      // A person's edit holding one post's row, lease recovery holding another's part (until this transaction ends).
+      await trx.selectFrom('posts').select('id').where('id', '=', postHeld).forUpdate().execute();
+      await trx.selectFrom('post_parts').select('idx').where('post_id', '=', partHeld).forUpdate().execute();
+      return repo.recordAllPublished(t.runtime.db, records);
+    });
+    expect(recorded).toEqual([free]);
+    expect(await state(free)).toMatchObject({ state: 'PUBLISHED' });
+    for (const id of [postHeld, partHeld]) {
+      expect((await parts(id))[0]).toMatchObject({ state: 'SENDING' });
+      expect(await state(id)).toMatchObject({ state: 'PUBLISHING' });
+    }
+    // Once let go, the same records go through.
+    expect((await repo.recordAllPublished(t.runtime.db, records.filter((r) => r.post_id !== free))).sort()).toEqual([postHeld, partHeld].sort());
   });
 });
