@@ -240,15 +240,20 @@ export class PostTransitions {
 
   /**
    * Claims up to `limit` due posts of the lane's platforms, earliest first, with the next step of
-   * each, in one transaction of two statements whatever their number (see `repo.claimDuePosts`):
-   * what the queue's wake of a lane does instead of a claim per post. Only posts whose next step
-   * can be claimed are taken; on PostgreSQL, posts another worker is claiming at that moment are
-   * left to it. The same guarantees as `claimDue`: each claim is the read of what it claimed.
+   * each: what the queue's wake of a lane does instead of a claim per post. On PostgreSQL by one
+   * statement whatever their number (see `repo.claimDueSteps`), elsewhere by a transaction of two
+   * (see `repo.claimDuePosts`). Only posts whose next step can be claimed are taken; on
+   * PostgreSQL, posts another worker is claiming at that moment are left to it. The same
+   * guarantees as `claimDue`: each claim is the read of what it claimed.
    */
   async claimDueBatch(platforms: repo.PlatformFilter, limit: number, leaseMs: number): Promise<DueClaim[]> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    if (!readsInProcess(this.deps.db)) {
+      const steps = await repo.claimDueSteps(this.deps.db, platforms, { now: stamp, claimedAt: stamp, leaseUntil }, limit);
+      return steps.map(({ part, ...claimed }) => dueClaim(claimed, readJsonObject<PartRow>(part)!, stamp));
+    }
     return this.deps.db.transaction().execute(async (trx) => {
       const posts = await repo.claimDuePosts(trx, platforms, stamp, limit);
       if (posts.length === 0) return [];

@@ -1,4 +1,4 @@
-import type { Compilable, Expression, ExpressionBuilder, Kysely, Updateable } from 'kysely';
+import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely, type Updateable } from 'kysely';
 import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/dialect.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
@@ -99,6 +99,15 @@ export function updatePostIf(db: Executor, id: string, guard: PostGuard, changes
   return query.executeTakeFirst();
 }
 
+/**
+ * The index of the first PENDING part of the post `postId` (null if none): read along the parts'
+ * key in index order, stopping at the first, rather than by the index of states, where every
+ * PENDING part of every post sits under one key (a planner with stale statistics picks it).
+ */
+function firstPendingIdx(db: Kysely<Database>, postId: Expression<string>) {
+  return db.selectFrom('post_parts as fp').select('fp.idx').where('fp.post_id', '=', postId).where('fp.state', '=', 'PENDING').orderBy('fp.idx').limit(1);
+}
+
 /** The channel columns a claim reads along with its post (what a publish needs of the channel). */
 const CLAIM_CHANNEL_COLUMNS = ['workspace_id', 'provider', 'name', 'picture', 'profile', 'disabled', 'disabled_reason', 'client_group_id', 'credentials', 'internal_id', 'preferred_settings'] as const;
 
@@ -121,7 +130,7 @@ export type ClaimedChannelColumns = Pick<ChannelsTable, (typeof CLAIM_CHANNEL_CO
 /** What a claim changes on a post: QUEUE becomes PUBLISHING (a published post with a comment due stays PUBLISHED), and it is no longer due. */
 function claimedPostChanges(param: (name: 'now') => string) {
   return (eb: ExpressionBuilder<Database, 'posts'>) => ({
-    state: eb.case().when('state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('state')).end(),
+    state: eb.case().when('posts.state', '=', 'QUEUE').then(eb.val<PostState>('PUBLISHING')).else(eb.ref('posts.state')).end(),
     next_run_at: null,
     updated_at: param('now'),
   });
@@ -166,7 +175,7 @@ const claimNextPartStatement = precompiled<{ postId: string; claimedAt: string; 
     .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('attempts', '+', 1) }))
     .where('post_id', '=', param('postId'))
     .where('state', '=', 'PENDING')
-    .where('idx', '=', (eb) => eb.selectFrom('post_parts as p').select((pb) => pb.fn.min('p.idx').as('idx')).where('p.post_id', '=', param('postId')).where('p.state', '=', 'PENDING'))
+    .where('idx', '=', (eb) => firstPendingIdx(db, eb.val(param('postId'))))
     .returningAll(),
 );
 
@@ -179,56 +188,63 @@ export async function claimNextPart(db: Executor, postId: string, claim: { claim
 export type PlatformFilter = { only: readonly string[] } | { except: readonly string[] };
 
 /**
- * Claims up to `limit` due posts of the lane's platforms, earliest first, in one statement that
- * reads them as claimed, like `claimDuePost` does one post. Only a post whose next step can be
- * claimed is taken: a post in QUEUE with its first part PENDING, or a published post with a
- * comment PENDING. On PostgreSQL the rows another worker is claiming at that moment are skipped,
- * not waited for.
+ * The lane's due posts whose next step can be claimed, earliest first, at most `limit`: a post
+ * in QUEUE with its first part PENDING, or a published post with a comment PENDING. Their ids
+ * (`p.id`); a claim selects more of them as it needs.
+ */
+function duePosts(db: Kysely<Database>, platforms: PlatformFilter, param: (name: 'now' | 'limit') => string) {
+  type Due = ExpressionBuilder<Database & { p: PostsTable }, 'p'>;
+  // Each check on a candidate is a probe by key (a subquery of one value), which PostgreSQL runs
+  // per candidate: the scan below reads posts in (next_run_at, id) order from the index of posts
+  // that can come due and stops at `limit`, whatever the number of PENDING parts or channels.
+  const provider = (eb: Due) => eb.selectFrom('channels as c').select('c.provider').whereRef('c.id', '=', 'p.channel_id').where('c.deleted_at', 'is', null);
+  const lane = (eb: Due) => {
+    // A deleted channel publishes nothing: its provider reads as null, in no lane.
+    if ('only' in platforms) return eb(provider(eb), 'in', platforms.only);
+    if (platforms.except.length > 0) return eb(provider(eb), 'not in', platforms.except);
+    return eb(provider(eb), 'is not', null);
+  };
+  const firstPartState = (eb: Due) => eb.selectFrom('post_parts as pp').select('pp.state').whereRef('pp.post_id', '=', 'p.id').where('pp.idx', '=', 0);
+  return db
+    .selectFrom('posts as p')
+    .select('p.id')
+    .where('p.deleted_at', 'is', null)
+    .where('p.next_run_at', '>=', '0')
+    .where('p.next_run_at', '<=', param('now'))
+    // Its next step: the post itself (part 0, PENDING) while in QUEUE, a comment (a PENDING part after the first) once PUBLISHED.
+    // A CASE, not an OR of states: SQLite would otherwise read the posts by state and sort them.
+    .where((eb) =>
+      eb
+        .case()
+        .when('p.state', '=', 'QUEUE')
+        .then(eb(firstPartState(eb), '=', 'PENDING'))
+        .when('p.state', '=', 'PUBLISHED')
+        .then(eb(firstPendingIdx(db, eb.ref('p.id')), '>', 0))
+        .else(eb.lit(false))
+        .end(),
+    )
+    .where(lane)
+    .orderBy('p.next_run_at')
+    .orderBy('p.id')
+    .limit(param('limit') as unknown as number);
+}
+
+/**
+ * Claims up to `limit` due posts of the lane's platforms, earliest first (see `duePosts`), in one
+ * statement that reads them as claimed, like `claimDuePost` does one post; their parts are
+ * claimed next, by `claimFirstParts`, in the same transaction. On PostgreSQL the rows another
+ * worker is claiming at that moment are skipped, not waited for (there `claimDueSteps` does
+ * both in one statement instead).
  */
 function claimDuePostsStatement(platforms: PlatformFilter) {
-  return precompiled<{ now: string; limit: number }, ClaimedPostRow>((db, param) => {
-    type Due = ExpressionBuilder<Database & { p: PostsTable }, 'p'>;
-    // Each check on a candidate is a probe by key (a subquery of one value), which PostgreSQL runs
-    // per candidate: the scan below reads posts in (next_run_at, id) order from the index of posts
-    // that can come due and stops at `limit`, whatever the number of PENDING parts or channels.
-    const provider = (eb: Due) => eb.selectFrom('channels as c').select('c.provider').whereRef('c.id', '=', 'p.channel_id').where('c.deleted_at', 'is', null);
-    const lane = (eb: Due) => {
-      // A deleted channel publishes nothing: its provider reads as null, in no lane.
-      if ('only' in platforms) return eb(provider(eb), 'in', platforms.only);
-      if (platforms.except.length > 0) return eb(provider(eb), 'not in', platforms.except);
-      return eb(provider(eb), 'is not', null);
-    };
-    const firstPartState = (eb: Due) => eb.selectFrom('post_parts as pp').select('pp.state').whereRef('pp.post_id', '=', 'p.id').where('pp.idx', '=', 0);
-    const firstPendingIdx = (eb: Due) => eb.selectFrom('post_parts as q').select((qb) => qb.fn.min('q.idx').as('idx')).whereRef('q.post_id', '=', 'p.id').where('q.state', '=', 'PENDING');
-    const due = db
-      .selectFrom('posts as p')
-      .select('p.id')
-      .where('p.deleted_at', 'is', null)
-      .where('p.next_run_at', '>=', '0')
-      .where('p.next_run_at', '<=', param('now'))
-      // Its next step: the post itself (part 0, PENDING) while in QUEUE, a comment (a PENDING part after the first) once PUBLISHED.
-      // A CASE, not an OR of states: SQLite would otherwise read the posts by state and sort them.
-      .where((eb) =>
-        eb
-          .case()
-          .when('p.state', '=', 'QUEUE')
-          .then(eb(firstPartState(eb), '=', 'PENDING'))
-          .when('p.state', '=', 'PUBLISHED')
-          .then(eb(firstPendingIdx(eb), '>', 0))
-          .else(eb.lit(false))
-          .end(),
-      )
-      .where(lane)
-      .orderBy('p.next_run_at')
-      .orderBy('p.id')
-      .limit(param('limit') as unknown as number);
-    return db
+  return precompiled<{ now: string; limit: number }, ClaimedPostRow>((db, param) =>
+    db
       .updateTable('posts')
       .set(claimedPostChanges(param))
-      .where((eb) => inSubquery(db, eb.ref('id'), skippingLockedRows(db, due, 'p')))
+      .where((eb) => inSubquery(db, eb.ref('id'), skippingLockedRows(db, duePosts(db, platforms, param), 'p')))
       .returningAll()
-      .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>;
-  });
+      .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
+  );
 }
 
 /** By lane: each lane's filter is compiled into its own statement. */
@@ -248,13 +264,77 @@ const claimFirstPartsStatement = precompiled<{ postIds: string; claimedAt: strin
     .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('attempts', '+', 1) }))
     .where((eb) => inJsonList(db, eb.ref('post_id'), param('postIds')))
     // The first PENDING part (no separate test of the state, so that SQLite looks the parts up by post, not by state).
-    .where('idx', '=', (eb) => eb.selectFrom('post_parts as q').select((qb) => qb.fn.min('q.idx').as('idx')).whereRef('q.post_id', '=', 'post_parts.post_id').where('q.state', '=', 'PENDING'))
+    .where('idx', '=', (eb) => firstPendingIdx(db, eb.ref('post_parts.post_id')))
     .returningAll(),
 );
 
 /** Claims the first PENDING part of each of the posts (just claimed with `claimDuePosts`), reading them as claimed; one statement. */
 export function claimFirstParts(db: Executor, postIds: readonly string[], claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable[]> {
   return claimFirstPartsStatement(db, { postIds: JSON.stringify(postIds), ...claim });
+}
+
+/** A step claimed by `claimDueSteps`: the post as claimed, with its part as claimed (a JSON object, read with `readJsonObject`). */
+export type ClaimedStepRow = ClaimedPostRow & { part: unknown };
+
+/**
+ * `claimDuePosts` and `claimFirstParts` in **one statement** (PostgreSQL only: its
+ * data-modifying CTEs run as one atomic statement, one round trip, no transaction to open and
+ * commit around it). It locks the lane's due posts, earliest first, skipping rows another
+ * transaction holds; claims the first PENDING part of each, only where it is the post's next
+ * step (part 0 of a post in QUEUE, a comment of a published one); then claims exactly the posts
+ * whose part it claimed. A post whose parts changed meanwhile (an edit committed after the
+ * statement began) has no part claimed and is left as it was, due, for the next claim. Nothing
+ * in it waits for a lock.
+ */
+function claimDueStepsStatement(platforms: PlatformFilter) {
+  return precompiled<{ now: string; limit: number; claimedAt: string; leaseUntil: string }, ClaimedStepRow>((db, param) =>
+    db
+      .with('due', () => duePosts(db, platforms, param).select(['p.state', 'p.next_run_at']).forUpdate('p').skipLocked())
+      .with('parts', (qc) =>
+        qc
+          .updateTable('post_parts')
+          .from('due')
+          .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('post_parts.attempts', '+', 1) }))
+          .whereRef('post_parts.post_id', '=', 'due.id')
+          // Looked up by key, whatever the planner guesses of the batch's size.
+          .where((eb) => inSubquery(db, eb.ref('post_parts.post_id'), eb.selectFrom('due').select('due.id')))
+          .where('post_parts.idx', '=', (eb) => firstPendingIdx(db, eb.ref('post_parts.post_id')))
+          // The post's next step: part 0 while the post is in QUEUE, a comment once it is published.
+          .where(sql<boolean>`("due"."state" = 'QUEUE') = ("post_parts"."idx" = 0)`)
+          .returningAll('post_parts'),
+      )
+      .with('claimed', (qc) =>
+        qc
+          .updateTable('posts')
+          .from('parts')
+          .set(claimedPostChanges(param))
+          .whereRef('posts.id', '=', 'parts.post_id')
+          .where((eb) => inSubquery(db, eb.ref('posts.id'), eb.selectFrom('parts').select('parts.post_id')))
+          .returningAll('posts')
+          .returning(claimedPostExtras(db)),
+      )
+      .selectFrom('claimed')
+      .innerJoin('parts', 'parts.post_id', 'claimed.id')
+      .innerJoin('due', 'due.id', 'claimed.id')
+      .selectAll('claimed')
+      .select(sql<unknown>`to_json("parts")`.as('part'))
+      .orderBy('due.next_run_at')
+      .orderBy('due.id') as unknown as Compilable<ClaimedStepRow>,
+  );
+}
+
+/** By lane: each lane's filter is compiled into its own statement. */
+const claimDueStepsStatements = new Map<string, ReturnType<typeof claimDueStepsStatement>>();
+
+/**
+ * Claims the next step of up to `limit` due posts of a lane, earliest first, by one statement
+ * (PostgreSQL; see `claimDueStepsStatement`): each post and its part as claimed at `claimedAt`.
+ */
+export function claimDueSteps(db: Executor, platforms: PlatformFilter, claim: { now: string; claimedAt: string; leaseUntil: string }, limit: number): Promise<ClaimedStepRow[]> {
+  const key = JSON.stringify(platforms);
+  let statement = claimDueStepsStatements.get(key);
+  if (!statement) claimDueStepsStatements.set(key, (statement = claimDueStepsStatement(platforms)));
+  return statement(db, { ...claim, limit });
 }
 
 /** What a platform answered, as stored on the part and the post. */
