@@ -33,20 +33,6 @@ export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | '
 /** A claimed step with what publishing it needs: the post and part as claimed, the channel (null if it is gone), how many parts the post has. */
 export type DueClaim = { claim: Claim; post: PostRow; part: PartRow; channel: ClaimedChannel | null; partCount: number };
 
-/** A part as recorded published with the platform's answer. */
-function publishedPart(release: Release, stamp: string) {
-  return {
-    state: 'PUBLISHED' as const,
-    claimed_at: null,
-    lease_until: null,
-    release_id: release.id,
-    release_url: release.url ?? null,
-    release_meta: release.meta ? JSON.stringify(release.meta) : null,
-    published_at: stamp,
-    error: null,
-  };
-}
-
 /** Whether a claimed post's first PENDING part is its next step: part 0 of a post claimed for publishing, a comment of a published one. */
 function claimable(claimed: repo.ClaimedPostRow, part: PartRow): boolean {
   return (claimed.state === 'PUBLISHING') === (Number(part.idx) === 0);
@@ -289,7 +275,7 @@ export class PostTransitions {
       if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
       if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
       const confirmedLate = part.state === 'ERROR';
-      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, publishedPart(release, stamp));
+      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, repo.publishedPartColumns({ releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null, stamp }));
       if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
       if (confirmedLate) await repo.restorePartsAfter(trx, claim.postId, claim.idx);
       const nextRunAt = following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;

@@ -247,15 +247,22 @@ function claimDuePostsStatement(platforms: PlatformFilter) {
   );
 }
 
-/** By lane: each lane's filter is compiled into its own statement. */
-const claimDuePostsStatements = new Map<string, ReturnType<typeof claimDuePostsStatement>>();
+/** A statement compiled once per lane: each lane's filter is compiled into its own, the first time the lane asks. */
+function perLane<Statement>(build: (platforms: PlatformFilter) => Statement): (platforms: PlatformFilter) => Statement {
+  const byLane = new Map<string, Statement>();
+  return (platforms) => {
+    const key = JSON.stringify(platforms);
+    let statement = byLane.get(key);
+    if (!statement) byLane.set(key, (statement = build(platforms)));
+    return statement;
+  };
+}
+
+const claimDuePostsFor = perLane(claimDuePostsStatement);
 
 /** Claims up to `limit` due posts of a lane (see `claimDuePostsStatement`); one statement, compiled once per lane. */
 export async function claimDuePosts(db: Executor, platforms: PlatformFilter, now: string, limit: number): Promise<ClaimedPostRow[]> {
-  const key = JSON.stringify(platforms);
-  let statement = claimDuePostsStatements.get(key);
-  if (!statement) claimDuePostsStatements.set(key, (statement = claimDuePostsStatement(platforms)));
-  return statement(db, { now, limit });
+  return claimDuePostsFor(platforms)(db, { now, limit });
 }
 
 const claimFirstPartsStatement = precompiled<{ postIds: string; claimedAt: string; leaseUntil: string }, PostPartsTable>((db, param) =>
@@ -323,36 +330,40 @@ function claimDueStepsStatement(platforms: PlatformFilter) {
   );
 }
 
-/** By lane: each lane's filter is compiled into its own statement. */
-const claimDueStepsStatements = new Map<string, ReturnType<typeof claimDueStepsStatement>>();
+const claimDueStepsFor = perLane(claimDueStepsStatement);
 
 /**
  * Claims the next step of up to `limit` due posts of a lane, earliest first, by one statement
  * (PostgreSQL; see `claimDueStepsStatement`): each post and its part as claimed at `claimedAt`.
  */
 export function claimDueSteps(db: Executor, platforms: PlatformFilter, claim: { now: string; claimedAt: string; leaseUntil: string }, limit: number): Promise<ClaimedStepRow[]> {
-  const key = JSON.stringify(platforms);
-  let statement = claimDueStepsStatements.get(key);
-  if (!statement) claimDueStepsStatements.set(key, (statement = claimDueStepsStatement(platforms)));
-  return statement(db, { ...claim, limit });
+  return claimDueStepsFor(platforms)(db, { ...claim, limit });
 }
 
 /** What a platform answered, as stored on the part and the post. */
 export type ReleaseColumns = { releaseId: string; releaseUrl: string | null; releaseMeta: string | null };
 
+/**
+ * A part's columns once published with the platform's answer at `stamp`, whether the values are
+ * the values themselves, a statement's parameters, or another table's columns.
+ */
+export function publishedPartColumns<Id, Text>(answer: { releaseId: Id; releaseUrl: Text; releaseMeta: Text; stamp: Id }) {
+  return {
+    state: 'PUBLISHED' as const,
+    claimed_at: null,
+    lease_until: null,
+    release_id: answer.releaseId,
+    release_url: answer.releaseUrl,
+    release_meta: answer.releaseMeta,
+    published_at: answer.stamp,
+    error: null,
+  };
+}
+
 const recordPartPublishedStatement = precompiledWrite<{ postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns>((db, param) =>
   db
     .updateTable('post_parts')
-    .set({
-      state: 'PUBLISHED',
-      claimed_at: null,
-      lease_until: null,
-      release_id: param('releaseId'),
-      release_url: param('releaseUrl'),
-      release_meta: param('releaseMeta'),
-      published_at: param('stamp'),
-      error: null,
-    })
+    .set(publishedPartColumns({ releaseId: param('releaseId'), releaseUrl: param('releaseUrl'), releaseMeta: param('releaseMeta'), stamp: param('stamp') }))
     .where('post_id', '=', param('postId'))
     .where('idx', '=', param('idx') as unknown as number)
     .where('state', '=', 'SENDING')
@@ -457,16 +468,7 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { id: strin
       qc
         .updateTable('post_parts')
         .from(['r', 'held_parts'])
-        .set((eb) => ({
-          state: 'PUBLISHED',
-          claimed_at: null,
-          lease_until: null,
-          release_id: eb.ref('r.release_id'),
-          release_url: eb.ref('r.release_url'),
-          release_meta: eb.ref('r.release_meta'),
-          published_at: eb.ref('r.stamp'),
-          error: null,
-        }))
+        .set((eb) => publishedPartColumns({ releaseId: eb.ref('r.release_id'), releaseUrl: eb.ref('r.release_url'), releaseMeta: eb.ref('r.release_meta'), stamp: eb.ref('r.stamp') }))
         .whereRef('post_parts.post_id', '=', 'r.post_id')
         .whereRef('post_parts.idx', '=', 'r.idx')
         .whereRef('held_parts.post_id', '=', 'r.post_id')
