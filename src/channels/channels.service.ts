@@ -122,8 +122,12 @@ export type ChannelChanges = {
 /** Scheduled posts named in a refused deletion. */
 const NAMED_POSTS = 20;
 
-/** Channels whose decrypted configuration is kept, at most. */
-const MAX_OPENED = 1_000;
+/**
+ * Channels whose decrypted configuration is kept, at most, the least recently used dropped first:
+ * enough for every channel of a large deployment (a kept configuration is a few hundred bytes), so
+ * a burst across thousands of channels opens each once rather than on every publish.
+ */
+const MAX_OPENED = 10_000;
 
 /** Freezes a parsed JSON value all the way down: a kept configuration is shared by every publish on its channel. */
 function deepFreeze<T>(value: T): T {
@@ -148,7 +152,17 @@ export class ChannelsService {
   /** Renews channels' credentials once at a time per channel, across processes. */
   readonly renewals: CredentialRenewals;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; notifications: NotificationsService }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      secretBox: SecretBox;
+      outbound: OutboundClient;
+      notifications: NotificationsService;
+      /** Decrypted configurations kept at most (`MAX_OPENED`; tests lower it). */
+      maxOpened?: number;
+    },
+  ) {
     this.renewals = new CredentialRenewals(deps);
   }
 
@@ -496,10 +510,14 @@ export class ChannelsService {
 
   #configOf(id: string, workspaceId: string, sealed: string): Record<string, unknown> {
     const kept = this.#opened.get(id);
-    if (kept && kept.sealed === sealed && kept.workspaceId === workspaceId) return kept.config;
+    // Taken out and put back last: the Map's order is the order of use.
+    this.#opened.delete(id);
+    if (kept && kept.sealed === sealed && kept.workspaceId === workspaceId) {
+      this.#opened.set(id, kept);
+      return kept.config;
+    }
     const config = deepFreeze(JSON.parse(this.deps.secretBox.open(sealed)) as Record<string, unknown>);
-    // Full: start again (cheaper than ordering entries on every publish, and a process rarely publishes on that many channels).
-    if (this.#opened.size >= MAX_OPENED) this.#opened.clear();
+    if (this.#opened.size >= (this.deps.maxOpened ?? MAX_OPENED)) this.#opened.delete(this.#opened.keys().next().value!);
     this.#opened.set(id, { workspaceId, sealed, config });
     return config;
   }

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ChannelsService } from '../../src/channels/channels.service.ts';
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { recorder, resolver } from '../helpers/outbound.ts';
@@ -111,6 +112,26 @@ describe('reconnecting a channel changes only what is given', () => {
     expect((await getPost(t, tenant, created!.postId)).state).toBe('PUBLISHED');
     expect(moved.deliveries.filter((d) => d.body.data.postId === created!.postId)).toHaveLength(1);
     expect(receiver.deliveries.filter((d) => d.body.data.postId === created!.postId)).toHaveLength(0);
+  });
+
+  it('the configurations kept are the most recently used: past the limit, the least recently used is decrypted again', async () => {
+    const tenant = await createTenant(t);
+    const { db, clock, secretBox, outbound } = t.runtime;
+    const channels = new ChannelsService({ db, clock, secretBox, outbound, notifications: t.services.notifications, maxOpened: 2 });
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => channels.create(tenant.workspaceId, { provider: 'webhook', name, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })));
+    const opens = vi.spyOn(secretBox, 'open');
+    try {
+      const open = async (id: string) => {
+        const before = opens.mock.calls.length;
+        await channels.config(tenant.workspaceId, id);
+        return opens.mock.calls.length - before;
+      };
+      expect([await open(a!.id), await open(b!.id), await open(a!.id)]).toEqual([1, 1, 0]);
+      // C takes B's place (A was used after B), then B takes C's.
+      expect([await open(c!.id), await open(a!.id), await open(b!.id), await open(a!.id), await open(c!.id)]).toEqual([1, 0, 1, 0, 1]);
+    } finally {
+      opens.mockRestore();
+    }
   });
 
   it('a configuration is decrypted once per stored value and shared frozen; new credentials are used by the very next publish', async () => {
