@@ -375,19 +375,28 @@ export function recordPartPublished(db: Executor, part: { postId: string; idx: n
   return recordPartPublishedStatement(db, part);
 }
 
+/** A post's columns once one of its comments (a part after the first) is published: when its next step is due. */
+function commentPublishedColumns<Stamp, Next>(answer: { stamp: Stamp; nextRunAt: Next }) {
+  return { next_run_at: answer.nextRunAt, updated_at: answer.stamp };
+}
+
+/** A post's columns once its first part (the post itself) is published, with the platform's answer. */
+function postPublishedColumns<Id, Text, Stamp, Next>(answer: { releaseId: Id; releaseUrl: Text; stamp: Stamp; nextRunAt: Next }) {
+  return {
+    state: 'PUBLISHED' as const,
+    release_id: answer.releaseId,
+    release_url: answer.releaseUrl,
+    published_at: answer.stamp,
+    error: null,
+    error_kind: null,
+    ...commentPublishedColumns(answer),
+  };
+}
+
 const recordPostPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns>((db, param) =>
   db
     .updateTable('posts')
-    .set({
-      state: 'PUBLISHED',
-      release_id: param('releaseId'),
-      release_url: param('releaseUrl'),
-      published_at: param('stamp'),
-      error: null,
-      error_kind: null,
-      next_run_at: param('nextRunAt'),
-      updated_at: param('stamp'),
-    })
+    .set(postPublishedColumns({ releaseId: param('releaseId'), releaseUrl: param('releaseUrl'), stamp: param('stamp'), nextRunAt: param('nextRunAt') }))
     .where('id', '=', param('id'))
     .where('deleted_at', 'is', null)
     .where('version', '=', param('version') as unknown as number),
@@ -396,7 +405,7 @@ const recordPostPublishedStatement = precompiledWrite<{ id: string; version: num
 const recordCommentPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null }>((db, param) =>
   db
     .updateTable('posts')
-    .set({ next_run_at: param('nextRunAt'), updated_at: param('stamp') })
+    .set(commentPublishedColumns({ stamp: param('stamp'), nextRunAt: param('nextRunAt') }))
     .where('id', '=', param('id'))
     .where('deleted_at', 'is', null)
     .where('version', '=', param('version') as unknown as number),
@@ -480,18 +489,18 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { id: strin
         .updateTable('posts')
         .from(['r', 'parts'])
         .set((eb) => {
-          // Part 0 is the post itself; a comment changes only when the next step is due.
+          // Part 0 is the post itself (every column of the lone record); a comment sets only its own and keeps the others.
           const first = <T,>(then: Expression<T>, otherwise: Expression<T>) => eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
+          const post = postPublishedColumns({ releaseId: eb.ref('r.release_id'), releaseUrl: eb.ref('r.release_url'), stamp: eb.ref('r.stamp'), nextRunAt: eb.ref('r.next_run_at') });
           return {
-            state: first(eb.val('PUBLISHED' as PostState), eb.ref('posts.state')),
-            release_id: first(eb.ref('r.release_id'), eb.ref('posts.release_id')),
-            release_url: first(eb.ref('r.release_url'), eb.ref('posts.release_url')),
-            published_at: first(eb.ref('r.stamp'), eb.ref('posts.published_at')),
-            error: first(eb.lit(null), eb.ref('posts.error')),
-            error_kind: first(eb.lit(null), eb.ref('posts.error_kind')),
-            next_run_at: eb.ref('r.next_run_at'),
-            updated_at: eb.ref('r.stamp'),
-          };
+            state: first(eb.val(post.state as PostState), eb.ref('posts.state')),
+            release_id: first(post.release_id, eb.ref('posts.release_id')),
+            release_url: first(post.release_url, eb.ref('posts.release_url')),
+            published_at: first(post.published_at, eb.ref('posts.published_at')),
+            error: first(eb.lit(post.error), eb.ref('posts.error')),
+            error_kind: first(eb.lit(post.error_kind), eb.ref('posts.error_kind')),
+            ...commentPublishedColumns({ stamp: post.updated_at, nextRunAt: post.next_run_at }),
+          } satisfies Record<keyof typeof post, unknown>;
         })
         .whereRef('posts.id', '=', 'r.post_id')
         .whereRef('parts.post_id', '=', 'r.post_id')

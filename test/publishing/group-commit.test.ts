@@ -69,36 +69,33 @@ const SETTING = /^\s*set local\b/i;
 const mentions = (statement: Statement, id: string) => statement.parameters.some((p) => p === id || (typeof p === 'string' && p.startsWith('[') && p.includes(`"${id}"`)));
 const deliveriesFor = (postId: string) => receiver.deliveries.filter((d) => d.body.data.postId === postId);
 
-/** The statements recorded outside any transaction (each its own), in order. */
-function alone(statements: Statement[]): Statement[] {
-  const out: Statement[] = [];
-  let open = false;
+type Transaction = { end: 'commit' | 'rollback'; work: Statement[] };
+
+/**
+ * The statements recorded, in order: those outside any transaction (each its own), and each
+ * transaction's (transaction control and settings left out) with how it ended.
+ */
+function split(statements: Statement[]): { alone: Statement[]; transactions: Transaction[] } {
+  const alone: Statement[] = [];
+  const transactions: Transaction[] = [];
+  let open: Statement[] | null = null;
   for (const statement of statements) {
-    if (BEGIN.test(statement.sql)) open = true;
-    else if (COMMIT.test(statement.sql) || ROLLBACK.test(statement.sql)) open = false;
-    else if (!open) out.push(statement);
+    if (BEGIN.test(statement.sql)) open = [];
+    else if (COMMIT.test(statement.sql) || ROLLBACK.test(statement.sql)) {
+      transactions.push({ end: COMMIT.test(statement.sql) ? 'commit' : 'rollback', work: open ?? [] });
+      open = null;
+    } else if (!open) alone.push(statement);
+    else if (!SETTING.test(statement.sql)) open.push(statement);
   }
-  return out;
+  return { alone, transactions };
 }
+const alone = (statements: Statement[]) => split(statements).alone;
+const transactions = (statements: Statement[]) => split(statements).transactions;
 
 /** A lane's claim on PostgreSQL: one statement, its own transaction. */
 const CLAIM_ALL = /^with "due" as /;
 /** A batch's record of successes on PostgreSQL: one statement, its own transaction. */
 const RECORD_ALL = /^with "r" as /;
-
-/** The statements of each transaction recorded, in order (transaction control and settings left out), with how it ended. */
-function transactions(statements: Statement[]): Array<{ end: 'commit' | 'rollback'; work: Statement[] }> {
-  const out: Array<{ end: 'commit' | 'rollback'; work: Statement[] }> = [];
-  let open: Statement[] | null = null;
-  for (const statement of statements) {
-    if (BEGIN.test(statement.sql)) open = [];
-    else if (COMMIT.test(statement.sql) || ROLLBACK.test(statement.sql)) {
-      out.push({ end: COMMIT.test(statement.sql) ? 'commit' : 'rollback', work: open ?? [] });
-      open = null;
-    } else if (!SETTING.test(statement.sql)) open?.push(statement);
-  }
-  return out;
-}
 
 /** `count` single posts on one webhook channel, scheduled for `at` (the clock an hour before). */
 async function duePosts(count: number, at: string) {
