@@ -61,7 +61,7 @@ export async function openRuntime(
   config: Config,
   options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
 ): Promise<Runtime> {
-  const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery, backgroundCheckpoints: true });
+  const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {

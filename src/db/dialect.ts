@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type Pg from 'pg';
@@ -18,7 +17,6 @@ import {
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
-  type Driver,
   type Expression,
   type LogEvent,
   type RawBuilder,
@@ -26,7 +24,6 @@ import {
   type TableMetadata,
   type Transaction,
 } from 'kysely';
-import { backgroundCheckpoints, type BackgroundCheckpoints } from './checkpoints.ts';
 import type { Database } from './database.ts';
 
 /** Every piece of SQL that only one dialect understands lives in this file. */
@@ -44,10 +41,7 @@ export type QueryObserver = (query: { sql: string; parameters: readonly unknown[
 const require = createRequire(import.meta.url);
 
 /** Opens the database; only the driver of the configured dialect is loaded. */
-export async function createKysely(
-  target: DatabaseTarget,
-  options: { onQuery?: QueryObserver | undefined; backgroundCheckpoints?: boolean } = {},
-): Promise<Kysely<Database>> {
+export async function createKysely(target: DatabaseTarget, options: { onQuery?: QueryObserver | undefined } = {}): Promise<Kysely<Database>> {
   const onQuery = options.onQuery;
   const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
   if (target.kind === 'sqlite') {
@@ -62,11 +56,8 @@ export async function createKysely(
     const reader = target.file === ':memory:' ? null : new Sqlite(target.file, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
     const commits = reader ? watchCommits(sqlite, target.file) : null;
-    const checkpoints =
-      commits && options.backgroundCheckpoints ? backgroundCheckpoints(sqlite, target.file, require.resolve('better-sqlite3'), commits.pending) : null;
-    const statements = withStatementCache(sqlite, reader, commits, checkpoints);
-    const db = new Kysely<Database>({ dialect: new ClosingSqliteDialect(statements), ...(log && { log }) });
-    if (checkpoints) checkpointers.set(db, checkpoints);
+    const statements = withStatementCache(sqlite, reader, commits);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
     if (reader) {
       const cache = statementCache(reader);
       readers.set(db, {
@@ -254,50 +245,16 @@ function statementCache(sqlite: SqliteDatabase.Database, size = 500) {
  * query on SQLite, so prepared statements are kept by SQL text.
  * Reuse is safe: better-sqlite3 runs each statement to completion synchronously.
  */
-function withStatementCache(
-  sqlite: SqliteDatabase.Database,
-  reader: SqliteDatabase.Database | null,
-  commits: CommitWatch | null,
-  checkpoints: BackgroundCheckpoints | null,
-) {
-  let closed: Promise<void> = Promise.resolve();
-  const closeConnections = () => {
-    reader?.close();
-    sqlite.close();
-    // Only now that every connection of this process is closed, the checkpoint thread's first (see watchCommits).
-    commits?.close();
-  };
+function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatabase.Database | null, commits: CommitWatch | null) {
   return {
     close: () => {
-      closed = checkpoints ? checkpoints.close(closeConnections) : Promise.resolve(closeConnections());
+      reader?.close();
+      sqlite.close();
+      // Only now that SQLite's own descriptors are closed (see watchCommits).
+      commits?.close();
     },
-    /** Settles once `close` has closed everything. */
-    closed: () => closed,
     prepare: statementCache(sqlite),
   };
-}
-
-/**
- * Kysely's SQLite dialect, whose `destroy` also waits for the database's closing to finish: the
- * checkpoint thread's connection closes asynchronously, before the main thread's.
- */
-class ClosingSqliteDialect extends SqliteDialect {
-  readonly #statements: ReturnType<typeof withStatementCache>;
-
-  constructor(statements: ReturnType<typeof withStatementCache>) {
-    super({ database: statements });
-    this.#statements = statements;
-  }
-
-  override createDriver(): Driver {
-    const driver = super.createDriver();
-    const destroy = driver.destroy.bind(driver);
-    driver.destroy = async () => {
-      await destroy();
-      await this.#statements.closed();
-    };
-    return driver;
-  }
 }
 
 /** Runs a read on SQLite's read-only connection, synchronously: all its rows, or the first (undefined without one). */
@@ -318,13 +275,7 @@ export type SqliteReader = {
   committedSince(mark: Buffer): boolean;
 };
 
-type CommitWatch = {
-  mark(): Buffer | undefined;
-  changedSince(mark: Buffer): boolean;
-  /** Frames in the log not yet copied into the database; undefined when the header cannot be read consistently. */
-  pending(): number | undefined;
-  close(): void;
-};
+type CommitWatch = { mark(): Buffer | undefined; changedSince(mark: Buffer): boolean; close(): void };
 
 /** The WAL-index header: two copies of 48 bytes at the start of the `-shm` file (SQLite's WAL file format). */
 const WAL_INDEX_HEADER = 48;
@@ -354,26 +305,16 @@ function watchCommits(sqlite: SqliteDatabase.Database, file: string): CommitWatc
   } catch {
     return null;
   }
-  // Both copies of the header, then the checkpoint's progress (`nBackfill`, the first field after them).
-  const header = Buffer.alloc(2 * WAL_INDEX_HEADER + 4);
+  const header = Buffer.alloc(2 * WAL_INDEX_HEADER);
   /** Reads both copies; false when they differ (a writer is between them) or the file is short. */
-  const read = () => fs.readSync(fd, header, 0, header.length, 0) === header.length && header.compare(header, 0, WAL_INDEX_HEADER, WAL_INDEX_HEADER, 2 * WAL_INDEX_HEADER) === 0;
-  // The shared memory is in the machine's byte order; `mxFrame` (the log's last valid frame) is at byte 16 of the header.
-  const u32 = os.endianness() === 'LE' ? (at: number) => header.readUInt32LE(at) : (at: number) => header.readUInt32BE(at);
+  const read = () => fs.readSync(fd, header, 0, header.length, 0) === header.length && header.compare(header, 0, WAL_INDEX_HEADER, WAL_INDEX_HEADER) === 0;
   return {
     mark: () => (read() ? Buffer.from(header.subarray(0, WAL_INDEX_HEADER)) : undefined),
     changedSince: (mark) => !read() || header.compare(mark, 0, WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0,
-    pending: () => (read() ? Math.max(0, u32(16) - u32(2 * WAL_INDEX_HEADER)) : undefined),
     close: () => fs.closeSync(fd),
   };
 }
 const readers = new WeakMap<Kysely<Database>, SqliteReader>();
-const checkpointers = new WeakMap<Kysely<Database>, BackgroundCheckpoints>();
-
-/** The background checkpoints of a SQLite database opened with `backgroundCheckpoints` (tests wait on them); undefined otherwise. */
-export function sqliteCheckpoints(db: Kysely<Database>): BackgroundCheckpoints | undefined {
-  return checkpointers.get(db);
-}
 
 /**
  * The read-only connection of a SQLite database, for reads outside any transaction; undefined
