@@ -85,15 +85,14 @@ export class GroupCommit<Item, Result> {
 
   async #commit(batch: Array<Waiting<Item, Result>>): Promise<void> {
     const work = this.#work;
+    if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
     if (work.allAtOnce) {
-      if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
       const results = await work.allAtOnce(this.#db, batch.map(({ item }) => item)).catch(() => null);
       if (results) {
         batch.forEach((waiting, i) => waiting.resolve(results[i] as Result));
         return;
       }
     } else if (batch.length > 1) {
-      if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
       let results: Result[] | null = null;
       try {
         results = await this.#db.transaction().execute(async (trx) => {
