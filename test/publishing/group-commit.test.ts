@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { PostTransitions, type Claim } from '../../src/posts/post-transitions.ts';
+import * as repo from '../../src/posts/posts.repository.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, createPosts, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
@@ -367,5 +368,38 @@ describe('records asked for together (transitions)', () => {
     expect(part).toEqual({ state: 'SENDING', release_id: null });
     const notes = (await u.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications as Array<{ type: string; postId: string | null }>;
     expect(notes.filter((n) => n.postId === deleted).map((n) => n.type)).toEqual(['publish_confirmed']);
+  });
+  it.skipIf(!batchRecords)('a batch statement whose parts recorded would outnumber its posts fails whole: nothing of it is written', async () => {
+    // The engine sends two steps of one post each alone; the statement's own check is reached here by asking it directly.
+    const { ids } = await scheduled(2, 2, '2026-11-07T10:00:00.000Z');
+    const [thread, other] = ids as [string, string];
+    const claimedAt = '2026-11-07T10:00:00.000Z';
+    await u.runtime.db.updateTable('post_parts').set({ state: 'SENDING', claimed_at: claimedAt, lease_until: '2026-11-07T10:01:00.000Z' }).where('post_id', 'in', ids).execute();
+    const before = async () => ({
+      posts: await u.runtime.db.selectFrom('posts').selectAll().where('id', 'in', ids).orderBy('id').execute(),
+      parts: await u.runtime.db.selectFrom('post_parts').selectAll().where('post_id', 'in', ids).orderBy('post_id').orderBy('idx').execute(),
+    });
+    const rows = await before();
+    const version = (id: string) => Number(rows.posts.find((p) => p.id === id)!.version);
+    const record = (postId: string, idx: number): repo.PublishedRecord => ({
+      post_id: postId,
+      idx,
+      claimed_at: claimedAt,
+      version: version(postId),
+      stamp: claimedAt,
+      next_run_at: null,
+      release_id: `remote-guard-${postId}-${idx}`,
+      release_url: null,
+      release_meta: null,
+    });
+
+    // Three parts (two of one post) and two posts.
+    await expect(repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0), record(thread, 1)])).rejects.toThrow(/recorded 3 parts but 2 posts/);
+    expect(await before()).toEqual(rows);
+
+    // The same statement with one record a post is written, and says which.
+    expect((await repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0)])).sort()).toEqual([...ids].sort());
+    // And with none that fits (claims no longer held), nothing, and no error.
+    expect(await repo.recordAllPublished(u.runtime.db, [record(other, 0)])).toEqual([]);
   });
 });
