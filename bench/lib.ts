@@ -69,7 +69,8 @@ export async function startHerald(bin: string, env: Record<string, string>, args
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
   const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_STDOUT keeps the server's standard output in a file (V8's --trace-* flags print there).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? fs.openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
