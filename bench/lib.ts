@@ -67,11 +67,14 @@ export async function startHerald(bin: string, env: Record<string, string>, args
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  // BENCH_SERVER_STDOUT keeps the server's standard output in a file (V8's --trace-* flags print there).
+  const stdout = process.env.BENCH_SERVER_STDOUT ? fs.openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore';
   const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    // BENCH_SERVER_STDOUT keeps the server's standard output in a file (V8's --trace-* flags print there).
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? fs.openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
+  // The child has its own copy of the file's descriptor.
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`herald exited with ${child.exitCode}`);

@@ -510,9 +510,9 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { ok: numbe
     // differ, the cast fails and the whole statement with it: nothing of the batch is written.
     // (The failing value depends on the rows, so that PostgreSQL cannot fold it while planning.)
     .with('checked', (qc) =>
-      qc.selectNoFrom(
-        sql<number>`case when (select count(*) from "parts") = (select count(*) from "done") then 0 else cast('recorded ' || (select count(*) from "parts") || ' parts but ' || (select count(*) from "done") || ' posts' as integer) end`.as('ok'),
-      ),
+      qc
+        .selectFrom([sql`(select count(*) as "n" from "parts")`.as('p'), sql`(select count(*) as "n" from "done")`.as('d')])
+        .select(sql<number>`case when "p"."n" = "d"."n" then 0 else cast('recorded ' || "p"."n" || ' parts but ' || "d"."n" || ' posts' as integer) end`.as('ok')),
     )
     // From the check, and its value read, so that it is evaluated even when no post was recorded
     // (a column nobody reads is never computed).

@@ -369,6 +369,7 @@ describe('records asked for together (transitions)', () => {
     const notes = (await u.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications as Array<{ type: string; postId: string | null }>;
     expect(notes.filter((n) => n.postId === deleted).map((n) => n.type)).toEqual(['publish_confirmed']);
   });
+
   it.skipIf(!batchRecords)('a batch statement whose parts recorded would outnumber its posts fails whole: nothing of it is written', async () => {
     // The engine sends two steps of one post each alone; the statement's own check is reached here by asking it directly.
     const { ids } = await scheduled(2, 2, '2026-11-07T10:00:00.000Z');
