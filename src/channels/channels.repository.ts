@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
+import type { PostState } from '../posts/posts.table.ts';
 import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
 
 export function insertChannel(db: Executor, row: ChannelsTable) {
@@ -142,18 +143,26 @@ export function findChannelByAccount(db: Executor, workspaceId: string, provider
     .executeTakeFirst();
 }
 
-/** Posts of a channel (not deleted) that are scheduled or being published, a bounded number. */
-export function listWaitingPosts(db: Executor, channelId: string, limit: number) {
-  return db
-    .selectFrom('posts')
-    .selectAll()
-    .where('channel_id', '=', channelId)
-    .where('deleted_at', 'is', null)
-    .where('state', 'in', ['QUEUE', 'PUBLISHING'])
-    .orderBy('publish_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+/** Where a page of a channel's posts in one state starts: after this post, in (publish_at, id) order. */
+export type ChannelPostsPosition = { publishAt: string; id: string };
+
+/**
+ * Posts of a channel (not deleted) in one state, earliest first, at most `limit`, after `after`:
+ * one range of posts_channel_state_idx, read in its order and stopped at the limit.
+ */
+export function listChannelPostsInState(db: Executor, channelId: string, state: PostState, after: ChannelPostsPosition | null, limit: number) {
+  let query = db.selectFrom('posts').selectAll().where('channel_id', '=', channelId).where('state', '=', state).where('deleted_at', 'is', null);
+  if (after) {
+    query = query.where('publish_at', '>=', after.publishAt).where((eb) => eb.or([eb('publish_at', '>', after.publishAt), eb('id', '>', after.id)]));
+  }
+  return query.orderBy('publish_at').orderBy('id').limit(limit).execute();
+}
+
+/** Posts of a channel (not deleted) that are scheduled or being published, earliest first, at most `limit`. */
+export async function listWaitingPosts(db: Executor, channelId: string, limit: number) {
+  // One ordered range per state, merged: a single query over both states would sort all of them.
+  const [queued, publishing] = await Promise.all([listChannelPostsInState(db, channelId, 'QUEUE', null, limit), listChannelPostsInState(db, channelId, 'PUBLISHING', null, limit)]);
+  return [...queued, ...publishing].sort((a, b) => (a.publish_at === b.publish_at ? (a.id < b.id ? -1 : 1) : a.publish_at < b.publish_at ? -1 : 1)).slice(0, limit);
 }
 
 export function findOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {

@@ -121,6 +121,8 @@ export type ChannelChanges = {
 
 /** Scheduled posts named in a refused deletion. */
 const NAMED_POSTS = 20;
+/** Scheduled posts a channel deletion reads at a time to move them to draft. */
+const UNSCHEDULE_PAGE = 200;
 
 /**
  * Channels whose decrypted configuration is kept, at most, the least recently used dropped first:
@@ -373,20 +375,25 @@ export class ChannelsService {
     return found;
   }
 
-  /** Moves every scheduled post of a channel to draft; one that is published meanwhile is left as it is. */
+  /**
+   * Moves every scheduled post of a channel to draft, a page at a time in (publish_at, id) order;
+   * one that is published meanwhile is left as it is. The channel is marked deleted first, so no
+   * post is scheduled on it behind the page; one that is anyway (a race) is moved by the sweep.
+   */
   private async unscheduleAll(channelId: string): Promise<void> {
     const transitions = new PostTransitions(this.deps);
-    const tried = new Set<string>();
+    let after: repo.ChannelPostsPosition | null = null;
     for (;;) {
-      const queued = (await repo.listWaitingPosts(this.deps.db, channelId, 200)).filter((p) => p.state === 'QUEUE' && !tried.has(p.id));
-      if (queued.length === 0) return;
+      const queued = await repo.listChannelPostsInState(this.deps.db, channelId, 'QUEUE', after, UNSCHEDULE_PAGE);
       for (const post of queued) {
-        tried.add(post.id);
         await transitions.unschedule(post).catch((error: unknown) => {
           // Claimed by the publisher between the listing and now: it is no longer scheduled.
           if (!(error instanceof AppError && error.code === 'post_publishing')) throw error;
         });
       }
+      const last = queued.at(-1);
+      if (!last || queued.length < UNSCHEDULE_PAGE) return;
+      after = { publishAt: last.publish_at, id: last.id };
     }
   }
 
