@@ -10,6 +10,8 @@ import { checkout } from './checkout.ts';
 import { cpuMs, freePort, load, startProcess, stop, type Load } from './lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** How long each new server process is loaded before its turn is measured. */
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 5);
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
 /** A workspace of 10 channels (half in a client group), its owner and a full-scope key, in a new SQLite file. */
@@ -71,10 +73,11 @@ async function startServer(bin: string, env: Record<string, string>): Promise<{ 
  * the default LOG_LEVEL=info, standard output a pipe that another process reads. With `baseline`
  * (a git ref), that version of the code is measured too, on a copy of the same database.
  *
- * Every server is started (and warmed up) first; then the loads take turns, `rounds` times over,
- * each server loaded alone for `seconds` per turn while the others sit idle. A machine whose
- * speed drifts during the run (other tenants of the host, frequency changes) then slows every
- * variant alike, instead of whichever happened to be measured at the slow moment.
+ * The variants take turns, `rounds` times over: each turn starts a new process, warms it up for
+ * 2 s, loads it alone for `seconds` and stops it, and each round starts with the next variant. A
+ * machine whose speed drifts during the run (other tenants of the host, frequency changes) then
+ * slows every variant alike, and no variant's figure rests on a single process (processes of the
+ * same code differ by up to a fifth for their whole life).
  */
 export async function integrationsBench(options: { seconds: number; connections: number; rounds?: number; baseline?: string | undefined }) {
   const rounds = options.rounds ?? 3;
@@ -92,33 +95,47 @@ export async function integrationsBench(options: { seconds: number; connections:
   for (const logLevel of ['warn', 'info']) variants.push({ name: `current, LOG_LEVEL=${logLevel}`, bin: path.join(ROOT, 'bin/herald.js'), dataDir, logLevel });
 
   const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
-  let bodyBytes = 0;
-  const running: Array<{ name: string; child: ChildProcess; url: string; request: { headers?: Record<string, string> } }> = [];
   const totals = new Map<string, { loads: Load[]; cpuMs: number }>();
-  try {
-    for (const variant of variants) {
+  type Running = { child: ChildProcess; url: string; request: { headers?: Record<string, string> } };
+  const starters = new Map<string, () => Promise<Running>>();
+  for (const variant of variants) {
+    starters.set(variant.name, async () => {
       const server = await startServer(variant.bin, { ...env, DATA_DIR: variant.dataDir, LOG_LEVEL: variant.logLevel });
-      running.push({ name: variant.name, child: server.child, url: `${server.url}/public/v1/integrations`, request: { headers: { authorization: secret } } });
-    }
-    const sample = await fetch(running.at(-1)!.url, { headers: { authorization: secret } });
-    const body = await sample.text();
-    bodyBytes = body.length;
+      return { child: server.child, url: `${server.url}/public/v1/integrations`, request: { headers: { authorization: secret } } };
+    });
+  }
+  let body = '';
+  starters.set('bare Fastify route', async () => {
     const bare = await startProcess(['--import', 'tsx', BARE], { BARE_BODY: body });
-    running.push({ name: 'bare Fastify route', child: bare.child, url: `http://127.0.0.1:${bare.port}/public/v1/integrations`, request: {} });
-    for (const server of running) {
-      const check = await fetch(server.url, server.request);
-      if (check.status !== 200) throw new Error(`${server.name}: unexpected ${check.status}: ${await check.text()}`);
-      await check.arrayBuffer();
-      await load(server.url, { seconds: 2, connections: options.connections, ...server.request });
-    }
-    for (const server of running) totals.set(server.name, { loads: [], cpuMs: 0 });
+    return { child: bare.child, url: `http://127.0.0.1:${bare.port}/public/v1/integrations`, request: {} };
+  });
+  const names = [...starters.keys()];
+  for (const name of names) totals.set(name, { loads: [], cpuMs: 0 });
+  let running: Running | null = null;
+  try {
+    // The bare route answers the body the real route answers.
+    running = await starters.get(variants.at(-1)!.name)!();
+    body = await (await fetch(running.url, running.request)).text();
+    await stop(running.child);
+    running = null;
     for (let round = 0; round < rounds; round++) {
-      for (const server of running) {
-        const before = cpuMs(server.child.pid);
-        const result = await load(server.url, { seconds: options.seconds, connections: options.connections, ...server.request });
-        const total = totals.get(server.name)!;
-        total.cpuMs += cpuMs(server.child.pid) - before;
+      // A new process for every turn, and each round starts with the next variant: two processes
+      // of the same code, on the same database, were seen to differ by up to a fifth in CPU per
+      // request for their whole life, and the one started first was often the slower.
+      for (let i = 0; i < names.length; i++) {
+        const name = names[(round + i) % names.length]!;
+        running = await starters.get(name)!();
+        const check = await fetch(running.url, running.request);
+        if (check.status !== 200) throw new Error(`${name}: unexpected ${check.status}: ${await check.text()}`);
+        await check.arrayBuffer();
+        await load(running.url, { seconds: WARM_UP_SECONDS, connections: options.connections, ...running.request });
+        const before = cpuMs(running.child.pid);
+        const result = await load(running.url, { seconds: options.seconds, connections: options.connections, ...running.request });
+        const total = totals.get(name)!;
+        total.cpuMs += cpuMs(running.child.pid) - before;
         total.loads.push(result);
+        await stop(running.child);
+        running = null;
       }
     }
     for (const [name, { loads, cpuMs: used }] of totals) {
@@ -135,7 +152,7 @@ export async function integrationsBench(options: { seconds: number; connections:
       };
     }
   } finally {
-    for (const server of running) await stop(server.child);
+    if (running) await stop(running.child);
     older?.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -162,5 +179,5 @@ export async function integrationsBench(options: { seconds: number; connections:
   const ratios = Object.fromEntries(
     pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), requestsPerSecondMedianOfRounds: medianOfRounds(a, b), cpuCapacity: ratio(capacity(a), capacity(b)) }]),
   );
-  return { rounds, secondsPerTurn: options.seconds, results, ratios, bodyBytes };
+  return { rounds, secondsPerTurn: options.seconds, results, ratios, bodyBytes: body.length };
 }
