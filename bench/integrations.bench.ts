@@ -74,10 +74,11 @@ async function startServer(bin: string, env: Record<string, string>): Promise<{ 
  * (a git ref), that version of the code is measured too, on a copy of the same database.
  *
  * The variants take turns, `rounds` times over: each turn starts a new process, warms it up for
- * 2 s, loads it alone for `seconds` and stops it, and each round starts with the next variant. A
- * machine whose speed drifts during the run (other tenants of the host, frequency changes) then
- * slows every variant alike, and no variant's figure rests on a single process (processes of the
- * same code differ by up to a fifth for their whole life).
+ * WARM_UP_SECONDS (5 s unless BENCH_WARM_UP_SECONDS says otherwise), loads it alone for `seconds`
+ * and stops it, and each round starts with the next variant. A machine whose speed drifts during
+ * the run (other tenants of the host, frequency changes) then slows every variant alike, and no
+ * variant's figure rests on a single process (processes of the same code differ by up to a fifth
+ * for their whole life).
  */
 export async function integrationsBench(options: { seconds: number; connections: number; rounds?: number; baseline?: string | undefined }) {
   const rounds = options.rounds ?? 3;
