@@ -1,5 +1,6 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Bindings, Level, Logger } from 'pino';
+import { jsonMembers, jsonString, lineWriter, type LineWriter } from '../lib/log-line.ts';
 import './route-config.ts';
 
 /**
@@ -17,6 +18,14 @@ export function requestForLog(request: FastifyRequest) {
   return line;
 }
 
+/** `requestForLog(request)` as JSON: the request log's line writes it for every request, and this is a few times faster than `JSON.stringify`. */
+export function requestJsonForLog(request: FastifyRequest): string {
+  const line = requestForLog(request);
+  const address = line.remoteAddress === undefined ? '' : `,"remoteAddress":${jsonString(line.remoteAddress)}`;
+  const key = line.keyId === undefined ? '' : `,"keyId":${jsonString(line.keyId)}`;
+  return `{"method":${jsonString(line.method)},"url":${jsonString(line.url)}${address}${key}}`;
+}
+
 export function replyForLog(reply: FastifyReply) {
   return { statusCode: reply.statusCode };
 }
@@ -32,11 +41,16 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    const responseTime = Math.round(reply.elapsedTime * 10) / 10;
+    if (!error && reply.log instanceof RequestLogger && reply.log.completed(request, reply, responseTime)) return;
+    const line = { req: request, res: reply, responseTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
 }
+
+/** The writer of each process log's "request completed" lines, made at its first (null: that log needs pino's path). */
+const completedLines = new WeakMap<Logger, LineWriter | null>();
 
 /**
  * A request's logger: the process log's child with the request id, made at the first line that
@@ -52,6 +66,23 @@ class RequestLogger {
     private readonly parent: Logger,
     private readonly bindings: Bindings,
   ) {}
+
+  /**
+   * Writes the request log's line for a request answered without error, the line pino would
+   * write for `{ req: request, res: reply, responseTime }` with the serializers above, assembled
+   * from its fields (see lib/log-line.ts; in a loop, 0.8 µs a line against 2.1 µs through pino). False when
+   * the line must go through pino: a child was made for this request, or the process log does
+   * something to its lines that the writer would skip.
+   */
+  completed(request: FastifyRequest, reply: FastifyReply, responseTime: number): boolean {
+    if (this.#child) return false;
+    if (!this.parent.isLevelEnabled('info')) return true;
+    let write = completedLines.get(this.parent);
+    if (write === undefined) completedLines.set(this.parent, (write = lineWriter(this.parent, 'info', 'request completed')));
+    if (!write) return false;
+    write(`${jsonMembers(this.bindings as Record<string, string>)},"req":${requestJsonForLog(request)},"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime}`);
+    return true;
+  }
 
   get level(): string {
     return (this.#child ?? this.parent).level;
