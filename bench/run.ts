@@ -4,6 +4,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { burstBench, withBaseline } from './burst.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
+import { loggingBench } from './logging.bench.ts';
 import { mediaBench } from './media.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
 import { startupBench } from './startup.bench.ts';
@@ -11,11 +12,12 @@ import { userCommandBench } from './user-command.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, workers: { type: 'string', default: '1,2' }, baseline: { type: 'string' } },
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string' }, workers: { type: 'string', default: '1,2' }, baseline: { type: 'string' } },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
-  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds), baseline: values.baseline }),
+  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 3), baseline: values.baseline }),
+  logging: () => loggingBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 6), baseline: values.baseline }),
   burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': () =>

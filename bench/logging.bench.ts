@@ -1,0 +1,124 @@
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checkout } from './checkout.ts';
+import { API_ENV, forOlderCode, HERALD_ROOT, seed, startServer, WARM_UP_SECONDS } from './herald-api.ts';
+import { cpuMs, load, stop } from './lib.ts';
+
+/** Two servers measured side by side; `b`'s CPU per request divided by `a`'s is the pair's figure. */
+type Pair = { name: string; a: Side; b: Side };
+type Side = { bin: string; dataDir: string; logLevel: string };
+
+/** Median, lowest and highest of a list of ratios, to three decimals. */
+function spread(values: number[]) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const round = (x: number) => Number(x.toFixed(3));
+  return { median: round(median), lowest: round(sorted[0]!), highest: round(sorted.at(-1)!), each: values.map(round) };
+}
+
+/** Runs `fn` with this process's threads on CPU `cpu` only (taskset), then as they were. */
+async function onCpu<T>(cpu: string, fn: () => Promise<T>): Promise<T> {
+  const mask = /:\s*([0-9a-f]+)\s*$/i.exec(execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }))?.[1];
+  execFileSync('taskset', ['-a', '-p', '-c', cpu, String(process.pid)], { stdio: 'ignore' });
+  try {
+    return await fn();
+  } finally {
+    if (mask) execFileSync('taskset', ['-a', '-p', mask, String(process.pid)], { stdio: 'ignore' });
+  }
+}
+
+/**
+ * What request logging costs the API: authenticated GET /public/v1/integrations served by a
+ * server at LOG_LEVEL=info (one JSON line per request, standard output a pipe that another
+ * process reads) against the same server at LOG_LEVEL=warn (no request lines), as CPU time per
+ * request. The cost is the throughput a CPU-bound server loses: 1 − (CPU per request at warn) ÷
+ * (CPU per request at info).
+ *
+ * The two servers of a pair run at the same time, on the same CPU (the load generator on the
+ * other), and are loaded together: whatever the machine does meanwhile (other tenants of the
+ * host, frequency changes) slows both alike. Measured one after the other, the same server's
+ * CPU per request swung by half within minutes on these machines, which buried a cost of a few
+ * percent. Each round starts new processes, because two processes of the same code also differ
+ * (by up to a tenth here) for their whole life; the median over rounds is the figure. A control
+ * pair, the same server twice, shows what is left of that noise. With `baseline` (a git ref),
+ * that version's info and warn servers are a pair too. Without `taskset` (Linux), the servers
+ * are not pinned, and the result says so.
+ */
+export async function loggingBench(options: { seconds: number; connections: number; rounds: number; baseline?: string | undefined }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+  const secret = await seed(dataDir, API_ENV);
+  const current = path.join(HERALD_ROOT, 'bin/herald.js');
+  const pairs: Pair[] = [
+    { name: 'control: warn ÷ warn, the same server twice', a: { bin: current, dataDir, logLevel: 'warn' }, b: { bin: current, dataDir, logLevel: 'warn' } },
+    { name: 'current: info ÷ warn', a: { bin: current, dataDir, logLevel: 'warn' }, b: { bin: current, dataDir, logLevel: 'info' } },
+  ];
+  const older = options.baseline ? checkout(options.baseline) : null;
+  if (older) {
+    const olderDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+    fs.copyFileSync(path.join(dataDir, 'herald.db'), path.join(olderDir, 'herald.db'));
+    forOlderCode(path.join(olderDir, 'herald.db'), older.dir);
+    const bin = path.join(older.dir, 'bin/herald.js');
+    pairs.push({ name: `baseline (${options.baseline}): info ÷ warn`, a: { bin, dataDir: olderDir, logLevel: 'warn' }, b: { bin, dataDir: olderDir, logLevel: 'info' } });
+  }
+  const pinned = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
+  const connections = Math.max(1, Math.round(options.connections / 2));
+  const ratios = new Map<string, number[]>(pairs.map((pair) => [pair.name, []]));
+  const cpuPerRequest = new Map<string, { a: number[]; b: number[] }>(pairs.map((pair) => [pair.name, { a: [], b: [] }]));
+  let running: ChildProcess[] = [];
+
+  const measurePair = async (pair: Pair, round: number) => {
+    // Started in turns, in an order that alternates by round.
+    const sides = round % 2 ? [pair.b, pair.a] : [pair.a, pair.b];
+    const started: Array<{ child: ChildProcess; url: string }> = [];
+    for (const side of sides) {
+      const server = await startServer(side.bin, { ...API_ENV, DATA_DIR: side.dataDir, LOG_LEVEL: side.logLevel }, pinned ? { cpus: '1' } : {});
+      started.push(server);
+      running.push(server.child);
+    }
+    const [a, b] = round % 2 ? [started[1]!, started[0]!] : [started[0]!, started[1]!];
+    const both = (seconds: number) => Promise.all([a, b].map((s) => load(`${s.url}/public/v1/integrations`, { seconds, connections, headers: { authorization: secret } })));
+    await both(WARM_UP_SECONDS);
+    const before = [cpuMs(a.child.pid), cpuMs(b.child.pid)];
+    const [loadA, loadB] = await both(options.seconds);
+    const usA = ((cpuMs(a.child.pid) - before[0]!) * 1000) / loadA!.total;
+    const usB = ((cpuMs(b.child.pid) - before[1]!) * 1000) / loadB!.total;
+    if (loadA!.non2xx + loadB!.non2xx + loadA!.errors + loadB!.errors > 0) throw new Error(`${pair.name}: requests failed`);
+    ratios.get(pair.name)!.push(usB / usA);
+    cpuPerRequest.get(pair.name)!.a.push(usA);
+    cpuPerRequest.get(pair.name)!.b.push(usB);
+    for (const child of running) await stop(child);
+    running = [];
+  };
+
+  try {
+    const run = async () => {
+      for (let round = 0; round < options.rounds; round++) {
+        for (let i = 0; i < pairs.length; i++) await measurePair(pairs[(round + i) % pairs.length]!, round);
+      }
+    };
+    if (pinned) await onCpu('0', run);
+    else await run();
+  } finally {
+    for (const child of running) await stop(child);
+    older?.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const median = (xs: number[]) => spread(xs).median;
+  const result: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const each = ratios.get(pair.name)!;
+    const cpu = cpuPerRequest.get(pair.name)!;
+    const ratio = spread(each);
+    result[pair.name] = {
+      cpuPerRequestRatio: ratio,
+      // The throughput a CPU-bound server at b's settings loses against a's.
+      cost: Number((1 - 1 / ratio.median).toFixed(3)),
+      cpuMicrosecondsPerRequest: { a: Number(median(cpu.a).toFixed(1)), b: Number(median(cpu.b).toFixed(1)) },
+    };
+  }
+  return { pinned, rounds: options.rounds, secondsPerRound: options.seconds, connectionsPerServer: connections, pairs: result };
+}
