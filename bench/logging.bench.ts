@@ -10,6 +10,9 @@ import { cpuMs, load, stop } from './lib.ts';
 type Pair = { name: string; a: Side; b: Side };
 type Side = { bin: string; dataDir: string; logLevel: string };
 
+/** How long one server is loaded at a time; a round's `seconds` for each server are split into such turns. */
+const TURN_SECONDS = 1.5;
+
 /** Median, lowest and highest of a list of ratios, to three decimals. */
 function spread(values: number[]) {
   const sorted = [...values].sort((x, y) => x - y);
@@ -37,13 +40,15 @@ async function onCpu<T>(cpu: string, fn: () => Promise<T>): Promise<T> {
  * request. The cost is the throughput a CPU-bound server loses: 1 − (CPU per request at warn) ÷
  * (CPU per request at info).
  *
- * The two servers of a pair run at the same time, on the same CPU (the load generator on the
- * other), and are loaded together: whatever the machine does meanwhile (other tenants of the
- * host, frequency changes) slows both alike. Measured one after the other, the same server's
- * CPU per request swung by half within minutes on these machines, which buried a cost of a few
- * percent. Each round starts new processes, because two processes of the same code also differ
- * (by up to a tenth here) for their whole life; the median over rounds is the figure. A control
- * pair, the same server twice, shows what is left of that noise. With `baseline` (a git ref),
+ * The two servers of a pair run side by side on the same CPU (the load generator on the other),
+ * and are loaded one at a time, in turns of 1.5 s that alternate between them: whatever the
+ * machine does during a round (other tenants of the host, frequency changes) reaches both
+ * alike, and each is measured as it runs alone. On these machines the same server's CPU per
+ * request swung by half within minutes, which buried a cost of a few percent when each variant
+ * was measured for seconds at a time, minutes apart. Each round starts new processes, because
+ * two processes of the same code also differ (by up to a tenth here) for their whole life; the
+ * median over rounds is the figure. A control pair, the same server twice, shows what is left
+ * of that noise. With `baseline` (a git ref),
  * that version's info and warn servers are a pair too. Without `taskset` (Linux), the servers
  * are not pinned, and the result says so.
  */
@@ -64,7 +69,6 @@ export async function loggingBench(options: { seconds: number; connections: numb
     pairs.push({ name: `baseline (${options.baseline}): info ÷ warn`, a: { bin, dataDir: olderDir, logLevel: 'warn' }, b: { bin, dataDir: olderDir, logLevel: 'info' } });
   }
   const pinned = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-  const connections = Math.max(1, Math.round(options.connections / 2));
   const ratios = new Map<string, number[]>(pairs.map((pair) => [pair.name, []]));
   const cpuPerRequest = new Map<string, { a: number[]; b: number[] }>(pairs.map((pair) => [pair.name, { a: [], b: [] }]));
   let running: ChildProcess[] = [];
@@ -79,13 +83,24 @@ export async function loggingBench(options: { seconds: number; connections: numb
       running.push(server.child);
     }
     const [a, b] = round % 2 ? [started[1]!, started[0]!] : [started[0]!, started[1]!];
-    const both = (seconds: number) => Promise.all([a, b].map((s) => load(`${s.url}/public/v1/integrations`, { seconds, connections, headers: { authorization: secret } })));
-    await both(WARM_UP_SECONDS);
-    const before = [cpuMs(a.child.pid), cpuMs(b.child.pid)];
-    const [loadA, loadB] = await both(options.seconds);
-    const usA = ((cpuMs(a.child.pid) - before[0]!) * 1000) / loadA!.total;
-    const usB = ((cpuMs(b.child.pid) - before[1]!) * 1000) / loadB!.total;
-    if (loadA!.non2xx + loadB!.non2xx + loadA!.errors + loadB!.errors > 0) throw new Error(`${pair.name}: requests failed`);
+    const loadOne = (server: { url: string }, seconds: number) => load(`${server.url}/public/v1/integrations`, { seconds, connections: options.connections, headers: { authorization: secret } });
+    // Warmed up together; measured alone, in short turns that alternate between the two.
+    await Promise.all([loadOne(a, WARM_UP_SECONDS), loadOne(b, WARM_UP_SECONDS)]);
+    const turns = Math.max(1, Math.round(options.seconds / TURN_SECONDS));
+    const used = [0, 0];
+    const served = [0, 0];
+    for (let turn = 0; turn < turns; turn++) {
+      for (const i of (turn + round) % 2 ? [1, 0] : [0, 1]) {
+        const server = [a, b][i]!;
+        const before = cpuMs(server.child.pid);
+        const result = await loadOne(server, options.seconds / turns);
+        if (result.non2xx + result.errors > 0) throw new Error(`${pair.name}: requests failed`);
+        used[i]! += cpuMs(server.child.pid) - before;
+        served[i]! += result.total;
+      }
+    }
+    const usA = (used[0]! * 1000) / served[0]!;
+    const usB = (used[1]! * 1000) / served[1]!;
     ratios.get(pair.name)!.push(usB / usA);
     cpuPerRequest.get(pair.name)!.a.push(usA);
     cpuPerRequest.get(pair.name)!.b.push(usB);
@@ -120,5 +135,5 @@ export async function loggingBench(options: { seconds: number; connections: numb
       cpuMicrosecondsPerRequest: { a: Number(median(cpu.a).toFixed(1)), b: Number(median(cpu.b).toFixed(1)) },
     };
   }
-  return { pinned, rounds: options.rounds, secondsPerRound: options.seconds, connectionsPerServer: connections, pairs: result };
+  return { pinned, rounds: options.rounds, secondsPerRound: options.seconds,  pairs: result };
 }
