@@ -113,6 +113,19 @@ export function deleteChannel(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Deletes up to `limit` posts of a channel, in any state, deleted ones included, with their parts
+ * and media links (by the foreign keys): one statement, found along posts_channel_state_idx. How
+ * many it deleted.
+ */
+export async function deleteChannelPosts(db: Executor, channelId: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('posts')
+    .where('id', 'in', (eb) => eb.selectFrom('posts').select('id').where('channel_id', '=', channelId).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Posts of a channel (not deleted) that are scheduled or being published right now. */
 export function countWaitingPosts(db: Executor, channelId: string) {
   return db

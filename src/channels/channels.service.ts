@@ -123,6 +123,12 @@ export type ChannelChanges = {
 const NAMED_POSTS = 20;
 /** Scheduled posts a channel deletion reads at a time to move them to draft. */
 const UNSCHEDULE_PAGE = 200;
+/**
+ * Posts a purge deletes per statement, each statement its own transaction: on SQLite the write
+ * lock is held for a few milliseconds at a time (see docs/performance.md), so the server's writes
+ * go on between pages whatever the channel's size.
+ */
+const PURGE_PAGE = 500;
 
 /**
  * Channels whose decrypted configuration is kept, at most, the least recently used dropped first:
@@ -345,7 +351,9 @@ export class ChannelsService {
    * readable (GET /posts) and deletable, and connecting the same account again restores the
    * channel under the same id. It leaves every channel list and lookup, the plan's channel
    * count and the publisher's work. With `purge` (operators only) the channel, in use or
-   * already deleted, is removed for good with all its posts.
+   * already deleted, is removed for good with all its posts: marked deleted first, then its posts
+   * are deleted a page at a time (`PURGE_PAGE`), then the channel. A purge cut short leaves the
+   * channel deleted with the rest of its posts; purging it again finishes the work.
    */
   async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
     const { db, clock } = this.deps;
@@ -365,7 +373,10 @@ export class ChannelsService {
       throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
     }
     if (options.purge) {
+      // Marked first (unless it already is), so that nothing is scheduled on it or claimed while its posts go.
+      await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
       await this.unscheduleAll(id);
+      await this.deleteAllPosts(id);
       await repo.deleteChannel(db, workspaceId, id);
       return found;
     }
@@ -373,6 +384,22 @@ export class ChannelsService {
     await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
     await this.unscheduleAll(id);
     return found;
+  }
+
+  /**
+   * Deletes every post of a channel, `PURGE_PAGE` at a time. After each page it waits as long as
+   * the page took (real time), so that it holds the database's write lock at most half the time:
+   * on SQLite another process's writer (the server, while an operator purges) retries on its own
+   * schedule and would otherwise find the lock taken again at once, and this process's own
+   * requests and timers run between pages.
+   */
+  private async deleteAllPosts(channelId: string): Promise<void> {
+    for (;;) {
+      const started = performance.now();
+      const deleted = await repo.deleteChannelPosts(this.deps.db, channelId, PURGE_PAGE);
+      if (deleted < PURGE_PAGE) return;
+      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+    }
   }
 
   /**

@@ -19,9 +19,17 @@ const clock = new ManualClock('2026-11-24T08:00:00.000Z');
 const HOOK = 'https://hooks.example.test/in';
 let t: TestApp;
 let recording: Statement[] | null = null;
+/** Sees each statement as it is sent. */
+let watch: ((statement: Statement) => void) | null = null;
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, onQuery: (query) => recording?.push(query) });
+  t = await createTestApp({
+    clock,
+    onQuery: (query) => {
+      recording?.push(query);
+      watch?.(query);
+    },
+  });
 });
 
 async function recorded(run: () => Promise<unknown>): Promise<Statement[]> {
@@ -54,22 +62,26 @@ const SORTS = BACKEND === 'sqlite' ? /TEMP B-TREE/ : /\bSort\b/;
 
 const readsPostsByChannel = (s: Statement) => /from "posts" where "channel_id" = /i.test(s.sql);
 
-/** `count` posts scheduled on a channel, written straight to the database (the API would take a while for this many). */
-async function seedScheduled(workspaceId: string, channelId: string, count: number): Promise<string[]> {
+/**
+ * `count` posts on a channel, written straight to the database (the API would take a while for
+ * this many): scheduled, or published with two parts each.
+ */
+async function seedPosts(workspaceId: string, channelId: string, count: number, state: 'QUEUE' | 'PUBLISHED' = 'QUEUE'): Promise<string[]> {
   const stamp = clock.now().toISOString();
   const posts: PostsTable[] = [];
   const parts: PostPartsTable[] = [];
+  const published = state === 'PUBLISHED';
   for (let i = 0; i < count; i++) {
-    const id = `sched-${channelId}-${String(i).padStart(4, '0')}`;
+    const id = `${state.toLowerCase()}-${channelId}-${String(i).padStart(4, '0')}`;
     // Four posts at each instant, so that pages end in the middle of one.
-    const at = new Date(clock.now().getTime() + (1 + Math.floor(i / 4)) * 60_000).toISOString();
-    posts.push({ id, workspace_id: workspaceId, group_id: id, channel_id: channelId, state: 'QUEUE', publish_at: at, settings: '{"__type":"webhook"}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: at, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 });
-    parts.push({ post_id: id, idx: 0, content: `<p>Post ${i}</p>`, images: '[]', delay_minutes: 0, state: 'PENDING', attempts: 0, claimed_at: null, release_id: null, release_url: null, release_meta: null, error: null, published_at: null, lease_until: null });
+    const at = new Date(clock.now().getTime() + (published ? -1 : 1) * (1 + Math.floor(i / 4)) * 60_000).toISOString();
+    posts.push({ id, workspace_id: workspaceId, group_id: id, channel_id: channelId, state, publish_at: at, settings: '{"__type":"webhook"}', tags: '[]', short_link: 0, release_id: published ? `r-${i}` : null, release_url: null, error: null, error_kind: null, next_run_at: published ? null : at, published_at: published ? at : null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 });
+    for (let idx = 0; idx < (published ? 2 : 1); idx++) {
+      parts.push({ post_id: id, idx, content: `<p>Post ${i}.${idx}</p>`, images: '[]', delay_minutes: 0, state: published ? 'PUBLISHED' : 'PENDING', attempts: published ? 1 : 0, claimed_at: null, release_id: published ? `r-${i}-${idx}` : null, release_url: null, release_meta: null, error: null, published_at: published ? at : null, lease_until: null });
+    }
   }
-  for (let i = 0; i < count; i += 200) {
-    await t.runtime.db.insertInto('posts').values(posts.slice(i, i + 200)).execute();
-    await t.runtime.db.insertInto('post_parts').values(parts.slice(i, i + 200)).execute();
-  }
+  for (let i = 0; i < posts.length; i += 200) await t.runtime.db.insertInto('posts').values(posts.slice(i, i + 200)).execute();
+  for (let i = 0; i < parts.length; i += 200) await t.runtime.db.insertInto('post_parts').values(parts.slice(i, i + 200)).execute();
   return posts.map((p) => p.id);
 }
 
@@ -77,8 +89,8 @@ describe('a channel with many scheduled posts', () => {
   it('deleted with force moves every one of them to draft, a page at a time, and leaves other channels\' posts alone', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
-    const ids = await seedScheduled(tenant.workspaceId, tenant.channelId, 450);
-    const others = await seedScheduled(other.workspaceId, other.channelId, 10);
+    const ids = await seedPosts(tenant.workspaceId, tenant.channelId, 450);
+    const others = await seedPosts(other.workspaceId, other.channelId, 10);
     const statements = await recorded(async () => {
       const res = await t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}?force=true`, key: tenant.key });
       expect(res.statusCode, res.body).toBe(200);
@@ -90,6 +102,47 @@ describe('a channel with many scheduled posts', () => {
     // 450 posts in pages of 200: three pages, the last one short.
     const pages = statements.filter((s) => readsPostsByChannel(s) && /order by/.test(s.sql) && s.parameters.includes('QUEUE') && s.parameters.at(-1) === 200);
     expect(pages).toHaveLength(3);
+  });
+});
+
+describe('a channel purged with many posts', () => {
+  it('deletes them a page of 500 at a time, along the channel index, then the channel; other channels\' posts stay', async () => {
+    const tenant = await webhookTenant(t, HOOK);
+    const other = await webhookTenant(t, HOOK);
+    const ids = [...(await seedPosts(tenant.workspaceId, tenant.channelId, 1_050, 'PUBLISHED')), ...(await seedPosts(tenant.workspaceId, tenant.channelId, 50))];
+    const others = await seedPosts(other.workspaceId, other.channelId, 10, 'PUBLISHED');
+    // A timer set while the first page is deleted: it fires before the next page (the purge lets
+    // the event loop turn between pages), not after the whole purge.
+    let timerFiredAt: number | null = null;
+    watch = (statement) => {
+      if (!/^delete from "posts"/i.test(statement.sql)) return;
+      watch = null;
+      setTimeout(() => (timerFiredAt = recording?.length ?? Number.POSITIVE_INFINITY), 0);
+    };
+    const statements = await recorded(() => t.services.channels.delete(tenant.workspaceId, tenant.channelId, { force: true, purge: true }));
+    watch = null;
+
+    const db = t.runtime.db;
+    expect(await db.selectFrom('posts').select('id').where('id', 'in', ids).execute()).toEqual([]);
+    expect(await db.selectFrom('post_parts').select('post_id').where('post_id', 'in', ids).execute()).toEqual([]);
+    expect(await db.selectFrom('channels').select('id').where('id', '=', tenant.channelId).execute()).toEqual([]);
+    expect(await db.selectFrom('posts').select('id').where('id', 'in', others).execute()).toHaveLength(10);
+    expect(await db.selectFrom('post_parts').select('post_id').where('post_id', 'in', others).execute()).toHaveLength(20);
+
+    // 1,100 posts: pages of 500, 500 and 100, each a statement (and a transaction) of its own.
+    const deletes = statements.filter((s) => /^delete from "posts"/i.test(s.sql));
+    expect(deletes).toHaveLength(3);
+    for (const statement of deletes) {
+      expect(statement.parameters).toEqual([tenant.channelId, 500]);
+      const plan = await planOf(statement);
+      expect(plan, statement.sql).toMatch(/posts_channel_state_idx/);
+      expect(plan, statement.sql).not.toMatch(SCANS_POSTS);
+    }
+    expect(timerFiredAt).not.toBeNull();
+    expect(timerFiredAt!).toBeLessThanOrEqual(statements.indexOf(deletes[1]!));
+    // The channel goes last, once its posts are gone.
+    const last = statements.findLastIndex((s) => /^delete from "channels"/i.test(s.sql));
+    expect(last).toBeGreaterThan(statements.indexOf(deletes.at(-1)!));
   });
 });
 
