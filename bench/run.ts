@@ -6,6 +6,7 @@ import { burstBench, withBaseline } from './burst.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
 import { loggingBench } from './logging.bench.ts';
 import { mediaBench } from './media.bench.ts';
+import { purgeBench } from './purge.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
 import { startupBench } from './startup.bench.ts';
 import { userCommandBench } from './user-command.bench.ts';
@@ -33,6 +34,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     }),
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
+  purge: () => purgeBench({ sizes: [50_000, 200_000], baseline: values.baseline }),
   media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
 /** With --baseline, a burst scenario runs the baseline's code first, then this checkout's, in one run. */
