@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
+import { afterPublishPosition, type PublishPosition } from '../posts/posts.repository.ts';
 import type { PostState } from '../posts/posts.table.ts';
 import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
 
@@ -156,17 +157,14 @@ export function findChannelByAccount(db: Executor, workspaceId: string, provider
     .executeTakeFirst();
 }
 
-/** Where a page of a channel's posts in one state starts: after this post, in (publish_at, id) order. */
-export type ChannelPostsPosition = { publishAt: string; id: string };
-
 /**
  * Posts of a channel (not deleted) in one state, earliest first, at most `limit`, after `after`:
  * one range of posts_channel_state_idx, read in its order and stopped at the limit.
  */
-export function listChannelPostsInState(db: Executor, channelId: string, state: PostState, after: ChannelPostsPosition | null, limit: number) {
+export function listChannelPostsInState(db: Executor, channelId: string, state: PostState, after: PublishPosition | null, limit: number) {
   let query = db.selectFrom('posts').selectAll().where('channel_id', '=', channelId).where('state', '=', state).where('deleted_at', 'is', null);
   if (after) {
-    query = query.where('publish_at', '>=', after.publishAt).where((eb) => eb.or([eb('publish_at', '>', after.publishAt), eb('id', '>', after.id)]));
+    query = query.where((eb) => afterPublishPosition(eb, after));
   }
   return query.orderBy('publish_at').orderBy('id').limit(limit).execute();
 }

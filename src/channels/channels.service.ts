@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import { PostTransitions } from '../posts/post-transitions.ts';
+import type { PublishPosition } from '../posts/posts.repository.ts';
 import * as repo from './channels.repository.ts';
 import { CredentialRenewals } from './credential-renewal.ts';
 
@@ -409,7 +410,7 @@ export class ChannelsService {
    */
   private async unscheduleAll(channelId: string): Promise<void> {
     const transitions = new PostTransitions(this.deps);
-    let after: repo.ChannelPostsPosition | null = null;
+    let after: PublishPosition | null = null;
     for (;;) {
       const queued = await repo.listChannelPostsInState(this.deps.db, channelId, 'QUEUE', after, UNSCHEDULE_PAGE);
       for (const post of queued) {

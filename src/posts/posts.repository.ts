@@ -38,8 +38,16 @@ export function listGroupPosts(db: Executor, workspaceId: string, groupId: strin
   return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('group_id', '=', groupId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Where a calendar page starts: after this post, in (publish_at, id) order. */
-export type CalendarPosition = { publishAt: string; id: string };
+/** Where a page of posts in (publish_at, id) order starts: after this post (a calendar page, a channel's posts in one state). */
+export type PublishPosition = { publishAt: string; id: string };
+
+/**
+ * Posts after `after` in (publish_at, id) order, written so that an index on (…, publish_at, id)
+ * reads them as one range from the position: `publish_at >= x and (publish_at > x or id > y)`.
+ */
+export function afterPublishPosition(eb: ExpressionBuilder<Database, 'posts'>, after: PublishPosition) {
+  return eb.and([eb('posts.publish_at', '>=', after.publishAt), eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)])]);
+}
 
 /**
  * One batch of the calendar: posts published within [from, to], in (publish_at, id) order,
@@ -48,7 +56,7 @@ export type CalendarPosition = { publishAt: string; id: string };
 export function listPostsInWindow(
   db: Executor,
   workspaceId: string,
-  window: { from: string; to: string; groupId?: string | undefined; channelIds?: readonly string[] | null | undefined; after?: CalendarPosition | null | undefined; limit: number },
+  window: { from: string; to: string; groupId?: string | undefined; channelIds?: readonly string[] | null | undefined; after?: PublishPosition | null | undefined; limit: number },
 ) {
   let query = db
     .selectFrom('posts')
@@ -61,7 +69,7 @@ export function listPostsInWindow(
   const after = window.after;
   // One lower bound, the tighter one, so the index range starts at the page and not at the window.
   if (after && after.publishAt >= window.from) {
-    query = query.where('posts.publish_at', '>=', after.publishAt).where((eb) => eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)]));
+    query = query.where((eb) => afterPublishPosition(eb, after));
   } else {
     query = query.where('posts.publish_at', '>=', window.from);
   }

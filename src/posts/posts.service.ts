@@ -111,11 +111,11 @@ export function checkScheduleHorizon(date: Date, now: Date): void {
 }
 
 /** A page's end, for the client to send back as `cursor`; opaque to it. */
-function encodeCalendarCursor(position: repo.CalendarPosition): string {
+function encodeCalendarCursor(position: repo.PublishPosition): string {
   return Buffer.from(JSON.stringify([position.publishAt, position.id])).toString('base64url');
 }
 
-function decodeCalendarCursor(cursor: string): repo.CalendarPosition {
+function decodeCalendarCursor(cursor: string): repo.PublishPosition {
   try {
     const [publishAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     if (typeof publishAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(publishAt))) return { publishAt, id };
