@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkout } from './checkout.ts';
 import { API_ENV, forOlderCode, HERALD_ROOT, seed, startServer, WARM_UP_SECONDS } from './herald-api.ts';
-import { cpuMs, load, startProcess, stop, type Load } from './lib.ts';
+import { cpuMs, load, median, startProcess, stop, type Load } from './lib.ts';
 
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
@@ -116,9 +116,7 @@ export async function integrationsBench(options: { seconds: number; connections:
   // Also the median of the rounds' own ratios: the two loads of a round ran a few turns apart, not the whole run.
   const medianOfRounds = (a: string, b: string) => {
     const [la, lb] = [totals.get(a)?.loads ?? [], totals.get(b)?.loads ?? []];
-    const each = la.map((l, i) => l.requestsPerSecond / (lb[i]?.requestsPerSecond ?? NaN)).sort((x, y) => x - y);
-    const mid = each.length >> 1;
-    return Number((each.length % 2 ? each[mid]! : (each[mid - 1]! + each[mid]!) / 2).toFixed(3));
+    return Number(median(la.map((l, i) => l.requestsPerSecond / (lb[i]?.requestsPerSecond ?? NaN))).toFixed(3));
   };
   const ratios = Object.fromEntries(
     pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), requestsPerSecondMedianOfRounds: medianOfRounds(a, b), cpuCapacity: ratio(capacity(a), capacity(b)) }]),

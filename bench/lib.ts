@@ -98,3 +98,10 @@ export function cpuMs(pid: number | undefined): number {
     return Number.NaN;
   }
 }
+
+/** The median of `values` (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkout } from './checkout.ts';
 import { API_ENV, forOlderCode, HERALD_ROOT, seed, startServer, WARM_UP_SECONDS } from './herald-api.ts';
-import { cpuMs, load, stop } from './lib.ts';
+import { cpuMs, load, median, stop } from './lib.ts';
 
 /** Two servers measured side by side; `b`'s CPU per request divided by `a`'s is the pair's figure. */
 type Pair = { name: string; a: Side; b: Side };
@@ -15,11 +15,8 @@ const TURN_SECONDS = 1.5;
 
 /** Median, lowest and highest of a list of ratios, to three decimals. */
 function spread(values: number[]) {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const round = (x: number) => Number(x.toFixed(3));
-  return { median: round(median), lowest: round(sorted[0]!), highest: round(sorted.at(-1)!), each: values.map(round) };
+  return { median: round(median(values)), lowest: round(Math.min(...values)), highest: round(Math.max(...values)), each: values.map(round) };
 }
 
 /** Runs `fn` with this process's threads on CPU `cpu` only (taskset), then as they were. */
@@ -122,7 +119,6 @@ export async function loggingBench(options: { seconds: number; connections: numb
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const median = (xs: number[]) => spread(xs).median;
   const result: Record<string, unknown> = {};
   for (const pair of pairs) {
     const each = ratios.get(pair.name)!;
@@ -135,5 +131,5 @@ export async function loggingBench(options: { seconds: number; connections: numb
       cpuMicrosecondsPerRequest: { a: Number(median(cpu.a).toFixed(1)), b: Number(median(cpu.b).toFixed(1)) },
     };
   }
-  return { pinned, rounds: options.rounds, secondsPerRound: options.seconds,  pairs: result };
+  return { pinned, rounds: options.rounds, secondsPerRound: options.seconds, pairs: result };
 }
