@@ -17,6 +17,7 @@ import type { JobQueue } from './publishing/job-queue.ts';
 import { configurePlatforms } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
+import { RedisRequestCounter } from './http/rate-limit-store.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
 import type { UploadLinksOptions } from './media/upload-links.service.ts';
 
@@ -107,6 +108,7 @@ export async function openRuntime(
     mediaStore,
     mediaLimits: config.media,
     mailer,
+    counter: redis ? new RedisRequestCounter(redis) : undefined,
     uploadLinks: options.uploadLinks,
     signUpPolicy: config.signUp,
     oauthDevicePollSeconds: config.oauthDevicePollSeconds,

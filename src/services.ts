@@ -8,6 +8,7 @@ import { AccessService } from './auth/access.service.ts';
 import { ChannelConnectService } from './channels/channel-connect.service.ts';
 import { ChannelsService } from './channels/channels.service.ts';
 import type { Db } from './db/database.ts';
+import { ClockedQuota, LocalRequestCounter, type RequestCounter } from './http/rate-limit-store.ts';
 import { GroupsService } from './groups/groups.service.ts';
 import { ApiKeysService } from './keys/api-keys.service.ts';
 import type { Clock } from './lib/clock.ts';
@@ -39,6 +40,8 @@ export type ServiceDeps = {
   mediaLimits?: MediaLimits;
   /** Where sign-in codes and invitations go. */
   mailer: Mailer;
+  /** Counters shared by every process (Redis in scale-out mode); this process's own by default. */
+  counter?: RequestCounter | undefined;
   /** Who may create an account by e-mail code (SIGNUP). */
   signUpPolicy: SignUpPolicy;
   /** Reports a failure of work done after a request answered (a mail that could not be sent). */
@@ -68,7 +71,8 @@ export function createServices(deps: ServiceDeps) {
   const oauth = new OAuthService(deps);
   const apiKeys = new ApiKeysService({ ...deps, oauthTokens: oauth });
   const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
-  const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, background });
+  const sessions = new SessionsService(deps);
+  const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, sessions, background });
   return {
     users,
     workspaces,
@@ -85,8 +89,8 @@ export function createServices(deps: ServiceDeps) {
     posts: new PostsService({ ...deps, channels, media, notifications }),
     background,
     signIn,
-    sessions: new SessionsService(deps),
-    members: new MembersService({ ...deps, users, workspaces, later: (task) => background.run(task) }),
+    sessions,
+    members: new MembersService({ ...deps, workspaces, quota: new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock), later: (task) => background.run(task) }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),
   };
 }

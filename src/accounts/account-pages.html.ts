@@ -1,4 +1,4 @@
-import type { Invitation } from '../accounts/members.service.ts';
+import type { Invitation, ReceivedInvitation } from '../accounts/members.service.ts';
 import type { Role, Scope } from '../auth/scopes.ts';
 import type { ApiKey } from '../keys/api-keys.service.ts';
 import { html, type SafeHtml } from '../web/html.ts';
@@ -77,12 +77,14 @@ export function keysPage(input: {
   channels: Array<{ id: string; name: string }>;
   restScopes: Scope[];
   mcpScopes: Scope[];
+  invitations: ReceivedInvitation[];
   created?: CreatedSecret | undefined;
   error?: string | undefined;
   notice?: string | undefined;
 }): string {
+  const answers = html`${banner('bad', input.error)}${banner('good', input.notice)}${receivedInvitations(input.csrf, input.invitations)}`;
   if (!input.workspaceName || !input.role) {
-    return layout('Developer settings', html`<h1>Developer settings</h1><p>You are not a member of any workspace yet. Ask an owner to invite you.</p>`, input.chrome);
+    return layout('Developer settings', html`<h1>Developer settings</h1>${answers}<p>You are not a member of any workspace yet. Ask an owner to invite you.</p>`, input.chrome);
   }
   const channelName = new Map(input.channels.map((c) => [c.id, c.name]));
   const created = input.created
@@ -116,7 +118,7 @@ export function keysPage(input: {
     scopes.map((scope) => html`<label><input type="checkbox" name="scopes" value="${scope}" data-kind="${kind}" checked> ${scope}</label>`);
   const body = html`<h1>Developer settings</h1>
 <p class="muted">Your keys in <strong>${input.workspaceName}</strong>, where your role is ${input.role}. A key acts as you, within your role.</p>
-${banner('bad', input.error)}${banner('good', input.notice)}${created}
+${answers}${created}
 <h2>Your keys</h2>
 ${keys}
 <h2>Create a key</h2>
@@ -141,6 +143,22 @@ ${keys}
 <h2>Sessions</h2>
 <form method="post" action="/account/sign-out-everywhere">${csrfField(input.csrf)}<button type="submit" class="secondary">Sign out everywhere</button></form>`;
   return layout('Developer settings', body, input.chrome);
+}
+
+/** Invitations waiting for the signed-in user's answer; nobody joins a workspace without accepting. */
+function receivedInvitations(csrf: string, invitations: ReceivedInvitation[]): SafeHtml | '' {
+  if (!invitations.length) return '';
+  return html`<h2>Invitations for you</h2>
+<ul class="cards">${invitations.map(
+    (i) => html`<li data-received-invitation="${i.id}">
+  <div class="title"><strong>${i.workspaceName}</strong> <span class="tag">${i.role}</span></div>
+  <p class="muted">From ${i.invitedBy ?? 'an account that no longer exists'}, until ${when(i.expiresAt)}. Once you are in more than one workspace, your keys that act in all of them must name the workspace of each call.</p>
+  <div class="actions">
+    <form class="inline" method="post" action="/account/invitations/${i.id}/accept">${csrfField(csrf)}<button type="submit">Accept</button></form>
+    <form class="inline" method="post" action="/account/invitations/${i.id}/decline">${csrfField(csrf)}<button type="submit" class="secondary">Decline</button></form>
+  </div>
+</li>`,
+  )}</ul>`;
 }
 
 /** Workspace members, for owners and admins. */
@@ -189,7 +207,7 @@ ${invitations}
   <input id="invite-email" name="email" type="email" required maxlength="254">
   <label for="invite-role">Role</label>
   ${roleSelect('role', 'invite-role', 'editor')}
-  <p class="muted">They get a mail with a sign-in link; they join when they sign in with that address.</p>
+  <p class="muted">They get a mail with a sign-in link; they join once they sign in with that address and accept.</p>
   <div class="actions"><button type="submit">Invite</button></div>
 </form>`;
   return layout('Members', body, input.chrome);

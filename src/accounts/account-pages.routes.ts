@@ -7,6 +7,8 @@ import { clearBrowserSession, csrfToken, requireUser, safeNext, signInBrowser, w
 import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from './account-pages.html.ts';
 import { scopesFor } from './developer-keys.service.ts';
 import { grantableRoles, mayManageMembers, type Actor } from './members.service.ts';
+import type { Session } from './sessions.service.ts';
+import { normaliseEmail } from './sign-in.service.ts';
 import { SIGNUP_START_QUOTA, SIGNUP_VERIFY_QUOTA } from './signup.routes.ts';
 import { emailSchema } from './signup.schema.ts';
 
@@ -67,11 +69,12 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const query = request.query as Record<string, unknown>;
     const email = emailSchema.safeParse(field(query, 'email'));
     const next = field(query, 'next') || undefined;
-    if (request.account && !email.success) return reply.redirect(safeNext(next), 303);
-    return send(
-      reply,
-      signInPage({ csrf: csrfToken(request, reply, web), step: email.success ? 'code' : 'email', email: email.success ? email.data : undefined, code: field(query, 'code').replace(/\D/g, '').slice(0, 12) || undefined, next: next && safeNext(next), policy: signIn.policy }),
-    );
+    // Signed in already, with no other address to sign in as (an invitation's link to one's own address).
+    if (request.account && (!email.success || normaliseEmail(email.data) === request.account.session.email)) return reply.redirect(safeNext(next), 303);
+    const code = field(query, 'code').replace(/\D/g, '').slice(0, 12) || undefined;
+    // The code step only after a code was asked for (or with the mailed one); a link with just the address asks for one first.
+    const step = email.success && (code !== undefined || field(query, 'sent') === '1') ? 'code' : 'email';
+    return send(reply, signInPage({ csrf: csrfToken(request, reply, web), step, email: email.success ? email.data : undefined, code, next: next && safeNext(next), policy: signIn.policy }));
   });
 
   app.post('/account/sign-in', { ...page, config: { auth: 'none', quota: SIGNUP_START_QUOTA } }, async (request, reply) => {
@@ -85,7 +88,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       const { status, message } = failure(error);
       return render(status, message);
     }
-    const query = new URLSearchParams({ email: email.data, ...(next && { next: safeNext(next) }) });
+    const query = new URLSearchParams({ email: email.data, sent: '1', ...(next && { next: safeNext(next) }) });
     return reply.redirect(`/account/sign-in?${query.toString()}`, 303);
   });
 
@@ -146,6 +149,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const current = account.current;
     const owner = current && { userId: account.session.userId, workspaceId: current.workspace.id, role: current.role };
     const [keys, channelList] = owner ? await Promise.all([developerKeys.list(owner), channels.list(owner.workspaceId)]) : [[], []];
+    const invitations = await members.received(account.session);
     return send(
       reply,
       keysPage({
@@ -157,6 +161,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
         channels: channelList.map((c) => ({ id: c.id, name: c.name })),
         restScopes: current ? scopesFor('rest', current.role) : [],
         mcpScopes: current ? scopesFor('mcp', current.role) : [],
+        invitations,
         ...extra,
       }),
       extra.status,
@@ -214,6 +219,32 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     }
   });
 
+  // --- Invitations to the signed-in user ---
+  /** Answers an invitation sent to the signed-in address, then shows the keys page with what happened. */
+  function answerAction(answer: 'accept' | 'decline', action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>) {
+    app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
+      try {
+        const notice = await action(request.account!.session, (request.params as z.infer<typeof idParam>).id, request);
+        return renderKeys(request, reply, { notice });
+      } catch (error) {
+        const { status, message } = failure(error);
+        return renderKeys(request, reply, { status, error: message });
+      }
+    });
+  }
+
+  answerAction('accept', async (session, id, request) => {
+    const joined = await members.accept({ id: session.userId, email: session.email }, id);
+    // The pages go on in the workspace just joined.
+    await sessions.selectWorkspace(session, joined.workspaceId);
+    request.account = await sessions.context({ ...session, workspaceId: joined.workspaceId });
+    return `You joined ${joined.workspaceName} as ${joined.role}.`;
+  });
+  answerAction('decline', async (session, id) => {
+    await members.decline(session, id);
+    return 'Invitation declined.';
+  });
+
   // --- Members ---
   function actorOf(request: FastifyRequest): Actor | null {
     const account = request.account!;
@@ -265,8 +296,11 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
 
   membersAction('/account/members/invite', async (actor, request) => {
     const email = field(request.body, 'email');
-    const { joined } = await members.invite(actor, email, field(request.body, 'role'));
-    return joined ? `${email} already had an account and is now a member.` : `Invitation sent to ${email}.`;
+    const { mail } = await members.invite(actor, email, field(request.body, 'role'));
+    const joins = 'They join once they sign in with that address and accept.';
+    return mail === 'smtp'
+      ? `Invitation sent to ${email}. ${joins}`
+      : `Invitation saved for ${email}, but no mail server is configured (SMTP_URL): the mail went only to the server's log. Ask them to sign in here with that address. ${joins}`;
   });
   membersAction(
     '/account/members/:id/role',

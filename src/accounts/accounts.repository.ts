@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import type { InvitationsTable, SessionsTable, SignInLinksTable } from './accounts.table.ts';
+import type { InvitationsTable, SignInLinksTable } from './accounts.table.ts';
 
 /**
  * Counts one request against an address's window, in one statement that is the same whether
@@ -59,39 +59,6 @@ export function deleteIdleCodes(db: Executor, windowStartCutoff: string, now: st
     .executeTakeFirst();
 }
 
-export function insertSession(db: Executor, row: SessionsTable) {
-  return db.insertInto('sessions').values(row).execute();
-}
-
-export function findSessionByTokenHash(db: Executor, tokenHash: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.workspace_id', 'sessions.created_at', 'sessions.expires_at', 'users.email', 'users.name'])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-}
-
-export function setSessionWorkspace(db: Executor, id: string, workspaceId: string) {
-  return db.updateTable('sessions').set({ workspace_id: workspaceId }).where('id', '=', id).executeTakeFirst();
-}
-
-export function deleteSession(db: Executor, id: string) {
-  return db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
-}
-
-export function deleteSessionsOfUser(db: Executor, userId: string) {
-  return db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-}
-
-export function deleteExpiredSessionsOfUser(db: Executor, userId: string, now: string) {
-  return db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', now).executeTakeFirst();
-}
-
-export function deleteExpiredSessions(db: Executor, now: string) {
-  return db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-}
-
 export function upsertInvitation(db: Executor, row: InvitationsTable) {
   return db
     .insertInto('invitations')
@@ -108,13 +75,28 @@ export function listInvitationsOfEmail(db: Executor, email: string, now: string)
   return db.selectFrom('invitations').selectAll().where('email', '=', email).where('expires_at', '>', now).orderBy('created_at').execute();
 }
 
+/** The live invitations sent to an address, with their workspace's name and who sent them. */
+export function listInvitationsToEmail(db: Executor, email: string, now: string, onlyId?: string) {
+  let query = db
+    .selectFrom('invitations')
+    .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
+    .leftJoin('users', 'users.id', 'invitations.invited_by')
+    .select(['invitations.id', 'invitations.workspace_id', 'workspaces.name as workspace_name', 'invitations.role', 'invitations.invited_by', 'users.email as invited_by_email', 'invitations.expires_at'])
+    .where('invitations.email', '=', email)
+    .where('invitations.expires_at', '>', now);
+  if (onlyId !== undefined) query = query.where('invitations.id', '=', onlyId);
+  return query.orderBy('invitations.created_at').orderBy('invitations.id').execute();
+}
+
+/** Deletes an invitation sent to an address: succeeds for one caller only. */
+export function deleteInvitationToEmail(db: Executor, id: string, email: string) {
+  return db.deleteFrom('invitations').where('id', '=', id).where('email', '=', email).executeTakeFirst();
+}
+
 export function deleteInvitation(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('invitations').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
-export function deleteInvitationsOfEmail(db: Executor, email: string) {
-  return db.deleteFrom('invitations').where('email', '=', email).executeTakeFirst();
-}
 
 export function insertSignInLink(db: Executor, row: SignInLinksTable) {
   return db.insertInto('sign_in_links').values(row).execute();

@@ -25,18 +25,18 @@ export function signInCodeMessage(input: { baseUrl: string; email: string; code:
   };
 }
 
-export function invitationMessage(input: { baseUrl: string; email: string; workspaceName: string; role: string; invitedBy: string; existingUser: boolean }): MailMessage {
-  const link = signInUrl(input.baseUrl, input.email);
+/** One message whether or not the address has an account: joining waits for its answer either way. */
+export function invitationMessage(input: { baseUrl: string; email: string; workspaceName: string; role: string; invitedBy: string }): MailMessage {
   return {
     to: input.email,
-    subject: input.existingUser ? `You were added to ${input.workspaceName} on Herald` : `You are invited to ${input.workspaceName} on Herald`,
+    subject: `You are invited to ${input.workspaceName} on Herald`,
     text: [
-      input.existingUser
-        ? `${input.invitedBy} added you to the workspace "${input.workspaceName}" as ${input.role}.`
-        : `${input.invitedBy} invited you to the workspace "${input.workspaceName}" as ${input.role}.`,
+      `${input.invitedBy} invited you to the workspace "${input.workspaceName}" as ${input.role}.`,
       '',
-      `Sign in with this address to ${input.existingUser ? 'open it' : 'accept'}:`,
-      link,
+      'Sign in with this address (we send you a one-time code), then accept or decline the invitation:',
+      signInUrl(input.baseUrl, input.email),
+      '',
+      'Nothing changes for you unless you accept. If you do not know the sender, decline it or ignore this message.',
     ].join('\n'),
   };
 }

@@ -4,6 +4,8 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
 
 /** Where the service's e-mail goes. */
 export interface Mailer {
+  /** `smtp`: to the recipient; `log`: only into the server's log (no SMTP_URL). */
+  readonly delivery: 'smtp' | 'log';
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
@@ -15,6 +17,7 @@ type WarnLog = { warn(obj: object, msg: string): void };
  * the credentials in the URL.
  */
 export class SmtpMailer implements Mailer {
+  readonly delivery = 'smtp';
   #transport: Promise<Transporter> | undefined;
   constructor(private readonly options: { url: string; from: string }) {}
 
@@ -34,6 +37,7 @@ export class SmtpMailer implements Mailer {
  * still read the code and sign in.
  */
 export class LogMailer implements Mailer {
+  readonly delivery = 'log';
   constructor(private readonly log: () => WarnLog | undefined) {}
 
   async send(message: MailMessage): Promise<void> {

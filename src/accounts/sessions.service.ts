@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import { toWorkspace, type Workspace } from '../workspaces/workspaces.service.ts';
-import * as repo from './accounts.repository.ts';
+import * as repo from './sessions.repository.ts';
 import { newToken, sha256 } from './tokens.ts';
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60_000;

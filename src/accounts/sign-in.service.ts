@@ -5,6 +5,7 @@ import type { UsersService, User } from '../users/users.service.ts';
 import type { WorkspacesService } from '../workspaces/workspaces.service.ts';
 import * as repo from './accounts.repository.ts';
 import type { BackgroundWork } from './background.ts';
+import type { SessionsService } from './sessions.service.ts';
 import { signInCodeMessage } from './mail-messages.ts';
 import type { Mailer } from './mailer.ts';
 import { codeHash, newCode, newToken, sameHash, sha256 } from './tokens.ts';
@@ -41,6 +42,7 @@ export class SignInService {
       baseUrl: string;
       users: UsersService;
       workspaces: WorkspacesService;
+      sessions: SessionsService;
       background: BackgroundWork;
     },
   ) {}
@@ -95,7 +97,7 @@ export class SignInService {
     if (Math.abs(now.getTime() - this.#lastHousekeeping) < 10 * 60_000) return;
     this.#lastHousekeeping = now.getTime();
     await repo.deleteIdleCodes(this.deps.db, new Date(now.getTime() - ADDRESS_WINDOW_MS).toISOString(), now.toISOString());
-    await repo.deleteExpiredSessions(this.deps.db, now.toISOString());
+    await this.deps.sessions.prune();
   }
 
   async #count(email: string, field: 'starts_in_window' | 'verifies_in_window', max: number, what: string): Promise<void> {
@@ -144,27 +146,11 @@ export class SignInService {
         signedIn = await this.deps.users.get(email);
       }
     }
-    const joined = await this.acceptInvitations(signedIn);
-    if (created && joined === 0 && this.deps.policy === 'open') {
+    // Invitations wait for their recipient's answer on the account pages: joining is never automatic.
+    if (created && this.deps.policy === 'open') {
       await this.deps.workspaces.create({ name: `${email.split('@')[0]}'s workspace`, ownerId: signedIn.id });
     }
     return { user: signedIn, created };
-  }
-
-  /** Turns the address's pending invitations into memberships; returns how many. */
-  async acceptInvitations(user: User): Promise<number> {
-    const invitations = await repo.listInvitationsOfEmail(this.deps.db, user.email, this.deps.clock.now().toISOString());
-    let joined = 0;
-    for (const invitation of invitations) {
-      try {
-        await this.deps.workspaces.addMember(invitation.workspace_id, user.id, invitation.role);
-        joined += 1;
-      } catch (error) {
-        if (!(error instanceof ConflictError) && !(error instanceof NotFoundError)) throw error;
-      }
-    }
-    if (invitations.length > 0) await repo.deleteInvitationsOfEmail(this.deps.db, user.email);
-    return joined;
   }
 
   /** A one-time sign-in link for a user (the owner's, on the first start). */
@@ -180,8 +166,6 @@ export class SignInService {
   async useLink(token: string): Promise<User> {
     const used = await repo.consumeSignInLink(this.deps.db, sha256(token), this.deps.clock.now().toISOString());
     if (!used) throw new BadRequestError('This sign-in link was already used or has expired. Sign in with your e-mail address instead.', { code: 'invalid_link' });
-    const user = await this.deps.users.get(used.user_id);
-    await this.acceptInvitations(user);
-    return user;
+    return this.deps.users.get(used.user_id);
   }
 }

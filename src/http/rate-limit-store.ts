@@ -76,3 +76,22 @@ export class RedisRequestCounter implements RequestCounter {
     return { current, ttl };
   }
 }
+
+/**
+ * Quotas that a service counts (not a route): fixed windows aligned on the service's clock, the
+ * window's start being part of the key, so an injected clock moves them whichever store counts.
+ */
+export class ClockedQuota {
+  constructor(
+    private readonly counter: RequestCounter,
+    private readonly clock: { now(): Date },
+  ) {}
+
+  /** Counts one use against `key`; returns the milliseconds left in the window when this use is over `max`, else null. */
+  async take(key: string, max: number, windowMs: number): Promise<number | null> {
+    const now = this.clock.now().getTime();
+    const window = Math.floor(now / windowMs);
+    const { current } = await this.counter.hit(`${key}|${window}`, windowMs);
+    return current > max ? (window + 1) * windowMs - now : null;
+  }
+}

@@ -179,9 +179,13 @@ describe('members', () => {
     expect(page.body).toContain(`data-invitation="${invited}"`);
     expect((await invitation).text).toContain('/account/sign-in?email=');
 
-    // They sign in (invite policy) and are an admin.
+    // They sign in (invite policy), accept the invitation waiting on their page, and are an admin.
     const admin = await signIn(invited);
     const adminId = (await t.services.users.get(invited)).id;
+    expect(await t.services.workspaces.roleOf(workspaceId, adminId)).toBeNull();
+    const waitingPage = await admin.get('/account/keys');
+    const invitationId = /data-received-invitation="([^"]+)"/.exec(waitingPage.body)![1]!;
+    expect((await admin.post(`/account/invitations/${invitationId}/accept`, {}, { from: waitingPage.body })).statusCode).toBe(200);
     expect(await t.services.workspaces.roleOf(workspaceId, adminId)).toBe('admin');
     // An admin may not make owners nor touch the owner.
     const adminPage = await admin.get('/account/members');

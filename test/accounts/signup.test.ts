@@ -207,7 +207,7 @@ describe('policies', () => {
     await open.close();
   });
 
-  it('invite: a stranger gets nothing; an invited address signs up and joins with the invited role', async () => {
+  it('invite: a stranger gets nothing; an invited address signs up and joins with the invited role once it accepts', async () => {
     const stranger = `${unique('stranger')}@example.test`;
     await start(stranger);
     expect(mail.to(stranger)).toHaveLength(0);
@@ -223,7 +223,11 @@ describe('policies', () => {
     const res = await t.request({ method: 'POST', url: VERIFY, payload: { email: invited, code: codeOf(await codeMail) } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().created).toBe(true);
-    expect(await t.services.workspaces.roleOf(workspace, res.json().user.id)).toBe('contributor');
+    const user = res.json().user as { id: string; email: string };
+    expect(await t.services.workspaces.roleOf(workspace, user.id)).toBeNull();
+    const [waiting] = await t.services.members.received(user);
+    await t.services.members.accept(user, waiting!.id);
+    expect(await t.services.workspaces.roleOf(workspace, user.id)).toBe('contributor');
   });
 
   it('closed: only existing users get a code; the answer stays the same; per client address the route is rate limited', async () => {
