@@ -57,9 +57,11 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     };
   }
 
-  function failure(error: unknown): { status: number; message: string } {
-    if (error instanceof AppError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
-    throw error;
+  /** A refusal to show on the page (with its headers, e.g. a 429's Retry-After); anything else goes to the error handler. */
+  function failure(error: unknown, reply: FastifyReply): { status: number; message: string } {
+    if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+    reply.headers(error.headers);
+    return { status: error.statusCode, message: error.message };
   }
 
   // --- Sign in / sign up ---
@@ -85,7 +87,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     try {
       await signIn.start(email.data, { afterAnswer: (deliver) => void reply.then(() => signIn.later(deliver), () => signIn.later(deliver)) });
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return render(status, message);
     }
     const query = new URLSearchParams({ email: email.data, sent: '1', ...(next && { next: safeNext(next) }) });
@@ -101,7 +103,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       await signInBrowser(reply, web, user.id);
       return reply.redirect(safeNext(next), 303);
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return send(reply, signInPage({ csrf: csrfToken(request, reply, web), step: 'code', email, next: next && safeNext(next), error: message, policy: signIn.policy }), status);
     }
   });
@@ -118,7 +120,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       await signInBrowser(reply, web, user.id);
       return reply.redirect('/account/keys', 303);
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return send(reply, messagePage('Link not valid', message, { href: '/account/sign-in', label: 'Sign in with your e-mail address' }), status);
     }
   });
@@ -190,7 +192,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       });
       return renderKeys(request, reply, { created: { ...created, rotated: false } });
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return renderKeys(request, reply, { status, error: message });
     }
   });
@@ -202,7 +204,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       const rotated = await developerKeys.rotate(owner, (request.params as z.infer<typeof idParam>).id);
       return renderKeys(request, reply, { created: { ...rotated, rotated: true } });
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return renderKeys(request, reply, { status, error: message });
     }
   });
@@ -214,7 +216,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       const key = await developerKeys.revoke(owner, (request.params as z.infer<typeof idParam>).id);
       return renderKeys(request, reply, { notice: `Key “${key.name}” is revoked; it no longer works.` });
     } catch (error) {
-      const { status, message } = failure(error);
+      const { status, message } = failure(error, reply);
       return renderKeys(request, reply, { status, error: message });
     }
   });
@@ -227,7 +229,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
         const notice = await action(request.account!.session, (request.params as z.infer<typeof idParam>).id, request);
         return renderKeys(request, reply, { notice });
       } catch (error) {
-        const { status, message } = failure(error);
+        const { status, message } = failure(error, reply);
         return renderKeys(request, reply, { status, error: message });
       }
     });
@@ -288,7 +290,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
         if (!actorOf(request)) return reply.redirect('/account/keys', 303);
         return renderMembers(request, reply, { notice });
       } catch (error) {
-        const { status, message } = failure(error);
+        const { status, message } = failure(error, reply);
         return renderMembers(request, reply, { status, error: message });
       }
     });

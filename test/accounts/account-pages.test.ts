@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../src/bootstrap.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTestApp, unique, type TestApp } from '../helpers/app.ts';
-import { codeOf, startMailServer } from '../helpers/mail-server.ts';
+import { signedInOwner as ownerOf, signInWithCode } from '../helpers/account-pages.ts';
+import { startMailServer } from '../helpers/mail-server.ts';
 import { csrfIn, secretIn, WebAgent } from '../helpers/web-agent.ts';
 
 let mail: Awaited<ReturnType<typeof startMailServer>>;
@@ -14,29 +15,8 @@ beforeAll(async () => {
   t = await createTestApp({ clock, env: { SMTP_URL: mail.url, RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /public/v1/signup/start': 10_000, 'POST /account/sign-in': 10_000 }) } });
 });
 
-/** A user who owns a workspace, signed in through the pages with the mailed code. */
-async function signedInOwner(): Promise<{ agent: WebAgent; email: string; userId: string; workspaceId: string }> {
-  const email = `${unique('owner')}@example.test`;
-  const user = await t.services.users.create({ email });
-  const ws = await t.services.workspaces.create({ name: unique('Acme'), ownerId: user.id });
-  const agent = await signIn(email);
-  return { agent, email, userId: user.id, workspaceId: ws.id };
-}
-
-async function signIn(email: string): Promise<WebAgent> {
-  const agent = new WebAgent(t);
-  const form = await agent.get('/account/sign-in');
-  expect(form.statusCode).toBe(200);
-  const waiting = mail.next(email);
-  const sent = await agent.post('/account/sign-in', { email }, { from: form.body });
-  expect(sent.statusCode).toBe(303);
-  const codePage = await agent.get(sent.headers.location as string);
-  const code = codeOf(await waiting);
-  const verified = await agent.post('/account/sign-in/verify', { email, code }, { from: codePage.body });
-  expect(verified.statusCode, verified.body).toBe(303);
-  expect(verified.headers.location).toBe('/account/keys');
-  return agent;
-}
+const signedInOwner = () => ownerOf(t, mail);
+const signIn = (email: string) => signInWithCode(t, mail, email);
 
 describe('pages', () => {
   it('have a strict CSP, are never cached and cannot be framed', async () => {
