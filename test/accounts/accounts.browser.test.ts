@@ -11,7 +11,7 @@ import { processBudget } from '../helpers/process.ts';
 /**
  * The account pages in real headless Chromium (Debian's `chromium`) against the real server on
  * loopback, with a real SMTP server: sign up with the mailed code, make a key and use it, rotate
- * and revoke it, invite a member who signs in. Screenshots of each page, at a desktop's and a
+ * and revoke it, invite a member who signs in and accepts. Screenshots of each page, at a desktop's and a
  * phone's width, go to test-artifacts/accounts/.
  */
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/accounts/', import.meta.url));
@@ -120,10 +120,14 @@ describe('account pages in a browser', () => {
     const code = codeOf(await waiting);
     await member.page.fill('#code', code);
     await Promise.all([member.page.waitForURL(/\/account\/keys$/), member.page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
-    // The invitation made them a member (and so no workspace of their own was made); with a second one the switcher appears.
-    expect(await member.page.locator('main').innerText()).toContain('where your role is editor');
-    await t.services.workspaces.create({ name: 'Bob\'s side project', ownerId: (await t.services.users.get(invited)).id });
-    await member.page.reload();
+    // A new account (open sign-up) gets a workspace of its own; the invitation waits for an answer, naming who sent it.
+    expect(await member.page.locator('main').innerText()).toContain('where your role is owner');
+    expect(await member.page.locator('[data-received-invitation]').innerText()).toContain(ownerEmail);
+    await shoot(member.page, 'invitation');
+    await member.page.click('[data-received-invitation] form[action$="/accept"] button[type=submit]');
+    await expect.poll(() => member.page.locator('main').innerText()).toContain('where your role is editor');
+    // In two workspaces now, the switcher appears.
+    await member.page.goto(`${origin}/account/keys`);
     const options = await member.page.locator('#workspace-switch option').allInnerTexts();
     expect(options).toHaveLength(2);
     await shoot(member.page, 'keys-switcher');
