@@ -64,6 +64,13 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     return { status: error.statusCode, message: error.message };
   }
 
+  // The route's rate limit (asking for codes: each one a mail) refuses before the handler: as a page, not the API's JSON.
+  app.setErrorHandler((error, _request, reply) => {
+    if (!(error instanceof AppError) || error.statusCode !== 429) throw error;
+    const { status, message } = failure(error, reply);
+    return send(reply, messagePage('Too many requests', message, { href: '/account/sign-in', label: 'Back to sign in' }), status);
+  });
+
   // --- Sign in / sign up ---
   app.get('/account', page, async (request, reply) => reply.redirect(request.account ? '/account/keys' : '/account/sign-in', 303));
 

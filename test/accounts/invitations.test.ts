@@ -274,3 +274,19 @@ describe('rate limits', () => {
     expect((await invite(owner.agent, `${unique('later')}@example.test`)).statusCode).toBe(200);
   });
 });
+
+describe('asking for sign-in codes on the page', () => {
+  it('is refused beyond the route quota by a page that says so, not by the API JSON', async () => {
+    const strict = await createTestApp({ clock, env: { SMTP_URL: mail.url } });
+    const agent = new WebAgent(strict);
+    const form = await agent.get('/account/sign-in');
+    const answers = [];
+    for (let i = 0; i < 11; i += 1) answers.push(await agent.post('/account/sign-in', { email: `${unique('burst')}@example.test` }, { from: form.body }));
+    expect(answers.map((a) => a.statusCode)).toEqual([...Array(10).fill(303), 429]);
+    const refused = answers[10]!;
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.body).toContain('Too many requests to POST /account/sign-in');
+    await strict.close();
+  });
+});
