@@ -97,7 +97,6 @@ export function deleteInvitation(db: Executor, workspaceId: string, id: string) 
   return db.deleteFrom('invitations').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
-
 export function insertSignInLink(db: Executor, row: SignInLinksTable) {
   return db.insertInto('sign_in_links').values(row).execute();
 }
