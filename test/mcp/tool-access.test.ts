@@ -195,7 +195,6 @@ describe('every MCP tool answers as the REST route it mirrors, for every role, s
 
   it.each(CASES.map((c) => [c.label ? `${c.tool} (${c.label})` : c.tool, c] as const))('%s', async (_name, c) => {
     const tool = TOOLS.find((candidate) => candidate.name === c.tool)!;
-    const seen: string[] = [];
     for (const who of callers) {
       const rest = (await c.prepare()).rest;
       const restAnswer = await t.request({ ...rest, url: `/public/v1${rest.url}`, key: rest.url === '/status' ? undefined : who.restKey });
@@ -205,9 +204,7 @@ describe('every MCP tool answers as the REST route it mirrors, for every role, s
       expect(mcpOutcome(result), `${who.label}: ${JSON.stringify(result.content)}`).toBe(expected);
       // The REST route refuses whoever lacks the scope the tool declares for it.
       if (tool.scope !== null && !effectiveScopes(who.restScopes, who.role).has(tool.scope)) expect(expected, who.label).toBe('403 missing_scope');
-      seen.push(`${who.label}: ${expected}`);
     }
-    expect(seen).toHaveLength(callers.length);
   });
 });
 
