@@ -247,7 +247,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_media',
     title: 'List the media library',
-    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`.',
+    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
     input: listMediaQuerySchema.extend({ workspace: workspaceArg }),
     output: mediaPageSchema,
     scope: 'media:write',
@@ -283,7 +283,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'get_upload_link',
     title: 'Read an upload link',
-    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet.',
+    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
     input: uploadLinkParamsSchema.extend({ workspace: workspaceArg }),
     output: uploadLinkContentsSchema,
     scope: 'media:write',
