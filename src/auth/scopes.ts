@@ -48,6 +48,14 @@ const MCP_GRANTS: Readonly<Record<McpScope, readonly RestScope[]>> = {
   'mcp:write': REST_SCOPES,
 };
 
+/**
+ * The MCP scope an MCP credential needs for what the REST API guards with `scope`: the narrowest
+ * one that stands for it (`mcp:read` for the reading scopes, `mcp:write` for the rest).
+ */
+export function mcpScopeFor(scope: RestScope): McpScope {
+  return MCP_SCOPES.find((mcp) => MCP_GRANTS[mcp].includes(scope))!;
+}
+
 /** A key's own scopes, with the REST scopes its MCP scopes stand for. */
 export function grantedScopes(keyScopes: readonly Scope[]): Set<Scope> {
   const granted = new Set<Scope>(keyScopes);

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireScope } from '../auth/access.service.ts';
+import { mcpScopeFor } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import { readShoworg } from '../http/showorg.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -57,6 +58,8 @@ function serverFor(deps: EndpointDeps, call: RequestCall): McpServer {
           if (tool.scope !== null) {
             const selected = typeof args.workspace === 'string' ? args.workspace : readShoworg(call.request);
             access = await deps.services.access.select(call.principal, selected);
+            // As the REST route would: the scope within the owner's role, asked for by its MCP name first.
+            requireScope(access, mcpScopeFor(tool.scope));
             requireScope(access, tool.scope);
           }
           const output = tool.output.parse(await tool.run(ctx, access, args)) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
-import type { McpScope } from '../auth/scopes.ts';
+import type { RestScope } from '../auth/scopes.ts';
 import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';
 import { presentChannel } from '../channels/channels.service.ts';
 import { clientGroupSchema } from '../groups/groups.schema.ts';
@@ -34,7 +34,9 @@ type Annotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempoten
 
 /**
  * One MCP tool: its input is a REST route's Zod schema (plus `workspace`), its output a REST
- * answer's schema, and it calls the service the route calls. `scope` null: no workspace needed.
+ * answer's schema, and it calls the service the route calls. `scope` is the scope of that REST
+ * route: a call needs it within the owner's role, and the MCP scope that stands for it (`mcpScopeFor`).
+ * Null: no workspace needed.
  */
 export type Tool = {
   name: string;
@@ -42,7 +44,7 @@ export type Tool = {
   description: string;
   input: z.ZodObject;
   output: z.ZodObject;
-  scope: McpScope | null;
+  scope: RestScope | null;
   annotations: Annotations;
   run(ctx: ToolContext, access: WorkspaceAccess | null, args: Record<string, unknown>): Promise<unknown>;
   summary(output: Record<string, unknown>): string;
@@ -54,7 +56,7 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   description: string;
   input: I;
   output: O;
-  scope: McpScope | null;
+  scope: RestScope | null;
   annotations: Annotations;
   run(ctx: ToolContext, access: WorkspaceAccess, args: z.output<I>): Promise<z.input<O>>;
   summary(output: z.output<O>): string;
@@ -119,7 +121,7 @@ export const TOOLS: Tool[] = [
     description: 'The social channels (accounts) of the workspace that posts can go to. Each channel `id` is what create_post takes as `integration.id`; `identifier` is its platform (the `settings.__type` of a post). A disabled channel cannot publish until it is reconnected.',
     input: listChannelsQuery.extend({ workspace: workspaceArg }),
     output: z.object({ channels: z.array(channelSchema) }),
-    scope: 'mcp:read',
+    scope: 'channels:read',
     annotations: READ,
     run: async (ctx, access, args) => ({
       channels: (await ctx.services.channels.visible(access, args.group)).map((channel) => presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`)),
@@ -132,7 +134,7 @@ export const TOOLS: Tool[] = [
     description: 'The client groups ("customers") channels are filed under; a group id filters list_channels and list_posts.',
     input: z.object({}).extend({ workspace: workspaceArg }),
     output: z.object({ groups: z.array(clientGroupSchema) }),
-    scope: 'mcp:read',
+    scope: 'channels:read',
     annotations: READ,
     run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access.workspace.id) }),
     summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
@@ -143,7 +145,7 @@ export const TOOLS: Tool[] = [
     description: 'A channel\'s platform rules before writing a post for it: the JSON Schema of its `settings`, its text limit, what media it takes, and the channel tools trigger_channel_tool can run.',
     input: channelIdParams.extend({ workspace: workspaceArg }),
     output: channelSettingsSchema,
-    scope: 'mcp:read',
+    scope: 'channels:read',
     annotations: READ,
     run: async (ctx, access, args) => ctx.services.channels.settingsFor(access, args.id),
     summary: (o) => `${o.name} channel ${o.integration}: text up to ${o.textLimit.max} ${o.textLimit.unit}, up to ${plural(o.media.maxItems, 'media item')}; tools: ${o.tools.map((t) => t.name).join(', ') || 'none'}.`,
@@ -154,7 +156,7 @@ export const TOOLS: Tool[] = [
     description: 'Runs one of a channel\'s platform tools (listed by get_channel_settings), e.g. looking up an account to mention. `data` must match that tool\'s input schema. It talks to the platform; it never publishes a post.',
     input: channelIdParams.extend({ ...channelToolBody.shape, workspace: workspaceArg }),
     output: z.object({ result: z.unknown().describe('What the channel tool answered.') }),
-    scope: 'mcp:read',
+    scope: 'channels:read',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (ctx, access, args) => ({ result: await ctx.services.channels.triggerFor(access, args.id, args.methodName, args.data) }),
     summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),
@@ -165,7 +167,7 @@ export const TOOLS: Tool[] = [
     description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
     input: listPostsQuery.extend({ workspace: workspaceArg }),
     output: postListSchema,
-    scope: 'mcp:read',
+    scope: 'posts:read',
     annotations: READ,
     run: async (ctx, access, args) => ctx.services.posts.list(access, args),
     summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
@@ -176,7 +178,7 @@ export const TOOLS: Tool[] = [
     description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
     input: postIdParams.extend({ workspace: workspaceArg }),
     output: postSchema,
-    scope: 'mcp:read',
+    scope: 'posts:read',
     annotations: READ,
     run: async (ctx, access, args) => ctx.services.posts.get(access, args.id),
     summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
@@ -193,7 +195,7 @@ export const TOOLS: Tool[] = [
     ].join(' '),
     input: createPostsBody.extend({ workspace: workspaceArg, idempotencyKey: idempotencyKey.optional() }),
     output: z.object({ posts: createPostsResponse }),
-    scope: 'mcp:write',
+    scope: 'posts:draft',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({ posts: await ctx.services.posts.create(access, input, key as string | undefined) }),
     summary: (o) => `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
@@ -204,7 +206,7 @@ export const TOOLS: Tool[] = [
     description: '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
     input: postIdParams.extend({ ...changeStatusBody.shape, workspace: workspaceArg }),
     output: postSchema,
-    scope: 'mcp:write',
+    scope: 'posts:publish',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (ctx, access, args) => ctx.services.posts.changeStatus(access, args.id, args.status),
     summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
@@ -215,7 +217,7 @@ export const TOOLS: Tool[] = [
     description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
     input: postIdParams.extend({ workspace: workspaceArg }),
     output: missingSchema,
-    scope: 'mcp:read',
+    scope: 'posts:read',
     annotations: READ,
     run: async (ctx, access, args) => ctx.services.posts.missing(access, args.id),
     summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
@@ -226,7 +228,7 @@ export const TOOLS: Tool[] = [
     description: 'Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald\'s record goes.',
     input: postIdParams.extend({ workspace: workspaceArg }),
     output: deletedSchema,
-    scope: 'mcp:write',
+    scope: 'posts:draft',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async (ctx, access, args) => ctx.services.posts.delete(access, args.id),
     summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
@@ -237,7 +239,7 @@ export const TOOLS: Tool[] = [
     description: 'Removes all posts of one composition (`group`), all or none. Published posts stay on their platforms.',
     input: groupParams.extend({ workspace: workspaceArg }),
     output: deletedSchema,
-    scope: 'mcp:write',
+    scope: 'posts:draft',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async (ctx, access, args) => ctx.services.posts.deleteGroup(access, args.group),
     summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
@@ -245,12 +247,12 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_media',
     title: 'List the media library',
-    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`.',
+    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
     input: listMediaQuerySchema.extend({ workspace: workspaceArg }),
     output: mediaPageSchema,
-    scope: 'mcp:read',
+    scope: 'media:write',
     annotations: READ,
-    run: async (ctx, access, args) => ctx.services.media.list(access.workspace.id, args),
+    run: async (ctx, access, args) => ctx.services.media.list(access, args),
     summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
   }),
   tool({
@@ -259,10 +261,10 @@ export const TOOLS: Tool[] = [
     description: 'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
     input: uploadFromUrlBodySchema.extend({ workspace: workspaceArg }),
     output: uploadResultSchema,
-    scope: 'mcp:write',
+    scope: 'media:write',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     run: async (ctx, access, args) => {
-      const { media } = await ctx.services.media.uploadFromUrl(access.workspace.id, args.url);
+      const { media } = await ctx.services.media.uploadFromUrl(access, args.url);
       return { id: media.id, path: media.path };
     },
     summary: (o) => `In the library as ${o.id}: ${o.path}`,
@@ -273,20 +275,20 @@ export const TOOLS: Tool[] = [
     description: 'A page, valid two hours, where a person can drop files into this workspace\'s library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.',
     input: z.object({}).extend({ workspace: workspaceArg }),
     output: uploadLinkSchema,
-    scope: 'mcp:write',
+    scope: 'media:write',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (ctx, access) => ctx.services.uploadLinks.create(access.workspace.id, access.principal),
+    run: async (ctx, access) => ctx.services.uploadLinks.create(access),
     summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
   }),
   tool({
     name: 'get_upload_link',
     title: 'Read an upload link',
-    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet.',
+    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
     input: uploadLinkParamsSchema.extend({ workspace: workspaceArg }),
     output: uploadLinkContentsSchema,
-    scope: 'mcp:read',
+    scope: 'media:write',
     annotations: READ,
-    run: async (ctx, access, args) => ctx.services.uploadLinks.contents(access.workspace.id, args.id),
+    run: async (ctx, access, args) => ctx.services.uploadLinks.contents(access, args.id),
     summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
   }),
   tool({
@@ -295,7 +297,7 @@ export const TOOLS: Tool[] = [
     description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
     input: listNotificationsQuery.extend({ workspace: workspaceArg }),
     output: notificationPageSchema,
-    scope: 'mcp:read',
+    scope: 'posts:read',
     annotations: READ,
     run: async (ctx, access, args) => ctx.services.notifications.list(access.workspace.id, args.page, access.channelIds),
     summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,

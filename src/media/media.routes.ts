@@ -85,7 +85,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { media: file } = await media.uploadFromUrl(request.access!.workspace.id, request.body.url);
+      const { media: file } = await media.uploadFromUrl(request.access!, request.body.url);
       return { id: file.id, path: file.path };
     },
   );
@@ -104,7 +104,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await media.list(request.access!.workspace.id, request.query);
+      const result = await media.list(request.access!, request.query);
       return { ...result, results: result.results.map(presentMedia) };
     },
   );

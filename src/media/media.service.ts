@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
@@ -291,7 +292,8 @@ export class MediaService {
    * Refused addresses are a 400 naming the reason; a source that fails or stalls is a 400
    * or 502 with a sentence saying what happened, within `fetchTimeoutMs`.
    */
-  async uploadFromUrl(workspaceId: string, rawUrl: string): Promise<{ media: Media; created: boolean }> {
+  async uploadFromUrl(access: WorkspaceAccess, rawUrl: string): Promise<{ media: Media; created: boolean }> {
+    requireScope(access, 'media:write');
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -328,7 +330,7 @@ export class MediaService {
       source.destroy();
       throw explainOutboundFailure(error, what, timeoutMs);
     }
-    return this.commit(workspaceId, staged);
+    return this.commit(access.workspace.id, staged);
   }
 
   async get(workspaceId: string, id: string): Promise<Media> {
@@ -339,9 +341,12 @@ export class MediaService {
 
   /**
    * A page of the library, newest first; `page` counts from zero. Each page skips the ones
-   * before it, so a listing reaches the newest `MEDIA_LIST_DEPTH` files and no deeper.
+   * before it, so a listing reaches the newest `MEDIA_LIST_DEPTH` files and no deeper. Reading
+   * the library takes the uploader's scope: the API has no reading scope for it.
    */
-  async list(workspaceId: string, options: { page: number; pageSize: number }): Promise<MediaPage> {
+  async list(access: WorkspaceAccess, options: { page: number; pageSize: number }): Promise<MediaPage> {
+    requireScope(access, 'media:write');
+    const workspaceId = access.workspace.id;
     if ((options.page + 1) * options.pageSize > MEDIA_LIST_DEPTH) {
       throw new BadRequestError(`page: the listing reaches the newest ${MEDIA_LIST_DEPTH} files; with pageSize ${options.pageSize} the last page is ${Math.floor(MEDIA_LIST_DEPTH / options.pageSize) - 1}.`);
     }

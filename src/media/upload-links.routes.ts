@@ -18,11 +18,7 @@ export const uploadLinksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: uploadLinkSchema, ...authErrors },
       },
     },
-    async (request, reply) => {
-      const access = request.access!;
-      const link = await links.create(access.workspace.id, access.principal);
-      return reply.status(201).send(link);
-    },
+    async (request, reply) => reply.status(201).send(await links.create(request.access!)),
   );
 
   app.get(
@@ -39,6 +35,6 @@ export const uploadLinksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: uploadLinkContentsSchema, ...authErrors },
       },
     },
-    async (request) => links.contents(request.access!.workspace.id, request.params.id),
+    async (request) => links.contents(request.access!, request.params.id),
   );
 };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import { ROLE_SCOPES, grantedScopes, isRole, isScope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
-import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 import { formatBytes, type MediaKind } from './media-content.ts';
@@ -74,16 +74,18 @@ export class UploadLinksService {
   }
 
   /**
-   * A new link for `workspaceId`, made by an API key or an OAuth access token; it works for two
-   * hours, and only while that credential (the key, or the token's grant) could still upload.
+   * A new link for the caller's workspace, made by an API key or an OAuth access token; it works
+   * for two hours, and only while that credential (the key, or the token's grant) could still upload.
    */
-  async create(workspaceId: string, creator: Pick<Principal, 'keyId' | 'credential' | 'userId'>): Promise<UploadLink> {
+  async create(access: WorkspaceAccess): Promise<UploadLink> {
+    requireScope(access, 'media:write');
+    const { principal: creator, workspace } = access;
     const oauth = creator.credential === 'oauth';
     const token = randomToken(TOKEN_LENGTH);
     const now = this.deps.clock.now();
     const row = {
       id: newId(),
-      workspace_id: workspaceId,
+      workspace_id: workspace.id,
       token_hash: hashToken(token),
       created_by_key_id: oauth ? null : creator.keyId,
       created_by_grant_id: oauth ? grantIdOf(creator.keyId) : null,
@@ -101,8 +103,9 @@ export class UploadLinksService {
    * What has arrived through a link, oldest first. A link of another workspace (or one that
    * does not exist) has the same empty answer: it is not an error, and it reveals nothing.
    */
-  async contents(workspaceId: string, id: string): Promise<UploadLinkContents> {
-    const link = await repo.findUploadLink(this.deps.db, workspaceId, id);
+  async contents(access: WorkspaceAccess, id: string): Promise<UploadLinkContents> {
+    requireScope(access, 'media:write');
+    const link = await repo.findUploadLink(this.deps.db, access.workspace.id, id);
     const files = link ? await this.#files(link.id) : [];
     return { id, status: files.length > 0 ? 'ready' : 'empty', count: files.length, files };
   }

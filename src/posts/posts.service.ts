@@ -450,6 +450,7 @@ export class PostsService {
     access: WorkspaceAccess,
     query: { startDate: string; endDate: string; customer?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
   ): Promise<{ posts: PostRecord[]; nextCursor: string | null }> {
+    requireScope(access, 'posts:read');
     const start = new Date(query.startDate);
     const end = new Date(query.endDate);
     if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
@@ -508,6 +509,7 @@ export class PostsService {
   }
 
   async get(access: WorkspaceAccess, id: string): Promise<PostRecord> {
+    requireScope(access, 'posts:read');
     const post = await this.find(access, id);
     return this.record(post);
   }
@@ -522,6 +524,8 @@ export class PostsService {
 
   /** draft ↔ schedule, and nothing else. Asking for the state a post is already in changes nothing. */
   async changeStatus(access: WorkspaceAccess, id: string, status: 'draft' | 'schedule'): Promise<PostRecord> {
+    // Either way a post enters or leaves the queue: the publisher's scope, whatever surface asks.
+    requireScope(access, 'posts:publish');
     const { db, clock, queue } = this.deps;
     const post = await this.find(access, id);
     const now = clock.now();
@@ -546,6 +550,7 @@ export class PostsService {
   }
 
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {
+    requireScope(access, 'posts:publish');
     const post = await this.find(access, id);
     await repo.updatePostIf(this.deps.db, id, {}, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
     return this.record((await repo.findPost(this.deps.db, access.workspace.id, id))!);
@@ -553,11 +558,13 @@ export class PostsService {
 
   /** Removes posts from the calendar and stops their scheduling; nothing is deleted from a platform. */
   async delete(access: WorkspaceAccess, id: string): Promise<{ deleted: number; ids: string[] }> {
+    requireScope(access, 'posts:draft');
     const post = await this.find(access, id);
     return this.remove([post]);
   }
 
   async deleteGroup(access: WorkspaceAccess, groupId: string): Promise<{ deleted: number; ids: string[] }> {
+    requireScope(access, 'posts:draft');
     const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter(
       (p) => mayUseChannel(access, p.channel_id),
     );
@@ -573,6 +580,7 @@ export class PostsService {
 
   /** What publishing this post would lack right now; empty when it is ready. */
   async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
+    requireScope(access, 'posts:read');
     const post = await this.find(access, id);
     await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
     const { channel, config } = await this.deps.channels.withConfig(post.workspace_id, post.channel_id);
