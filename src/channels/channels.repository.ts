@@ -108,7 +108,7 @@ export function restoreChannel(
     .executeTakeFirst();
 }
 
-/** Removes a channel for good, in use or deleted, with its posts. */
+/** Removes a channel for good, in use or deleted, once its posts are purged (any left over go with it, by the foreign keys). */
 export function deleteChannel(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }

@@ -345,8 +345,8 @@ export class ChannelsService {
    * channel under the same id. It leaves every channel list and lookup, the plan's channel
    * count and the publisher's work. With `purge` (operators only) the channel, in use or
    * already deleted, is removed for good with all its posts: marked deleted first, then its posts
-   * are deleted a page at a time (see `PostTransitions.purgeChannel`), then the channel. A purge cut short leaves the
-   * channel deleted with the rest of its posts; purging it again finishes the work.
+   * are deleted a page at a time (`PostTransitions.purgeChannel`), then the channel. A purge cut
+   * short leaves the channel deleted with the rest of its posts; purging it again finishes the work.
    */
   async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
     const { db, clock, postTransitions } = this.deps;

@@ -254,10 +254,10 @@ export class PostTransitions {
   }
 
   /**
-   * Records the platform's id (and, when given, URL) of a post, in any state but while it is
-   * being published: its post or one of its comments. It counts in `version` like any edit, so
-   * a claim made before it would see its settlement refused, hence the refusal; checked after the
-   * update, which holds the post's row, so that no claim can come between the two.
+   * Records the platform's id (and, when given, URL) of a post as an edit, counted in `version`.
+   * Refused while the post or one of its comments is being sent: the engine records a send only
+   * at the version it claimed. The parts are checked after the update, which holds the post's
+   * row, so no claim can come between the two.
    */
   async setRelease(post: PostRow, releaseId: string, releaseUrl: string | undefined): Promise<void> {
     const stamp = this.deps.clock.now().toISOString();
