@@ -70,6 +70,12 @@ function publishedRecord({ claim, release, following, now }: RecordRequest): eng
 /** Rolls back a claim or record transaction that found something other than what the engine may move. */
 class NothingToClaim extends Error {}
 
+/** What a transaction rolled back by `NothingToClaim` answers: null. */
+function nullIfNothing(error: unknown): null {
+  if (error instanceof NothingToClaim) return null;
+  throw error;
+}
+
 /** Claims and records asked for together run in one transaction, at most this many (see `GroupCommit`). */
 const MAX_BATCH = 64;
 /** Claim (and record) transactions at a time where each statement is a round trip (PostgreSQL; SQLite runs one). */
@@ -342,10 +348,7 @@ export class PostTransitions {
     return this.deps.db
       .transaction()
       .execute((trx) => this.#claimIn(trx, request))
-      .catch((error: unknown) => {
-        if (error instanceof NothingToClaim) return null;
-        throw error;
-      });
+      .catch(nullIfNothing);
   }
 
   /** Claims one post inside `trx`; throws `NothingToClaim` (to roll back) when it claimed a post with no part it may send. */
@@ -452,10 +455,7 @@ export class PostTransitions {
         if (!recorded) throw new NothingToClaim();
         return recorded;
       })
-      .catch((error: unknown) => {
-        if (error instanceof NothingToClaim) return null;
-        throw error;
-      });
+      .catch(nullIfNothing);
   }
 
   /**
