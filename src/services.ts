@@ -19,6 +19,7 @@ import { UploadLinksService, type UploadLinksOptions } from './media/upload-link
 import type { OutboundClient } from './net/outbound.ts';
 import { OAuthService } from './oauth/oauth.service.ts';
 import { NotificationsService } from './notifications/notifications.service.ts';
+import { PostTransitions } from './posts/post-transitions.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
@@ -55,7 +56,9 @@ export type ServiceDeps = {
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
 export function createServices(deps: ServiceDeps) {
   const notifications = new NotificationsService(deps);
-  const channels = new ChannelsService({ ...deps, notifications });
+  // The one writer of posts and parts, for people's moves and the engine's alike.
+  const postTransitions = new PostTransitions({ ...deps, notifications });
+  const channels = new ChannelsService({ ...deps, notifications, postTransitions });
   const media = new MediaService({
     ...deps,
     store: deps.mediaStore,
@@ -86,7 +89,8 @@ export function createServices(deps: ServiceDeps) {
     shortLinks: new ShortLinksService(deps),
     media,
     uploadLinks: new UploadLinksService({ ...deps, media }),
-    posts: new PostsService({ ...deps, channels, media, notifications }),
+    posts: new PostsService({ ...deps, channels, media, notifications, transitions: postTransitions }),
+    postTransitions,
     background,
     signIn,
     sessions,

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import { afterPublishPosition, type PublishPosition } from '../posts/posts.repository.ts';
-import type { PostState } from '../posts/posts.table.ts';
+import { listChannelPostsInState } from '../posts/posts.repository.ts';
 import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
 
 export function insertChannel(db: Executor, row: ChannelsTable) {
@@ -109,22 +108,9 @@ export function restoreChannel(
     .executeTakeFirst();
 }
 
-/** Removes a channel for good, in use or deleted, with its posts. */
+/** Removes a channel for good, in use or deleted, once its posts are purged (any left over go with it, by the foreign keys). */
 export function deleteChannel(db: Executor, workspaceId: string, id: string) {
   return db.deleteFrom('channels').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-}
-
-/**
- * Deletes up to `limit` posts of a channel, in any state, deleted ones included, with their parts
- * and media links (by the foreign keys): one statement, found along posts_channel_state_idx. How
- * many it deleted.
- */
-export async function deleteChannelPosts(db: Executor, channelId: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('posts')
-    .where('id', 'in', (eb) => eb.selectFrom('posts').select('id').where('channel_id', '=', channelId).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }
 
 /** Posts of a channel (not deleted) that are scheduled or being published right now. */
@@ -155,18 +141,6 @@ export function findChannelByAccount(db: Executor, workspaceId: string, provider
     .orderBy('deleted_at', 'desc')
     .orderBy('created_at')
     .executeTakeFirst();
-}
-
-/**
- * Posts of a channel (not deleted) in one state, earliest first, at most `limit`, after `after`:
- * one range of posts_channel_state_idx, read in its order and stopped at the limit.
- */
-export function listChannelPostsInState(db: Executor, channelId: string, state: PostState, after: PublishPosition | null, limit: number) {
-  let query = db.selectFrom('posts').selectAll().where('channel_id', '=', channelId).where('state', '=', state).where('deleted_at', 'is', null);
-  if (after) {
-    query = query.where((eb) => afterPublishPosition(eb, after));
-  }
-  return query.orderBy('publish_at').orderBy('id').limit(limit).execute();
 }
 
 /** Posts of a channel (not deleted) that are scheduled or being published, earliest first, at most `limit`. */

@@ -13,8 +13,7 @@ import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../prov
 import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { parseJsonOr } from '../lib/json.ts';
-import { PostTransitions } from '../posts/post-transitions.ts';
-import type { PublishPosition } from '../posts/posts.repository.ts';
+import type { PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './channels.repository.ts';
 import { CredentialRenewals } from './credential-renewal.ts';
 
@@ -122,15 +121,6 @@ export type ChannelChanges = {
 
 /** Scheduled posts named in a refused deletion. */
 const NAMED_POSTS = 20;
-/** Scheduled posts a channel deletion reads at a time to move them to draft. */
-const UNSCHEDULE_PAGE = 200;
-/**
- * Posts a purge deletes per statement, each statement its own transaction: on SQLite the write
- * lock is held for a few milliseconds at a time (see docs/performance.md), so the server's writes
- * go on between pages whatever the channel's size.
- */
-const PURGE_PAGE = 500;
-
 /**
  * Channels whose decrypted configuration is kept, at most, the least recently used dropped first:
  * enough for every channel of a large deployment (a kept configuration is a few hundred bytes), so
@@ -168,6 +158,8 @@ export class ChannelsService {
       secretBox: SecretBox;
       outbound: OutboundClient;
       notifications: NotificationsService;
+      /** Where a deletion's scheduled posts are moved to draft and a purge's posts deleted. */
+      postTransitions: PostTransitions;
       /** Decrypted configurations kept at most (`MAX_OPENED`; tests lower it). */
       maxOpened?: number;
     },
@@ -353,11 +345,11 @@ export class ChannelsService {
    * channel under the same id. It leaves every channel list and lookup, the plan's channel
    * count and the publisher's work. With `purge` (operators only) the channel, in use or
    * already deleted, is removed for good with all its posts: marked deleted first, then its posts
-   * are deleted a page at a time (`PURGE_PAGE`), then the channel. A purge cut short leaves the
-   * channel deleted with the rest of its posts; purging it again finishes the work.
+   * are deleted a page at a time (`PostTransitions.purgeChannel`), then the channel. A purge cut
+   * short leaves the channel deleted with the rest of its posts; purging it again finishes the work.
    */
   async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
-    const { db, clock } = this.deps;
+    const { db, clock, postTransitions } = this.deps;
     const found = options.purge ? await this.getAnyState(workspaceId, id) : await this.get(workspaceId, id);
     if (!found) throw new NotFoundError(`No channel ${id} in this workspace.`);
     const waiting = Number((await repo.countWaitingPosts(db, id)).n);
@@ -376,53 +368,15 @@ export class ChannelsService {
     if (options.purge) {
       // Marked first (unless it already is), so that nothing is scheduled on it or claimed while its posts go.
       await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
-      await this.unscheduleAll(id);
-      await this.deleteAllPosts(id);
+      await postTransitions.unscheduleChannel(id);
+      await postTransitions.purgeChannel(id);
       await repo.deleteChannel(db, workspaceId, id);
       return found;
     }
     // Marked first, so nothing schedules on it or claims its posts from here on; then its scheduled posts become drafts.
     await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
-    await this.unscheduleAll(id);
+    await postTransitions.unscheduleChannel(id);
     return found;
-  }
-
-  /**
-   * Deletes every post of a channel, `PURGE_PAGE` at a time. After each page it waits as long as
-   * the page took (real time), so that it holds the database's write lock at most half the time:
-   * on SQLite another process's writer (the server, while an operator purges) retries on its own
-   * schedule and would otherwise find the lock taken again at once, and this process's own
-   * requests and timers run between pages.
-   */
-  private async deleteAllPosts(channelId: string): Promise<void> {
-    for (;;) {
-      const started = performance.now();
-      const deleted = await repo.deleteChannelPosts(this.deps.db, channelId, PURGE_PAGE);
-      if (deleted < PURGE_PAGE) return;
-      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
-    }
-  }
-
-  /**
-   * Moves every scheduled post of a channel to draft, a page at a time in (publish_at, id) order;
-   * one that is published meanwhile is left as it is. The channel is marked deleted first, so no
-   * post is scheduled on it behind the page; one that is anyway (a race) is moved by the sweep.
-   */
-  private async unscheduleAll(channelId: string): Promise<void> {
-    const transitions = new PostTransitions(this.deps);
-    let after: PublishPosition | null = null;
-    for (;;) {
-      const queued = await repo.listChannelPostsInState(this.deps.db, channelId, 'QUEUE', after, UNSCHEDULE_PAGE);
-      for (const post of queued) {
-        await transitions.unschedule(post).catch((error: unknown) => {
-          // Claimed by the publisher between the listing and now: it is no longer scheduled.
-          if (!(error instanceof AppError && error.code === 'post_publishing')) throw error;
-        });
-      }
-      const last = queued.at(-1);
-      if (!last || queued.length < UNSCHEDULE_PAGE) return;
-      after = { publishAt: last.publish_at, id: last.id };
-    }
   }
 
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */

@@ -1551,7 +1551,7 @@ export interface paths {
         get?: never;
         /**
          * Record the platform's ID (and URL) for a post
-         * @description No state change.
+         * @description No state change. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`. So does a post one of whose comments is being sent.
          */
         put: {
             parameters: {
@@ -1617,6 +1617,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -2,9 +2,11 @@ import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
 import { readJsonObject, readsInProcess } from '../db/dialect.ts';
 import { GroupCommit } from '../db/group-commit.ts';
-import { AppError, BadRequestError, ConflictError } from '../errors.ts';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import * as engine from './post-claims.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
@@ -34,23 +36,23 @@ export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | '
 export type DueClaim = { claim: Claim; post: PostRow; part: PartRow; channel: ClaimedChannel | null; partCount: number };
 
 /** Whether a claimed post's first PENDING part is its next step: part 0 of a post claimed for publishing, a comment of a published one. */
-function claimable(claimed: repo.ClaimedPostRow, part: PartRow): boolean {
+function claimable(claimed: engine.ClaimedPostRow, part: PartRow): boolean {
   return (claimed.state === 'PUBLISHING') === (Number(part.idx) === 0);
 }
 
 /** A claimed post and part as the worker holds them, under the claim made at `stamp`. */
-function dueClaim(claimed: repo.ClaimedPostRow, part: PartRow, stamp: string): DueClaim {
+function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string): DueClaim {
   const { channel: channelColumns, part_count: partCount, ...row } = claimed;
   // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
   const post: PostRow = row;
-  const columns = readJsonObject<repo.ClaimedChannelColumns>(channelColumns);
+  const columns = readJsonObject<engine.ClaimedChannelColumns>(channelColumns);
   const channel: ClaimedChannel | null = columns ? { id: post.channel_id, ...columns, disabled: Number(columns.disabled) } : null;
   const claim: Claim = { postId: post.id, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
   return { claim, post, part, channel, partCount: Number(partCount) };
 }
 
 /** What recording a success writes: the claim it must still hold, and the platform's answer, at the request's `now`. */
-function publishedRecord({ claim, release, following, now }: RecordRequest): repo.PublishedRecord {
+function publishedRecord({ claim, release, following, now }: RecordRequest): engine.PublishedRecord {
   return {
     post_id: claim.postId,
     idx: claim.idx,
@@ -67,6 +69,12 @@ function publishedRecord({ claim, release, following, now }: RecordRequest): rep
 
 /** Rolls back a claim or record transaction that found something other than what the engine may move. */
 class NothingToClaim extends Error {}
+
+/** What a transaction rolled back by `NothingToClaim` answers: null. */
+function nullIfNothing(error: unknown): null {
+  if (error instanceof NothingToClaim) return null;
+  throw error;
+}
 
 /** Claims and records asked for together run in one transaction, at most this many (see `GroupCommit`). */
 const MAX_BATCH = 64;
@@ -102,16 +110,34 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
   return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
 }
 
+/** Scheduled posts a channel deletion reads at a time to move them to draft. */
+const UNSCHEDULE_PAGE = 200;
 /**
- * The one owner of post and part state. People's moves (edit, draft ↔ queue, delete) and the
- * engine's (claim, renew, settle as published, release for a retry, fail, recover) are
- * conditional updates here, each checking the state it starts from, so the two never overwrite
- * each other:
+ * Posts a purge deletes per statement, each statement its own transaction: on SQLite the write
+ * lock is held for a few milliseconds at a time (see docs/performance.md), so the server's writes
+ * go on between pages whatever the channel's size.
+ */
+const PURGE_PAGE = 500;
+
+/** What a person writes of a post for one channel (POST /posts); the rest of the row is this module's to set. */
+export type Composition = {
+  post: Pick<PostRow, 'workspace_id' | 'group_id' | 'channel_id' | 'publish_at' | 'settings' | 'tags' | 'short_link'> & { state: 'DRAFT' | 'QUEUE' };
+  parts: Array<Pick<PartRow, 'content' | 'images' | 'delay_minutes'>>;
+  /** The media files the parts attach. */
+  mediaIds: string[];
+};
+
+/**
+ * Every write to posts and their parts, built once per process and shared by the posts service,
+ * the channels service and the publishing engine. People's moves (create, edit, draft ↔ queue,
+ * release id, delete; a channel's deletion and purge) and the engine's (claim, renew, settle as
+ * published, release for a retry, fail, recover) are conditional updates here, each checking the
+ * state it starts from, so the two never overwrite each other:
  *
  * - a person's move counts in `version`; the engine's claim is its read (one conditional update
  *   that returns the post as claimed), so no edit can land between what it read and what it
  *   claimed, and a settlement applies only at the claimed version;
- * - once claimed (PUBLISHING), a post refuses edits, status changes and deletion with 409 `post_publishing`;
+ * - once claimed (PUBLISHING), a post refuses edits, status changes, a release id and deletion with 409 `post_publishing`;
  * - a settlement applies only under the claim it belongs to, except a platform's success, which
  *   is the truth whatever happened meanwhile (a lease that ran out, a failure recorded as unconfirmed).
  */
@@ -143,8 +169,62 @@ export class PostTransitions {
 
   // People's moves.
 
+  /**
+   * Writes a composition for one channel inside the request's transaction, at `stamp`: a new
+   * post, or with `previous` an edit of that post (refused unless it is editable) whose parts are
+   * replaced. Its parts start PENDING. The post's id.
+   */
+  async write(trx: Executor, previous: PostRow | undefined, { post, parts, mediaIds }: Composition, stamp: string): Promise<string> {
+    const id = previous?.id ?? newId();
+    const row: PostRow = {
+      id,
+      ...post,
+      release_id: null,
+      release_url: null,
+      error: null,
+      error_kind: null,
+      next_run_at: post.state === 'QUEUE' ? post.publish_at : null,
+      published_at: null,
+      created_at: previous?.created_at ?? stamp,
+      updated_at: stamp,
+      deleted_at: null,
+      version: 0,
+    };
+    if (previous) {
+      const { id: _id, created_at: _created, version: _version, ...changes } = row;
+      await this.#edit(trx, previous, changes);
+      await repo.deleteParts(trx, id);
+    } else {
+      await repo.insertPost(trx, row);
+    }
+    await repo.insertParts(
+      trx,
+      parts.map((part, idx) => ({
+        post_id: id,
+        idx,
+        ...part,
+        state: 'PENDING',
+        attempts: 0,
+        claimed_at: null,
+        lease_until: null,
+        release_id: null,
+        release_url: null,
+        release_meta: null,
+        error: null,
+        published_at: null,
+      })),
+    );
+    await repo.replaceMediaLinks(trx, id, mediaIds);
+    return id;
+  }
+
+  /** Removes a post from its group (an edit of the group that no longer lists its channel), inside the edit's transaction. */
+  async removeFromGroup(trx: Executor, post: PostRow, stamp: string): Promise<void> {
+    await this.#edit(trx, post, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+  }
+
   /** Applies an edit to an existing post, inside the edit's transaction; refused unless the post is editable. */
-  async edit(trx: Executor, post: PostRow, changes: Partial<PostRow>): Promise<void> {
+  async #edit(trx: Executor, post: PostRow, changes: Partial<PostRow>): Promise<void> {
     const updated = await repo.updatePostIf(trx, post.id, { states: EDITABLE }, changes, { bump: true });
     if (Number(updated.numUpdatedRows) === 1) return;
     const now = await repo.findPostForEngine(trx, post.id);
@@ -159,16 +239,42 @@ export class PostTransitions {
 
   /** DRAFT → QUEUE, due at `publishAt`. */
   async schedule(post: PostRow): Promise<void> {
-    const stamp = this.deps.clock.now().toISOString();
-    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: ['DRAFT'] }, { state: 'QUEUE', next_run_at: post.publish_at, updated_at: stamp }, { bump: true });
-    if (Number(updated.numUpdatedRows) === 0) throw refusal(await this.currentState(post), post.id, 'scheduled');
+    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at }))) throw refusal(await this.currentState(post), post.id, 'scheduled');
   }
 
   /** QUEUE → DRAFT: its scheduling stops. */
   async unschedule(post: PostRow): Promise<void> {
+    if (!(await this.#toDraft(post))) throw refusal(await this.currentState(post), post.id, 'moved to draft');
+  }
+
+  /** QUEUE → DRAFT; false when the post was no longer in QUEUE. */
+  #toDraft(post: PostRow): Promise<boolean> {
+    return this.#move(post, ['QUEUE'], { state: 'DRAFT', next_run_at: null });
+  }
+
+  /** A person's move of a live post from one of the states `from`, counted in `version`; false when it was in none of them. */
+  async #move(post: PostRow, from: readonly PostState[], changes: Partial<PostRow>): Promise<boolean> {
     const stamp = this.deps.clock.now().toISOString();
-    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: ['QUEUE'] }, { state: 'DRAFT', next_run_at: null, updated_at: stamp }, { bump: true });
-    if (Number(updated.numUpdatedRows) === 0) throw refusal(await this.currentState(post), post.id, 'moved to draft');
+    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: from }, { ...changes, updated_at: stamp }, { bump: true });
+    return Number(updated.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Records the platform's id (and, when given, URL) of a post as an edit, counted in `version`.
+   * Refused while the post or one of its comments is being sent: the engine records a send only
+   * at the version it claimed. The parts are checked after the update, which holds the post's
+   * row, so no claim can come between the two.
+   */
+  async setRelease(post: PostRow, releaseId: string, releaseUrl: string | undefined): Promise<void> {
+    const stamp = this.deps.clock.now().toISOString();
+    const changes = { release_id: releaseId, ...(releaseUrl !== undefined && { release_url: releaseUrl }), updated_at: stamp };
+    await this.deps.db.transaction().execute(async (trx) => {
+      const updated = await repo.updatePostIf(trx, post.id, { notStates: ['PUBLISHING'] }, changes, { bump: true });
+      if (Number(updated.numUpdatedRows) === 1 && !(await repo.hasSendingPart(trx, post.id))) return;
+      const now = await repo.findPostForEngine(trx, post.id);
+      if (!now || now.deleted_at !== null) throw new NotFoundError(`No post ${post.id} in this workspace.`);
+      throw refusal('PUBLISHING', post.id, 'given a release id');
+    });
   }
 
   /** Removes posts from the calendar, all or none: refused while one of them is being published. */
@@ -182,6 +288,40 @@ export class PostTransitions {
         if (now && now.deleted_at === null) throw refusal(now.state, post.id, 'deleted');
       }
     });
+  }
+
+  /**
+   * Moves every scheduled post of a channel to draft (its deletion), a page at a time in
+   * (publish_at, id) order; one claimed, published or removed since its page was read is left as
+   * it is. The channel is marked deleted first, so no post is scheduled on it behind the page;
+   * one that is anyway (a race) is moved by the engine's sweep.
+   */
+  async unscheduleChannel(channelId: string): Promise<void> {
+    let after: repo.PublishPosition | null = null;
+    for (;;) {
+      const queued = await repo.listChannelPostsInState(this.deps.db, channelId, 'QUEUE', after, UNSCHEDULE_PAGE);
+      for (const post of queued) await this.#toDraft(post);
+      const last = queued.at(-1);
+      if (!last || queued.length < UNSCHEDULE_PAGE) return;
+      after = { publishAt: last.publish_at, id: last.id };
+    }
+  }
+
+  /**
+   * Deletes every post of a channel, in any state, with its parts (an operator's purge of a
+   * deleted channel), `PURGE_PAGE` at a time. After each page it waits as long as the page took
+   * (real time), so that it holds the database's write lock at most half the time: on SQLite
+   * another process's writer (the server, while an operator purges) retries on its own schedule
+   * and would otherwise find the lock taken again at once, and this process's own requests and
+   * timers run between pages.
+   */
+  async purgeChannel(channelId: string): Promise<void> {
+    for (;;) {
+      const started = performance.now();
+      const deleted = await repo.deleteChannelPosts(this.deps.db, channelId, PURGE_PAGE);
+      if (deleted < PURGE_PAGE) return;
+      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+    }
   }
 
   private async currentState(post: PostRow): Promise<PostState> {
@@ -208,17 +348,14 @@ export class PostTransitions {
     return this.deps.db
       .transaction()
       .execute((trx) => this.#claimIn(trx, request))
-      .catch((error: unknown) => {
-        if (error instanceof NothingToClaim) return null;
-        throw error;
-      });
+      .catch(nullIfNothing);
   }
 
   /** Claims one post inside `trx`; throws `NothingToClaim` (to roll back) when it claimed a post with no part it may send. */
   async #claimIn(trx: Executor, { postId, stamp, leaseUntil }: ClaimRequest): Promise<DueClaim | null> {
-    const claimed = await repo.claimDuePost(trx, postId, stamp);
+    const claimed = await engine.claimDuePost(trx, postId, stamp);
     if (!claimed) return null;
-    const part = await repo.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil });
+    const part = await engine.claimNextPart(trx, postId, { claimedAt: stamp, leaseUntil });
     // A post due with no part to send (or claimed for a comment before its own part) is not the engine's to move: leave it.
     if (!part || !claimable(claimed, part)) throw new NothingToClaim();
     return dueClaim(claimed, part, stamp);
@@ -227,23 +364,23 @@ export class PostTransitions {
   /**
    * Claims up to `limit` due posts of the lane's platforms, earliest first, with the next step of
    * each: what the queue's wake of a lane does instead of a claim per post. On PostgreSQL by one
-   * statement whatever their number (see `repo.claimDueSteps`), elsewhere by a transaction of two
-   * (see `repo.claimDuePosts`). Only posts whose next step can be claimed are taken; on
+   * statement whatever their number (see `engine.claimDueSteps`), elsewhere by a transaction of two
+   * (see `engine.claimDuePosts`). Only posts whose next step can be claimed are taken; on
    * PostgreSQL, posts another worker is claiming at that moment are left to it. The same
    * guarantees as `claimDue`: each claim is the read of what it claimed.
    */
-  async claimDueBatch(platforms: repo.PlatformFilter, limit: number, leaseMs: number): Promise<DueClaim[]> {
+  async claimDueBatch(platforms: engine.PlatformFilter, limit: number, leaseMs: number): Promise<DueClaim[]> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
     if (!readsInProcess(this.deps.db)) {
-      const steps = await repo.claimDueSteps(this.deps.db, platforms, { now: stamp, claimedAt: stamp, leaseUntil }, limit);
+      const steps = await engine.claimDueSteps(this.deps.db, platforms, { now: stamp, claimedAt: stamp, leaseUntil }, limit);
       return steps.map(({ part, ...claimed }) => dueClaim(claimed, readJsonObject<PartRow>(part)!, stamp));
     }
     return this.deps.db.transaction().execute(async (trx) => {
-      const posts = await repo.claimDuePosts(trx, platforms, stamp, limit);
+      const posts = await engine.claimDuePosts(trx, platforms, stamp, limit);
       if (posts.length === 0) return [];
-      const parts = new Map((await repo.claimFirstParts(trx, posts.map((post) => post.id), { claimedAt: stamp, leaseUntil })).map((part) => [part.post_id, part]));
+      const parts = new Map((await engine.claimFirstParts(trx, posts.map((post) => post.id), { claimedAt: stamp, leaseUntil })).map((part) => [part.post_id, part]));
       return posts.map((claimed) => {
         const part = parts.get(claimed.id);
         // The first statement takes only posts with a step to claim, and a claimed post's parts cannot change meanwhile: throwing rolls back every claim of the batch.
@@ -275,9 +412,9 @@ export class PostTransitions {
       if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
       if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
       const confirmedLate = part.state === 'ERROR';
-      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, repo.publishedPartColumns({ releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null, stamp }));
+      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, engine.publishedPartColumns({ releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null, stamp }));
       if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
-      if (confirmedLate) await repo.restorePartsAfter(trx, claim.postId, claim.idx);
+      if (confirmedLate) await engine.restorePartsAfter(trx, claim.postId, claim.idx);
       const nextRunAt = following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
       const changes: Partial<PostRow> = { next_run_at: nextRunAt, updated_at: stamp };
       if (claim.idx === 0) Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
@@ -318,10 +455,7 @@ export class PostTransitions {
         if (!recorded) throw new NothingToClaim();
         return recorded;
       })
-      .catch((error: unknown) => {
-        if (error instanceof NothingToClaim) return null;
-        throw error;
-      });
+      .catch(nullIfNothing);
   }
 
   /**
@@ -334,16 +468,16 @@ export class PostTransitions {
     const { post_id: postId, idx, stamp, next_run_at: nextRunAt } = record;
     // Both statements are compiled once (see `precompiled`): every publish runs them.
     const columns = { releaseId: record.release_id, releaseUrl: record.release_url, releaseMeta: record.release_meta };
-    const part = await repo.recordPartPublished(trx, { postId, idx, claimedAt: record.claimed_at, stamp, ...columns });
+    const part = await engine.recordPartPublished(trx, { postId, idx, claimedAt: record.claimed_at, stamp, ...columns });
     if (part !== 1) return null;
     // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
-    const post = await repo.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
+    const post = await engine.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
     return { recorded: true, nextRunAt, confirmedLate: false };
   }
 
   /**
-   * Records a whole batch by one statement (PostgreSQL, see `repo.recordAllPublished`): each
+   * Records a whole batch by one statement (PostgreSQL, see `engine.recordAllPublished`): each
    * record whose part is still SENDING under its claim and whose post is still at the claimed
    * version; null, having written nothing, for the others, which go the careful way.
    */
@@ -351,7 +485,7 @@ export class PostTransitions {
     // Two steps of one post in a batch (a lapsed claim's late answer beside the next one's): each alone.
     if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length) return Promise.all(requests.map((request) => this.#recordAlone(request)));
     const records = requests.map(publishedRecord);
-    const recorded = new Set(await repo.recordAllPublished(db, records));
+    const recorded = new Set(await engine.recordAllPublished(db, records));
     return records.map((record) => (recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null));
   }
 
@@ -381,7 +515,7 @@ export class PostTransitions {
     const settled = await this.deps.db.transaction().execute(async (trx) => {
       const result = await repo.updatePartIf(trx, claim.postId, idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, { state: 'ERROR', claimed_at: null, lease_until: null, error: reason });
       if (Number(result.numUpdatedRows) !== 1) return false;
-      await repo.failPendingPartsAfter(trx, claim.postId, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
+      await engine.failPendingPartsAfter(trx, claim.postId, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
       const changes = idx === 0 ? { state: 'ERROR' as const, error: reason } : { error: `Comment ${idx} failed: ${reason}` };
       await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp });
       return true;
@@ -402,12 +536,12 @@ export class PostTransitions {
    */
   async stale(
     options: { all: boolean; leaseMs: number },
-    page: { after: repo.StalePartPosition | null; limit: number },
-  ): Promise<{ claims: Claim[]; next: repo.StalePartPosition | null }> {
+    page: { after: engine.StalePartPosition | null; limit: number },
+  ): Promise<{ claims: Claim[]; next: engine.StalePartPosition | null }> {
     const now = this.deps.clock.now();
     const expired = options.all ? null : { leaseEndedBy: now.toISOString(), claimedBefore: new Date(now.getTime() - options.leaseMs).toISOString() };
     const claims: Claim[] = [];
-    const rows = await repo.listStaleSendingParts(this.deps.db, expired, page);
+    const rows = await engine.listStaleSendingParts(this.deps.db, expired, page);
     for (const { post_id, idx } of rows) {
       const post = await repo.findPostForEngine(this.deps.db, post_id);
       const part = await repo.findPart(this.deps.db, post_id, Number(idx));

@@ -114,11 +114,11 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Posts'],
         summary: 'Record the platform\'s ID (and URL) for a post',
-        description: 'No state change.',
+        description: `No state change. ${PUBLISHING_CONFLICT} So does a post one of whose comments is being sent.`,
         headers: showorgHeader,
         params: postIdParams,
         body: releaseIdBody,
-        response: { 200: postSchema, ...errors },
+        response: { 200: postSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request) => posts().setReleaseId(request.access!, request.params.id, request.body.releaseId, request.body.releaseURL),

@@ -17,7 +17,8 @@ import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
 import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
-import { PostTransitions, refusal } from './post-transitions.ts';
+import * as keys from './idempotency-keys.repository.ts';
+import { refusal, type PostTransitions } from './post-transitions.ts';
 import * as repo from './posts.repository.ts';
 import type { createPostsBody, postSchema } from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -60,6 +61,8 @@ export type PostsDeps = {
   channels: ChannelsService;
   media: MediaLookup;
   notifications: NotificationsService;
+  /** Every write to posts and parts goes through it. */
+  transitions: PostTransitions;
 };
 
 
@@ -130,7 +133,7 @@ export class PostsService {
   private readonly transitions: PostTransitions;
 
   constructor(private readonly deps: PostsDeps) {
-    this.transitions = new PostTransitions(deps);
+    this.transitions = deps.transitions;
   }
 
   /**
@@ -150,7 +153,7 @@ export class PostsService {
     try {
       // The answer is stored in the transaction that writes the posts: after a crash either both are there or neither.
       return await this.createOnce(access, input, async (trx, result) => {
-        const stored = await repo.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
+        const stored = await keys.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
         if (Number(stored.numUpdatedRows) !== 1) {
           throw new ConflictError('This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.', {
             code: 'idempotency_in_progress',
@@ -159,7 +162,7 @@ export class PostsService {
       });
     } catch (error) {
       // A failed request leaves nothing behind, so it can be retried with the same key.
-      await repo.deleteIdempotencyKey(db, workspaceId, idempotencyKey, claim).catch(() => {});
+      await keys.deleteIdempotencyKey(db, workspaceId, idempotencyKey, claim).catch(() => {});
       throw error;
     }
   }
@@ -175,18 +178,18 @@ export class PostsService {
     const now = clock.now();
     const stamp = now.toISOString();
     try {
-      await repo.insertIdempotencyKey(db, { workspace_id: workspaceId, key, request_hash: hash, status_code: null, response: null, created_at: stamp });
+      await keys.insertIdempotencyKey(db, { workspace_id: workspaceId, key, request_hash: hash, status_code: null, response: null, created_at: stamp });
       return stamp;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const row = await repo.findIdempotencyKey(db, workspaceId, key);
+    const row = await keys.findIdempotencyKey(db, workspaceId, key);
     if (!row) return null;
     const age = now.getTime() - Date.parse(row.created_at);
     const abandoned = row.status_code === null && age >= IDEMPOTENCY_LEASE_MS && row.request_hash === hash;
     const expired = row.status_code !== null && age >= IDEMPOTENCY_RETENTION_MS;
     if (!abandoned && !expired) return null;
-    const taken = await repo.takeOverIdempotencyKey(db, workspaceId, key, row.created_at, { request_hash: hash, created_at: stamp });
+    const taken = await keys.takeOverIdempotencyKey(db, workspaceId, key, row.created_at, { request_hash: hash, created_at: stamp });
     return Number(taken.numUpdatedRows) === 1 ? stamp : null;
   }
 
@@ -230,7 +233,7 @@ export class PostsService {
   private async replay(workspaceId: string, key: string, hash: string): Promise<Array<{ postId: string; integration: string }>> {
     const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
     for (;;) {
-      const row = await repo.findIdempotencyKey(this.deps.db, workspaceId, key);
+      const row = await keys.findIdempotencyKey(this.deps.db, workspaceId, key);
       if (!row) throw new ConflictError('The first request with this Idempotency-Key failed while this one waited; send it again.', { code: 'idempotency_retry' });
       if (row.request_hash !== hash) {
         throw new BadRequestError('This Idempotency-Key was already used with a different request body; use a new key for a new request.', { code: 'idempotency_key_reused' });
@@ -263,7 +266,7 @@ export class PostsService {
     const byChannel = new Map(existing.map((p) => [p.channel_id, p]));
     const newCount = input.posts.filter((item) => !byChannel.has(item.integration.id)).length;
 
-    const state: PostState = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
+    const state = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
     const result: Array<{ postId: string; integration: string }> = [];
     // Posts of the group for channels no longer listed are removed, except those a channel-limited key cannot see.
@@ -276,62 +279,32 @@ export class PostsService {
       for (const [i, item] of input.posts.entries()) {
         const channel = channels[i]!;
         const previous = byChannel.get(channel.id);
-        const postId = previous?.id ?? newId();
-        const row: PostRow = {
-          id: postId,
-          workspace_id: workspaceId,
-          group_id: groupId,
-          channel_id: channel.id,
-          state,
-          publish_at: publishAt,
-          settings: JSON.stringify({ ...item.settings, __type: channel.provider }),
-          tags: JSON.stringify([...new Set(input.tags)]),
-          short_link: input.shortLink ? 1 : 0,
-          release_id: null,
-          release_url: null,
-          error: null,
-          error_kind: null,
-          next_run_at: state === 'QUEUE' ? publishAt : null,
-          published_at: null,
-          created_at: previous?.created_at ?? stamp,
-          updated_at: stamp,
-          deleted_at: null,
-          version: 0,
-        };
-        if (previous) {
-          const { id: _id, created_at: _created, version: _version, ...changes } = row;
-          await this.transitions.edit(trx, previous, changes);
-          await repo.deleteParts(trx, postId);
-        } else {
-          await repo.insertPost(trx, row);
-        }
-        await repo.insertParts(
+        const postId = await this.transitions.write(
           trx,
-          item.value.map((value, idx) => ({
-            post_id: postId,
-            idx,
-            content: postContentToHtml(value.content),
-            images: JSON.stringify(value.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
-            delay_minutes: idx === 0 ? 0 : (value.delay ?? 0),
-            state: 'PENDING',
-            attempts: 0,
-            claimed_at: null,
-            lease_until: null,
-            release_id: null,
-            release_url: null,
-            release_meta: null,
-            error: null,
-            published_at: null,
-          })),
-        );
-        await repo.replaceMediaLinks(
-          trx,
-          postId,
-          item.value.flatMap((value) => value.image.map((image) => media.get(image.path)!.id)),
+          previous,
+          {
+            post: {
+              workspace_id: workspaceId,
+              group_id: groupId,
+              channel_id: channel.id,
+              state,
+              publish_at: publishAt,
+              settings: JSON.stringify({ ...item.settings, __type: channel.provider }),
+              tags: JSON.stringify([...new Set(input.tags)]),
+              short_link: input.shortLink ? 1 : 0,
+            },
+            parts: item.value.map((value, idx) => ({
+              content: postContentToHtml(value.content),
+              images: JSON.stringify(value.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
+              delay_minutes: idx === 0 ? 0 : (value.delay ?? 0),
+            })),
+            mediaIds: item.value.flatMap((value) => value.image.map((image) => media.get(image.path)!.id)),
+          },
+          stamp,
         );
         result.push({ postId, integration: channel.id });
       }
-      for (const gone of removed) await this.transitions.edit(trx, gone, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+      for (const gone of removed) await this.transitions.removeFromGroup(trx, gone, stamp);
       await withinWrite?.(trx, result);
     });
 
@@ -552,7 +525,7 @@ export class PostsService {
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {
     requireScope(access, 'posts:publish');
     const post = await this.find(access, id);
-    await repo.updatePostIf(this.deps.db, id, {}, { release_id: releaseId, release_url: releaseUrl ?? post.release_url, updated_at: this.deps.clock.now().toISOString() });
+    await this.transitions.setRelease(post, releaseId, releaseUrl);
     return this.record((await repo.findPost(this.deps.db, access.workspace.id, id))!);
   }
 

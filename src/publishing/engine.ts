@@ -12,7 +12,7 @@ export type EngineParts = {
   clock: Clock;
   queue: JobQueue;
   outbound: OutboundClient;
-  services: Pick<Services, 'channels' | 'media' | 'notifications' | 'shortLinks'>;
+  services: Pick<Services, 'channels' | 'media' | 'notifications' | 'shortLinks' | 'postTransitions'>;
   config: Pick<Config, 'publishing'>;
 };
 
@@ -26,6 +26,7 @@ export function createPublisher(parts: EngineParts, log: PublisherDeps['log'], e
     channels: services.channels,
     media: services.media,
     notifications: services.notifications,
+    transitions: services.postTransitions,
     shortLinks: services.shortLinks,
     outbound: parts.outbound,
     log,

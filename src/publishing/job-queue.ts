@@ -1,4 +1,4 @@
-import type { PlatformFilter } from '../posts/posts.repository.ts';
+import type { PlatformFilter } from '../posts/post-claims.repository.ts';
 
 /** A request to look at one post: publish it (or its next comment) if it is due. */
 export type PublishJob = {

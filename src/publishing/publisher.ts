@@ -1,9 +1,11 @@
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
-import { PostTransitions, type Claim, type ClaimedChannel, type DueClaim } from '../posts/post-transitions.ts';
+import * as keys from '../posts/idempotency-keys.repository.ts';
+import type { Claim, ClaimedChannel, DueClaim, PostTransitions } from '../posts/post-transitions.ts';
+import * as engine from '../posts/post-claims.repository.ts';
 import * as repo from '../posts/posts.repository.ts';
-import type { PostsDeps } from '../posts/posts.service.ts';
+import { IDEMPOTENCY_RETENTION_MS, type PostsDeps } from '../posts/posts.service.ts';
 import type { ErrorKind, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import { checkReadiness } from '../posts/readiness.ts';
 import { ProviderError, type Provider, type PublishedRef } from '../providers/provider.ts';
@@ -78,8 +80,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /**
  * The publishing engine's worker side: the queue mechanics and the platform calls. The database
- * is the truth and `PostTransitions` owns every write to posts and parts; a job only says "look
- * at this post". Each step is claimed before anything external is called, by a conditional
+ * is the truth and every write to posts and parts is a move of `PostTransitions` (the process's
+ * one, shared with the posts and channels services); a job only says "look at this post". Each step is claimed before anything external is called, by a conditional
  * update that also reads the post as claimed, so two workers never publish the same part and
  * what goes out is what was claimed. A part left SENDING by a worker that died is settled by `recover` as an unknown outcome
  * (retried only where the platform's writes are idempotent).
@@ -91,7 +93,7 @@ export class Publisher {
   #sweepTimer: NodeJS.Timeout | null = null;
   #sweeping: Promise<SweepReport> | null = null;
   /** Where the next sweep carries on, when the last one stopped at its budget. */
-  #sweepCursor: repo.DueCursor | null = null;
+  #sweepCursor: engine.DueCursor | null = null;
   #stopped = true;
   /** By lane: the pumps of the queue's wakes (see `DuePump`). */
   readonly #pumps = new Map<string, DuePump>();
@@ -101,7 +103,7 @@ export class Publisher {
     const leaseMs = deps.options?.leaseMs ?? DEFAULT_PUBLISHER_OPTIONS.leaseMs;
     this.#options = { ...DEFAULT_PUBLISHER_OPTIONS, renewEveryMs: Math.floor(leaseMs / 3), ...deps.options };
     if (this.#options.renewEveryMs >= this.#options.leaseMs) throw new Error('The lease must be renewed more often than it lasts.');
-    this.#transitions = new PostTransitions(deps);
+    this.#transitions = deps.transitions;
   }
 
   get options(): PublisherOptions {
@@ -162,8 +164,7 @@ export class Publisher {
     const state = { cursor: this.#sweepCursor, budget: this.#options.sweepBudget };
     const { enqueued, complete } = await this.enqueuePending(this.#options.horizonMs, state);
     this.#sweepCursor = complete ? null : state.cursor;
-    const dayAgo = new Date(this.#deps.clock.now().getTime() - 48 * 3600_000).toISOString();
-    await repo.purgeIdempotencyKeys(this.#deps.db, dayAgo);
+    await keys.purgeIdempotencyKeys(this.#deps.db, new Date(this.#deps.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS).toISOString());
     return { recovered, enqueued, complete };
   }
 
@@ -173,7 +174,7 @@ export class Publisher {
    * a page per sweep.
    */
   async #unscheduleOnDeletedChannels(): Promise<void> {
-    const orphans = await repo.listDueOnDeletedChannels(this.#deps.db, this.#deps.clock.now().toISOString(), this.#options.sweepPage);
+    const orphans = await engine.listDueOnDeletedChannels(this.#deps.db, this.#deps.clock.now().toISOString(), this.#options.sweepPage);
     for (const post of orphans) await this.#transitions.unschedule(post).catch(() => {});
   }
 
@@ -182,13 +183,13 @@ export class Publisher {
    * `state.cursor`, at most `state.budget`; `state.cursor` is left where it stopped. Duplicates
    * are harmless.
    */
-  async enqueuePending(horizonMs: number | null, state: { cursor: repo.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
+  async enqueuePending(horizonMs: number | null, state: { cursor: engine.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
     const { db, queue, clock } = this.#deps;
     const until = horizonMs === null ? '9999-12-31T23:59:59.999Z' : new Date(clock.now().getTime() + horizonMs).toISOString();
     let enqueued = 0;
     for (;;) {
       const limit = Math.min(this.#options.sweepPage, state.budget - enqueued);
-      const page = await repo.listDuePosts(db, until, state.cursor, limit);
+      const page = await engine.listDuePosts(db, until, state.cursor, limit);
       await Promise.all(page.map((post) => queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider })));
       enqueued += page.length;
       if (page.length < limit) {
@@ -208,7 +209,7 @@ export class Publisher {
    */
   async recover(options: { all: boolean }): Promise<number> {
     let settled = 0;
-    let after: repo.StalePartPosition | null = null;
+    let after: engine.StalePartPosition | null = null;
     // In bounded batches, yielding between them: after a crash under load there may be many.
     for (;;) {
       const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });

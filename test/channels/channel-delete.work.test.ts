@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { claimDuePosts, claimDueSteps, listDueOnDeletedChannels, listDuePosts } from '../../src/posts/posts.repository.ts';
+import { claimDuePosts, claimDueSteps, listDueOnDeletedChannels, listDuePosts } from '../../src/posts/post-claims.repository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';

@@ -88,6 +88,44 @@ describe('an edit racing the claim', () => {
     expect(post).toMatchObject({ state: 'PUBLISHED', content: '<p>Being sent</p>' });
     expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['Being sent']);
   });
+
+  it('while a post or one of its comments is being published, a release id answers 409 post_publishing and changes nothing; afterwards it is an edit, counted in the version', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    clock.set('2026-09-02T10:00:00.000Z');
+    receiver.answer('hold', 'hold');
+    const before = receiver.deliveries.length;
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Comment</p>', delay: 0 }]));
+    const postId = created!.postId;
+    const version = async () => Number((await t.runtime.db.selectFrom('posts').select('version').where('id', '=', postId).executeTakeFirstOrThrow()).version);
+    const setRelease = (releaseId: string) => t.request({ method: 'PUT', url: `/public/v1/posts/${postId}/release-id`, key: tenant.key, payload: { releaseId, releaseURL: `https://platform.example/p/${releaseId}` } });
+
+    await receiver.received(before + 1);
+    expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHING');
+    const claimed = await version();
+    const whilePost = await setRelease('manual-1');
+    // Its post published, its comment sent and held: the post is PUBLISHED, its comment SENDING.
+    receiver.release();
+    await receiver.received(before + 2);
+    const published = await getPost(t, tenant, postId);
+    expect(published).toMatchObject({ state: 'PUBLISHED', value: [{ state: 'PUBLISHED' }, { state: 'SENDING' }] });
+    const whileComment = await setRelease('manual-2');
+    const versionWhilePublishing = await version();
+    receiver.release();
+    await t.settle();
+    for (const res of [whilePost, whileComment]) {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'post_publishing', msg: expect.stringMatching(/being published/) });
+    }
+    expect(versionWhilePublishing).toBe(claimed);
+    const done = await getPost(t, tenant, postId);
+    expect(done).toMatchObject({ state: 'PUBLISHED', releaseId: published.releaseId, value: [{ state: 'PUBLISHED' }, { state: 'PUBLISHED' }] });
+    expect(done.releaseId).not.toMatch(/^manual/);
+
+    const set = await setRelease('manual-3');
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ state: 'PUBLISHED', releaseId: 'manual-3', releaseURL: 'https://platform.example/p/manual-3' });
+    expect(await version()).toBe(claimed + 1);
+  });
 });
 
 describe('settling a call that outlived its lease', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { PostTransitions, type Claim } from '../../src/posts/post-transitions.ts';
-import * as repo from '../../src/posts/posts.repository.ts';
+import * as repo from '../../src/posts/post-claims.repository.ts';
 import { BACKEND } from '../helpers/backend.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, createPosts, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
