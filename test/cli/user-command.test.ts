@@ -330,13 +330,17 @@ describe('the herald command under a rate limit', () => {
 describe('the herald command keeps each login for its own instance', () => {
   type Seen = { method: string; url: string; authorization: string | undefined; body: string };
   /** A stand-in for another instance, on loopback: it records what it is sent and answers as the API or the token endpoint would. */
-  async function recordingInstance() {
+  async function recordingInstance(options: { redirectTo?: string } = {}) {
     const seen: Seen[] = [];
     const server = http.createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
       request.on('end', () => {
         seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body });
+        if (options.redirectTo && request.url !== '/public/v1/workspaces') {
+          response.writeHead(307, { location: `${options.redirectTo}${request.url}` }).end();
+          return;
+        }
         response.setHeader('content-type', 'application/json');
         if (request.url === '/oauth/token') response.end(JSON.stringify({ access_token: 'svco_refreshed', refresh_token: 'svcr_refreshed', expires_in: 3600, token_type: 'Bearer' }));
         else response.end('[]');
@@ -373,6 +377,21 @@ describe('the herald command keeps each login for its own instance', () => {
       expect(other.seen.map((r) => r.authorization)).toEqual(['svc_given_for_other']);
     } finally {
       await other.close();
+    }
+  }, IN_PROCESS_MS);
+
+  it('an instance that redirects elsewhere does not carry the key there (the redirect drops it)', async () => {
+    const other = await recordingInstance();
+    const redirecting = await recordingInstance({ redirectTo: other.url });
+    const { run } = configIn('per-instance-redirect');
+    try {
+      expect((await run(['login', '--key', '--url', redirecting.url], 'svc_stored_for_redirecting\n')).code).toBe(0);
+      await run(['channels', 'list']);
+      expect(redirecting.seen.map((r) => r.authorization)).toEqual(['svc_stored_for_redirecting', 'svc_stored_for_redirecting']);
+      expect(other.seen.map((r) => [r.url, r.authorization])).toEqual([['/public/v1/integrations', undefined]]);
+    } finally {
+      await other.close();
+      await redirecting.close();
     }
   }, IN_PROCESS_MS);
 
