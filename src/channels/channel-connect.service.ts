@@ -1,10 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../accounts/tokens.ts';
 import * as z from 'zod';
 import { effectiveScopes, isRole, type Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import { findKey } from '../keys/api-keys.repository.ts';
+import { grantIdOfPrincipal, grantScopes } from '../oauth/grant-scopes.ts';
+import { findRecord } from '../oauth/oauth.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -17,7 +20,7 @@ import type { Channel, ChannelsService } from './channels.service.ts';
 /** How long a browser sign-in may take between the connect call and the platform's callback. */
 export const CONNECT_STATE_TTL_MS = 15 * 60_000;
 
-/** Who asked for a connection: the key and the workspace it acted in. */
+/** Who asked for a connection: the credential (an API key's id, or `oauth:` and an OAuth grant's id) and the workspace it acted in. */
 export type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
 
 /** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
@@ -37,7 +40,7 @@ function checkAvailable(provider: Provider): void {
 }
 
 function stateId(state: string): string {
-  return createHash('sha256').update(state).digest('hex');
+  return sha256(state);
 }
 
 function issues(error: z.ZodError, prefix: string): string {
@@ -225,7 +228,7 @@ export class ChannelConnectService {
 
   /**
    * The platform's callback: takes the state once, checks that it has not expired and that the
-   * key that asked may still connect channels in its workspace, exchanges the code, and creates
+   * credential that asked may still connect channels in its workspace, exchanges the code, and creates
    * the channel (or reconnects the one the account already has, or the one being reconnected).
    */
   async finish(providerId: string, input: { state: string; code?: string | undefined; error?: string | undefined }): Promise<{ channel: Channel; reconnected: boolean } | ConnectChoice> {
@@ -268,7 +271,7 @@ export class ChannelConnectService {
     return this.#complete(row, provider, result);
   }
 
-  /** Takes a sign-in state once; it must be this provider's, unexpired, and its key must still be allowed. */
+  /** Takes a sign-in state once; it must be this provider's, unexpired, and its credential must still be allowed. */
   async #takeState(providerId: string, state: string) {
     const row = await repo.takeConnectState(this.deps.db, stateId(state));
     if (!row || row.provider !== providerId) throw new BadRequestError('This sign-in link is unknown or was already used; start connecting again.', { code: 'invalid_state' });
@@ -307,15 +310,33 @@ export class ChannelConnectService {
     return { channel, reconnected: false };
   }
 
-  /** A key revoked, narrowed, or whose owner left the workspace since the sign-in started, connects nothing. */
-  async #checkRequesterStillAllowed(keyId: string, workspaceId: string): Promise<void> {
-    const key = await findKey(this.deps.db, keyId);
-    const refused = new ForbiddenError('The API key that started this sign-in can no longer connect channels in its workspace; nothing was connected.', { code: 'requester_revoked' });
-    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null) throw refused;
-    const [membership] = await listMembershipsOfUser(this.deps.db, key.user_id, workspaceId);
+  /**
+   * A credential revoked or narrowed, or whose user left the workspace or lost the role, since
+   * the sign-in started connects nothing. It was an API key, or an OAuth access token (whose
+   * grant the state records: revoking the app's access ends the grant).
+   */
+  async #checkRequesterStillAllowed(credentialId: string, workspaceId: string): Promise<void> {
+    const refused = new ForbiddenError('The API key or app that started this sign-in can no longer connect channels in its workspace; nothing was connected.', { code: 'requester_revoked' });
+    const standing = await this.#requesterStanding(credentialId, workspaceId);
+    if (!standing) throw refused;
+    const [membership] = await listMembershipsOfUser(this.deps.db, standing.userId, workspaceId);
     if (!membership || !isRole(membership.role)) throw refused;
-    const scopes = effectiveScopes(JSON.parse(key.scopes) as Scope[], membership.role);
-    if (!scopes.has('channels:write')) throw refused;
+    if (!effectiveScopes(standing.scopes, membership.role).has('channels:write')) throw refused;
+  }
+
+  /** The user and scopes of the credential that started a sign-in, while it is live and may act in `workspaceId`; null otherwise. */
+  async #requesterStanding(credentialId: string, workspaceId: string): Promise<{ userId: string; scopes: Scope[] } | null> {
+    const grantId = grantIdOfPrincipal(credentialId);
+    if (grantId !== null) {
+      const grant = await findRecord(this.deps.db, 'Grant', sha256(grantId));
+      if (!grant || grant.user_id === null || grant.workspace_id !== workspaceId) return null;
+      if (grant.expires_at !== null && Number(grant.expires_at) * 1000 <= this.deps.clock.now().getTime()) return null;
+      return { userId: grant.user_id, scopes: grantScopes(grant.payload) };
+    }
+    if (credentialId.startsWith('oauth:')) return null;
+    const key = await findKey(this.deps.db, credentialId);
+    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null) return null;
+    return { userId: key.user_id, scopes: JSON.parse(key.scopes) as Scope[] };
   }
 }
 

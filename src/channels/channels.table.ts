@@ -42,6 +42,7 @@ export interface ConnectStatesTable {
   /** SHA-256 of the state sent to the platform. */
   id: string;
   workspace_id: string;
+  /** The credential that started it: an API key's id, or `oauth:` and the OAuth grant's id of an access token. */
   key_id: string;
   provider: string;
   /** Set when the sign-in reconnects this channel. */

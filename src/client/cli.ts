@@ -33,8 +33,10 @@ function buildProgram(): Command {
     .addHelpText(
       'after',
       `
-Credentials: $XDG_CONFIG_HOME/herald/credentials.json (default ~/.config/herald), one entry per
---profile. HERALD_URL and HERALD_API_KEY override the stored login.
+Credentials: $XDG_CONFIG_HOME/herald/credentials.json (default ~/.config/herald), one login per
+instance in each --profile; a stored credential is sent only to the instance it was stored for.
+HERALD_URL picks the instance (another one needs its own login or HERALD_API_KEY); HERALD_API_KEY
+overrides the stored key.
 
 Exit codes: 0 done, 2 usage error (bad option, date, file or channel), 3 refused by the API
 (4xx: credential, permission, validation, not found), 4 server failure or unreachable (5xx,

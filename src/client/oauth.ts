@@ -78,18 +78,19 @@ export async function deviceLogin(url: string, notice: Notice, options: { worksp
 }
 
 /**
- * Before a command: a stored OAuth access token about to expire is exchanged for a new pair
- * (the refresh token rotates), and the new pair is stored.
+ * Before a command: the stored OAuth access token it will use (the profile's login to the
+ * instance HERALD_URL names, or its own), about to expire, is exchanged at that login's instance
+ * for a new pair (the refresh token rotates), and the new pair is stored.
  */
 export async function refreshIfDue(profile: string, env: NodeJS.ProcessEnv = stdio().env): Promise<void> {
   if (env.HERALD_API_KEY) return;
-  const stored = storedCredential(profile, env);
+  const stored = storedCredential(profile, env, env.HERALD_URL || undefined);
   if (stored?.kind !== 'oauth' || !stored.refreshToken || Date.parse(stored.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return;
   const answer = await post(`${stored.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: CLI_CLIENT_ID });
   if (answer.status !== 200 || !answer.body.access_token) {
     throw new UsageError(`The login for ${stored.url} has ended (${answer.body.error ?? `HTTP ${answer.status}`}): run \`herald login --url ${stored.url}\` again.`);
   }
-  storeCredential(profile, credentialFrom(stored.url, answer.body, Date.now(), stored.workspace), env);
+  storeCredential(profile, credentialFrom(stored.url, answer.body, Date.now(), stored.workspace), env, { own: false });
 }
 
 /** Revokes an OAuth login at the instance (RFC 7009): the refresh token ends the whole grant. */

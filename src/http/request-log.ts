@@ -4,14 +4,67 @@ import { jsonMembers, jsonString, lineWriter, type LineWriter } from '../lib/log
 import './route-config.ts';
 
 /**
- * What the log shows of a request: method, URL (an upload link's secret is all it takes to
- * upload, so it is left out), client address, and the key that made it when there is one.
+ * What the authorization server takes in a query that must not be written: a device's user code,
+ * a client's state, codes, tokens, hints and request objects. Its other parameters (client id,
+ * redirect URI, scope) are what a failed authorization is diagnosed by.
  */
+const OAUTH_SECRET_PARAMETERS: ReadonlySet<string> = new Set([
+  'user_code', 'state', 'code', 'code_verifier', 'device_code', 'token', 'access_token', 'refresh_token',
+  'client_secret', 'client_assertion', 'id_token_hint', 'login_hint', 'request', 'request_uri',
+]);
+
+function parameterName(part: string, eq: number): string {
+  const name = eq >= 0 ? part.slice(0, eq) : part;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** A query's values replaced by `[secret]` (only those of `names` when given), its names kept: `?email=[secret]&code=[secret]`. */
+function queryValuesHidden(url: string, names?: ReadonlySet<string>): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const parts = url.slice(start + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    if (!part || (names && !names.has(parameterName(part, eq)))) return part;
+    return eq >= 0 ? `${part.slice(0, eq)}=[secret]` : '[secret]';
+  });
+  return `${url.slice(0, start)}?${parts.join('&')}`;
+}
+
+/**
+ * A URL as the log shows it, without the secrets a few URLs carry: an upload link's token
+ * (`/u/…`), a one-time sign-in link's (`/account/link/…`), the mailed sign-in code and whatever
+ * a page's `next` holds (every query under `/account/`), a platform's authorization code and
+ * state (every query under `/integrations/callback/`), and the authorization server's (a
+ * device's user code, a client's state, hints: see OAUTH_SECRET_PARAMETERS). Library files (`/media/…`) and short
+ * links (`/s/…`) are public addresses, sent to platforms and published: they are kept.
+ *
+ * Those URLs are told apart by their second character, so any other request's line pays for one
+ * comparison.
+ */
+export function urlForLog(url: string): string {
+  switch (url.charCodeAt(1)) {
+    case 0x75: // u
+      return url.startsWith('/u/') ? url.replace(/^\/u\/[^/?]+/, '/u/[secret]') : url;
+    case 0x61: // a
+      return url.startsWith('/account/') ? queryValuesHidden(url.replace(/^\/account\/link\/[^/?]+/, '/account/link/[secret]')) : url;
+    case 0x69: // i
+      return url.startsWith('/integrations/callback/') ? queryValuesHidden(url) : url;
+    case 0x6f: // o
+      return url.startsWith('/oauth/') ? queryValuesHidden(url, OAUTH_SECRET_PARAMETERS) : url;
+    default:
+      return url;
+  }
+}
+
+/** What the log shows of a request: method, URL (without its secrets: see urlForLog), client address, and the key that made it when there is one. */
 export function requestForLog(request: FastifyRequest) {
-  const url = request.url;
   const line: { method: string; url: string; remoteAddress: string; keyId?: string } = {
     method: request.method,
-    url: url.startsWith('/u/') ? url.replace(/^\/u\/[^/?]+/, '/u/[secret]') : url,
+    url: urlForLog(request.url),
     remoteAddress: request.ip,
   };
   if (request.principal) line.keyId = request.principal.keyId;

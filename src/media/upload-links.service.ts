@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import { ROLE_SCOPES, grantedScopes, isRole, isScope } from '../auth/scopes.ts';
+import { grantIdOfPrincipal, grantScopes } from '../oauth/grant-scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -50,10 +51,10 @@ export type LinkState =
   | { state: 'inactive' }
   | { state: 'unknown' };
 
-/** The grant an OAuth principal's access token belongs to (its key id is `oauth:<grant id>`). */
+/** The grant an OAuth principal's access token belongs to. */
 function grantIdOf(keyId: string): string {
-  const grantId = keyId.startsWith('oauth:') ? keyId.slice('oauth:'.length) : '';
-  if (!grantId || grantId === 'none') throw new ForbiddenError('This OAuth access token belongs to no grant; ask for a new one.', { code: 'invalid_token' });
+  const grantId = grantIdOfPrincipal(keyId);
+  if (!grantId) throw new ForbiddenError('This OAuth access token belongs to no grant; ask for a new one.', { code: 'invalid_token' });
   return grantId;
 }
 
@@ -135,8 +136,7 @@ export class UploadLinksService {
     if (row.grant_payload === null || row.grant_workspace_id !== row.workspace_id) return false;
     if (row.grant_expires_at !== null && Number(row.grant_expires_at) * 1000 <= this.deps.clock.now().getTime()) return false;
     // The grant's scopes, over both resources (a token for the MCP server makes links with mcp:write).
-    const resources = (JSON.parse(row.grant_payload) as { resources?: Record<string, string> }).resources ?? {};
-    return mayUpload(Object.values(resources).flatMap((scope) => scope.split(' ')));
+    return mayUpload(grantScopes(row.grant_payload));
   }
 
   /** The files of an active link, for its page; nothing else of the library is ever shown. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearMastodonInstances } from '../../src/providers/mastodon/mastodon.provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp, type Tenant } from '../helpers/app.ts';
 import { fileBody, png } from '../helpers/media-files.ts';
+import { issueOAuthToken, TEST_REDIRECT_URI } from '../helpers/oauth.ts';
 import { createOk, getPost, postBody } from '../helpers/posts.ts';
 import { FakeMastodon } from '../providers/mastodon/fake-mastodon.ts';
 
@@ -145,6 +146,78 @@ describe('browser sign-in', () => {
     const same = await t.request({ method: 'GET', url: await approve(again.json().url) });
     expect(same.statusCode).toBe(200);
     expect((await listed(tenant)).map((c) => c.id)).toEqual([channel!.id]);
+  });
+
+  describe('started with an OAuth access token', () => {
+    /** A sign-in started with a token (its own app, so deleting it touches no other test) and approved on the instance; the callback not yet opened. */
+    async function startWithToken(scopes: string[] = ['channels:write', 'channels:read']) {
+      const tenant = await createTenant(t);
+      const { app } = await t.services.oauth.registerApp(tenant.userId, { name: 'Connector', redirectUris: [TEST_REDIRECT_URI], confidential: false });
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes, clientId: app.clientId });
+      const bearer = `Bearer ${accessToken}`;
+      const started = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: bearer, payload: { provider: 'mastodon', instance: fake.url } });
+      expect(started.statusCode, started.body).toBe(200);
+      return { tenant, bearer, clientId: app.clientId, callback: await approve(started.json().url) };
+    }
+
+    it('creates the channel on the callback, and a reconnect started with the token finishes too', async () => {
+      const { tenant, bearer, callback } = await startWithToken();
+      const page = await t.request({ method: 'GET', url: callback });
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.body).toContain('connected to Herald');
+      const [channel] = await listed(tenant);
+      expect(channel).toMatchObject({ profile: expect.any(String), disabled: false });
+      const restart = await t.request({ method: 'POST', url: `/public/v1/integrations/${channel!.id}/reconnect`, key: bearer, payload: {} });
+      expect(restart.statusCode, restart.body).toBe(200);
+      const again = await t.request({ method: 'GET', url: await approve(restart.json().url) });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.body).toContain('reconnected');
+      expect((await listed(tenant)).map((c) => c.id)).toEqual([channel!.id]);
+    });
+
+    const revocations: Array<[string, (x: { tenant: Tenant; clientId: string }) => Promise<unknown>]> = [
+      ['the user revokes the app\'s access', async ({ tenant }) => {
+        const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+        expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
+      }],
+      ['the app is deleted', ({ tenant, clientId }) => t.services.oauth.deleteApp(tenant.userId, clientId)],
+      ['its user is demoted to editor', ({ tenant }) => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'editor')],
+      ['its user is removed from the workspace', ({ tenant }) => t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId)],
+    ];
+    it.each(revocations)('connects nothing once %s', async (_label, revoke) => {
+      const { tenant, clientId, callback } = await startWithToken();
+      await revoke({ tenant, clientId });
+      const refused = await t.request({ method: 'GET', url: callback });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.body).toContain('can no longer connect channels');
+      expect(await t.services.channels.list(tenant.workspaceId)).toEqual([]);
+    });
+
+    it('a token without channels:write cannot start one', async () => {
+      const tenant = await createTenant(t);
+      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: ['channels:read'] });
+      const res = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: `Bearer ${accessToken}`, payload: { provider: 'mastodon', instance: fake.url } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().scope).toBe('channels:write');
+    });
+  });
+
+  it('a sign-in started with an API key whose owner was demoted since connects nothing', async () => {
+    const tenant = await createTenant(t);
+    const started = await connect(tenant, { provider: 'mastodon', instance: fake.url });
+    const callback = await approve(started.json().url);
+    await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'editor');
+    const refused = await t.request({ method: 'GET', url: callback });
+    expect(refused.statusCode).toBe(403);
+    expect(await t.services.channels.list(tenant.workspaceId)).toEqual([]);
+  });
+
+  it('a browser session alone cannot start one (the REST API reads no cookie)', async () => {
+    const tenant = await createTenant(t);
+    const { token } = await t.services.sessions.create(tenant.userId);
+    const res = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', headers: { cookie: `herald_session=${token}` }, payload: { provider: 'mastodon', instance: fake.url } });
+    expect(res.statusCode).toBe(401);
+    expect(await t.runtime.db.selectFrom('connect_states').select('id').where('workspace_id', '=', tenant.workspaceId).execute()).toEqual([]);
   });
 
   it('an instance that is not a Mastodon server, or a refused address, is a clear error', async () => {

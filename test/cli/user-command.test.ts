@@ -326,3 +326,141 @@ describe('the herald command under a rate limit', () => {
     expect(JSON.parse(result.stdout)).toHaveLength(2);
   }, IN_PROCESS_MS);
 });
+
+describe('the herald command keeps each login for its own instance', () => {
+  type Seen = { method: string; url: string; authorization: string | undefined; body: string };
+  /** A stand-in for another instance, on loopback: it records what it is sent and answers as the API or the token endpoint would. */
+  async function recordingInstance(options: { redirectTo?: string } = {}) {
+    const seen: Seen[] = [];
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body });
+        if (options.redirectTo && request.url !== '/public/v1/workspaces') {
+          response.writeHead(307, { location: `${options.redirectTo}${request.url}` }).end();
+          return;
+        }
+        response.setHeader('content-type', 'application/json');
+        if (request.url === '/oauth/token') response.end(JSON.stringify({ access_token: 'svco_refreshed', refresh_token: 'svcr_refreshed', expires_in: 3600, token_type: 'Bearer' }));
+        else response.end('[]');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  function configIn(name: string) {
+    const own = { XDG_CONFIG_HOME: path.join(home, name), TZ: 'UTC' };
+    return { env: own, file: path.join(own.XDG_CONFIG_HOME, 'herald', 'credentials.json'), run: (args: string[], input = '', extra: Record<string, string> = {}) => heraldInProcess(args, { ...own, ...extra }, input) };
+  }
+
+  it('never sends a stored key to another URL: every command asks for that instance\'s own login or an explicit key', async () => {
+    const other = await recordingInstance();
+    const { run } = configIn('per-instance-leak');
+    try {
+      expect((await run(['login', '--key', '--url', url], `${tenant.key}\n`)).code).toBe(0);
+      const pic = path.join(home, 'per-instance.png');
+      fs.writeFileSync(pic, png(4, 4, [1, 2, 3]));
+      const commands = [['channels', 'list'], ['whoami'], ['workspaces'], ['status'], ['posts', 'list'], ['posts', 'create', 'x', '-c', 'ch_1'], ['upload', pic], ['upload-url', 'https://example.com/a.png'], ['upload-link', 'create'], ['media', 'list'], ['notifications'], ['groups', 'list']];
+      for (const command of commands) {
+        const refused = await run(command, '', { HERALD_URL: other.url });
+        expect(refused.code, `${command.join(' ')}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr).toContain(`Not logged in to ${other.url}`);
+        expect(refused.stderr).toContain(`herald login --url ${other.url}`);
+      }
+      expect(other.seen).toEqual([]);
+      // The stored login still works for its own instance, and an explicit key goes where it is told.
+      expect((await run(['workspaces', '--json'])).code).toBe(0);
+      expect((await run(['workspaces', '--json'], '', { HERALD_URL: `${url}/public/v1/` })).code).toBe(0);
+      expect((await run(['workspaces'], '', { HERALD_URL: other.url, HERALD_API_KEY: 'svc_given_for_other' })).code).toBe(0);
+      expect(other.seen.map((r) => r.authorization)).toEqual(['svc_given_for_other']);
+    } finally {
+      await other.close();
+    }
+  }, IN_PROCESS_MS);
+
+  it('an instance that redirects elsewhere does not carry the key there (the redirect drops it)', async () => {
+    const other = await recordingInstance();
+    const redirecting = await recordingInstance({ redirectTo: other.url });
+    const { run } = configIn('per-instance-redirect');
+    try {
+      expect((await run(['login', '--key', '--url', redirecting.url], 'svc_stored_for_redirecting\n')).code).toBe(0);
+      await run(['channels', 'list']);
+      expect(redirecting.seen.map((r) => r.authorization)).toEqual(['svc_stored_for_redirecting', 'svc_stored_for_redirecting']);
+      expect(other.seen.map((r) => [r.url, r.authorization])).toEqual([['/public/v1/integrations', undefined]]);
+    } finally {
+      await other.close();
+      await redirecting.close();
+    }
+  }, IN_PROCESS_MS);
+
+  it('keeps a login per instance in one profile: the last one is used by default, HERALD_URL picks another, logout --url forgets one', async () => {
+    const second = await createTestApp();
+    await second.app.listen({ port: 0, host: '127.0.0.1' });
+    const secondUrl = `http://127.0.0.1:${(second.app.server.address() as AddressInfo).port}`;
+    const secondTenant = await createTenant(second);
+    const { run, file } = configIn('per-instance-two');
+    const workspacesAt = async (extra: Record<string, string> = {}) => {
+      const result = await run(['workspaces', '--json'], '', extra);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as Array<{ id: string }>).map((w) => w.id);
+    };
+    try {
+      expect((await run(['login', '--key', '--url', url], `${tenant.key}\n`)).code).toBe(0);
+      expect((await run(['login', '--key', '--url', secondUrl], `${secondTenant.key}\n`)).code).toBe(0);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+        profiles: { default: { url: secondUrl, kind: 'apiKey', key: secondTenant.key, others: { [url]: { url, kind: 'apiKey', key: tenant.key } } } },
+      });
+      expect(await workspacesAt()).toEqual([secondTenant.workspaceId]);
+      expect(await workspacesAt({ HERALD_URL: url })).toEqual([tenant.workspaceId]);
+      expect(await workspacesAt({ HERALD_URL: secondUrl })).toEqual([secondTenant.workspaceId]);
+
+      const logout = await run(['logout', '--url', url]);
+      expect(logout.stdout).toContain(`Logged out of ${url} (profile default)`);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { url: secondUrl, kind: 'apiKey', key: secondTenant.key } } });
+      expect((await run(['workspaces'], '', { HERALD_URL: url })).code).toBe(2);
+      expect((await run(['logout', '--url', url])).stdout).toContain(`Profile default was not logged in to ${url}.`);
+      expect((await run(['logout'])).code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ profiles: {} });
+    } finally {
+      await second.close();
+    }
+  }, IN_PROCESS_MS);
+
+  it('reads a file of one login per profile as that login\'s instance\'s, refreshes an OAuth token only at its own instance, and keeps the file 0600', async () => {
+    const home1 = await recordingInstance();
+    const elsewhere = await recordingInstance();
+    const { run, file } = configIn('per-instance-migrated');
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // As an earlier version wrote it: one credential per profile, with its URL.
+      const due = new Date(Date.now() - 1000).toISOString();
+      fs.writeFileSync(file, JSON.stringify({ profiles: { default: { url: `${home1.url}/`, kind: 'oauth', key: 'svco_stored', refreshToken: 'svcr_stored', expiresAt: due, workspace: 'ws_home' } } }), { mode: 0o600 });
+
+      const refused = await run(['channels', 'list'], '', { HERALD_URL: elsewhere.url });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`the stored login is for ${home1.url}`);
+      expect(elsewhere.seen).toEqual([]);
+      // Nothing was refreshed for a command that was not going to use that login.
+      expect(home1.seen).toEqual([]);
+
+      const listed = await run(['channels', 'list', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(home1.seen.map((r) => [r.method, r.url.split('?')[0], r.authorization])).toEqual([
+        ['POST', '/oauth/token', undefined],
+        ['GET', '/public/v1/integrations', 'Bearer svco_refreshed'],
+      ]);
+      expect(new URLSearchParams(home1.seen[0]!.body).get('refresh_token')).toBe('svcr_stored');
+      expect(elsewhere.seen).toEqual([]);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+        profiles: { default: { url: home1.url, kind: 'oauth', key: 'svco_refreshed', refreshToken: 'svcr_refreshed', expiresAt: expect.any(String), workspace: 'ws_home' } },
+      });
+    } finally {
+      await home1.close();
+      await elsewhere.close();
+    }
+  }, IN_PROCESS_MS);
+});

@@ -79,6 +79,38 @@ describe('the request line', () => {
     }
   });
 
+  it('leaves out the secrets some URLs carry, and writes every other URL as it is', async () => {
+    const cases: Array<[sent: string, logged: string]> = [
+      ['/u/upl_secret123', '/u/[secret]'],
+      ['/u/upl_secret123/files', '/u/[secret]/files'],
+      ['/account/sign-in?email=someone%40example.com&code=918273', '/account/sign-in?email=[secret]&code=[secret]'],
+      ['/account/sign-in?next=%2Foauth%2Fdevice%3Fuser_code%3DWXYZ-QRST', '/account/sign-in?next=[secret]'],
+      ['/account/link/lnk_secret456', '/account/link/[secret]'],
+      ['/account/link/lnk_secret456?x=1', '/account/link/[secret]?x=[secret]'],
+      ['/integrations/callback/mastodon?code=authcode789&state=statesecret', '/integrations/callback/mastodon?code=[secret]&state=[secret]'],
+      ['/oauth/device?user_code=WXYZ-QRST', '/oauth/device?user_code=[secret]'],
+      ['/oauth/authorize?client_id=app_1&state=clientstate&id_token_hint=tokenhint&user%5Fcode=WXYZ', '/oauth/authorize?client_id=app_1&state=[secret]&id_token_hint=[secret]&user%5Fcode=[secret]'],
+      ['/account/sign-in?ABCDEF&&', '/account/sign-in?[secret]&&'],
+      // Public addresses, and everything else, stay as they are.
+      ['/media/ws_1/0123456789abcdef.png', '/media/ws_1/0123456789abcdef.png'],
+      ['/s/AbCd1234', '/s/AbCd1234'],
+      ['/account/keys', '/account/keys'],
+      ['/accounts?code=1', '/accounts?code=1'],
+      ['/oauthx?code=1', '/oauthx?code=1'],
+      ['/integrations/connect?code=1', '/integrations/connect?code=1'],
+      ['/up/x', '/up/x'],
+      ['/public/v1/posts?code=1', '/public/v1/posts?code=1'],
+    ];
+    for (const [sent, logged] of cases) {
+      lines.length = 0;
+      expect(await rawGet(sent)).toBe(200);
+      for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toBe(pinoLine(lines[0]!));
+      expect((JSON.parse(lines[0]!) as { req: { url: string } }).req.url, sent).toBe(logged);
+    }
+  });
+
   it('is written the same way for a request that wrote lines of its own, and for an error status', async () => {
     lines.length = 0;
     expect((await app.inject({ method: 'POST', url: '/logs' })).statusCode).toBe(200);

@@ -62,6 +62,26 @@ describe('the request log of the real server, its standard output a pipe', () =>
   });
 });
 
+describe('secrets in URLs, at the default level', () => {
+  it('are never written: sign-in codes and links, upload links, platform callbacks, device codes', async () => {
+    const secrets = ['918273', 'lnkSecretToken456', 'uplSecretToken123', 'platformAuthCode789', 'platformStateSecret', 'WXYZ-QRST', 'clientStateSecret'];
+    const visits: Array<[method: string, path: string, logged: string]> = [
+      ['GET', '/account/sign-in?email=someone%40example.com&code=918273', '/account/sign-in?email=[secret]&code=[secret]'],
+      ['GET', '/account/link/lnkSecretToken456', '/account/link/[secret]'],
+      ['POST', '/account/link/lnkSecretToken456', '/account/link/[secret]'],
+      ['GET', '/u/uplSecretToken123', '/u/[secret]'],
+      ['GET', '/u/uplSecretToken123/files', '/u/[secret]/files'],
+      ['GET', '/integrations/callback/mastodon?code=platformAuthCode789&state=platformStateSecret', '/integrations/callback/mastodon?code=[secret]&state=[secret]'],
+      ['GET', '/oauth/device?user_code=WXYZ-QRST', '/oauth/device?user_code=[secret]'],
+      ['GET', '/oauth/authorize?client_id=herald-cli&response_type=code&state=clientStateSecret', '/oauth/authorize?client_id=herald-cli&response_type=code&state=[secret]'],
+      ['GET', `/account/sign-in?next=${encodeURIComponent('/oauth/device?user_code=WXYZ-QRST')}`, '/account/sign-in?next=[secret]'],
+    ];
+    for (const [method, path] of visits) await (await fetch(`${server.baseUrl}${path}`, { method, redirect: 'manual' })).arrayBuffer();
+    for (const [method, , logged] of visits) expect(await waitForLine(logged), logged).toEqual(expect.arrayContaining([expect.objectContaining({ req: expect.objectContaining({ method }) })]));
+    for (const secret of secrets) expect(server.output()).not.toContain(secret);
+  });
+});
+
 describe('the request log at shutdown', () => {
   it('writes every gathered line before the process exits on SIGTERM', async () => {
     const fresh = await freshDatabaseUrl();

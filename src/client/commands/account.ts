@@ -51,24 +51,26 @@ export function register(program: Command): void {
   examples(
     program
       .command('logout')
-      .description('forget the stored credential of a profile; a browser login (OAuth) is also revoked at the instance (an API key stays valid: revoke it in the developer settings)')
+      .description('forget the stored credential of a profile for an instance (by default the one it uses); a browser login (OAuth) is also revoked at the instance (an API key stays valid: revoke it in the developer settings)')
+      .option('--url <url>', 'the instance to log out of (HERALD_URL, or the profile\'s)')
       .action(
         act(async ({ out, opts }) => {
           const profile = opts.profile ?? DEFAULT_PROFILE;
-          const stored = storedCredential(profile);
+          const url = (opts.url as string | undefined) || stdio().env.HERALD_URL || undefined;
+          const stored = storedCredential(profile, stdio().env, url);
           const revoked = stored?.kind === 'oauth' ? await revokeLogin(stored) : false;
-          const forgotten = forgetCredential(profile);
+          const forgotten = stored && forgetCredential(profile, stdio().env, stored.url);
           const after = forgotten?.kind === 'oauth'
             ? revoked
               ? ' Its access was revoked at the instance.'
               : ' The instance could not be reached to revoke its access: revoke it under “Apps you allowed” in your account.'
             : ' The API key itself still works until it is revoked in the developer settings.';
           show(out, { profile, loggedOut: Boolean(forgotten), revoked }, () =>
-            forgotten ? `Logged out of ${forgotten.url} (profile ${profile}).${after}` : `Profile ${profile} was not logged in.`,
+            forgotten ? `Logged out of ${forgotten.url} (profile ${profile}).${after}` : `Profile ${profile} was not logged in${url ? ` to ${normalizeUrl(url)}` : ''}.`,
           );
         }),
       ),
-    ['herald logout', 'herald logout --profile work'],
+    ['herald logout', 'herald logout --profile work', 'herald logout --url https://staging.herald.example.com'],
   );
 
   examples(
