@@ -65,6 +65,9 @@ export class OAuthStore implements Adapter {
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) * 1000 <= this.now()) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
+    // Codes and tokens stored while they were bound to the login session (see expiresWithSession
+    // in provider.ts) are read as unbound, like every one issued since.
+    delete payload.expiresWithSession;
     if (id !== undefined && SECRET_IDS.has(this.model)) payload.jti = id;
     return row.consumed_at === null ? payload : { ...payload, consumed: Number(row.consumed_at) };
   }

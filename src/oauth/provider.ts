@@ -189,6 +189,10 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/oauth/interaction/${interaction.uid}` },
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    // Each allowed request is its own grant, whatever the browser: never bound to the library's
+    // login session, where a second authorization of the same app (or a second `herald login`)
+    // would replace the first grant and hide its tokens (no refresh, a revocation that finds nothing).
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     // Every authorization asks the signed-in user again (the page is where the workspace is
     // chosen): only the grant the consent page just made is used, never one remembered.

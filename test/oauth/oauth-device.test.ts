@@ -69,6 +69,28 @@ describe('device authorization grant (RFC 8628)', () => {
   });
 });
 
+describe('two device logins approved in the same browser', () => {
+  it('are two grants: approving the second ends neither the first\'s refresh token nor its access token', async () => {
+    const person = await createPerson(s.t);
+    const browser = new CookieJar(person.sessionToken);
+    const logins = [];
+    for (let i = 0; i < 2; i += 1) {
+      const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+      await approve(browser, device.verification_uri, device.user_code, person.workspaceId);
+      logins.push(await client.pollDeviceAuthorizationGrant(cli, device));
+    }
+    const rest = async (token: string) => (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
+    for (const tokens of logins) {
+      expect(await rest(tokens.access_token)).toBe(200);
+      const next = await client.refreshTokenGrant(cli, tokens.refresh_token!);
+      expect(await rest(next.access_token)).toBe(200);
+    }
+    // Revoking one login leaves the other.
+    await client.tokenRevocation(cli, logins[0]!.refresh_token!);
+    expect((await s.t.services.oauth.allowedApps(person.userId)).length).toBe(1);
+  });
+});
+
 describe('the poll interval', () => {
   it('is RFC 8628\'s 5 seconds unless configured', async () => {
     const t = await createTestApp();
