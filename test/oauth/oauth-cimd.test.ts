@@ -67,7 +67,8 @@ describe('Client ID Metadata Documents', () => {
     documents.set('/other.json', { client_id: `${base}/elsewhere.json`, redirect_uris: ['http://127.0.0.1:9/callback'] });
     documents.set('/secret.json', { client_id: `${base}/secret.json`, redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'client_secret_basic' });
     documents.set('/http.json', { client_id: `${base}/http.json`, redirect_uris: ['http://app.example.test/callback'] });
-    for (const name of ['/other.json', '/secret.json', '/http.json', '/missing.json']) {
+    documents.set('/reserved.json', { client_id: `${base}/reserved.json`, client_name: 'Herald command line', redirect_uris: ['http://127.0.0.1:9/callback'] });
+    for (const name of ['/other.json', '/secret.json', '/http.json', '/reserved.json', '/missing.json']) {
       const url = new URL(`${s.origin}/oauth/authorize`);
       url.search = new URLSearchParams({ client_id: `${base}${name}`, response_type: 'code', redirect_uri: 'http://127.0.0.1:9/callback', scope: 'posts:read', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }).toString();
       const res = await fetch(url, { redirect: 'manual' });
