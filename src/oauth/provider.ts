@@ -10,7 +10,7 @@ import type { OAuthKeys } from './oauth-keys.ts';
 import { clientMetadataDocuments } from './client-metadata-document.ts';
 import { OAuthStore } from './oauth-store.ts';
 import { ACCESS_TOKEN_PREFIX, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
-import { acceptableRedirectUri, CLI_CLIENT_ID, clientFacts, firstPartyName, registrationProblem } from './client-rules.ts';
+import { acceptableRedirectUri, CLI_CLIENT_ID, CLIENT_LIMITS, clientFacts, firstPartyName, registrationProblem } from './client-rules.ts';
 import { clientIdentity } from './oauth-pages.html.ts';
 
 /** Lifetimes, in seconds. */
@@ -185,7 +185,7 @@ export async function createProvider(options: { db: Db; now: () => number; baseU
         if (value !== undefined) refuse('herald_owner cannot be registered.');
         if (metadata.token_endpoint_auth_method !== 'none') refuse('Dynamically registered apps are public clients: register with token_endpoint_auth_method "none" (and PKCE).');
         const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
-        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse('Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost), of at most 500 characters.');
+        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse(`Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost), of at most ${CLIENT_LIMITS.text} characters.`);
         const problem = registrationProblem(metadata);
         if (problem) refuse(problem);
       },

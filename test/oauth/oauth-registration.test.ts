@@ -23,20 +23,20 @@ const tokenError = async (clientId: string) =>
 describe('dynamic registration: every metadata field is bounded', () => {
   it('refuses a name past 100 characters, more than 10 redirect URIs, and any other field past its bound; stores none of them', async () => {
     const before = (await clientRows()).length;
-    const refused = {
-      'a 50,000-character name': { client_name: 'x'.repeat(50_000) },
-      'a 101-character name': { client_name: 'x'.repeat(101) },
-      '1,500 redirect URIs': { redirect_uris: Array.from({ length: 1500 }, (_, i) => `http://127.0.0.1:9/${i}`) },
-      '11 redirect URIs': { redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/${i}`) },
-      'a 501-character redirect URI': { redirect_uris: [`https://app.example.test/${'p'.repeat(476)}`] },
-      'a 501-character client_uri': { client_uri: `https://app.example.test/${'p'.repeat(476)}` },
-      '11 contacts': { contacts: Array.from({ length: 11 }, (_, i) => `dev${i}@example.test`) },
-      'metadata past 8 KiB': { jwks: { keys: Array.from({ length: 4 }, (_, i) => ({ kty: 'RSA', kid: `k${i}`, e: 'AQAB', n: 'A'.repeat(2700) })) } },
+    const refused: Record<string, [Record<string, unknown>, string]> = {
+      'a 50,000-character name': [{ client_name: 'x'.repeat(50_000) }, 'client_name has at most 100 characters'],
+      'a 101-character name': [{ client_name: 'x'.repeat(101) }, 'client_name has at most 100 characters'],
+      '1,500 redirect URIs': [{ redirect_uris: Array.from({ length: 1500 }, (_, i) => `http://127.0.0.1:9/${i}`) }, 'redirect_uris has at most 10'],
+      '11 redirect URIs': [{ redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/${i}`) }, 'redirect_uris has at most 10'],
+      'a 501-character redirect URI': [{ redirect_uris: [`https://app.example.test/${'p'.repeat(476)}`] }, 'at most 500 characters'],
+      'a 501-character client_uri': [{ client_uri: `https://app.example.test/${'p'.repeat(476)}` }, 'client_uri has at most 500 characters'],
+      '11 contacts': [{ contacts: Array.from({ length: 11 }, (_, i) => `dev${i}@example.test`) }, 'contacts has at most 10'],
+      'metadata past 8 KiB': [{ jwks: { keys: Array.from({ length: 4 }, (_, i) => ({ kty: 'RSA', kid: `k${i}`, e: 'AQAB', n: 'A'.repeat(2700) })) } }, 'at most 8192 bytes'],
     };
-    for (const [what, metadata] of Object.entries(refused)) {
+    for (const [what, [metadata, reason]] of Object.entries(refused)) {
       const res = await register(t, metadata);
       expect(res.statusCode, what).toBe(400);
-      expect(res.json(), what).toMatchObject({ error: 'invalid_client_metadata' });
+      expect(res.json(), what).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringContaining(reason) });
     }
     expect((await clientRows()).length).toBe(before);
     // At the bounds, accepted.
