@@ -84,6 +84,16 @@ describe('revocation (RFC 7009)', () => {
   });
 });
 
+/** One person allows the same app twice in the same browser (the authorization server's session cookie kept). */
+async function twiceFromOneBrowser() {
+  const person = await createPerson(s.t);
+  const config = await registerClient(s.origin);
+  const browser = new CookieJar(person.sessionToken);
+  const first = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
+  const second = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
+  return { config, first, second };
+}
+
 describe('two authorizations of the same app from one browser', () => {
   it('revoking the first access token stops it at once, on REST and on MCP; the second keeps working', async () => {
     const person = await createPerson(s.t);
@@ -99,11 +109,7 @@ describe('two authorizations of the same app from one browser', () => {
   });
 
   it('revoking the first refresh token ends the first grant only', async () => {
-    const person = await createPerson(s.t);
-    const config = await registerClient(s.origin);
-    const browser = new CookieJar(person.sessionToken);
-    const first = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
-    const second = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
+    const { config, first, second } = await twiceFromOneBrowser();
     await client.tokenRevocation(config, first.refresh_token!);
     expect(await restStatus(first.access_token)).toBe(401);
     expect(await refreshError(config, first.refresh_token!)).toBe('invalid_grant');
@@ -112,11 +118,7 @@ describe('two authorizations of the same app from one browser', () => {
   });
 
   it('each keeps its refresh token: allowing the app again does not end the first grant', async () => {
-    const person = await createPerson(s.t);
-    const config = await registerClient(s.origin);
-    const browser = new CookieJar(person.sessionToken);
-    const first = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
-    const second = await codeFlow(config, browser, { scope: 'posts:read', workspaceId: person.workspaceId });
+    const { config, first, second } = await twiceFromOneBrowser();
     for (const tokens of [first, second]) {
       const next = await client.refreshTokenGrant(config, tokens.refresh_token!);
       expect(await restStatus(next.access_token)).toBe(200);
