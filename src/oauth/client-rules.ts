@@ -36,12 +36,17 @@ export function firstPartyName(clientId: string): string | undefined {
   return Object.hasOwn(FIRST_PARTY, clientId) ? FIRST_PARTY[clientId] : undefined;
 }
 
+/** Characters drawn like the letters of "herald" in common fonts (Cyrillic and Greek lookalikes; I, 1 and | for l). */
+const LOOKALIKES: Record<string, string> = { Н: 'h', һ: 'h', Һ: 'h', Е: 'e', е: 'e', Ε: 'e', А: 'a', а: 'a', Α: 'a', α: 'a', ɑ: 'a', Ӏ: 'l', ӏ: 'l', I: 'l', 1: 'l', '|': 'l', ԁ: 'd' };
+
 /**
  * Names that read as Herald's own are reserved: compared as people read them (compatibility
- * forms, case, spaces and punctuation ignored), any name containing "herald" is refused.
+ * forms, lookalike letters, case, spaces and punctuation ignored), any name containing "herald"
+ * is refused.
  */
 export function reservedName(name: string): boolean {
-  return name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '').includes('herald');
+  const read = [...name.normalize('NFKC')].map((c) => LOOKALIKES[c] ?? c).join('');
+  return read.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '').includes('herald');
 }
 
 /** Plain ASCII: the registration endpoint repeats its refusals in a WWW-Authenticate header. */

@@ -50,7 +50,7 @@ describe('dynamic registration: every metadata field is bounded', () => {
 
 describe('reserved names', () => {
   it('no app registered dynamically may be named like Herald\'s own, however it is written', async () => {
-    for (const name of ['Herald command line', 'herald CLI', 'H.E.R.A.L.D', 'Ｈｅｒａｌｄ command line', 'The Herald app']) {
+    for (const name of ['Herald command line', 'herald CLI', 'H.E.R.A.L.D', 'Ｈｅｒａｌｄ command line', '\u041D\u0435r\u0430ld command line', 'HERAId CLI', 'The Herald app']) {
       const res = await register(t, { client_name: name, grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], response_types: [], redirect_uris: [] });
       expect(res.statusCode, name).toBe(400);
       expect(res.json().error_description, name).toContain('reserved');
