@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { resolver } from '../helpers/outbound.ts';
-import { codeFlow, CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
+import { authorize, codeFlow, CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 /**
  * Client ID Metadata Documents: the app's client_id is an https URL serving its metadata. The
@@ -61,6 +61,17 @@ describe('Client ID Metadata Documents', () => {
     const tokens = await codeFlow(app, new CookieJar(person.sessionToken), { scope: 'mcp:read', resource: `${s.origin}/mcp-oauth`, workspaceId: person.workspaceId });
     expect(tokens.access_token).toMatch(/^svco_/);
     expect((await s.t.services.oauth.allowedApps(person.userId))[0]).toMatchObject({ clientId, clientName: 'Assistant' });
+  });
+
+  it('the consent page shows the document\'s address as the app id, never as one of Herald\'s own apps', async () => {
+    const clientId = `${base}/named.json`;
+    documents.set('/named.json', { client_id: clientId, client_name: 'Command line', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' });
+    const person = await createPerson(s.t);
+    const app = config(clientId);
+    client.allowInsecureRequests(app);
+    const { consentHtml } = await authorize(app, new CookieJar(person.sessionToken), { scope: 'posts:read', workspaceId: person.workspaceId, decision: 'deny' });
+    expect(consentHtml).toContain(`Not one of Herald’s own apps: app id <code>${clientId}</code>, described at that address.`);
+    expect(consentHtml).not.toContain('id="first-party"');
   });
 
   it('refuses a document that names another client, asks for a secret, or redirects to plain http elsewhere', async () => {
