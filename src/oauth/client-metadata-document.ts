@@ -1,6 +1,6 @@
 import type { AdapterPayload } from 'oidc-provider';
 import type { OutboundClient } from '../net/outbound.ts';
-import { acceptableRedirectUri } from './oauth.service.ts';
+import { acceptableRedirectUri, CLIENT_LIMITS, reservedName } from './client-rules.ts';
 
 /** Documents larger than this are refused. */
 const MAX_DOCUMENT_BYTES = 16 * 1024;
@@ -33,8 +33,9 @@ export function clientMetadataDocuments(outbound: OutboundClient) {
     const method = document.token_endpoint_auth_method ?? 'none';
     const uris = document.redirect_uris;
     if (method !== 'none' || 'client_secret' in document) return undefined;
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || uris.some((u) => typeof u !== 'string' || !acceptableRedirectUri(u))) return undefined;
-    const name = typeof document.client_name === 'string' ? document.client_name.slice(0, 100) : undefined;
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > CLIENT_LIMITS.redirectUris || uris.some((u) => typeof u !== 'string' || !acceptableRedirectUri(u))) return undefined;
+    const name = typeof document.client_name === 'string' ? document.client_name.slice(0, CLIENT_LIMITS.name) : undefined;
+    if (name !== undefined && reservedName(name)) return undefined;
     return {
       client_id: clientId,
       ...(name && { client_name: name }),

@@ -1,6 +1,7 @@
 import type { Role } from '../auth/scopes.ts';
 import { html } from '../web/html.ts';
 import { layout, type PageChrome } from '../web/layout.ts';
+import type { ClientFacts } from './client-rules.ts';
 
 /** Each scope in words, for people deciding whether to allow an app. */
 export const SCOPE_WORDS: Record<string, string> = {
@@ -16,6 +17,18 @@ export const SCOPE_WORDS: Record<string, string> = {
   offline_access: 'Stay connected when you are away (refresh tokens)',
 };
 
+/**
+ * Who asks, beyond the name anyone may choose (RFC 8628 §5.4): Herald's own app is marked so;
+ * any other shows its id and when it was registered.
+ */
+export function clientIdentity(client: ClientFacts) {
+  if (client.firstParty) return html` <span class="tag" id="first-party">Herald’s own app</span>`;
+  const registered = client.registeredAt
+    ? html`registered <time id="client-registered" datetime="${client.registeredAt}">${client.registeredAt.slice(0, 16).replace('T', ' ')} UTC</time>`
+    : html`described at that address`;
+  return html` <span id="client-facts">Not one of Herald’s own apps: app id <code>${client.clientId}</code>, ${registered}.</span>`;
+}
+
 function csrfField(csrf: string) {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
@@ -24,8 +37,7 @@ export type ConsentInput = {
   chrome: PageChrome;
   csrf: string;
   uid: string;
-  clientName: string;
-  clientId: string;
+  client: ClientFacts;
   redirectHost: string | null;
   resourceName: string;
   scopes: string[];
@@ -38,12 +50,12 @@ export type ConsentInput = {
 export function consentPage(input: ConsentInput): string {
   const error = input.error ? html`<div class="banner bad" role="alert">${input.error}</div>` : '';
   if (input.workspaces.length === 0) {
-    return layout('Allow access', html`<h1>${input.clientName} asks for access</h1><p>You are not a member of any workspace, so there is nothing to allow. Ask an owner to invite you.</p>
+    return layout('Allow access', html`<h1>${input.client.name} asks for access</h1><p>You are not a member of any workspace, so there is nothing to allow. Ask an owner to invite you.</p>
 <form method="post" action="/oauth/interaction/${input.uid}">${csrfField(input.csrf)}<input type="hidden" name="decision" value="deny"><div class="actions"><button type="submit" class="secondary">Back to the app</button></div></form>`, input.chrome);
   }
-  const body = html`<h1>Allow <span id="client-name">${input.clientName}</span> to use Herald for you?</h1>
+  const body = html`<h1>Allow <span id="client-name">${input.client.name}</span> to use Herald for you?</h1>
 ${error}
-<p class="muted">App id <code>${input.clientId}</code>${input.redirectHost ? html`; after you answer, you go back to <strong>${input.redirectHost}</strong>` : ''}. It asks for access to ${input.resourceName}.</p>
+<p class="muted">${clientIdentity(input.client)}${input.redirectHost ? html` After you answer, you go back to <strong>${input.redirectHost}</strong>.` : ''} It asks for access to ${input.resourceName}.</p>
 <form method="post" action="/oauth/interaction/${input.uid}">
   ${csrfField(input.csrf)}
   <label for="workspace">Workspace</label>

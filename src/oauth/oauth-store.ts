@@ -3,6 +3,7 @@ import { sha256 } from '../accounts/tokens.ts';
 import type { Db } from '../db/database.ts';
 import * as repo from './oauth.repository.ts';
 import { parseAccountId } from './oauth.service.ts';
+import { UNUSED_CLIENT_TTL_SECONDS } from './client-rules.ts';
 
 /** Models found by their id, which is a secret (the token itself): the id is not kept in the stored payload. */
 const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken', 'DeviceCode']);
@@ -24,7 +25,8 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
  * id is the token, and a leaked table must not hand them out.
  */
 export class OAuthStore implements Adapter {
-  static #lastSweep = 0;
+  /** When each database was last swept by this process. */
+  static readonly #lastSweep = new WeakMap<Db, number>();
 
   constructor(
     private readonly model: string,
@@ -38,6 +40,9 @@ export class OAuthStore implements Adapter {
     const nowSeconds = Math.floor(this.now() / 1000);
     const account = parseAccountId(payload.accountId);
     const clientId = payload.clientId ?? payload.client_id;
+    // The library stores a client only when it is registered dynamically (metadata documents are
+    // cached with a lifetime; the developer settings write their own): it lasts until someone allows it.
+    const lifetime = expiresIn ?? (this.model === 'Client' ? UNUSED_CLIENT_TTL_SECONDS : undefined);
     await repo.upsertRecord(this.db, {
       model: this.model,
       id_hash: this.#idHash(id),
@@ -48,11 +53,14 @@ export class OAuthStore implements Adapter {
       user_id: account?.userId ?? (typeof payload.herald_owner === 'string' ? payload.herald_owner : null),
       workspace_id: account?.workspaceId ?? null,
       client_id: typeof clientId === 'string' ? clientId : null,
-      expires_at: expiresIn ? nowSeconds + expiresIn : null,
+      expires_at: lifetime ? nowSeconds + lifetime : null,
       consumed_at: null,
     });
-    if (this.now() - OAuthStore.#lastSweep > SWEEP_INTERVAL_MS) {
-      OAuthStore.#lastSweep = this.now();
+    // A grant means someone allowed the app: a registered one is kept from then on (a metadata
+    // document, whose id is its URL, stays a cache).
+    if (this.model === 'Grant' && typeof clientId === 'string' && !clientId.includes('://')) await repo.keepClient(this.db, clientId);
+    if (this.now() - (OAuthStore.#lastSweep.get(this.db) ?? 0) > SWEEP_INTERVAL_MS) {
+      OAuthStore.#lastSweep.set(this.db, this.now());
       await repo.deleteExpired(this.db, nowSeconds);
     }
   }
@@ -65,6 +73,9 @@ export class OAuthStore implements Adapter {
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) * 1000 <= this.now()) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
+    // Codes and tokens stored while they were bound to the login session (see expiresWithSession
+    // in provider.ts) are read as unbound, like every one issued since.
+    delete payload.expiresWithSession;
     if (id !== undefined && SECRET_IDS.has(this.model)) payload.jti = id;
     return row.consumed_at === null ? payload : { ...payload, consumed: Number(row.consumed_at) };
   }

@@ -34,6 +34,11 @@ export function deleteByGrant(db: Executor, grantId: string, model?: string) {
   return query.execute();
 }
 
+/** A registered client that was to expire unless used is kept. */
+export function keepClient(db: Executor, clientId: string) {
+  return db.updateTable('oauth_records').set({ expires_at: null }).where('model', '=', 'Client').where('client_id', '=', clientId).where('expires_at', 'is not', null).execute();
+}
+
 export function deleteByClient(db: Executor, clientId: string) {
   return db.deleteFrom('oauth_records').where('client_id', '=', clientId).execute();
 }

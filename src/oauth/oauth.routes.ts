@@ -6,8 +6,11 @@ import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/
 import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';
 import { html } from '../web/html.ts';
 import { accountIdOf, oauthResources } from './oauth.service.ts';
+import { REGISTRATIONS_PER_HOUR } from './client-rules.ts';
 import { allowedAppsPage, consentPage, ownAppsPage } from './oauth-pages.html.ts';
 import { AppError } from '../errors.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 export type OAuthRouteOptions = { web: WebOptions; baseUrl: string; trustProxy: boolean };
 
@@ -55,6 +58,14 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     };
     const route = { config: { auth: 'none' as const }, schema: { hide: true } };
     mount.all('/oauth/*', route, async (request, reply) => forward(request, reply));
+    mount.post('/oauth/register', route, async (request, reply) => {
+      const { current, ttl } = await app.requestCounter.hit(`POST /oauth/register per hour|ip:${request.ip}`, HOUR_MS);
+      if (current > REGISTRATIONS_PER_HOUR) {
+        const retry = String(Math.ceil(ttl / 1000));
+        throw new AppError(429, 'rate_limited', `Too many app registrations from this address: at most ${REGISTRATIONS_PER_HOUR} an hour. Retry in ${retry} s.`, { headers: { 'Retry-After': retry } });
+      }
+      return forward(request, reply);
+    });
     mount.get('/.well-known/openid-configuration', route, async (request, reply) => forward(request, reply));
     // RFC 8414 metadata: the same document, at the name OAuth clients look for.
     mount.get('/.well-known/oauth-authorization-server', route, async (request, reply) => forward(request, reply, '/.well-known/openid-configuration'));
@@ -124,8 +135,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
           chrome: chrome(request, reply, `/oauth/interaction/${uid}`),
           csrf: csrfToken(request, reply, options.web),
           uid,
-          clientId,
-          clientName: await oauth.clientName(clientId),
+          client: await oauth.clientFacts(clientId),
           redirectHost: redirectOrigin,
           resourceName: resource === resources.mcp ? `the MCP server (${resource})` : `the REST API (${resource})`,
           scopes,

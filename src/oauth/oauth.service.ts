@@ -8,6 +8,7 @@ import type { OutboundClient } from '../net/outbound.ts';
 import { publicUrls } from '../status/status.service.ts';
 import type Provider from 'oidc-provider';
 import * as repo from './oauth.repository.ts';
+import { acceptableRedirectUri, CLIENT_LIMITS, clientFacts, reservedName, RESERVED_NAME_MESSAGE, type ClientFacts } from './client-rules.ts';
 import { deploymentKeys, keysRotatedAt, rotateKeys, type RotationResult } from './oauth-keys.ts';
 
 /** How often (at most) a process checks whether the authorization server's keys were rotated. */
@@ -35,19 +36,6 @@ export function parseAccountId(accountId: unknown): { userId: string; workspaceI
 
 export function accountIdOf(userId: string, workspaceId: string): string {
   return `${userId}:${workspaceId}`;
-}
-
-/** A redirect URI an MCP client or native app may register: https, or http on a loopback address. */
-export function acceptableRedirectUri(uri: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return false;
-  }
-  if (url.hash) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost');
 }
 
 export type OAuthPrincipal = {
@@ -93,7 +81,7 @@ export class OAuthService {
     this.#provider ??= Promise.all([import('./provider.ts'), deploymentKeys(this.deps.db)])
       .then(([module, keys]) => {
         this.#keys = { rotatedAt: keys.rotatedAt, checkedAt: now };
-        return module.createProvider({ db: this.deps.db, baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
+        return module.createProvider({ db: this.deps.db, now: () => this.deps.clock.now().getTime(), baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
       })
       .catch((error: unknown) => {
         this.#provider = undefined;
@@ -157,10 +145,13 @@ export class OAuthService {
 
   /** A registered client's name as it asked to be shown (its id when it gave none). */
   async clientName(clientId: string): Promise<string> {
-    if (clientId === 'herald-cli') return 'Herald command line';
+    return (await this.clientFacts(clientId)).name;
+  }
+
+  /** Who a client is: Herald's own app, or another's with its name, id and registration date. */
+  async clientFacts(clientId: string): Promise<ClientFacts> {
     const row = await repo.findRecord(this.deps.db, 'Client', sha256(clientId));
-    const name = row ? (JSON.parse(row.payload) as { client_name?: unknown }).client_name : undefined;
-    return typeof name === 'string' && name.trim() ? name.trim().slice(0, 100) : clientId;
+    return clientFacts(clientId, row ? (JSON.parse(row.payload) as Record<string, unknown>) : undefined);
   }
 
   /** Revokes an app's access: the grant and every code and token of it. Another user's grant is not found. */
@@ -180,10 +171,11 @@ export class OAuthService {
   /** Registers an app; a confidential one gets a secret, returned this once and stored hashed. */
   async registerApp(userId: string, input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ app: RegisteredApp; secret: string | null }> {
     const name = input.name.trim();
-    if (!name || name.length > 100) throw new BadRequestError('Give the app a name of 1 to 100 characters.');
+    if (!name || name.length > CLIENT_LIMITS.name) throw new BadRequestError(`Give the app a name of 1 to ${CLIENT_LIMITS.name} characters.`);
+    if (reservedName(name)) throw new BadRequestError(RESERVED_NAME_MESSAGE, { code: 'reserved_name' });
     const uris = [...new Set(input.redirectUris.map((u) => u.trim()).filter(Boolean))];
-    if (uris.length === 0 || uris.length > 10) throw new BadRequestError('Give 1 to 10 redirect URIs, one per line.');
-    const bad = uris.find((u) => u.length > 500 || !acceptableRedirectUri(u));
+    if (uris.length === 0 || uris.length > CLIENT_LIMITS.redirectUris) throw new BadRequestError(`Give 1 to ${CLIENT_LIMITS.redirectUris} redirect URIs, one per line.`);
+    const bad = uris.find((u) => !acceptableRedirectUri(u));
     if (bad !== undefined) throw new BadRequestError(`"${bad.slice(0, 100)}" cannot be a redirect URI: use https, or http on 127.0.0.1, [::1] or localhost, without a #fragment.`);
     if ((await repo.listClientsOfUser(this.deps.db, userId)).length >= 50) throw new BadRequestError('You have 50 apps already: delete one first.');
     const clientId = `app_${newSecret().slice(0, 20)}`;

@@ -9,7 +9,9 @@ import type { OutboundClient } from '../net/outbound.ts';
 import type { OAuthKeys } from './oauth-keys.ts';
 import { clientMetadataDocuments } from './client-metadata-document.ts';
 import { OAuthStore } from './oauth-store.ts';
-import { ACCESS_TOKEN_PREFIX, acceptableRedirectUri, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
+import { ACCESS_TOKEN_PREFIX, oauthResources, REFRESH_TOKEN_PREFIX } from './oauth.service.ts';
+import { acceptableRedirectUri, CLI_CLIENT_ID, CLIENT_LIMITS, clientFacts, firstPartyName, registrationProblem } from './client-rules.ts';
+import { clientIdentity } from './oauth-pages.html.ts';
 
 /** Lifetimes, in seconds. */
 export const OAUTH_TTL = {
@@ -21,9 +23,6 @@ export const OAUTH_TTL = {
   Session: 14 * 24 * 60 * 60,
   Grant: 365 * 24 * 60 * 60,
 } as const;
-
-/** The first-party command-line client (`herald login`): public, device flow. */
-export const CLI_CLIENT_ID = 'herald-cli';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -39,7 +38,7 @@ export const OAUTH_ROUTES = {
   pushed_authorization_request: '/oauth/par',
 } as const;
 
-type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string } } };
+type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string; metadata(): Record<string, unknown> } } };
 
 /** A page of the authorization server in Herald's layout, with the account pages' headers (and CSP). */
 function render(ctx: PageContext, title: string, body: ReturnType<typeof html>): void {
@@ -84,10 +83,10 @@ ${problem ? html`<div class="banner bad" role="alert">${problem}</div>` : ''}
 /** Step 2: the person checks the code and the app before going on to the consent page. */
 function userCodeConfirmPage(ctx: PageContext, form: string, _client: unknown, _deviceInfo: unknown, userCode: string): void {
   const { action, xsrf } = formParts(form);
-  const client = ctx.oidc.client;
+  const client = ctx.oidc.client ? clientFacts(ctx.oidc.client.clientId, ctx.oidc.client.metadata()) : undefined;
   const hidden = html`<input type="hidden" name="xsrf" value="${xsrf}"><input type="hidden" name="user_code" value="${userCode}">`;
   render(ctx, 'Confirm the device', html`<h1>Is this your device?</h1>
-<p><strong id="device-client">${client?.clientName ?? client?.clientId ?? 'An app'}</strong> asks to connect. Your device should show this code:</p>
+<p><strong id="device-client">${client?.name ?? 'An app'}</strong> asks to connect.${client ? clientIdentity(client) : ''} Your device should show this code:</p>
 <p><code id="device-code" class="code">${userCode}</code></p>
 <p class="muted">If you did not start this, or the code differs, cancel.</p>
 <div class="actions">
@@ -106,7 +105,7 @@ function deviceSuccessPage(ctx: PageContext): void {
  * bound to one resource (the REST API or the MCP server), their values start with Herald's
  * prefixes, and everything is stored in the database. Loaded on the first OAuth request only.
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; devicePollSeconds: number; outbound?: OutboundClient }): Promise<Provider> {
+export async function createProvider(options: { db: Db; now: () => number; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; devicePollSeconds: number; outbound?: OutboundClient }): Promise<Provider> {
   const { db, baseUrl, keys } = options;
   const resources = oauthResources(baseUrl);
   const secure = baseUrl.startsWith('https:');
@@ -116,13 +115,13 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
   };
 
   const provider = new Provider(baseUrl, {
-    adapter: (name: string) => new OAuthStore(name, db, Date.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
+    adapter: (name: string) => new OAuthStore(name, db, options.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
     // Client ID Metadata Documents: an https client_id is fetched as the client's metadata.
     discovery: { client_id_metadata_document_supported: Boolean(options.outbound) },
     clients: [
       {
         client_id: CLI_CLIENT_ID,
-        client_name: 'Herald command line',
+        client_name: firstPartyName(CLI_CLIENT_ID),
         token_endpoint_auth_method: 'none',
         grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
         response_types: [],
@@ -159,6 +158,9 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
         enabled: true,
         // Anyone may register (RFC 7591), as MCP clients do; such apps are public and use loopback or https redirects.
         idFactory: () => `app_${randomBytes(12).toString('base64url')}`,
+        // Registrations are neither read back nor managed (RFC 7592): no registration access token
+        // is issued, so none is stored for good.
+        issueRegistrationAccessToken: false,
       },
       resourceIndicators: {
         enabled: true,
@@ -183,12 +185,18 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
         if (value !== undefined) refuse('herald_owner cannot be registered.');
         if (metadata.token_endpoint_auth_method !== 'none') refuse('Dynamically registered apps are public clients: register with token_endpoint_auth_method "none" (and PKCE).');
         const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
-        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse('Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost).');
+        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse(`Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost), of at most ${CLIENT_LIMITS.text} characters.`);
+        const problem = registrationProblem(metadata);
+        if (problem) refuse(problem);
       },
     },
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/oauth/interaction/${interaction.uid}` },
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    // Each allowed request is its own grant, whatever the browser: never bound to the library's
+    // login session, where a second authorization of the same app (or a second `herald login`)
+    // would replace the first grant and hide its tokens (no refresh, a revocation that finds nothing).
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     // Every authorization asks the signed-in user again (the page is where the workspace is
     // chosen): only the grant the consent page just made is used, never one remembered.

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { resolver } from '../helpers/outbound.ts';
-import { codeFlow, CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
+import { authorize, codeFlow, CookieJar, createPerson, startOAuthServer, type OAuthServer } from './helpers.ts';
 
 /**
  * Client ID Metadata Documents: the app's client_id is an https URL serving its metadata. The
@@ -63,11 +63,23 @@ describe('Client ID Metadata Documents', () => {
     expect((await s.t.services.oauth.allowedApps(person.userId))[0]).toMatchObject({ clientId, clientName: 'Assistant' });
   });
 
+  it('the consent page shows the document\'s address as the app id, never as one of Herald\'s own apps', async () => {
+    const clientId = `${base}/named.json`;
+    documents.set('/named.json', { client_id: clientId, client_name: 'Command line', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' });
+    const person = await createPerson(s.t);
+    const app = config(clientId);
+    client.allowInsecureRequests(app);
+    const { consentHtml } = await authorize(app, new CookieJar(person.sessionToken), { scope: 'posts:read', workspaceId: person.workspaceId, decision: 'deny' });
+    expect(consentHtml).toContain(`Not one of Herald’s own apps: app id <code>${clientId}</code>, described at that address.`);
+    expect(consentHtml).not.toContain('id="first-party"');
+  });
+
   it('refuses a document that names another client, asks for a secret, or redirects to plain http elsewhere', async () => {
     documents.set('/other.json', { client_id: `${base}/elsewhere.json`, redirect_uris: ['http://127.0.0.1:9/callback'] });
     documents.set('/secret.json', { client_id: `${base}/secret.json`, redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'client_secret_basic' });
     documents.set('/http.json', { client_id: `${base}/http.json`, redirect_uris: ['http://app.example.test/callback'] });
-    for (const name of ['/other.json', '/secret.json', '/http.json', '/missing.json']) {
+    documents.set('/reserved.json', { client_id: `${base}/reserved.json`, client_name: 'Herald command line', redirect_uris: ['http://127.0.0.1:9/callback'] });
+    for (const name of ['/other.json', '/secret.json', '/http.json', '/reserved.json', '/missing.json']) {
       const url = new URL(`${s.origin}/oauth/authorize`);
       url.search = new URLSearchParams({ client_id: `${base}${name}`, response_type: 'code', redirect_uri: 'http://127.0.0.1:9/callback', scope: 'posts:read', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }).toString();
       const res = await fetch(url, { redirect: 'manual' });

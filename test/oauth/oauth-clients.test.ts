@@ -72,6 +72,14 @@ describe('apps registered in the developer settings', () => {
     expect((await s.t.services.oauth.allowedApps(person.userId)).length).toBe(0);
   });
 
+  it('refuses a name reserved for Herald\'s own apps, with the form kept', async () => {
+    const person = await createPerson(s.t);
+    const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', { name: 'Herald Command-Line', redirect_uris: 'http://127.0.0.1:9/callback', kind: 'public' });
+    expect(res.status).toBe(400);
+    expect(res.html).toContain('reserved for Herald&#39;s own apps');
+    expect((await s.t.services.oauth.ownApps(person.userId)).length).toBe(0);
+  });
+
   it('refuses an http redirect URI on another host, with the form kept', async () => {
     const person = await createPerson(s.t);
     const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', { name: 'Bad', redirect_uris: 'http://app.example.test/cb', kind: 'public' });

@@ -14,8 +14,8 @@ beforeAll(async () => {
 const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
 
-/** What a person does in the browser (the browser test clicks it): type the code, confirm, allow. */
-async function approve(jar: CookieJar, verificationUri: string, userCode: string, workspaceId: string, decision = 'allow') {
+/** The verification pages up to the consent page: type the code, check it and the app, continue. */
+async function confirmCode(jar: CookieJar, verificationUri: string, userCode: string) {
   const input = await jar.fetch(verificationUri);
   const inputHtml = await input.text();
   expect(input.status, inputHtml).toBe(200);
@@ -27,7 +27,12 @@ async function approve(jar: CookieJar, verificationUri: string, userCode: string
   expect(toConsent.status, await toConsent.clone().text()).toBe(303);
   const interaction = new URL(toConsent.headers.get('location')!, s.origin).href;
   const consent = await jar.fetch(interaction);
-  const consentHtml = await consent.text();
+  return { confirmHtml, interaction, consentHtml: await consent.text() };
+}
+
+/** What a person does in the browser (the browser test clicks it): type the code, confirm, allow. */
+async function approve(jar: CookieJar, verificationUri: string, userCode: string, workspaceId: string, decision = 'allow') {
+  const { interaction, consentHtml } = await confirmCode(jar, verificationUri, userCode);
   expect(consentHtml).toContain('Herald command line');
   const answer = await jar.fetch(interaction, form({ _csrf: field(consentHtml, '_csrf'), workspace: workspaceId, decision }));
   expect(answer.status).toBe(303);
@@ -66,6 +71,56 @@ describe('device authorization grant (RFC 8628)', () => {
     const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
+
+describe('two device logins approved in the same browser', () => {
+  it('are two grants: approving the second ends neither the first\'s refresh token nor its access token', async () => {
+    const person = await createPerson(s.t);
+    const browser = new CookieJar(person.sessionToken);
+    const logins = [];
+    for (let i = 0; i < 2; i += 1) {
+      const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+      await approve(browser, device.verification_uri, device.user_code, person.workspaceId);
+      logins.push(await client.pollDeviceAuthorizationGrant(cli, device));
+    }
+    const rest = async (token: string) => (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
+    for (const tokens of logins) {
+      expect(await rest(tokens.access_token)).toBe(200);
+      const next = await client.refreshTokenGrant(cli, tokens.refresh_token!);
+      expect(await rest(next.access_token)).toBe(200);
+    }
+    // Revoking one login leaves the other.
+    await client.tokenRevocation(cli, logins[0]!.refresh_token!);
+    expect((await s.t.services.oauth.allowedApps(person.userId)).length).toBe(1);
+  });
+});
+
+describe('who asks, on the confirmation and consent pages (RFC 8628 §5.4)', () => {
+  it('the CLI is marked as Herald\'s own; another device app, whatever its name, shows its id and registration date', async () => {
+    const jar = new CookieJar((await createPerson(s.t)).sessionToken);
+    const ours = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const own = await confirmCode(jar, ours.verification_uri, ours.user_code);
+    for (const html of [own.confirmHtml, own.consentHtml]) {
+      expect(html).toContain('<span class="tag" id="first-party">');
+      expect(html).not.toContain('id="client-facts"');
+    }
+
+    const registration = await fetch(`${s.origin}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Command line', token_endpoint_auth_method: 'none', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], response_types: [], redirect_uris: [] }),
+    });
+    expect(registration.status).toBe(201);
+    const registered = (await registration.json()) as { client_id: string; client_id_issued_at: number };
+    const other = await client.discovery(new URL(s.origin), registered.client_id, undefined, client.None(), { execute: [client.allowInsecureRequests], algorithm: 'oauth2' });
+    const theirs = await client.initiateDeviceAuthorization(other, { scope: 'posts:read' });
+    const page = await confirmCode(jar, theirs.verification_uri, theirs.user_code);
+    for (const html of [page.confirmHtml, page.consentHtml]) {
+      expect(html).not.toContain('id="first-party"');
+      expect(html).toContain(`Not one of Herald’s own apps: app id <code>${registered.client_id}</code>`);
+      expect(html).toContain(`datetime="${new Date(registered.client_id_issued_at * 1000).toISOString()}"`);
+    }
   });
 });
 

@@ -112,6 +112,16 @@ describe('authorization code with PKCE', () => {
     expect(rows.some((r) => r.payload.includes(tokens.access_token) || r.payload.includes(tokens.refresh_token!))).toBe(false);
   });
 
+  it('the consent page shows a registered app\'s id and registration date, not only the name it chose', async () => {
+    const person = await createPerson(s.t);
+    const config = await registerClient(s.origin, { client_name: 'Command line' });
+    const { client_id: clientId, client_id_issued_at: issuedAt } = config.clientMetadata();
+    const { consentHtml } = await authorize(config, new CookieJar(person.sessionToken), { scope: 'posts:read', workspaceId: person.workspaceId, decision: 'deny' });
+    expect(consentHtml).toContain(`Not one of Herald’s own apps: app id <code>${clientId}</code>`);
+    expect(consentHtml).toContain(`datetime="${new Date(Number(issuedAt) * 1000).toISOString()}"`);
+    expect(consentHtml).not.toContain('id="first-party"');
+  });
+
   it('binds tokens to one resource: an MCP token is refused on REST and a REST token on MCP', async () => {
     const person = await createPerson(s.t);
     const config = await registerClient(s.origin);
