@@ -68,4 +68,14 @@ describe('the page kit', () => {
       expect({ url: p.url, style: p.style, styleSrc: p.styleSrc, header: p.header }).toEqual({ url: p.url, style: first!.style, styleSrc: first!.styleSrc, header: true });
     }
   });
+
+  it('shows the same navigation on the account and OAuth pages, Members included for an owner', async () => {
+    const person = await createPerson(t, 'owner');
+    const navOf = async (url: string) => {
+      const res = await t.request({ method: 'GET', url, cookies: { herald_session: person.sessionToken } });
+      return [...(/<nav aria-label="Account">([\s\S]*?)<\/nav>/.exec(res.body)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    };
+    const expected = ['/account/keys', '/account/members', '/account/apps', '/account/developer-apps'];
+    for (const url of expected) expect(await navOf(url), url).toEqual(expected);
+  });
 });
