@@ -1,11 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib.ts';
-import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
-import { launchChromium, recordProblems } from '../helpers/browser.ts';
+import { createTenant, type TestApp } from '../helpers/app.ts';
+import { recordProblems, servedToChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 import { createPerson } from '../oauth/helpers.ts';
 
@@ -24,12 +22,7 @@ const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ env: { BASE_URL: origin } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
 }, processBudget(1, 30_000));
 
 afterAll(async () => {
@@ -59,28 +52,33 @@ async function visit(name: string, url: string, session?: string) {
   return seen;
 }
 
-describe('the pages in a browser', () => {
-  it('fit a phone and a desktop, each with the one header and stylesheet', async () => {
-    const tenant = await createTenant(t);
-    const link = (await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json() as { url: string };
-    const person = await createPerson(t, 'owner');
-    await t.services.developerKeys.create({ userId: person.userId, workspaceId: person.workspaceId, role: 'owner' }, { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] });
-    const pages: Array<[string, string, string?]> = [
-      ['sign-in', '/account/sign-in'],
-      ['keys', '/account/keys', person.sessionToken],
-      ['members', '/account/members', person.sessionToken],
-      ['apps', '/account/apps', person.sessionToken],
-      ['developer-apps', '/account/developer-apps', person.sessionToken],
-      ['device', '/oauth/device', person.sessionToken],
-      ['upload', new URL(link.url).pathname],
-      ['upload-closed', `/u/${'x'.repeat(43)}`],
-      ['developers', '/developers'],
-    ];
-    for (const [name, url, session] of pages) {
-      for (const seen of await visit(name, url, session)) {
-        expect(seen.scroll, `${name} at ${seen.width} px`).toBeLessThanOrEqual(seen.client);
-        expect({ name, brand: seen.brand, stylesheets: seen.stylesheets }).toEqual({ name, brand: 'Herald', stylesheets: 1 });
-      }
+/** Who visits, and where: filled in once the workspace, its key and an upload link exist. */
+const visitor = { session: '', uploadPath: '' };
+
+beforeAll(async () => {
+  const tenant = await createTenant(t);
+  visitor.uploadPath = new URL(((await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json() as { url: string }).url).pathname;
+  const person = await createPerson(t, 'owner');
+  await t.services.developerKeys.create({ userId: person.userId, workspaceId: person.workspaceId, role: 'owner' }, { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] });
+  visitor.session = person.sessionToken;
+});
+
+describe('the pages in a browser fit a phone and a desktop, each with the one header and stylesheet', () => {
+  it.each([
+    ['sign-in', '/account/sign-in', false],
+    ['keys', '/account/keys', true],
+    ['members', '/account/members', true],
+    ['apps', '/account/apps', true],
+    ['developer-apps', '/account/developer-apps', true],
+    ['device', '/oauth/device', true],
+    ['upload', null, false],
+    ['upload-closed', `/u/${'x'.repeat(43)}`, false],
+    ['developers', '/developers', false],
+  ] as const)('%s', async (name, path, signedIn) => {
+    // null: the upload link's page.
+    for (const seen of await visit(name, path ?? visitor.uploadPath, signedIn ? visitor.session : undefined)) {
+      expect(seen.scroll, `${name} at ${seen.width} px`).toBeLessThanOrEqual(seen.client);
+      expect({ brand: seen.brand, stylesheets: seen.stylesheets }).toEqual({ brand: 'Herald', stylesheets: 1 });
     }
   });
 });
