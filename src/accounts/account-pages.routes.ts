@@ -99,12 +99,12 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   });
 
   app.get('/account/link/:token', { ...page, schema: { hide: true, params: tokenParam } }, async (request, reply) => {
-    const { token } = request.params as z.infer<typeof tokenParam>;
+    const { token } = tokenParam.parse(request.params);
     return send(reply, linkPage({ csrf: csrfToken(request, reply, web), token }));
   });
 
   app.post('/account/link/:token', { ...page, config: { auth: 'none', quota: SIGNUP_VERIFY_QUOTA }, schema: { hide: true, params: tokenParam } }, async (request, reply) => {
-    const { token } = request.params as z.infer<typeof tokenParam>;
+    const { token } = tokenParam.parse(request.params);
     try {
       const user = await signIn.useLink(token);
       await signInBrowser(reply, web, user.id);
@@ -192,7 +192,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
-      const rotated = await developerKeys.rotate(owner, (request.params as z.infer<typeof idParam>).id);
+      const rotated = await developerKeys.rotate(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { created: { ...rotated, rotated: true } });
     } catch (error) {
       const { status, message } = failure(error, reply);
@@ -204,7 +204,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
-      const key = await developerKeys.revoke(owner, (request.params as z.infer<typeof idParam>).id);
+      const key = await developerKeys.revoke(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { notice: `Key “${key.name}” is revoked; it no longer works.` });
     } catch (error) {
       const { status, message } = failure(error, reply);
@@ -217,7 +217,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   function answerAction(answer: 'accept' | 'decline', action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>) {
     app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
       try {
-        const notice = await action(request.account!.session, (request.params as z.infer<typeof idParam>).id, request);
+        const notice = await action(request.account!.session, idParam.parse(request.params).id, request);
         return renderKeys(request, reply, { notice });
       } catch (error) {
         const { status, message } = failure(error, reply);
@@ -298,7 +298,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/members/:id/role',
     async (actor, request) => {
-      await members.setRole(actor, (request.params as z.infer<typeof idParam>).id, readForm(roleForm, request.body).role);
+      await members.setRole(actor, idParam.parse(request.params).id, readForm(roleForm, request.body).role);
       return 'Role changed.';
     },
     idParam,
@@ -306,7 +306,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/members/:id/remove',
     async (actor, request) => {
-      await members.remove(actor, (request.params as z.infer<typeof idParam>).id);
+      await members.remove(actor, idParam.parse(request.params).id);
       return 'Member removed.';
     },
     idParam,
@@ -314,7 +314,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/invitations/:id/cancel',
     async (actor, request) => {
-      await members.cancelInvitation(actor, (request.params as z.infer<typeof idParam>).id);
+      await members.cancelInvitation(actor, idParam.parse(request.params).id);
       return 'Invitation cancelled.';
     },
     idParam,
