@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { AppError } from '../errors.ts';
+import { formList, formText, readForm } from '../web/forms.ts';
 import { html } from '../web/html.ts';
-import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';
+import { layout, messagePage, pageHeaders } from '../web/layout.ts';
+import { pageChrome } from '../web/navigation.ts';
 import { clearBrowserSession, csrfToken, requireUser, safeNext, signInBrowser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
 import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from './account-pages.html.ts';
 import { scopesFor } from './developer-keys.service.ts';
@@ -12,19 +14,13 @@ import { normaliseEmail } from './sign-in.service.ts';
 import { SIGNUP_START_QUOTA, SIGNUP_VERIFY_QUOTA } from './signup.routes.ts';
 import { emailSchema } from './signup.schema.ts';
 
-type Body = Record<string, unknown>;
-
-function field(body: unknown, name: string): string {
-  const value = (body as Body | undefined)?.[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first.slice(0, 1000) : '';
-}
-
-function fields(body: unknown, name: string): string[] {
-  const value = (body as Body | undefined)?.[name];
-  const all = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return all.filter((v): v is string => typeof v === 'string').slice(0, 100);
-}
+/** The account pages' forms (and the sign-in page's query), each field as `formText` reads it. */
+const signInQuery = z.object({ email: formText(), next: formText(), code: formText(), sent: formText() });
+const signInForm = z.object({ email: formText(), next: formText(), code: formText() });
+const workspaceForm = z.object({ workspace: formText(), back: formText() });
+const keyForm = z.object({ kind: formText(), name: formText(), scopes: formList(), channels: formList() });
+const inviteForm = z.object({ email: formText(), role: formText() });
+const roleForm = z.object({ role: formText() });
 
 const idParam = z.object({ id: z.string().min(1).max(100) });
 const tokenParam = z.object({ token: z.string().regex(/^[0-9A-Za-z]{1,100}$/) });
@@ -42,20 +38,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
   const send = (reply: FastifyReply, body: string, status = 200) => reply.status(status).headers(pageHeaders()).send(body);
 
-  function chrome(request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members'): PageChrome {
-    const account = request.account!;
-    const nav = [{ href: '/account/keys', label: 'Developer settings', current: current === 'keys' }];
-    if (account.current && mayManageMembers(account.current.role)) nav.push({ href: '/account/members', label: 'Members', current: current === 'members' });
-    nav.push({ href: '/account/apps', label: 'Apps you allowed', current: false }, { href: '/account/developer-apps', label: 'Your apps', current: false });
-    return {
-      nav,
-      workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),
-      currentWorkspaceId: account.current?.workspace.id ?? null,
-      back: `/account/${current}`,
-      csrf: csrfToken(request, reply, web),
-      email: account.session.email,
-    };
-  }
+  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members') => pageChrome(request, reply, web, `/account/${current}`);
 
   /** A refusal to show on the page (with its headers, e.g. a 429's Retry-After); anything else goes to the error handler. */
   function failure(error: unknown, reply: FastifyReply): { status: number; message: string } {
@@ -75,21 +58,22 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   app.get('/account', page, async (request, reply) => reply.redirect(request.account ? '/account/keys' : '/account/sign-in', 303));
 
   app.get('/account/sign-in', page, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const email = emailSchema.safeParse(field(query, 'email'));
-    const next = field(query, 'next') || undefined;
+    const query = readForm(signInQuery, request.query);
+    const email = emailSchema.safeParse(query.email);
+    const next = query.next || undefined;
     // Signed in already, with no other address to sign in as (an invitation's link to one's own address).
     if (request.account && (!email.success || normaliseEmail(email.data) === request.account.session.email)) return reply.redirect(safeNext(next), 303);
-    const code = field(query, 'code').replace(/\D/g, '').slice(0, 12) || undefined;
+    const code = query.code.replace(/\D/g, '').slice(0, 12) || undefined;
     // The code step only after a code was asked for (or with the mailed one); a link with just the address asks for one first.
-    const step = email.success && (code !== undefined || field(query, 'sent') === '1') ? 'code' : 'email';
+    const step = email.success && (code !== undefined || query.sent === '1') ? 'code' : 'email';
     return send(reply, signInPage({ csrf: csrfToken(request, reply, web), step, email: email.success ? email.data : undefined, code, next: next && safeNext(next), policy: signIn.policy }));
   });
 
   app.post('/account/sign-in', { ...page, config: { auth: 'none', quota: SIGNUP_START_QUOTA } }, async (request, reply) => {
-    const next = field(request.body, 'next');
-    const email = emailSchema.safeParse(field(request.body, 'email').trim());
-    const render = (status: number, error: string) => send(reply, signInPage({ csrf: csrfToken(request, reply, web), step: 'email', email: field(request.body, 'email'), next: next && safeNext(next), error, policy: signIn.policy }), status);
+    const form = readForm(signInForm, request.body);
+    const next = form.next;
+    const email = emailSchema.safeParse(form.email.trim());
+    const render = (status: number, error: string) => send(reply, signInPage({ csrf: csrfToken(request, reply, web), step: 'email', email: form.email, next: next && safeNext(next), error, policy: signIn.policy }), status);
     if (!email.success) return render(400, 'That is not an e-mail address.');
     try {
       await signIn.start(email.data, { afterAnswer: (deliver) => void reply.then(() => signIn.later(deliver), () => signIn.later(deliver)) });
@@ -102,11 +86,10 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   });
 
   app.post('/account/sign-in/verify', { ...page, config: { auth: 'none', quota: SIGNUP_VERIFY_QUOTA } }, async (request, reply) => {
-    const next = field(request.body, 'next');
-    const email = field(request.body, 'email');
+    const { next, email, code } = readForm(signInForm, request.body);
     try {
       if (!emailSchema.safeParse(email).success) throw new AppError(400, 'invalid_email', 'That is not an e-mail address.');
-      const { user } = await signIn.verify(email, field(request.body, 'code').replace(/\s/g, ''));
+      const { user } = await signIn.verify(email, code.replace(/\s/g, ''));
       await signInBrowser(reply, web, user.id);
       return reply.redirect(safeNext(next), 303);
     } catch (error) {
@@ -116,12 +99,12 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   });
 
   app.get('/account/link/:token', { ...page, schema: { hide: true, params: tokenParam } }, async (request, reply) => {
-    const { token } = request.params as z.infer<typeof tokenParam>;
+    const { token } = tokenParam.parse(request.params);
     return send(reply, linkPage({ csrf: csrfToken(request, reply, web), token }));
   });
 
   app.post('/account/link/:token', { ...page, config: { auth: 'none', quota: SIGNUP_VERIFY_QUOTA }, schema: { hide: true, params: tokenParam } }, async (request, reply) => {
-    const { token } = request.params as z.infer<typeof tokenParam>;
+    const { token } = tokenParam.parse(request.params);
     try {
       const user = await signIn.useLink(token);
       await signInBrowser(reply, web, user.id);
@@ -148,8 +131,8 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   });
 
   app.post('/account/workspace', signedIn, async (request, reply) => {
-    await sessions.selectWorkspace(request.account!.session, field(request.body, 'workspace'));
-    const back = field(request.body, 'back');
+    const { workspace, back } = readForm(workspaceForm, request.body);
+    await sessions.selectWorkspace(request.account!.session, workspace);
     return reply.redirect(back === '/account/members' ? back : '/account/keys', 303);
   });
 
@@ -188,14 +171,15 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   app.post('/account/keys', signedIn, async (request, reply) => {
     const owner = keyOwner(request);
     if (!owner) return renderKeys(request, reply, { status: 403, error: 'You are not a member of any workspace.' });
-    const kind = field(request.body, 'kind') === 'mcp' ? 'mcp' : 'rest';
+    const form = readForm(keyForm, request.body);
+    const kind = form.kind === 'mcp' ? 'mcp' : 'rest';
     const allOfKind = new Set<string>(scopesFor(kind, 'owner'));
     try {
       const created = await developerKeys.create(owner, {
         kind,
-        name: field(request.body, 'name'),
-        scopes: fields(request.body, 'scopes').filter((s) => allOfKind.has(s)),
-        channelIds: fields(request.body, 'channels'),
+        name: form.name,
+        scopes: form.scopes.filter((s) => allOfKind.has(s)),
+        channelIds: form.channels,
       });
       return renderKeys(request, reply, { created: { ...created, rotated: false } });
     } catch (error) {
@@ -208,7 +192,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
-      const rotated = await developerKeys.rotate(owner, (request.params as z.infer<typeof idParam>).id);
+      const rotated = await developerKeys.rotate(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { created: { ...rotated, rotated: true } });
     } catch (error) {
       const { status, message } = failure(error, reply);
@@ -220,7 +204,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
-      const key = await developerKeys.revoke(owner, (request.params as z.infer<typeof idParam>).id);
+      const key = await developerKeys.revoke(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { notice: `Key “${key.name}” is revoked; it no longer works.` });
     } catch (error) {
       const { status, message } = failure(error, reply);
@@ -233,7 +217,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   function answerAction(answer: 'accept' | 'decline', action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>) {
     app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
       try {
-        const notice = await action(request.account!.session, (request.params as z.infer<typeof idParam>).id, request);
+        const notice = await action(request.account!.session, idParam.parse(request.params).id, request);
         return renderKeys(request, reply, { notice });
       } catch (error) {
         const { status, message } = failure(error, reply);
@@ -304,8 +288,8 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   }
 
   membersAction('/account/members/invite', async (actor, request) => {
-    const email = field(request.body, 'email');
-    const { mail } = await members.invite(actor, email, field(request.body, 'role'));
+    const { email, role } = readForm(inviteForm, request.body);
+    const { mail } = await members.invite(actor, email, role);
     const joins = 'They join once they sign in with that address and accept.';
     return mail === 'smtp'
       ? `Invitation sent to ${email}. ${joins}`
@@ -314,7 +298,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/members/:id/role',
     async (actor, request) => {
-      await members.setRole(actor, (request.params as z.infer<typeof idParam>).id, field(request.body, 'role'));
+      await members.setRole(actor, idParam.parse(request.params).id, readForm(roleForm, request.body).role);
       return 'Role changed.';
     },
     idParam,
@@ -322,7 +306,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/members/:id/remove',
     async (actor, request) => {
-      await members.remove(actor, (request.params as z.infer<typeof idParam>).id);
+      await members.remove(actor, idParam.parse(request.params).id);
       return 'Member removed.';
     },
     idParam,
@@ -330,7 +314,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   membersAction(
     '/account/invitations/:id/cancel',
     async (actor, request) => {
-      await members.cancelInvitation(actor, (request.params as z.infer<typeof idParam>).id);
+      await members.cancelInvitation(actor, idParam.parse(request.params).id);
       return 'Invitation cancelled.';
     },
     idParam,

@@ -4,31 +4,25 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { AppError } from '../errors.ts';
 import { isProviderIdentifier } from '../providers/registry.ts';
-import { pageDocument, securePageHeaders } from '../web/page-shell.ts';
-
-/** Escapes as numeric character references. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { html } from '../web/html.ts';
+import { pageDocument, pageHeaders } from '../web/layout.ts';
 
 function page(title: string, message: string): string {
-  return pageDocument({ title, body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main>` });
+  return pageDocument({ title, main: html`<h1>${title}</h1><p>${message}</p>`, bare: true });
 }
 
 /** The page asking which account to connect: one button per option, each posting the single-use state and its id. */
 function choicePage(provider: string, choice: { state: string; prompt: string; options: Array<{ id: string; label: string }> }): string {
-  const buttons = choice.options
-    .map((o) => `<li><button type="submit" name="choice" value="${escapeHtml(o.id)}">${escapeHtml(o.label)}</button></li>`)
-    .join('');
+  const buttons = choice.options.map((o) => html`<li><button type="submit" name="choice" value="${o.id}">${o.label}</button></li>`);
   return pageDocument({
     title: 'Choose what to connect',
-    body: `<main><h1>Choose what to connect</h1><p>${escapeHtml(choice.prompt)}</p><form method="post" action="/integrations/callback/${encodeURIComponent(provider)}/choose"><input type="hidden" name="state" value="${escapeHtml(choice.state)}"><ul>${buttons}</ul></form></main>`,
+    main: html`<h1>Choose what to connect</h1><p>${choice.prompt}</p><form method="post" action="/integrations/callback/${encodeURIComponent(provider)}/choose"><input type="hidden" name="state" value="${choice.state}"><ul class="choices">${buttons}</ul></form>`,
   });
 }
 
-/** The pages load nothing; only the choice page posts a form, to this site. */
-const PAGE_HEADERS = securePageHeaders({ formAction: "'none'" });
-const CHOICE_PAGE_HEADERS = securePageHeaders({ formAction: "'self'" });
+/** The last step's pages load nothing; the choice page loads only the stylesheet, and posts a form to this site. */
+const PAGE_HEADERS = pageHeaders({ bare: true, formAction: "'none'" });
+const CHOICE_PAGE_HEADERS = pageHeaders({ script: null });
 
 /**
  * Where a platform sends the person back after a browser sign-in. The single-use state is the

@@ -2,10 +2,8 @@ import { MCP_SCOPES, REST_SCOPES, ROLE_SCOPES, ROLES } from '../auth/scopes.ts';
 import { MIN_NOTICE_DAYS } from '../http/headers.plugin.ts';
 import { publicUrls, RATE_LIMIT_HEADERS } from '../status/status.service.ts';
 import { CLIENT_LIMITS, REGISTRATIONS_PER_HOUR, UNUSED_CLIENT_TTL_SECONDS } from '../oauth/client-rules.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { html } from '../web/html.ts';
+import { pageDocument } from '../web/layout.ts';
 
 /** llms.txt: a plain map of the API for language models and other machine readers. */
 export function llmsTxt(baseUrl: string): string {
@@ -37,20 +35,15 @@ export function llmsTxt(baseUrl: string): string {
 /** The developers' page: quick start, authentication, limits and the deprecation policy. */
 export function developersHtml(baseUrl: string): string {
   const u = publicUrls(baseUrl);
-  const roles = ROLES.map((role) => `<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s) => `<code>${s}</code>`).join(' ')}</td></tr>`).join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Herald for developers</title>
-<style>body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}code,pre{background:#f1f3f7;border-radius:4px;padding:.1em .3em;overflow-wrap:anywhere}pre{padding:.8em;font-size:.85em;white-space:pre-wrap;overflow-wrap:break-word;max-width:100%;box-sizing:border-box}pre code{padding:0}td code{overflow-wrap:normal;white-space:nowrap}table{border-collapse:collapse}td,th{border:1px solid #d5d9e2;padding:.3em .5em;text-align:left;vertical-align:top}</style>
-</head><body>
-<h1>Herald for developers</h1>
-<p>The public API (version 1) is at <code>${escapeHtml(u.api)}</code>. Its full description is the <a href="${escapeHtml(u.openapi)}">OpenAPI document</a>, browsable in <a href="${escapeHtml(u.swaggerUi)}">Swagger UI</a>; a summary for machines is at <a href="${escapeHtml(u.llms)}">llms.txt</a>.</p>
+  const roles = ROLES.map((role) => html`<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s, i) => html`${i ? ' ' : ''}<code>${s}</code>`)}</td></tr>`);
+  const main = html`<h1>Herald for developers</h1>
+<p>The public API (version 1) is at <code>${u.api}</code>. Its full description is the <a href="${u.openapi}">OpenAPI document</a>, browsable in <a href="${u.swaggerUi}">Swagger UI</a>; a summary for machines is at <a href="${u.llms}">llms.txt</a>.</p>
 <h2 id="quick-start">Quick start</h2>
 <p>List the channels your key can post to; each one's <code>id</code> is what a post names as <code>integration.id</code>:</p>
-<pre>curl -H "Authorization: svc_…" ${escapeHtml(u.api)}/integrations</pre>
+<pre>curl -H "Authorization: svc_…" ${u.api}/integrations</pre>
 <h2 id="create-a-post">Create a post</h2>
 <p>Schedule a post on one channel (send <code>"type": "now"</code> to publish at once, or <code>"draft"</code> to keep it unpublished; <code>date</code> is required for every type, and needs <code>Z</code> or an offset):</p>
-<pre>curl -X POST ${escapeHtml(u.api)}/posts \\
+<pre>curl -X POST ${u.api}/posts \\
   -H "Authorization: svc_…" \\
   -H "Content-Type: application/json" \\
   -d '{
@@ -64,12 +57,12 @@ export function developersHtml(baseUrl: string): string {
 <p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
 <h2 id="connect-a-channel">Connect a channel</h2>
 <p>With the <code>channels:write</code> scope, <code>POST /integrations/connect</code> takes <code>provider</code> and the platform's fields. A token is checked with the platform at once (a refusal is a 400 <code>platform_refused</code> with its reason, and nothing is stored):</p>
-<pre>curl -X POST ${escapeHtml(u.api)}/integrations/connect \\
+<pre>curl -X POST ${u.api}/integrations/connect \\
   -H "Authorization: svc_…" -H "Content-Type: application/json" \\
   -d '{"provider": "telegram", "botToken": "123456:ABC…", "chatId": "@yourchannel"}'</pre>
 <p>A platform with a browser sign-in answers <code>{"url": …}</code> to open, e.g. <code>{"provider": "mastodon", "instance": "mastodon.social"}</code>; the channel appears once the person approves (the link works once, for 15 minutes). Connecting an account again reconnects its channel, keeping the id. <code>POST /integrations/:id/reconnect</code> renews credentials, <code>PATCH /integrations/:id</code> renames it, files it under a client group or sets its preferred settings, and <code>DELETE /integrations/:id</code> removes it from the workspace (409 while posts are scheduled on it, unless <code>?force=true</code>, which moves them to draft). Its posts are kept: drafts and published history stay readable in <code>GET /posts</code> under the deleted channel's id, but cannot be scheduled (409 <code>channel_deleted</code>) until the same account is connected again, which restores the channel with the same id.</p>
 <h2 id="accounts">Accounts and keys</h2>
-<p>Sign in (or sign up, where the instance allows it) at <a href="${escapeHtml(u.signUp)}">${escapeHtml(u.signUp)}</a> with a one-time code sent to your e-mail address, or through the API: <code>POST /signup/start</code> with <code>{"email": "…"}</code>, then <code>POST /signup/verify</code> with <code>{"email", "code"}</code>. Then create REST and MCP keys yourself in the <a href="${escapeHtml(u.developerSettings)}">developer settings</a>, no approval needed; owners and admins invite members there too, and an invitation makes its recipient a member only once they sign in with the invited address and accept it there. The operator can also create users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
+<p>Sign in (or sign up, where the instance allows it) at <a href="${u.signUp}">${u.signUp}</a> with a one-time code sent to your e-mail address, or through the API: <code>POST /signup/start</code> with <code>{"email": "…"}</code>, then <code>POST /signup/verify</code> with <code>{"email", "code"}</code>. Then create REST and MCP keys yourself in the <a href="${u.developerSettings}">developer settings</a>, no approval needed; owners and admins invite members there too, and an invitation makes its recipient a member only once they sign in with the invited address and accept it there. The operator can also create users, workspaces and keys with the <code>herald admin</code> command. A key is shown once, when it is created; only its hash is stored. Rotating it takes effect at once: the old secret answers 401 on its next call.</p>
 <h2 id="authentication">Authentication</h2>
 <ul>
 <li>API keys (<code>svc_…</code>) go as the whole <code>Authorization</code> value, without <code>Bearer</code>.</li>
@@ -80,12 +73,12 @@ export function developersHtml(baseUrl: string): string {
 </ul>
 <table><tr><th>Role</th><th>Scopes it allows</th></tr>${roles}</table>
 <h2 id="oauth">OAuth 2.1: apps acting for someone else</h2>
-<p>Herald is an OAuth 2.1 authorization server (issuer <code>${escapeHtml(u.oauthIssuer)}</code>, metadata at <code>${escapeHtml(u.oauthServerMetadata)}</code>, RFC 8414). Grants: authorization code with PKCE (S256 only), refresh tokens (rotated on every use; reusing an old one revokes the whole grant), and the device authorization grant (RFC 8628, confirmed at <code>${escapeHtml(u.oauthIssuer)}/oauth/device</code>). Revoke tokens at <code>/oauth/revoke</code> (RFC 7009): a revoked token is refused from its next call, on the REST API and the MCP server; revoking a refresh token ends its grant. Every authorization the user allows is its own grant: allowing the same app again, or a second <code>herald login</code>, leaves the earlier ones working until they are revoked or expire. The authorization response carries <code>iss</code> (RFC 9207).</p>
+<p>Herald is an OAuth 2.1 authorization server (issuer <code>${u.oauthIssuer}</code>, metadata at <code>${u.oauthServerMetadata}</code>, RFC 8414). Grants: authorization code with PKCE (S256 only), refresh tokens (rotated on every use; reusing an old one revokes the whole grant), and the device authorization grant (RFC 8628, confirmed at <code>${u.oauthIssuer}/oauth/device</code>). Revoke tokens at <code>/oauth/revoke</code> (RFC 7009): a revoked token is refused from its next call, on the REST API and the MCP server; revoking a refresh token ends its grant. Every authorization the user allows is its own grant: allowing the same app again, or a second <code>herald login</code>, leaves the earlier ones working until they are revoked or expire. The authorization response carries <code>iss</code> (RFC 9207).</p>
 <ul>
 <li>Register an app in the developer settings under “Your apps” (confidential with a secret shown once, or public), or dynamically at <code>/oauth/register</code> (RFC 7591: public clients, redirect URIs on https or a loopback address). A <code>client_id</code> that is an https URL is read as a Client ID Metadata Document, with the same rules.</li>
 <li>Limits of an app, on every path: a name of at most ${CLIENT_LIMITS.name} characters, never containing “Herald” (reserved for Herald's own apps, however it is written); at most ${CLIENT_LIMITS.redirectUris} redirect URIs of at most ${CLIENT_LIMITS.text} characters each. A dynamic registration also keeps every other text under ${CLIENT_LIMITS.text} characters and every list under ${CLIENT_LIMITS.listItems + 1} entries, ${CLIENT_LIMITS.metadataBytes / 1024} KiB of metadata in all (refused with <code>invalid_client_metadata</code>); each client address may register ${REGISTRATIONS_PER_HOUR} apps an hour (then 429 with <code>Retry-After</code>). An app registered dynamically that nobody has allowed within ${UNUSED_CLIENT_TTL_SECONDS / 3600} hours of its registration is deleted (its <code>client_id</code> then answers <code>invalid_client</code>); once allowed it stays. No registration access token is issued: registrations are not read back or changed (RFC 7592).</li>
 <li>The pages that ask a person to trust an app (the device confirmation and the consent page) mark Herald's own command line as such, and show every other app's <code>client_id</code> and registration date beside the name it chose.</li>
-<li>Ask for a <code>resource</code> (RFC 8707): <code>${escapeHtml(u.api)}</code> with the REST scopes, or <code>${escapeHtml(u.mcp)}</code> with <code>mcp:read</code> / <code>mcp:write</code>. A token works only on its resource.</li>
+<li>Ask for a <code>resource</code> (RFC 8707): <code>${u.api}</code> with the REST scopes, or <code>${u.mcp}</code> with <code>mcp:read</code> / <code>mcp:write</code>. A token works only on its resource.</li>
 <li>On the consent page the user picks the workspace and allows or denies; they can revoke access later under “Apps you allowed”.</li>
 <li>Access tokens (<code>svco_…</code>) last one hour, refresh tokens start with <code>svcr_</code>. What a token may do is its scopes within the user's current role in that workspace, checked on every call: a demoted or removed user's tokens shrink at once.</li>
 </ul>
@@ -93,12 +86,12 @@ export function developersHtml(baseUrl: string): string {
 <p>AI agents connect to <code>${u.mcp}</code> (streamable HTTP) with an MCP key, sent as <code>Authorization: Bearer svc_mcp_…</code>, or with an OAuth access token for that resource (clients that support MCP authorization find everything from the 401 below). Each tool needs the scope of the REST route it mirrors: <code>mcp:read</code> stands for reading posts and channels, <code>mcp:write</code> for the rest (the media library included), always within the owner's role. The tools call the same code as the REST API: same inputs, same rules, same error sentences (as tool errors). A request without a credential is answered 401 with a <code>WWW-Authenticate</code> header pointing at <code>${u.mcpOauthMetadata}</code>. For example, in Claude Code:</p>
 <pre><code>claude mcp add --transport http herald ${u.mcp} --header "Authorization: Bearer svc_mcp_…"</code></pre>
 <h2 id="rate-limits">Rate limits</h2>
-<p>Each route has its own quota per key (per client address without a valid key). Every response carries ${RATE_LIMIT_HEADERS.map((h) => `<code>${h}</code>`).join(', ')}; <code>RateLimit-Reset</code> is in seconds and <code>RateLimit-Policy</code> reads <code>&lt;quota&gt;;w=&lt;window seconds&gt;</code>. A 429 carries <code>Retry-After</code>.</p>
+<p>Each route has its own quota per key (per client address without a valid key). Every response carries ${RATE_LIMIT_HEADERS.map((h, i) => html`${i ? ', ' : ''}<code>${h}</code>`)}; <code>RateLimit-Reset</code> is in seconds and <code>RateLimit-Policy</code> reads <code>&lt;quota&gt;;w=&lt;window seconds&gt;</code>. A 429 carries <code>Retry-After</code>.</p>
 <h2 id="errors">Errors</h2>
 <p>Business rules answer <code>{"msg": "…", "code": "…"}</code>; invalid requests answer <code>{"statusCode": 400, "message": […], "error": "Bad Request"}</code>. An object of another workspace is a 404, exactly like one that does not exist.</p>
 <h2 id="deprecation-policy">Deprecation policy</h2>
-<p>The version is in the path (<code>/public/v1</code>). Breaking changes come as a new version; v1 only gains optional fields, new paths and new enum values, so clients must ignore fields they do not know. A route being retired answers with <code>Deprecation: true</code> and a <code>Sunset</code> date at least ${MIN_NOTICE_DAYS} days after the first such answer. Every response links here with <code>Link: &lt;…&gt;; rel="sunset"</code>. Nothing is deprecated today.</p>
-</body></html>`;
+<p>The version is in the path (<code>/public/v1</code>). Breaking changes come as a new version; v1 only gains optional fields, new paths and new enum values, so clients must ignore fields they do not know. A route being retired answers with <code>Deprecation: true</code> and a <code>Sunset</code> date at least ${MIN_NOTICE_DAYS} days after the first such answer. Every response links here with <code>Link: &lt;…&gt;; rel="sunset"</code>. Nothing is deprecated today.</p>`;
+  return pageDocument({ title: 'Herald for developers', main });
 }
 
 export const CHANNEL_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="32" fill="#c9d2e3"/><circle cx="32" cy="25" r="11" fill="#8793ab"/><path d="M12 54c3-11 11-17 20-17s17 6 20 17" fill="#8793ab"/></svg>`;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import { publicUrls } from '../status/status.service.ts';
+import { pageHeaders } from '../web/layout.ts';
 import { CHANNEL_AVATAR_SVG, developersHtml, llmsTxt } from './docs.content.ts';
 
 /** Machine- and human-facing documentation outside the versioned API, plus the OpenAPI document. */
@@ -10,9 +11,11 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
   const urls = publicUrls(baseUrl);
   const developers = developersHtml(baseUrl);
   const llms = llmsTxt(baseUrl);
+  // The page loads nothing but the stylesheet, and has no script and no form.
+  const developersHeaders = pageHeaders({ script: null, formAction: "'none'" });
 
   app.get('/', { config: page, schema: hidden }, async (_request, reply) => reply.redirect(urls.developers));
-  app.get('/developers', { config: page, schema: hidden }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(developers));
+  app.get('/developers', { config: page, schema: hidden }, async (_request, reply) => reply.headers(developersHeaders).send(developers));
   app.get('/llms.txt', { config: page, schema: hidden }, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
   app.get('/assets/channel.svg', { config: page, schema: hidden }, async (_request, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(CHANNEL_AVATAR_SVG),

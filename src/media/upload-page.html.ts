@@ -1,34 +1,6 @@
-import { escapeHtml } from '../web/html.ts';
-import { pageDocument, securePageHeaders } from '../web/page-shell.ts';
+import { html, SafeHtml } from '../web/html.ts';
+import { pageDocument, pageHeaders } from '../web/layout.ts';
 import { ACCEPTED_SUMMARY, ACCEPTED_TYPES } from './media-content.ts';
-
-const STYLE = `
-:root{color-scheme:light;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--accent:#2957d8;--bad:#b42318;--good:#16794c}
-*{box-sizing:border-box}
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:44rem;margin:0 auto;padding:1.5rem 1rem 3rem;color:var(--ink)}
-h1{font-size:1.5rem;margin:.2rem 0 .4rem}
-p{margin:.3rem 0}
-.muted{color:var(--muted);font-size:.95rem}
-.drop{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.4rem;min-height:11rem;margin:1.2rem 0;padding:1.5rem;border:2px dashed var(--line);border-radius:12px;text-align:center;cursor:pointer;background:#fafbfd}
-.drop:hover,.drop.over{border-color:var(--accent);background:#f1f5ff}
-.drop[hidden]{display:none}
-.drop strong{font-size:1.1rem}
-.button{display:inline-block;padding:.6rem 1.1rem;border-radius:8px;background:var(--accent);color:#fff;font-weight:600}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-input[type=file]:focus-visible+.drop{outline:3px solid var(--accent);outline-offset:2px}
-ul{list-style:none;margin:0;padding:0}
-li.file{display:grid;grid-template-columns:4rem 1fr;gap:.3rem .8rem;align-items:center;padding:.7rem 0;border-top:1px solid var(--line)}
-.thumb{grid-row:span 3;width:4rem;height:4rem;border-radius:6px;background:#eef0f4;object-fit:cover;display:block}
-.name{font-weight:600;overflow-wrap:anywhere}
-progress{width:100%;height:.6rem}
-.status{font-size:.9rem;color:var(--muted)}
-li.done .status{color:var(--good)}
-li.failed .status{color:var(--bad)}
-li.failed progress{display:none}
-button.retry{margin-left:.5rem;font:inherit;font-size:.85rem}
-.banner{padding:.8rem 1rem;border-radius:8px;background:#fdecea;color:var(--bad);margin:1rem 0}
-.banner[hidden]{display:none}
-`;
 
 /**
  * The page's behaviour, sent inline (its hash is in the page's CSP). Plain ES5-style script,
@@ -288,22 +260,11 @@ const SCRIPT = String.raw`
 `;
 
 /**
- * Response headers of every upload page: no caching, no referrer (the URL holds the secret), a
- * strict CSP: previews may come from the media store's origin, and the page posts no form.
+ * Response headers of every upload page: previews may come from the media store's origin, and
+ * the page posts no form.
  */
-export function pageHeaders(mediaOrigin: string): Record<string, string> {
-  return securePageHeaders({
-    style: STYLE,
-    script: SCRIPT,
-    img: `'self' ${mediaOrigin} blob: data:`,
-    media: `'self' ${mediaOrigin} blob:`,
-    connect: "'self'",
-    formAction: "'none'",
-  });
-}
-
-function layout(title: string, body: string, script = ''): string {
-  return pageDocument({ title, style: STYLE, body: `${body}\n${script}` });
+export function uploadPageHeaders(mediaOrigin: string): Record<string, string> {
+  return pageHeaders({ script: SCRIPT, img: `'self' ${mediaOrigin} blob: data:`, media: `'self' ${mediaOrigin} blob:`, formAction: "'none'" });
 }
 
 /** The page behind an active link. `uploadUrl` and `filesUrl` are relative to the site. */
@@ -320,25 +281,24 @@ export function uploadPageHtml(input: {
   Object.assign(extensions, { jpeg: 'image', tiff: 'image' });
   const accept = [...ACCEPTED_TYPES.map((t) => t.mimeType), ...Object.keys(extensions).map((e) => `.${e}`)].join(',');
   const config = JSON.stringify({ ...input, types, extensions, acceptedSummary: ACCEPTED_SUMMARY }).replace(/</g, '\\u003c');
-  return layout(
-    'Send files',
-    `<main>
-<h1>Send files</h1>
+  const mb = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MB`;
+  return pageDocument({
+    title: 'Send files',
+    script: SCRIPT,
+    main: html`<h1>Send files</h1>
 <p>Add photos and videos here; they go straight to the library of the team that sent you this link. No account needed.</p>
-<p class="muted">Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to ${Math.round(input.maxImageBytes / 1024 ** 2)} MB, MP4 videos up to ${input.maxVideoBytes >= 1024 ** 3 ? `${Math.round(input.maxVideoBytes / 1024 ** 3)} GB` : `${Math.round(input.maxVideoBytes / 1024 ** 2)} MB`}. This link works until <span id="until"></span>.</p>
-<div id="banner" class="banner" role="alert" hidden></div>
-<input type="file" id="picker" class="visually-hidden" multiple accept="${escapeHtml(accept)}">
+<p class="muted">Images (JPEG, PNG, GIF, WEBP, AVIF, BMP, TIFF) up to ${mb(input.maxImageBytes)}, MP4 videos up to ${input.maxVideoBytes >= 1024 ** 3 ? `${Math.round(input.maxVideoBytes / 1024 ** 3)} GB` : mb(input.maxVideoBytes)}. This link works until <span id="until"></span>.</p>
+<div id="banner" class="banner bad" role="alert" hidden></div>
+<input type="file" id="picker" class="visually-hidden" multiple accept="${accept}">
 <label for="picker" id="drop" class="drop">
 <strong>Drop files here</strong>
 <span class="muted">or</span>
 <span class="button">Choose files</span>
 </label>
 <p id="count" class="muted" aria-live="polite"></p>
-<ul id="files" aria-live="polite"></ul>
-</main>
-<script type="application/json" id="upload-config">${config}</script>`,
-    `<script>${SCRIPT}</script>`,
-  );
+<ul id="files" class="files" aria-live="polite"></ul>
+<script type="application/json" id="upload-config">${new SafeHtml(config)}</script>`,
+  });
 }
 
 /** The answer for a link that no longer works; nothing else is said about it. */
@@ -348,5 +308,5 @@ export function closedPageHtml(kind: 'expired' | 'inactive' | 'unknown'): string
     inactive: ['This link is no longer active', 'It was switched off by the team that sent it. Ask them for a new one.'],
     unknown: ['This link is not valid', 'Check that you copied the whole address, or ask for a new link.'],
   }[kind] as [string, string];
-  return layout(text[0], `<main><h1>${escapeHtml(text[0])}</h1><p>${escapeHtml(text[1])}</p></main>`);
+  return pageDocument({ title: text[0], main: html`<h1>${text[0]}</h1><p>${text[1]}</p>` });
 }

@@ -7,7 +7,7 @@ import { streamedBodyValidator } from './media.routes.ts';
 import { uploadBodySchema } from './media.schema.ts';
 import { receiveOneFile } from './multipart-file.ts';
 import { uploadLinkFileSchema, uploadPageParamsSchema } from './upload-links.schema.ts';
-import { closedPageHtml, pageHeaders, uploadPageHtml } from './upload-page.html.ts';
+import { closedPageHtml, uploadPageHeaders, uploadPageHtml } from './upload-page.html.ts';
 
 /** Uploads per client address per rate-limit window through upload pages (RATE_LIMIT_ROUTES can change it). */
 export const UPLOAD_PAGE_QUOTA = 120;
@@ -21,7 +21,7 @@ export const uploadPageRoutes: FastifyPluginAsyncZod<{ baseUrl: string; clock: C
   await app.register(multipart, { throwFileSizeLimit: false });
   const links = app.services.uploadLinks;
   const media = app.services.media;
-  const headers = pageHeaders(new URL(baseUrl).origin);
+  const headers = uploadPageHeaders(new URL(baseUrl).origin);
   const hidden = { hide: true };
 
   app.get('/u/:token', { config: { auth: 'none' }, schema: { ...hidden, params: uploadPageParamsSchema } }, async (request, reply) => {

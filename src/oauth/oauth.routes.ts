@@ -3,8 +3,10 @@ import type { InteractionDetails } from 'oidc-provider';
 import * as z from 'zod';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
-import { layout, messagePage, pageHeaders, type PageChrome } from '../web/layout.ts';
+import { layout, messagePage, pageHeaders } from '../web/layout.ts';
 import { html } from '../web/html.ts';
+import { formText, readForm } from '../web/forms.ts';
+import { pageChrome } from '../web/navigation.ts';
 import { accountIdOf, oauthResources } from './oauth.service.ts';
 import { REGISTRATIONS_PER_HOUR } from './client-rules.ts';
 import { allowedAppsPage, consentPage, ownAppsPage } from './oauth-pages.html.ts';
@@ -18,10 +20,9 @@ const uidParam = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const grantParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const clientParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
-function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value.slice(0, 200) : '';
-}
+const consentForm = z.object({ decision: formText(200), workspace: formText(200) });
+const appForm = z.object({ name: formText(200), redirect_uris: formText(5000), kind: formText(200) });
+const noticeQuery = z.object({ revoked: formText(), deleted: formText() });
 
 /**
  * The authorization server inside this app: its endpoints under /oauth (token, authorize,
@@ -77,21 +78,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
     const send = (reply: FastifyReply, body: string, status = 200, headers: Record<string, string> = pageHeaders()) => reply.status(status).headers(headers).send(body);
 
-    function chrome(request: FastifyRequest, reply: FastifyReply, current: string): PageChrome {
-      const account = request.account!;
-      return {
-        nav: [
-          { href: '/account/keys', label: 'Developer settings' },
-          { href: '/account/apps', label: 'Apps you allowed', current: current === '/account/apps' },
-          { href: '/account/developer-apps', label: 'Your apps', current: current === '/account/developer-apps' },
-        ],
-        workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),
-        currentWorkspaceId: account.current?.workspace.id ?? null,
-        back: current,
-        csrf: csrfToken(request, reply, options.web),
-        email: account.session.email,
-      };
-    }
+    const chrome = (request: FastifyRequest, reply: FastifyReply, current: string) => pageChrome(request, reply, options.web, current);
 
     async function details(request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails | null> {
       try {
@@ -126,9 +113,8 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
         redirectOrigin = null;
       }
       const account = request.account!;
-      const headers = pageHeaders();
       // The answer redirects to the app: the form may lead there (form-action covers redirects).
-      if (redirectOrigin && redirectOrigin !== 'null') headers['content-security-policy'] = headers['content-security-policy']!.replace("form-action 'self'", `form-action 'self' ${redirectOrigin}`);
+      const headers = pageHeaders(redirectOrigin && redirectOrigin !== 'null' ? { formAction: `'self' ${redirectOrigin}` } : {});
       return send(
         reply,
         consentPage({
@@ -153,11 +139,12 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       if (!interaction || interaction.uid !== uid) return expired(reply);
       const p = await provider();
       const account = request.account!;
+      const form = readForm(consentForm, request.body);
       let result: Record<string, unknown>;
-      if (field(request.body, 'decision') !== 'allow') {
+      if (form.decision !== 'allow') {
         result = { error: 'access_denied', error_description: 'The user denied the request.' };
       } else {
-        const membership = account.memberships.find((m) => m.workspace.id === field(request.body, 'workspace'));
+        const membership = account.memberships.find((m) => m.workspace.id === form.workspace);
         if (!membership) return send(reply, messagePage('Choose a workspace', 'Pick one of your workspaces for the app to act in.', { href: `/oauth/interaction/${uid}`, label: 'Back' }), 400);
         const { resource, scopes } = scopesAsked(interaction);
         const accountId = accountIdOf(account.session.userId, membership.workspace.id);
@@ -177,7 +164,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       const account = request.account!;
       const names = new Map(account.memberships.map((m) => [m.workspace.id, m.workspace.name]));
       const apps = (await oauth.allowedApps(account.session.userId)).map((a) => ({ ...a, workspaceName: names.get(a.workspaceId) ?? 'a workspace you left' }));
-      const notice = (request.query as Record<string, unknown>).revoked === '1' ? 'Access revoked: the app’s tokens no longer work.' : undefined;
+      const notice = readForm(noticeQuery, request.query).revoked === '1' ? 'Access revoked: the app’s tokens no longer work.' : undefined;
       return send(reply, allowedAppsPage({ chrome: chrome(request, reply, '/account/apps'), csrf: csrfToken(request, reply, options.web), apps, notice }));
     });
 
@@ -198,12 +185,13 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     };
 
     pages.get('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
-      const notice = (request.query as Record<string, unknown>).deleted === '1' ? 'App deleted: its tokens no longer work.' : undefined;
+      const notice = readForm(noticeQuery, request.query).deleted === '1' ? 'App deleted: its tokens no longer work.' : undefined;
       return ownApps(request, reply, { notice });
     });
 
     pages.post('/account/developer-apps', { ...page, preHandler: requireUser }, async (request, reply) => {
-      const form = { name: field(request.body, 'name'), redirectUris: String((request.body as Record<string, unknown>).redirect_uris ?? '').slice(0, 5000), confidential: field(request.body, 'kind') !== 'public' };
+      const posted = readForm(appForm, request.body);
+      const form = { name: posted.name, redirectUris: posted.redirect_uris, confidential: posted.kind !== 'public' };
       try {
         const created = await oauth.registerApp(request.account!.session.userId, { name: form.name, redirectUris: form.redirectUris.split(/\r?\n/), confidential: form.confidential });
         return ownApps(request, reply, { created: { ...created, rotated: false } });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
-/** Escapes text for HTML content and quoted attribute values. */
+/** Escapes text for HTML content and quoted attribute values, as numeric character references. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A piece of markup that is already safe; `html` templates insert it as is and escape everything else. */

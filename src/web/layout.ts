@@ -1,56 +1,5 @@
-import { html, type SafeHtml } from './html.ts';
-import { pageDocument, securePageHeaders } from './page-shell.ts';
-
-/** The pages' one stylesheet: small, readable, and fits a phone. */
-export const STYLE = `
-:root{color-scheme:light;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--soft:#f5f7fb;--accent:#2957d8;--bad:#b42318;--good:#16794c}
-*{box-sizing:border-box}
-a{color:var(--accent)}
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--ink);background:#fff}
-header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.7rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
-header.top .brand{font-weight:700;color:var(--ink);text-decoration:none;font-size:1.1rem}
-nav{display:flex;flex-wrap:wrap;gap:.3rem .9rem;align-items:center}
-nav a{color:var(--accent);text-decoration:none}
-header.top form.inline{overflow-wrap:anywhere;max-width:100%}
-nav a[aria-current=page]{font-weight:700;color:var(--ink)}
-main{max-width:48rem;margin:0 auto;padding:1.2rem 1rem 3rem}
-h1{font-size:1.45rem;margin:.3rem 0 .8rem}
-h2{font-size:1.15rem;margin:1.8rem 0 .6rem}
-p{margin:.4rem 0}
-.muted{color:var(--muted);font-size:.95rem}
-form{margin:0}
-form.inline{display:inline}
-label{display:block;font-weight:600;margin:.7rem 0 .25rem}
-input[type=email],input[type=text],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
-input.code{font-family:ui-monospace,monospace;font-size:1.3rem;letter-spacing:.15em;max-width:14rem}
-fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.4rem .9rem .7rem}
-legend{font-weight:600;padding:0 .3rem}
-fieldset label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.3rem 0}
-button{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:#fff;font-weight:600;cursor:pointer}
-button.secondary{background:#fff;color:var(--accent)}
-button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
-button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400}
-.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
-.banner{padding:.8rem 1rem;border-radius:8px;margin:1rem 0;background:#eef4ff}
-.banner.bad{background:#fdecea;color:var(--bad)}
-.banner.good{background:#e8f5ee;color:var(--good)}
-.secret{border:2px solid var(--good);border-radius:10px;padding:.9rem 1rem;margin:1rem 0;background:#f3fbf6}
-.secret h2{margin-top:0}
-.secret code{display:block;font:15px/1.4 ui-monospace,monospace;overflow-wrap:anywhere;word-break:break-all;background:#fff;border:1px solid var(--line);border-radius:6px;padding:.5rem .6rem;margin:.5rem 0;user-select:all}
-.cards{list-style:none;margin:0;padding:0}
-.cards>li{border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem;margin:.7rem 0}
-.cards .title{display:flex;flex-wrap:wrap;gap:.3rem .7rem;align-items:baseline}
-.cards .title strong{overflow-wrap:anywhere}
-.tag{display:inline-block;font-size:.8rem;padding:.05rem .45rem;border-radius:999px;background:var(--soft);border:1px solid var(--line)}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.5rem 0;font-size:.93rem}
-dl.facts dt{color:var(--muted)}
-dl.facts dd{margin:0;overflow-wrap:anywhere}
-.switcher{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;max-width:100%;min-width:0}
-.switcher label{margin:0;font-weight:400}
-.switcher select{width:auto;flex:1 1 8rem;min-width:0;max-width:14rem;padding:.3rem .4rem}
-.switcher button{padding:.3rem .6rem}
-@media (max-width:30rem){header.top{flex-direction:column;align-items:flex-start}}
-`;
+import { html, SafeHtml, sha256Source } from './html.ts';
+import { STYLE } from './stylesheet.ts';
 
 /** The pages' one script: copy buttons. Every page works without it. */
 export const SCRIPT = `
@@ -64,12 +13,55 @@ document.querySelectorAll('button[data-copy]').forEach(function (button) {
 });
 `;
 
-/** The account pages' policy: their own style and script, images from the site, forms to the site. */
-const ACCOUNT_PAGE_HEADERS = securePageHeaders({ style: STYLE, script: SCRIPT, img: "'self' data:", connect: "'self'", formAction: "'self'" });
+/**
+ * What a page may load besides the stylesheet, which every page has. Everything not named is
+ * refused (`default-src 'none'`).
+ */
+export type PageSources = {
+  /** The page's inline script: the copy script unless said otherwise; null for none. */
+  script?: string | null;
+  /** img-src; the site and data: URLs unless said otherwise. */
+  img?: string;
+  /** media-src: audio and video. */
+  media?: string;
+  /** connect-src: what the scripts may call; the site unless said otherwise. */
+  connect?: string;
+  /** Where the page's forms may post (and be redirected): the site unless said otherwise. */
+  formAction?: string;
+  /** A page with no stylesheet, script or header that loads nothing at all (the channel sign-in's last step). */
+  bare?: boolean;
+};
 
-/** Headers of every account page: never cached, no referrer, not framed, a strict CSP. */
-export function pageHeaders(): Record<string, string> {
-  return { ...ACCOUNT_PAGE_HEADERS };
+/**
+ * Response headers of every HTML page: never cached, no referrer (some pages carry a secret in
+ * their URL), not indexed, not sniffed, not framed, and a CSP that allows only the page kit's
+ * stylesheet and script (by their hashes) and the sources named.
+ */
+export function pageHeaders(sources: PageSources = {}): Record<string, string> {
+  const { bare = false, media } = sources;
+  const script = bare ? null : sources.script === undefined ? SCRIPT : sources.script;
+  const img = sources.img ?? (bare ? undefined : "'self' data:");
+  const connect = sources.connect ?? (bare ? undefined : "'self'");
+  const directives = [
+    "default-src 'none'",
+    script !== null && `script-src ${sha256Source(script)}`,
+    !bare && `style-src ${sha256Source(STYLE)}`,
+    img && `img-src ${img}`,
+    media && `media-src ${media}`,
+    connect && `connect-src ${connect}`,
+    "base-uri 'none'",
+    `form-action ${sources.formAction ?? "'self'"}`,
+    "frame-ancestors 'none'",
+  ];
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-robots-tag': 'noindex, nofollow',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'content-security-policy': directives.filter(Boolean).join('; '),
+  };
 }
 
 export type NavItem = { href: string; label: string; current?: boolean };
@@ -85,7 +77,9 @@ export type PageChrome = {
   email: string;
 };
 
-function chromeHtml(chrome: PageChrome): SafeHtml {
+/** The one header: the brand, and for a signed-in person the navigation, workspace switcher and sign out. */
+function siteHeader(chrome: PageChrome | undefined): SafeHtml {
+  if (!chrome) return html`<header class="top"><a class="brand" href="/account">Herald</a></header>`;
   const switcher =
     chrome.workspaces.length > 1
       ? html`<form class="switcher" method="post" action="/account/workspace">
@@ -105,17 +99,29 @@ function chromeHtml(chrome: PageChrome): SafeHtml {
 </header>`;
 }
 
-/** A whole page: the stylesheet and script are inline, allowed by their hashes in the CSP. */
-export function layout(title: string, body: SafeHtml, chrome?: PageChrome): string {
-  return pageDocument({
-    title: `${title} · Herald`,
-    style: STYLE,
-    body: `${chrome ? chromeHtml(chrome).value : '<header class="top"><a class="brand" href="/account">Herald</a></header>'}
+/**
+ * The one document shell of every page: the head with the stylesheet, the header, `main`, then
+ * the page's inline `script` if any (allowed by the same `script` given to `pageHeaders`). A
+ * `bare` page (see PageSources) has only its title and `main`.
+ */
+export function pageDocument(page: { title: string; main: SafeHtml; chrome?: PageChrome | undefined; script?: string; bare?: boolean }): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${page.title}</title>
+<link rel="icon" href="data:,">
+${page.bare ? '' : html`<style>${new SafeHtml(STYLE)}</style>\n`}</head><body>
+${page.bare ? '' : siteHeader(page.chrome)}
 <main>
-${body.value}
+${page.main}
 </main>
-<script>${SCRIPT}</script>`,
-  });
+${page.script === undefined ? '' : html`<script>${new SafeHtml(page.script)}</script>`}
+</body></html>`.value;
+}
+
+/** An account or OAuth page: its title followed by the site's name. */
+export function layout(title: string, body: SafeHtml, chrome?: PageChrome): string {
+  return pageDocument({ title: `${title} · Herald`, main: body, chrome, script: SCRIPT });
 }
 
 /** A short page that only says something (an error, a refusal). */

@@ -1,11 +1,9 @@
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib.ts';
-import { createTestApp, unique, type TestApp } from '../helpers/app.ts';
+import { unique, type TestApp } from '../helpers/app.ts';
 import { codeOf, startMailServer } from '../helpers/mail-server.ts';
-import { launchChromium, recordProblems, shootBothWidths } from '../helpers/browser.ts';
+import { recordProblems, servedToChromium, shootBothWidths } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 
 /**
@@ -24,13 +22,8 @@ const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   mail = await startMailServer();
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ env: { BASE_URL: origin, SMTP_URL: mail.url, SIGNUP: 'open' } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  ({ t, origin, browser } = await servedToChromium(ARTIFACTS, { env: { SMTP_URL: mail.url, SIGNUP: 'open' } }));
 }, processBudget(1, 30_000));
 
 afterAll(async () => {

@@ -1,12 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { webhookTenant } from '../helpers/posts.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { servedToChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 
 /**
@@ -20,13 +18,7 @@ let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  // A long origin, as a real deployment has: the page must still fit a phone.
-  origin = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ env: { BASE_URL: origin } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
 }, processBudget(1, 30_000));
 
 afterAll(async () => {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { freePort } from '../../bench/lib.ts';
+import { createTestApp, type TestApp } from './app.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -12,6 +14,16 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
   });
+}
+
+/** A test app listening on a loopback port (BASE_URL is its origin), Chromium to visit it, and the directory for its screenshots. */
+export async function servedToChromium(artifacts: string, options: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; origin: string; browser: Browser }> {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ ...options, env: { ...options.env, BASE_URL: origin } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, origin, browser: await launchChromium() };
 }
 
 /** A desktop and a phone screenshot of the page as it is, into `dir`; at the phone's width nothing may stick out. */

@@ -134,6 +134,10 @@ describe('LinkedIn', () => {
       expect(ask.statusCode, ask.body).toBe(200);
       expect(ask.headers['content-security-policy']).toContain("form-action 'self'");
       expect(ask.body).toContain('Side &#60;Project&#62;');
+      // Built with the one page kit: the same stylesheet and header as every other page.
+      const signInPage = (await t.request({ method: 'GET', url: '/account/sign-in' })).body;
+      expect(/<style>[\s\S]*?<\/style>/.exec(ask.body)?.[0]).toBe(/<style>[\s\S]*?<\/style>/.exec(signInPage)![0]);
+      expect(ask.body).toContain('<header class="top"><a class="brand" href="/account">Herald</a></header>');
       const form = /action="([^"]+)"[\s\S]*name="state" value="([^"]+)"/.exec(ask.body)!;
       expect(form[1]).toBe('/integrations/callback/linkedin-page/choose');
       expect(ask.body).toContain('name="choice" value="777"');

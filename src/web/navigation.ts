@@ -1,0 +1,26 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { mayManageMembers } from '../accounts/members.service.ts';
+import type { PageChrome } from './layout.ts';
+import { csrfToken, type WebOptions } from './session.plugin.ts';
+
+/** The signed-in pages, in the header's order; Members only for those who manage them. */
+const PAGES = [
+  { href: '/account/keys', label: 'Developer settings' },
+  { href: '/account/members', label: 'Members', managers: true },
+  { href: '/account/apps', label: 'Apps you allowed' },
+  { href: '/account/developer-apps', label: 'Your apps' },
+];
+
+/** The header of a signed-in page at `path` (the page the workspace switcher comes back to). */
+export function pageChrome(request: FastifyRequest, reply: FastifyReply, web: WebOptions, path: string): PageChrome {
+  const account = request.account!;
+  const manager = account.current !== null && mayManageMembers(account.current.role);
+  return {
+    nav: PAGES.filter((p) => !p.managers || manager).map((p) => ({ href: p.href, label: p.label, current: p.href === path })),
+    workspaces: account.memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name })),
+    currentWorkspaceId: account.current?.workspace.id ?? null,
+    back: path,
+    csrf: csrfToken(request, reply, web),
+    email: account.session.email,
+  };
+}
