@@ -10,7 +10,7 @@ import { grantableRoles, mayManageMembers, type Actor } from './members.service.
 import type { Session } from './sessions.service.ts';
 import { normaliseEmail } from './sign-in.service.ts';
 import { SIGNUP_START_QUOTA, SIGNUP_VERIFY_QUOTA } from './signup.routes.ts';
-import { emailSchema } from './signup.schema.ts';
+import { emailSchema } from '../users/users.schema.ts';
 
 type Body = Record<string, unknown>;
 
