@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { createKysely, type DatabaseTarget, type QueryObserver } from './db/dialect.ts';
+import { createKysely, type DatabaseTarget, type QueryObserver } from './db/connection.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';

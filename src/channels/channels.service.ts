@@ -1,6 +1,6 @@
 import { mayUseChannel, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
-import { lockWorkspace } from '../db/dialect.ts';
+import { lockWorkspace } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import type { Clock } from '../lib/clock.ts';

@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../db/database.ts';
-import { sqliteReader, type SqliteReader } from '../db/dialect.ts';
+import { sqliteReader, type SqliteReader } from '../db/connection.ts';
 import { precompiledReadFirst } from '../db/precompiled.ts';
 import type { ApiKeysTable } from './api-keys.table.ts';
 

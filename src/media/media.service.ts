@@ -4,7 +4,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { z } from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';

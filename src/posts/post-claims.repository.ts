@@ -1,5 +1,6 @@
 import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
-import { inJsonList, inSubquery, jsonObject, jsonRecords, readsInProcess, skippingLockedRows } from '../db/dialect.ts';
+import { readsInProcess } from '../db/connection.ts';
+import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/sql.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Database, Db, Executor } from '../db/database.ts';

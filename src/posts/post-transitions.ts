@@ -1,6 +1,6 @@
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
-import { readJsonObject } from '../db/dialect.ts';
+import { readJsonObject } from '../db/sql.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';

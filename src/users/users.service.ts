@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 import type { Db } from '../db/database.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
