@@ -4,13 +4,12 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { ClockedQuota } from '../http/rate-limit-store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { emailSchema } from '../users/users.schema.ts';
+import { emailSchema, normaliseEmail } from '../users/users.schema.ts';
 import type { User } from '../users/users.service.ts';
 import type { WorkspacesService } from '../workspaces/workspaces.service.ts';
 import * as repo from './accounts.repository.ts';
 import { invitationMessage } from './mail-messages.ts';
 import type { Mailer } from './mailer.ts';
-import { normaliseEmail } from './sign-in.service.ts';
 
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60_000;
 /** Invitations (each one a mail) per window, per inviter and per workspace. */

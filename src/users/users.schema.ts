@@ -5,3 +5,8 @@ import * as z from 'zod';
  * take an address only if a code can be sent to it and signed in with.
  */
 export const emailSchema = z.email().max(254).describe('An e-mail address.').meta({ example: 'ana@example.com' });
+
+/** An address as stored and compared: trimmed, in lower case. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
