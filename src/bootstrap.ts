@@ -1,5 +1,5 @@
 import type { Db } from './db/database.ts';
-import { isUniqueViolation } from './db/dialect.ts';
+import { isUniqueViolation } from './db/sql.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { createKysely, type DatabaseTarget, type QueryObserver } from './db/dialect.ts';
+import { createKysely, type DatabaseTarget, type QueryObserver } from './db/connection.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -60,7 +60,7 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: () => Log | undefined; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
+  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: Log; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
@@ -95,7 +95,7 @@ export async function openRuntime(
   const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
   const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
-  const mailLog = options.mailLog ?? (() => options.log);
+  const mailLog = options.mailLog ?? options.log;
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
   configurePlatforms({ baseUrl: config.baseUrl, apps: config.platformApps });
   const services = createServices({
@@ -113,8 +113,7 @@ export async function openRuntime(
     signUpPolicy: config.signUp,
     oauthDevicePollSeconds: config.oauthDevicePollSeconds,
     onBackgroundError: (error) => {
-      const log = mailLog();
-      if (log) log.error({ err: error }, 'Work after a request (sending mail) failed');
+      if (mailLog) mailLog.error({ err: error }, 'Work after a request (sending mail) failed');
       else console.error('Work after a request (sending mail) failed:', error);
     },
   });

@@ -21,17 +21,12 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     // An API process alone would queue jobs in its own memory where no worker can see them.
     throw new ConfigError(`--role ${role} needs REDIS_URL: API and worker processes share their jobs through Redis. Without it, run --role all (one process).`);
   }
-  // The queue reports connection trouble to the process log, which exists once the app does.
-  const queueLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
-  const mailLog: { to?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } } = {};
-  const runtime = await openRuntime(config, { log: { warn: (obj, msg) => queueLog.to?.warn(obj, msg), error: (obj, msg) => queueLog.to?.error(obj, msg) }, mailLog: () => mailLog.to });
   const log = await createLogger({ level: config.logLevel, serializers: requestLogSerializers });
+  const runtime = await openRuntime(config, { log: log.child({ component: 'queue' }), mailLog: log.child({ component: 'mail' }) });
   const app =
     role === 'worker'
       ? await buildHealthApp({ checks: runtime.readiness, log })
       : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, log });
-  queueLog.to = app.log.child({ component: 'queue' });
-  mailLog.to = app.log.child({ component: 'mail' });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');
   }

@@ -10,9 +10,8 @@ import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from 
 import { scopesFor } from './developer-keys.service.ts';
 import { grantableRoles, mayManageMembers, type Actor } from './members.service.ts';
 import type { Session } from './sessions.service.ts';
-import { normaliseEmail } from './sign-in.service.ts';
 import { SIGNUP_START_QUOTA, SIGNUP_VERIFY_QUOTA } from './signup.routes.ts';
-import { emailSchema } from './signup.schema.ts';
+import { emailSchema, normaliseEmail } from '../users/users.schema.ts';
 
 /** The account pages' forms (and the sign-in page's query), each field as `formText` reads it. */
 const signInQuery = z.object({ email: formText(), next: formText(), code: formText(), sent: formText() });

@@ -38,10 +38,10 @@ export class SmtpMailer implements Mailer {
  */
 export class LogMailer implements Mailer {
   readonly delivery = 'log';
-  constructor(private readonly log: () => WarnLog | undefined) {}
+  constructor(private readonly log: WarnLog | undefined) {}
 
   async send(message: MailMessage): Promise<void> {
-    const log = this.log();
+    const log = this.log;
     const line = 'Mail is not configured (SMTP_URL is not set): this message was written to the log instead of being sent.';
     if (log) log.warn({ mail: { to: message.to, subject: message.subject, text: message.text } }, line);
     else process.stderr.write(`${line}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);

@@ -4,19 +4,18 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { ClockedQuota } from '../http/rate-limit-store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
+import { emailSchema, normaliseEmail } from '../users/users.schema.ts';
 import type { User } from '../users/users.service.ts';
 import type { WorkspacesService } from '../workspaces/workspaces.service.ts';
 import * as repo from './accounts.repository.ts';
 import { invitationMessage } from './mail-messages.ts';
 import type { Mailer } from './mailer.ts';
-import { normaliseEmail } from './sign-in.service.ts';
 
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60_000;
 /** Invitations (each one a mail) per window, per inviter and per workspace. */
 export const INVITATION_WINDOW_MS = 60 * 60_000;
 export const MAX_INVITATIONS_PER_INVITER = 10;
 export const MAX_INVITATIONS_PER_WORKSPACE = 20;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Who is acting on the members page: a signed-in user and their role in the workspace. */
 export type Actor = { userId: string; email: string; workspaceId: string; role: Role };
@@ -76,7 +75,7 @@ export class MembersService {
   async invite(actor: Actor, rawEmail: string, role: string): Promise<{ mail: Mailer['delivery'] }> {
     this.#require(actor);
     const email = normaliseEmail(rawEmail);
-    if (!EMAIL.test(email) || email.length > 254) throw new BadRequestError('That is not an e-mail address.', { code: 'invalid_email' });
+    if (!emailSchema.safeParse(email).success) throw new BadRequestError('That is not an e-mail address.', { code: 'invalid_email' });
     const granted = this.#checkGrant(actor, role);
     const workspace = await this.deps.workspaces.get(actor.workspaceId);
     // The members are on this page already: saying so tells the inviter nothing new.

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
+import { normaliseEmail } from '../users/users.schema.ts';
 import type { UsersService, User } from '../users/users.service.ts';
 import type { WorkspacesService } from '../workspaces/workspaces.service.ts';
 import * as repo from './accounts.repository.ts';
@@ -19,10 +20,6 @@ export const ADDRESS_WINDOW_MS = 60 * 60_000;
 export const MAX_STARTS_PER_ADDRESS = 5;
 export const MAX_VERIFIES_PER_ADDRESS = 20;
 export const OWNER_LINK_TTL_MS = 24 * 60 * 60_000;
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 /**
  * Sign-up and sign-in by a one-time code sent by e-mail, and by one-time links. Whatever the

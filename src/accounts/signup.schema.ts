@@ -1,7 +1,6 @@
 import * as z from 'zod';
+import { emailSchema } from '../users/users.schema.ts';
 import { CODE_DIGITS } from './tokens.ts';
-
-export const emailSchema = z.email().max(254).describe('An e-mail address.').meta({ example: 'ana@example.com' });
 
 export const signupStartBodySchema = z
   .object({ email: emailSchema })

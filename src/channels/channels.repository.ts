@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import { listChannelPostsInState } from '../posts/posts.repository.ts';
-import type { ChannelsTable, ConnectStatesTable, OAuthAppsTable } from './channels.table.ts';
+import type { ChannelsTable, ConnectStatesTable, DisabledReason, OAuthAppsTable } from './channels.table.ts';
 
 export function insertChannel(db: Executor, row: ChannelsTable) {
   return db.insertInto('channels').values(row).execute();
@@ -74,7 +74,7 @@ export function countChannels(db: Executor, workspaceId: string) {
 }
 
 /** Disables a channel; only the first of several concurrent callers sees a row change. */
-export function disableChannel(db: Executor, id: string, reason: string, at: string) {
+export function disableChannel(db: Executor, id: string, reason: DisabledReason, at: string) {
   return db.updateTable('channels').set({ disabled: 1, disabled_reason: reason, updated_at: at }).where('id', '=', id).where('disabled', '=', 0).executeTakeFirst();
 }
 

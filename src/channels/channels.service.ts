@@ -1,6 +1,6 @@
 import { mayUseChannel, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
-import { lockWorkspace } from '../db/dialect.ts';
+import { lockWorkspace } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -16,6 +16,7 @@ import { parseJsonOr } from '../lib/json.ts';
 import type { PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './channels.repository.ts';
 import { CredentialRenewals } from './credential-renewal.ts';
+import type { DisabledReason } from './channels.table.ts';
 
 export type Channel = {
   id: string;
@@ -25,7 +26,7 @@ export type Channel = {
   picture: string | null;
   profile: string | null;
   disabled: boolean;
-  disabledReason: string | null;
+  disabledReason: DisabledReason | null;
   group: { id: string; name: string } | null;
   /** The platform's id for the account, when known. */
   internalId: string | null;
@@ -449,7 +450,7 @@ export class ChannelsService {
   }
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */
-  async disable(id: string, reason: string): Promise<boolean> {
+  async disable(id: string, reason: DisabledReason): Promise<boolean> {
     const result = await repo.disableChannel(this.deps.db, id, reason, this.deps.clock.now().toISOString());
     return Number(result.numUpdatedRows) === 1;
   }

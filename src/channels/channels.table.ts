@@ -1,3 +1,6 @@
+/** Why a channel cannot post: its platform refused its credentials, or an operator disabled it. */
+export type DisabledReason = 'needs_reconnect' | 'disabled_by_operator';
+
 export interface ChannelsTable {
   id: string;
   workspace_id: string;
@@ -7,8 +10,8 @@ export interface ChannelsTable {
   picture: string | null;
   profile: string | null;
   disabled: number;
-  /** Why the channel is disabled, e.g. `needs_reconnect`; null when enabled. */
-  disabled_reason: string | null;
+  /** Why the channel is disabled; null when enabled. */
+  disabled_reason: DisabledReason | null;
   client_group_id: string | null;
   /** Provider configuration and credentials, sealed with the instance's SecretBox. */
   credentials: string | null;

@@ -3,6 +3,7 @@ import { stdio } from '../client/stdio.ts';
 import { loadConfig } from '../config.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
 import { KEYS_CHECK_INTERVAL_MS } from '../oauth/oauth.service.ts';
+import { emailSchema } from '../users/users.schema.ts';
 import { fail, print, printList, type Printer } from './output.ts';
 
 function list(value: string): string[] {
@@ -88,7 +89,7 @@ export function adminCommand(): Command {
     .requiredOption('--email <email>', 'e-mail address')
     .option('--name <name>', 'display name')
     .action(action(async (rt, out, opts: { email: string; name?: string }) => {
-      if (!/^[^@\s]+@[^@\s]+$/.test(opts.email)) throw new InvalidArgumentError(`"${opts.email}" is not an e-mail address`);
+      if (!emailSchema.safeParse(opts.email).success) throw new InvalidArgumentError(`"${opts.email}" is not an e-mail address`);
       const created = await rt.services.users.create(opts);
       print(out, created, [`user ${created.id} created (${created.email})`]);
     }));

@@ -29,7 +29,7 @@ function buildProgram(): Command {
       const out = { json: Boolean(command.optsWithGlobals().json) };
       const [{ loadConfig }, { createKysely }, { migrateToLatest }, { fail, print }] = await Promise.all([
         import('../config.ts'),
-        import('../db/dialect.ts'),
+        import('../db/connection.ts'),
         import('../db/migrate.ts'),
         import('./output.ts'),
       ]);

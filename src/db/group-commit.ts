@@ -1,5 +1,5 @@
 import type { Db, Executor } from './database.ts';
-import { limitLockWait } from './dialect.ts';
+import { limitLockWait } from './sql.ts';
 
 /**
  * How long a batch waits for a row lock before it gives up (PostgreSQL). A batch holds the rows of

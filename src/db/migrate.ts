@@ -1,6 +1,6 @@
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
-import { currentSchema } from './dialect.ts';
+import { currentSchema } from './sql.ts';
 import { migrations } from './migrations/index.ts';
 
 function migratorFor(db: Kysely<Database>, schema: string | undefined): Migrator {

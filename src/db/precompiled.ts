@@ -1,6 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
 import type { Database } from './database.ts';
-import { markPreparable, sqliteReader } from './dialect.ts';
+import { markPreparable, sqliteReader } from './connection.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isUnavailable } from '../db/dialect.ts';
+import { isUnavailable } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { isRedisUnavailable } from '../lib/redis-errors.ts';
 

@@ -1,4 +1,5 @@
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
+import { sqliteReader, type SqliteReader } from '../db/connection.ts';
 import { precompiledReadFirst } from '../db/precompiled.ts';
 import type { ApiKeysTable } from './api-keys.table.ts';
 
@@ -39,6 +40,14 @@ const versions = precompiledReadFirst((db) =>
 /** The current versions of access data and of channel lists, alone. */
 export function findVersions(db: Executor) {
   return versions(db, {});
+}
+
+/** Tells whether anything was committed since a mark, without reading a table (see `SqliteReader.committedSince`). */
+export type CommitWatch = Pick<SqliteReader, 'commitMark' | 'committedSince'>;
+
+/** Where reads are in-process (SQLite), the database's commit watch; undefined elsewhere. The same answer for the database's whole life. */
+export function commitWatch(db: Db): CommitWatch | undefined {
+  return sqliteReader(db);
 }
 
 export function listKeysOfUser(db: Executor, userId: string) {

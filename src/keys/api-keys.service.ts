@@ -1,5 +1,4 @@
 import type { Db } from '../db/database.ts';
-import { sqliteReader, type SqliteReader } from '../db/dialect.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { isScope, MCP_SCOPES, REST_SCOPES, type Scope } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -105,8 +104,13 @@ export class ApiKeysService {
   /** On SQLite, the versions read last, with where the database stood just before. */
   #lastVersions: { mark: Buffer; versions: Versions } | undefined;
 
+  /** On SQLite, what tells whether anything was committed since the versions were read; undefined elsewhere. */
+  readonly #commits: repo.CommitWatch | undefined;
+
   /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
-  constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {
+    this.#commits = repo.commitWatch(deps.db);
+  }
 
   /** Creates a key and returns its secret, which is never available again. */
   async create(input: {
@@ -244,15 +248,15 @@ export class ApiKeysService {
 
   /**
    * The current versions, on SQLite: read again only when something was committed since they
-   * were last read (by this process or another: see `SqliteReader.committedSince`), so while
+   * were last read (by this process or another: see `repo.commitWatch`), so while
    * nothing changes a request reads no table at all, and a change still applies from the very
    * next request.
    */
-  #versions(db: Db, reader: SqliteReader): MaybePromise<Versions | undefined> {
+  #versions(db: Db, commits: repo.CommitWatch): MaybePromise<Versions | undefined> {
     const seen = this.#lastVersions;
-    if (seen && !reader.committedSince(seen.mark)) return seen.versions;
+    if (seen && !commits.committedSince(seen.mark)) return seen.versions;
     // Marked before the read: a commit that the read misses moves the mark too.
-    const mark = reader.commitMark();
+    const mark = commits.commitMark();
     return andThen(repo.findVersions(db), (versions) => {
       this.#lastVersions = mark && versions ? { mark, versions } : undefined;
       return versions;
@@ -268,10 +272,10 @@ export class ApiKeysService {
    */
   #findKey(id: string): MaybePromise<FoundKey | undefined> {
     const db = this.deps.db;
-    const reader = sqliteReader(db);
-    const kept = reader ? this.#keys.get(id) : undefined;
-    if (!reader || !kept) return andThen(repo.findKeyWithVersions(db, id), (found) => this.#read(id, found, reader !== undefined));
-    return andThen(this.#versions(db, reader), (current) => {
+    const commits = this.#commits;
+    const kept = commits ? this.#keys.get(id) : undefined;
+    if (!commits || !kept) return andThen(repo.findKeyWithVersions(db, id), (found) => this.#read(id, found, commits !== undefined));
+    return andThen(this.#versions(db, commits), (current) => {
       if (current && String(current.access_version) === kept.accessVersion) {
         return { key: kept.key, accessVersion: kept.accessVersion, channelsVersion: versionText(current.channels_version) };
       }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { z } from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -22,25 +23,11 @@ import {
 } from './media-content.ts';
 import { CompletenessCheck } from './completeness.ts';
 import { isValidKey, type ByteRange, type MediaStore } from './media-store.ts';
+import type { mediaSchema } from './media.schema.ts';
 import * as repo from './media.repository.ts';
 
-/** A file of a workspace's media library. */
-export type Media = {
-  id: string;
-  workspaceId: string;
-  /** The name the uploader gave it. */
-  name: string;
-  /** Its public, absolute URL under BASE_URL; what posts attach. */
-  path: string;
-  type: MediaKind;
-  mimeType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  createdAt: string;
-  /** The upload link it first arrived through. */
-  uploadLinkId: string | null;
-};
+/** A file of a workspace's media library: what the API shows of it, and whose it is. */
+export type Media = z.infer<typeof mediaSchema> & { workspaceId: string };
 
 export type MediaLimits = {
   /** Largest image, in bytes (the API promises 10 MB). */

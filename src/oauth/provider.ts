@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Provider, { errors, type InteractionDetails } from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 import { secretMatches } from '../keys/key-format.ts';
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
@@ -230,9 +230,4 @@ export async function createProvider(options: { db: Db; now: () => number; baseU
     };
   }
   return provider;
-}
-
-/** The resource an authorization asks for (the REST API when it names none). */
-export function requestedResource(details: InteractionDetails, baseUrl: string): string | string[] {
-  return details.params.resource ?? oauthResources(baseUrl).rest;
 }

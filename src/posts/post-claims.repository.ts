@@ -1,11 +1,21 @@
 import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
-import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/dialect.ts';
+import { readsInProcess } from '../db/connection.ts';
+import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/sql.ts';
 import { precompiled, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
-import type { Database, Executor } from '../db/database.ts';
+import type { Database, Db, Executor } from '../db/database.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
 // The publishing engine's statements: claims, records of successes, settlements, and the sweep's reads.
+
+/**
+ * True where each statement is a round trip to a database server (PostgreSQL), false where it
+ * runs in this process (SQLite): batches are then claimed and recorded by one statement each,
+ * whatever their size. The same answer for the database's whole life: callers ask once.
+ */
+export function statementsAreRoundTrips(db: Db): boolean {
+  return !readsInProcess(db);
+}
 
 /**
  * The index of the first PENDING part of the post `postId` (null if none): read along the parts'

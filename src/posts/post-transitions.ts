@@ -1,6 +1,6 @@
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Db, Executor } from '../db/database.ts';
-import { readJsonObject, readsInProcess } from '../db/dialect.ts';
+import { readJsonObject } from '../db/sql.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -147,8 +147,12 @@ export class PostTransitions {
   /** The engine's records of successes (the usual case of `published`), run together when asked for together. */
   readonly #records: GroupCommit<RecordRequest, Published | null>;
 
+  /** Whether a batch is claimed and recorded by one statement (see `engine.statementsAreRoundTrips`). */
+  readonly #roundTrips: boolean;
+
   constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService }) {
-    const batches = { maxBatch: MAX_BATCH, parallel: readsInProcess(deps.db) ? 1 : PARALLEL_BATCHES_REMOTE };
+    this.#roundTrips = engine.statementsAreRoundTrips(deps.db);
+    const batches = { maxBatch: MAX_BATCH, parallel: this.#roundTrips ? PARALLEL_BATCHES_REMOTE : 1 };
     this.#claims = new GroupCommit(
       deps.db,
       { inBatch: (trx, request) => this.#claimIn(trx, request), alone: (request) => this.#claimAlone(request), order: (a, b) => compare(a.postId, b.postId) },
@@ -159,7 +163,7 @@ export class PostTransitions {
       {
         inBatch: (trx, request) => this.#recordIn(trx, request),
         // Where each statement is a round trip, a batch (a lone record too) is recorded by one statement, whatever its size.
-        ...(readsInProcess(deps.db) ? {} : { allAtOnce: (db: Db, requests: RecordRequest[]) => this.#recordAll(db, requests) }),
+        ...(this.#roundTrips ? { allAtOnce: (db: Db, requests: RecordRequest[]) => this.#recordAll(db, requests) } : {}),
         alone: (request) => this.#recordAlone(request),
         order: (a, b) => compare(a.claim.postId, b.claim.postId) || a.claim.idx - b.claim.idx,
       },
@@ -373,7 +377,7 @@ export class PostTransitions {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    if (!readsInProcess(this.deps.db)) {
+    if (this.#roundTrips) {
       const steps = await engine.claimDueSteps(this.deps.db, platforms, { now: stamp, claimedAt: stamp, leaseUntil }, limit);
       return steps.map(({ part, ...claimed }) => dueClaim(claimed, readJsonObject<PartRow>(part)!, stamp));
     }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService, Channel } from '../channels/channels.service.ts';
 import type { Database, Db, Executor } from '../db/database.ts';
-import { isUniqueViolation, lockWorkspace } from '../db/dialect.ts';
+import { isUniqueViolation, lockWorkspace } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PaymentRequiredError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';

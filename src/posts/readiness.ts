@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import type { MissingItem, Provider, PublishMedia } from '../providers/provider.ts';
+import type { DisabledReason } from '../channels/channels.table.ts';
 
 export type ReadinessInput = {
   provider: Provider;
-  channel: { disabled: boolean; disabledReason: string | null };
+  channel: { disabled: boolean; disabledReason: DisabledReason | null };
   config: Record<string, unknown>;
   settings: Record<string, unknown>;
   /** `text`: the content as the provider's text, when the caller has converted it already (a publish sends it). */

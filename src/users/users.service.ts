@@ -1,9 +1,10 @@
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 import type { Db } from '../db/database.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import * as repo from './users.repository.ts';
+import { normaliseEmail } from './users.schema.ts';
 
 export type User = { id: string; email: string; name: string | null; createdAt: string };
 
@@ -15,7 +16,7 @@ export class UsersService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
   async create(input: { email: string; name?: string | null | undefined }): Promise<User> {
-    const row = { id: newId(), email: input.email.trim().toLowerCase(), name: input.name ?? null, created_at: this.deps.clock.now().toISOString() };
+    const row = { id: newId(), email: normaliseEmail(input.email), name: input.name ?? null, created_at: this.deps.clock.now().toISOString() };
     try {
       await repo.insertUser(this.deps.db, row);
     } catch (error) {
@@ -49,7 +50,7 @@ export class UsersService {
   /** Finds a user by id or e-mail address. */
   async get(idOrEmail: string): Promise<User> {
     const row = idOrEmail.includes('@')
-      ? await repo.findUserByEmail(this.deps.db, idOrEmail.trim().toLowerCase())
+      ? await repo.findUserByEmail(this.deps.db, normaliseEmail(idOrEmail))
       : await repo.findUserById(this.deps.db, idOrEmail);
     if (!row) throw new NotFoundError(`No user ${idOrEmail}.`);
     return toUser(row);

@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../db/database.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import { isRole, type Role } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';

@@ -147,6 +147,21 @@ describe('inviting an address that has an account', () => {
   });
 });
 
+describe('inviting an address sign-up refuses', () => {
+  it('is refused as sign-up refuses it, so no invitation waits for an address that can never sign in to accept', async () => {
+    const owner = await signedInOwner();
+    // Both pass a bare "something@something.something" check; no code can be asked for either.
+    for (const address of [`${unique('ana')}@example.c`, `${unique('ana')}..lee@example.test`]) {
+      const signup = await t.app.inject({ method: 'POST', url: '/public/v1/signup/start', payload: { email: address } });
+      expect(signup.statusCode).toBe(400);
+      const refused = await invite(owner.agent, address);
+      expect(refused.statusCode).toBe(400);
+      expect(banner(refused.body, 'bad')).toBe('That is not an e-mail address.');
+      expect(refused.body).not.toContain(`data-invitation="${address}"`);
+    }
+  });
+});
+
 describe('a new account with an invitation waiting', () => {
   it('gets its own workspace (open sign-up) and sees the invitation, naming who sent it, instead of joining', async () => {
     const open = await createTestApp({ clock, env: { SMTP_URL: mail.url, SIGNUP: 'open', RATE_LIMIT_ROUTES: generous } });

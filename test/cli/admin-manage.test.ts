@@ -40,6 +40,18 @@ describe('herald admin: workspaces with an owner, keys only for members', () => 
   }, processBudget(2));
 });
 
+describe('herald admin user create', () => {
+  it('refuses an address that sign-up refuses, naming it', async () => {
+    for (const address of ['ops@localhost', 'ana..lee@acme.test']) {
+      const refused = await admin('user', 'create', '--email', address);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(`"${address}" is not an e-mail address`);
+    }
+    const users = await json<Array<{ email: string }>>(['user', 'list']);
+    expect(users.map((u) => u.email)).not.toContain('ops@localhost');
+  });
+});
+
 describe('herald admin: channels of every platform', () => {
   it('creates Mastodon and Telegram channels from their configuration, and deletes with --force', async () => {
     const owner = await json<{ id: string }>(['user', 'create', '--email', 'platforms@acme.test']);

@@ -1,6 +1,6 @@
 import { DEFAULT_MIGRATION_TABLE, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKysely } from '../../src/db/dialect.ts';
+import { createKysely } from '../../src/db/connection.ts';
 import { migrateToLatest, pendingMigrations } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { freshDatabase, freshDatabaseUrl } from '../helpers/backend.ts';

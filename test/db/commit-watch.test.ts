@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
-import { createKysely, sqliteReader, type SqliteReader } from '../../src/db/dialect.ts';
+import { createKysely, sqliteReader, type SqliteReader } from '../../src/db/connection.ts';
 import { processBudget } from '../helpers/process.ts';
 
 // On SQLite, whether anything was committed since a mark is told from the WAL-index header,

@@ -3,7 +3,7 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { QueryObserver } from '../../src/db/dialect.ts';
+import type { QueryObserver } from '../../src/db/connection.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import type { UploadLinksOptions } from '../../src/media/upload-links.service.ts';
 import type { OutboundClient } from '../../src/net/outbound.ts';

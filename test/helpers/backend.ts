@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
-import { createKysely, type DatabaseTarget } from '../../src/db/dialect.ts';
+import { createKysely, type DatabaseTarget } from '../../src/db/connection.ts';
 
 /** Which backend the suite runs on: `sqlite` (default) or `postgres` (HERALD_TEST_BACKEND). */
 export const BACKEND = process.env.HERALD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';

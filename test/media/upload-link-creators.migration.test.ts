@@ -1,9 +1,9 @@
 import { Migrator } from 'kysely';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createKysely } from '../../src/db/dialect.ts';
+import { createKysely } from '../../src/db/connection.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { currentSchema } from '../../src/db/dialect.ts';
+import { currentSchema } from '../../src/db/sql.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { freshDatabase } from '../helpers/backend.ts';

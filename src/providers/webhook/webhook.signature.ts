@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
  * Standard Webhooks signing: `webhook-signature: v1,<base64 HMAC-SHA256>` over
@@ -7,8 +7,4 @@ import { createHmac, randomBytes } from 'node:crypto';
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
-
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
 }
