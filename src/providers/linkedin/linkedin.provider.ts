@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import { readMedia, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
@@ -48,9 +48,11 @@ function readLinkedInError(answer: PlatformAnswer) {
   return { reason, ...(answer.status === 403 && { kind: 'auth' as const }) };
 }
 
-function api(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
+const LINKEDIN = oauthPlatform('LinkedIn', readLinkedInError);
+
+function api(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
   const app = platformApp('linkedin');
-  return callApi(ctx, 'LinkedIn', `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } }, readLinkedInError);
+  return callPlatform(ctx, LINKEDIN, `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } });
 }
 
 /** LinkedIn's OAuth endpoints live on www.linkedin.com (or under the configured API base). */
@@ -61,7 +63,7 @@ function oauthBase(): string {
 
 async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, form: Record<string, string>, now: Date) {
   const app = platformApp('linkedin');
-  const { json } = await callApi(ctx, 'LinkedIn', `${oauthBase()}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } }, readLinkedInError);
+  const { json } = await callPlatform(ctx, LINKEDIN, `${oauthBase()}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'LinkedIn did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
@@ -154,7 +156,7 @@ async function uploadImage(ctx: ProviderContext, token: string, owner: string, i
   const uploadUrl = field(json, 'value', 'uploadUrl');
   const image = field(json, 'value', 'image');
   if (typeof uploadUrl !== 'string' || typeof image !== 'string') throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
-  await callApi(ctx, 'LinkedIn', uploadUrl, { method: 'PUT', token, body: bytes, contentType: item.mimeType }, readLinkedInError);
+  await callPlatform(ctx, LINKEDIN, uploadUrl, { method: 'PUT', token, body: bytes, contentType: item.mimeType });
   return image;
 }
 
@@ -168,7 +170,7 @@ async function uploadVideo(ctx: ProviderContext, token: string, owner: string, i
   for (const part of instructions) {
     const first = Number(field(part, 'firstByte'));
     const last = Number(field(part, 'lastByte'));
-    const answer = await callApi(ctx, 'LinkedIn', String(field(part, 'uploadUrl')), { method: 'PUT', body: bytes.subarray(first, last + 1), contentType: 'application/octet-stream' }, readLinkedInError);
+    const answer = await callPlatform(ctx, LINKEDIN, String(field(part, 'uploadUrl')), { method: 'PUT', body: bytes.subarray(first, last + 1), contentType: 'application/octet-stream' });
     etags.push(answer.headers.get('etag') ?? '');
   }
   const uploadToken = field(json, 'value', 'uploadToken');

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import type { PlatformAnswer } from '../http-call.ts';
-import { callApi, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, publicBaseUrl } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
@@ -69,8 +69,10 @@ function base(): string {
   return platformApp('threads').apiBase;
 }
 
-function graph(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  return callApi(ctx, 'Threads', `${base()}/${VERSION}${path}`, options, readThreadsError);
+const THREADS = oauthPlatform('Threads', readThreadsError);
+
+function graph(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  return callPlatform(ctx, THREADS, `${base()}/${VERSION}${path}`, options);
 }
 
 async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount & { username: string }> {
@@ -85,7 +87,7 @@ async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
 
 /** Exchanges or refreshes a long-lived token (these endpoints take the token in the query, as documented). */
 async function longLived(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, params: Record<string, string>, now: Date) {
-  const { json } = await callApi(ctx, 'Threads', `${base()}${path}?${new URLSearchParams(params).toString()}`, {}, readThreadsError);
+  const { json } = await callPlatform(ctx, THREADS, `${base()}${path}?${new URLSearchParams(params).toString()}`, {});
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Threads did not issue a long-lived token.');
   return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
@@ -105,7 +107,7 @@ const signIn: BrowserSignIn = {
   },
   async finish(ctx, { code }) {
     const app = platformApp('threads');
-    const { json } = await callApi(ctx, 'Threads', `${base()}/oauth/access_token`, { form: { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: ctx.redirectUri, code: code.replace(/#_$/, '') } }, readThreadsError);
+    const { json } = await callPlatform(ctx, THREADS, `${base()}/oauth/access_token`, { form: { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: ctx.redirectUri, code: code.replace(/#_$/, '') } });
     const short = field(json, 'access_token');
     if (typeof short !== 'string') throw new ProviderError('rejected', 'Threads did not issue an access token.');
     const token = await longLived(ctx, '/access_token', { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short }, new Date());

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { countXText } from './x.text.ts';
@@ -70,8 +70,10 @@ function readXError(answer: PlatformAnswer) {
   return { reason, retryAfterMs: retry };
 }
 
-function call(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  return callApi(ctx, 'X', `${platformApp('x').apiBase}${path}`, options, readXError);
+const X = oauthPlatform('X', readXError);
+
+function call(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  return callPlatform(ctx, X, `${platformApp('x').apiBase}${path}`, options);
 }
 
 function basicAuth(): string {
@@ -144,11 +146,11 @@ async function waitProcessed(ctx: ProviderContext, token: string, mediaId: strin
   if (processing) throw new ProviderError('transient', `X is still processing ${name}; the publish will be tried again.`);
 }
 
-function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name: string }): Promise<{ body: Uint8Array; contentType: string }> {
+function multipart(fields: Record<string, string>, file: { bytes: Uint8Array; type: string; name: string }): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('media', new Blob([file.bytes], { type: file.type }), file.name);
-  return multipartBody(form);
+  form.set('media', new Blob([file.bytes], { type: file.type }), file.name);
+  return form;
 }
 
 /** Uploads one file (see `uploadFile`) and gives it its description, if it has one. */
@@ -164,8 +166,8 @@ async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedi
   const video = item.mimeType.startsWith('video/');
   const gif = item.mimeType === 'image/gif';
   if (!video && !gif) {
-    const form = await multipart({ media_category: 'tweet_image', media_type: item.mimeType }, { bytes, type: item.mimeType, name: item.name });
-    const { json } = await call(ctx, '/2/media/upload', { token, body: form.body, contentType: form.contentType });
+    const form = multipart({ media_category: 'tweet_image', media_type: item.mimeType }, { bytes, type: item.mimeType, name: item.name });
+    const { json } = await call(ctx, '/2/media/upload', { token, multipart: form });
     const id = field(json, 'data', 'id');
     if (typeof id !== 'string') throw new ProviderError('transient', `X did not return an id for ${item.name}.`);
     await waitProcessed(ctx, token, id, field(json, 'data', 'processing_info'), item.name);
@@ -175,8 +177,8 @@ async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedi
   const id = field(init.json, 'data', 'id');
   if (typeof id !== 'string') throw new ProviderError('transient', `X did not start the upload of ${item.name}.`);
   for (let offset = 0, segment = 0; offset < bytes.length; offset += CHUNK_BYTES, segment++) {
-    const form = await multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
-    await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, body: form.body, contentType: form.contentType });
+    const form = multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
+    await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, multipart: form });
   }
   const finalized = await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/finalize`, { token, method: 'POST' });
   await waitProcessed(ctx, token, id, field(finalized.json, 'data', 'processing_info'), item.name);
