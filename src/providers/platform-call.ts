@@ -48,11 +48,11 @@ export type PlatformRequest = {
   method?: string;
   token?: string | undefined;
   headers?: Record<string, string>;
-  /** A JSON body, form fields (application/x-www-form-urlencoded), multipart form data, or raw bytes. */
+  /** A JSON body, form fields (application/x-www-form-urlencoded), multipart form data, or a body sent as given. */
   json?: unknown;
   form?: Record<string, string>;
   multipart?: FormData;
-  body?: Uint8Array;
+  body?: Uint8Array | string;
   contentType?: string;
   /** Whether a lost answer may mean the call was applied (a post, not an upload or a read). */
   write?: boolean;
@@ -125,7 +125,7 @@ export async function callPlatform(ctx: Pick<ProviderContext, 'outbound' | 'sign
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (request.multipart) {
     ({ body, contentType: headers['content-type'] } = await multipartBody(request.multipart));
-  } else if (request.body) {
+  } else if (request.body !== undefined) {
     body = request.body;
     headers['content-type'] = request.contentType ?? 'application/octet-stream';
   }
