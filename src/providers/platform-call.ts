@@ -34,6 +34,8 @@ export type Platform = {
   secret?: string;
   /** The message when the outbound policy refused the address (default "<name> was not called. <why>"). */
   notCalled?: (reason: string) => string;
+  /** The message when the platform could not be reached (default "<name> could not be reached: <why>"). */
+  unreachable?: (reason: string) => string;
   /** What may have happened when a write lost its answer (default "the request may or may not have been applied"). */
   outcome?: string;
   /** Headers every call carries (a user agent, `accept`). */
@@ -83,13 +85,13 @@ function isRefusal(error: unknown): boolean {
  * credential problem), a request that certainly never left is transient, and anything else (a
  * timeout after sending, a reset) is an unknown outcome for a write and transient for the rest.
  */
-export function noAnswerFailure(error: unknown, platform: Pick<Platform, 'name' | 'secret' | 'notCalled' | 'outcome'>, write: boolean): ProviderError {
+export function noAnswerFailure(error: unknown, platform: Pick<Platform, 'name' | 'secret' | 'notCalled' | 'unreachable' | 'outcome'>, write: boolean): ProviderError {
   if (error instanceof ProviderError) return error;
   const hide = (text: string) => (platform.secret ? text.split(platform.secret).join('<token>') : text);
   const why = hide(error instanceof Error ? error.message : String(error));
   const cause = platform.secret ? {} : { cause: error };
   if (isRefusal(error)) return new ProviderError('rejected', platform.notCalled?.(why) ?? `${platform.name} was not called. ${why}`, cause);
-  if (wasNotSent(error) || !write) return new ProviderError('transient', `${platform.name} could not be reached: ${why}`, cause);
+  if (wasNotSent(error) || !write) return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, cause);
   return new ProviderError('unknown_outcome', `${platform.name} did not answer in time; ${platform.outcome ?? 'the request may or may not have been applied'}.`, cause);
 }
 
