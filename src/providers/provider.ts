@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { PlatformApps } from './platform-apps.ts';
 
 /** Where a post or comment landed on the platform: its id (the post's release id) and URL. */
 export type PublishedRef = {
@@ -50,6 +51,8 @@ export type ProviderContext = {
   config: Record<string, unknown>;
   /** The guarded client for every request to the platform. */
   outbound: OutboundClient;
+  /** The operator's platform apps and Herald's public address. */
+  platformApps: PlatformApps;
   signal?: AbortSignal | undefined;
 };
 
@@ -93,6 +96,12 @@ export class ProviderError extends Error {
   }
 }
 
+/** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
+export function refuseInvalid(provider: Pick<Provider, 'validate'>, ctx: Pick<ProviderContext, 'config' | 'platformApps'>, input: PublishInput): void {
+  const problems = provider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config, platformApps: ctx.platformApps });
+  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
+}
+
 /** OAuth client registrations Herald keeps per platform host (e.g. one Mastodon app per instance). */
 export interface OAuthAppStore {
   get(provider: string, host: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string } | null>;
@@ -104,6 +113,7 @@ export interface OAuthAppStore {
 
 export type SignInContext = {
   outbound: OutboundClient;
+  platformApps: PlatformApps;
   apps: OAuthAppStore;
   /** Where the platform sends the person back (BASE_URL + the callback path). */
   redirectUri: string;
@@ -167,6 +177,7 @@ export interface Provider {
     part: number;
     /** The channel's configuration (decrypted), for rules that depend on it. */
     config: Record<string, unknown>;
+    platformApps: PlatformApps;
   }): MissingItem[];
   /**
    * Checks the configuration's credentials live against the platform and says whose they are.
@@ -182,7 +193,7 @@ export interface Provider {
    * Why channels of this platform cannot be connected on this server right now (e.g. the
    * operator has not registered its app), as a sentence saying what to set; null when they can.
    */
-  unavailable?(): string | null;
+  unavailable?(platformApps: PlatformApps): string | null;
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import { ProviderError, refuseInvalid, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
 import {
   DISCORD_API,
   discordConfigSchema,
@@ -141,11 +141,6 @@ function toRef(message: Record<string, unknown>, config: DiscordConfig): Publish
   };
 }
 
-function refuseInvalid(input: PublishInput, config: Record<string, unknown>): void {
-  const problems = discordProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-}
-
 /**
  * Sends one message. Webhook channels cannot reply, so a comment is the next message in the
  * channel; bot channels reply to the part before (message_reference), and carry a nonce with
@@ -153,7 +148,7 @@ function refuseInvalid(input: PublishInput, config: Record<string, unknown>): vo
  */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  refuseInvalid(input, ctx.config);
+  refuseInvalid(discordProvider, ctx, input);
   const settings = parseSettings(input.settings);
   if (isWebhookConfig(config)) {
     const url = new URL(config.webhookUrl);

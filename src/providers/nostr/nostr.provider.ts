@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { isLoopbackHost } from '../config-urls.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import { ProviderError, refuseInvalid, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
 import { relayExchange } from './nostr.relay.ts';
 
 const require = createRequire(import.meta.url);
@@ -129,8 +129,7 @@ async function sendToRelay(ctx: ProviderContext, relay: string, event: NostrEven
  */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  const problems = nostrProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
+  refuseInvalid(nostrProvider, ctx, input);
   const settings = nostrSettingsSchema.parse(input.settings);
   const createdAt = Math.floor(Date.parse(input.dueAt ?? new Date().toISOString()) / 1000);
   const event = nostr().pure.finalizeEvent({ kind: 1, created_at: createdAt, content: contentFor(input), tags: tagsFor(input, settings, config.pubkey, config.relays[0]!) }, config.key);

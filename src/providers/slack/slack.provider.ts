@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { callPlatform, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { ProviderError, refuseInvalid, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
 /** chat.postMessage truncates text past 40,000 characters. */
@@ -137,15 +137,10 @@ function sections(text: string): Array<Record<string, unknown>> {
   return chunks.map((chunk) => ({ type: 'section', text: { type: 'mrkdwn', text: chunk } }));
 }
 
-function refuseInvalid(input: PublishInput, config: Record<string, unknown>): void {
-  const problems = slackProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-}
-
 /** A message in the channel; a comment goes in the post's thread (thread_ts is the post's ts). */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  refuseInvalid(input, ctx.config);
+  refuseInvalid(slackProvider, ctx, input);
   const settings: SlackSettings = slackSettingsSchema.parse(input.settings);
   const thread = input.part > 0 ? (input.root ?? input.parent) : undefined;
   if (input.part > 0 && !thread) throw new ProviderError('rejected', 'A Slack comment needs the post it belongs under.');

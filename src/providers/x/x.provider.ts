@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
-import { appUnavailable, platformApp } from '../platform-apps.ts';
+import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
 import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { countXText } from './x.text.ts';
 
@@ -72,25 +72,25 @@ function readXError(answer: PlatformAnswer) {
 
 const X = oauthPlatform('X', readXError);
 
-function call(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
-  return callPlatform(ctx, X, `${platformApp('x').apiBase}${path}`, options);
+function call(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  return callPlatform(ctx, X, `${platformApp(ctx.platformApps, 'x').apiBase}${path}`, options);
 }
 
-function basicAuth(): string {
-  const app = platformApp('x');
+function basicAuth(platformApps: PlatformApps): string {
+  const app = platformApp(platformApps, 'x');
   return `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64')}`;
 }
 
 /** Exchanges a code or a refresh token at X's token endpoint (a confidential client: HTTP Basic). */
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, form: Record<string, string>, now: Date) {
-  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp('x').clientId }, headers: { authorization: basicAuth() } });
+async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId }, headers: { authorization: basicAuth(ctx.platformApps) } });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'X did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
   return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount & { username: string }> {
+async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount & { username: string }> {
   const { json } = await call(ctx, '/2/users/me?user.fields=profile_image_url', { token });
   const id = field(json, 'data', 'id');
   const username = field(json, 'data', 'username');
@@ -100,8 +100,8 @@ async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
   return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: `@${username}`, picture: typeof picture === 'string' ? picture : null, username };
 }
 
-function authorizeBase(): string {
-  const app = platformApp('x');
+function authorizeBase(platformApps: PlatformApps): string {
+  const app = platformApp(platformApps, 'x');
   return app.custom ? app.apiBase : 'https://x.com';
 }
 
@@ -109,10 +109,10 @@ const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const verifier = randomBytes(32).toString('base64url');
-    const url = new URL('/i/oauth2/authorize', authorizeBase());
+    const url = new URL('/i/oauth2/authorize', authorizeBase(ctx.platformApps));
     url.search = new URLSearchParams({
       response_type: 'code',
-      client_id: platformApp('x').clientId,
+      client_id: platformApp(ctx.platformApps, 'x').clientId,
       redirect_uri: ctx.redirectUri,
       scope: X_SCOPES,
       state,
@@ -226,7 +226,7 @@ export const xProvider: Provider = {
   connectHelp:
     'Connect with `{"provider":"x"}`: the answer\'s `url` opens X\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the X app (X_CLIENT_ID, X_CLIENT_SECRET).',
   tools: {},
-  unavailable: () => appUnavailable('x'),
+  unavailable: (platformApps) => appUnavailable(platformApps, 'x'),
   validate({ text, media, settings, part }): MissingItem[] {
     const missing: MissingItem[] = [];
     const length = countXText(text);
