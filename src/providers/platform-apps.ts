@@ -5,7 +5,14 @@ import { ProviderError } from './provider.ts';
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
 export type AppPlatform = 'linkedin' | 'x' | 'threads';
 
-export type PlatformApp = { clientId: string; clientSecret: string; apiBase: string; custom: boolean; version: string | undefined };
+export type PlatformApp = {
+  clientId: string;
+  clientSecret: string;
+  apiBase: string;
+  /** Where the platform's sign-in (authorization, and LinkedIn's token endpoint) lives: under an overridden API base, that same origin. */
+  signInBase: string;
+  version: string | undefined;
+};
 
 /**
  * The operator's apps and Herald's public address (BASE_URL), from the configuration. Providers
@@ -21,6 +28,12 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://api.linkedin.com',
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
+};
+
+const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
+  linkedin: 'https://www.linkedin.com',
+  x: 'https://x.com',
+  threads: 'https://threads.net',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
@@ -43,7 +56,7 @@ export function appUnavailable(settings: PlatformApps, platform: AppPlatform): s
 export function platformApp(settings: PlatformApps, platform: AppPlatform): PlatformApp {
   const app = settings.apps[platform];
   if (!app.clientId || !app.clientSecret) throw new ProviderError('auth', appUnavailable(settings, platform)!);
-  return { clientId: app.clientId, clientSecret: app.clientSecret, apiBase: app.apiBase ?? DEFAULT_API_BASES[platform], custom: app.apiBase !== null, version: app.version };
+  return { clientId: app.clientId, clientSecret: app.clientSecret, apiBase: app.apiBase ?? DEFAULT_API_BASES[platform], signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform], version: app.version };
 }
 
 /** Why platforms that fetch media from Herald cannot reach BASE_URL, or null when it looks public. */

@@ -96,6 +96,23 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * A channel's configuration read with the platform's schema. An invalid one is a credentials
+ * problem (`auth`: the channel must be connected again), worded "The <platform> channel's
+ * configuration is invalid: <first issue>." or by `invalid`.
+ */
+export function readConfig<T>(schema: z.ZodType<T>, config: Record<string, unknown>, platform: string, invalid?: () => string): T {
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) throw new ProviderError('auth', invalid?.() ?? `The ${platform} channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+  return parsed.data;
+}
+
+/** The settings' issues with the platform's schema, as missing items (`settings.<path>`). */
+export function settingsIssues(schema: z.ZodType, settings: Record<string, unknown>): MissingItem[] {
+  const parsed = schema.safeParse(settings);
+  return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
+}
+
 /** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
 export function refuseInvalid(provider: Pick<Provider, 'validate'>, ctx: Pick<ProviderContext, 'config' | 'platformApps'>, input: PublishInput): void {
   const problems = provider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config, platformApps: ctx.platformApps });

@@ -1,6 +1,6 @@
 import type { AtUri, Facet } from '@atproto/api';
 import * as z from 'zod';
-import { ProviderError, refuseInvalid, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { ProviderError, refuseInvalid, settingsIssues, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { BlueskyClient } from './bluesky.client.ts';
 import {
@@ -280,8 +280,7 @@ export const blueskyProvider: Provider = {
         missing.push({ field, reason: `${item.name} is ${item.size} bytes; Bluesky takes images up to ${MAX_IMAGE_BYTES} bytes.` });
       }
     });
-    const parsed = blueskySettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    missing.push(...settingsIssues(blueskySettingsSchema, settings));
     return missing;
   },
   async connectAccount(ctx) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, refuseInvalid, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
 import {
   DISCORD_API,
   discordConfigSchema,
@@ -41,9 +41,7 @@ export const htmlToDiscord = markupConverter({
 const countText = (text: string) => [...text].length;
 
 function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
-  const parsed = discordConfigSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The Discord channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(discordConfigSchema, ctx.config, 'Discord');
 }
 
 function parseSettings(settings: Record<string, unknown>): DiscordSettings {
@@ -252,7 +250,7 @@ export const discordProvider: Provider = {
     const total = media.reduce((sum, m) => sum + m.size, 0);
     if (media.length > 1 && total > MAX_FILE_BYTES) missing.push({ field: `${at}.image`, reason: `The files add up to ${total} bytes; a Discord message takes ${MAX_FILE_BYTES} in all.` });
     const parsed = discordSettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    if (!parsed.success) missing.push(...settingsIssues(discordSettingsSchema, settings));
     else if ((parsed.data.username || parsed.data.avatarUrl) && 'botToken' in config) {
       missing.push({ field: 'settings.username', reason: 'A bot posts under its own name and avatar; username and avatarUrl are for webhook channels.' });
     }

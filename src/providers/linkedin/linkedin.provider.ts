@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
-import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { appUnavailable, platformApp } from '../platform-apps.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 3000;
 /** A comment's text limit (LinkedIn's comment box and its Comments API take 1,250 characters). */
@@ -35,9 +35,7 @@ const settingsSchema = z.object({
 type Settings = z.infer<typeof settingsSchema>;
 
 function linkedinConfig(config: Record<string, unknown>): LinkedInConfig {
-  const parsed = linkedinConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The LinkedIn channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(linkedinConfigSchema, config, 'LinkedIn', () => 'The LinkedIn channel\'s credentials are incomplete; connect it again.');
 }
 
 /** LinkedIn's errors: `{message, status, serviceErrorCode}` (Rest.li) or OAuth's `{error, error_description}`. */
@@ -55,15 +53,9 @@ function api(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   return callPlatform(ctx, LINKEDIN, `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } });
 }
 
-/** LinkedIn's OAuth endpoints live on www.linkedin.com (or under the configured API base). */
-function oauthBase(platformApps: PlatformApps): string {
-  const app = platformApp(platformApps, 'linkedin');
-  return app.custom ? app.apiBase : 'https://www.linkedin.com';
-}
-
 async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
   const app = platformApp(ctx.platformApps, 'linkedin');
-  const { json } = await callPlatform(ctx, LINKEDIN, `${oauthBase(ctx.platformApps)}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } });
+  const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'LinkedIn did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
@@ -111,7 +103,7 @@ function signIn(forPage: boolean): BrowserSignIn {
       ? z.object({ page: z.string().regex(/^\d{1,20}$/, 'the page\'s numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)').optional() })
       : z.object({}),
     async start(ctx, { start, state }) {
-      const url = new URL('/oauth/v2/authorization', oauthBase(ctx.platformApps));
+      const url = new URL('/oauth/v2/authorization', platformApp(ctx.platformApps, 'linkedin').signInBase);
       url.search = new URLSearchParams({ response_type: 'code', client_id: platformApp(ctx.platformApps, 'linkedin').clientId, redirect_uri: ctx.redirectUri, state, scope: forPage ? PAGE_SCOPES : PERSON_SCOPES }).toString();
       return { url: url.toString(), pending: forPage && typeof start.page === 'string' ? { page: start.page } : {} };
     },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callPlatform, JSON_API_HEADERS, msUntil, retryAfterMs, type Platform } from '../platform-call.ts';
-import { ProviderError, type ProviderContext } from '../provider.ts';
+import { readConfig, type ProviderContext } from '../provider.ts';
 
 /** An instance as its origin: `mastodon.social`, `https://mastodon.social/` and `https://mastodon.social/@x` are all `https://mastodon.social`. */
 export const instanceSchema = z
@@ -32,9 +32,7 @@ export const MASTODON_SCOPES = 'read:accounts write:statuses write:media';
 const ANSWER_LIMIT = 2 * 1024 * 1024;
 
 export function mastodonConfig(config: Record<string, unknown>): MastodonConfig {
-  const parsed = mastodonConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', `The Mastodon channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(mastodonConfigSchema, config, 'Mastodon');
 }
 
 /** A Mastodon instance's REST API. */

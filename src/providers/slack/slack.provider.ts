@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { callPlatform, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, refuseInvalid, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
 /** chat.postMessage truncates text past 40,000 characters. */
@@ -72,9 +72,7 @@ export const htmlToSlack = markupConverter({
 const countText = (text: string) => [...text].length;
 
 function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
-  const parsed = slackConfigSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The Slack channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(slackConfigSchema, ctx.config, 'Slack');
 }
 
 /** Slack's Web API, for one call: it answers 200 with `ok: false` and an error code for most refusals. */
@@ -240,8 +238,7 @@ export const slackProvider: Provider = {
       if (!(IMAGE_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Slack image blocks take JPEG, PNG or GIF.` });
       else if (item.size > MAX_IMAGE_BYTES) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.size} bytes; Herald sends Slack images up to ${MAX_IMAGE_BYTES} bytes.` });
     });
-    const parsed = slackSettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    missing.push(...settingsIssues(slackSettingsSchema, settings));
     return missing;
   },
   connectAccount,

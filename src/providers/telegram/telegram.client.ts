@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callPlatform, retryAfterMs, type Platform } from '../platform-call.ts';
-import { ProviderError, type ProviderContext } from '../provider.ts';
+import { readConfig, type ProviderContext } from '../provider.ts';
 
 export const TELEGRAM_API = 'https://api.telegram.org';
 
@@ -21,9 +21,7 @@ export type TelegramConfig = z.infer<typeof telegramConfigSchema>;
 type BotAnswer = { ok?: boolean; result?: unknown; error_code?: number; description?: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
 
 export function telegramConfig(config: Record<string, unknown>): TelegramConfig {
-  const parsed = telegramConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', `The Telegram channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(telegramConfigSchema, config, 'Telegram');
 }
 
 /** The Bot API for one bot: its token stands in every URL, so it is kept out of every message. */

@@ -3,7 +3,7 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 500;
 const SCOPES = 'threads_basic,threads_content_publish';
@@ -49,9 +49,7 @@ function distinctLinks(text: string): number {
 }
 
 function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
-  const parsed = threadsConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The Threads channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(threadsConfigSchema, config, 'Threads', () => 'The Threads channel\'s credentials are incomplete; connect it again.');
 }
 
 /** Graph API errors: `{error: {message, code, error_subcode, is_transient, error_user_msg}}`. */
@@ -93,15 +91,10 @@ async function longLived(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'pla
   return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
 }
 
-function authorizeBase(platformApps: PlatformApps): string {
-  const app = platformApp(platformApps, 'threads');
-  return app.custom ? app.apiBase : 'https://threads.net';
-}
-
 const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
-    const url = new URL('/oauth/authorize', authorizeBase(ctx.platformApps));
+    const url = new URL('/oauth/authorize', platformApp(ctx.platformApps, 'threads').signInBase);
     url.search = new URLSearchParams({ client_id: platformApp(ctx.platformApps, 'threads').clientId, redirect_uri: ctx.redirectUri, scope: SCOPES, response_type: 'code', state }).toString();
     return { url: url.toString(), pending: {} };
   },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { answered, callPlatform, type Platform } from '../platform-call.ts';
-import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
+import { ProviderError, readConfig, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
 import { signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
@@ -35,10 +35,9 @@ const checked = new WeakMap<object, WebhookConfig>();
 function config(ctx: ProviderContext): WebhookConfig {
   const known = checked.get(ctx.config);
   if (known) return known;
-  const parsed = configSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The webhook channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  if (Object.isFrozen(ctx.config)) checked.set(ctx.config, parsed.data);
-  return parsed.data;
+  const parsed = readConfig(configSchema, ctx.config, 'webhook');
+  if (Object.isFrozen(ctx.config)) checked.set(ctx.config, parsed);
+  return parsed;
 }
 
 const RECEIVER: Platform = {

@@ -4,7 +4,7 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { countXText } from './x.text.ts';
 
 const LIMIT = 280;
@@ -53,9 +53,7 @@ function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): st
 }
 
 function xConfig(config: Record<string, unknown>): XConfig {
-  const parsed = xConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The X channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(xConfigSchema, config, 'X', () => 'The X channel\'s credentials are incomplete; connect it again.');
 }
 
 /** X's error answers: `{title, detail, type}` (v2), `{errors:[{message}]}`, or OAuth's `{error, error_description}`. */
@@ -100,16 +98,11 @@ async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platfo
   return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: `@${username}`, picture: typeof picture === 'string' ? picture : null, username };
 }
 
-function authorizeBase(platformApps: PlatformApps): string {
-  const app = platformApp(platformApps, 'x');
-  return app.custom ? app.apiBase : 'https://x.com';
-}
-
 const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const verifier = randomBytes(32).toString('base64url');
-    const url = new URL('/i/oauth2/authorize', authorizeBase(ctx.platformApps));
+    const url = new URL('/i/oauth2/authorize', platformApp(ctx.platformApps, 'x').signInBase);
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: platformApp(ctx.platformApps, 'x').clientId,
