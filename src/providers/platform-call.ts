@@ -76,8 +76,13 @@ export function failureKind(status: number, authStatuses: readonly number[] = []
 
 /** The outbound client's refusals: the address or URL, never the platform, is the problem. */
 function isRefusal(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
+  const code = (error as { code?: string } | null | undefined)?.code;
   return code === 'outbound_refused' || code === 'invalid_url' || code === 'port_refused';
+}
+
+/** `text` with the platform's secret, if it has one, replaced. */
+function conceal(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('<token>') : text;
 }
 
 /**
@@ -87,8 +92,7 @@ function isRefusal(error: unknown): boolean {
  */
 export function noAnswerFailure(error: unknown, platform: Pick<Platform, 'name' | 'secret' | 'notCalled' | 'unreachable' | 'outcome'>, write: boolean): ProviderError {
   if (error instanceof ProviderError) return error;
-  const hide = (text: string) => (platform.secret ? text.split(platform.secret).join('<token>') : text);
-  const why = hide(error instanceof Error ? error.message : String(error));
+  const why = conceal(error instanceof Error ? error.message : String(error), platform.secret);
   const cause = platform.secret ? {} : { cause: error };
   if (isRefusal(error)) return new ProviderError('rejected', platform.notCalled?.(why) ?? `${platform.name} was not called. ${why}`, cause);
   if (wasNotSent(error) || !write) return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, cause);
@@ -106,8 +110,7 @@ export function answerFailure(answer: PlatformAnswer, platform: Pick<Platform, '
   const status = read.status ?? answer.status;
   const message = read.message ?? answered(platform.name, status, read.reason);
   const retry = read.retryAfterMs ?? retryAfterMs(answer.headers.get('retry-after'));
-  const hidden = platform.secret ? message.split(platform.secret).join('<token>') : message;
-  return new ProviderError(read.kind ?? failureKind(status, platform.authStatuses), hidden, { status, ...(retry !== undefined && { retryAfterMs: retry }) });
+  return new ProviderError(read.kind ?? failureKind(status, platform.authStatuses), conceal(message, platform.secret), { status, ...(retry !== undefined && { retryAfterMs: retry }) });
 }
 
 /**
