@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { callPlatform, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
+import { callPlatform, failureKind, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
 import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
@@ -83,9 +83,11 @@ function slack(what: string, succeeded = (answer: PlatformAnswer) => answer.stat
     readError(answer) {
       const status = answer.status;
       const error = String((answer.json as { error?: unknown } | null)?.error ?? '');
-      if (status === 429 || error === 'ratelimited') return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
-      if (status >= 500 || TRANSIENT_ERRORS.has(error)) return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
-      if (AUTH_ERRORS.has(error) || status === 401 || status === 403) return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
+      // Slack's error codes say what the status (most often 200) does not.
+      const byStatus = failureKind(status, [403]);
+      if (byStatus === 'rate_limited' || error === 'ratelimited') return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
+      if (byStatus === 'transient' || TRANSIENT_ERRORS.has(error)) return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
+      if (byStatus === 'auth' || AUTH_ERRORS.has(error)) return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
       const code = error || `HTTP ${status}`;
       return { kind: 'rejected', message: `Slack refused ${what}: ${EXPLAINED[error] ? `${EXPLAINED[error]} (${code})` : code}.` };
     },
