@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import { DEFAULT_PUBLISHER_OPTIONS } from './publishing/publisher.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
-import { configurePlatforms } from './providers/platform-apps.ts';
+import type { PlatformApps } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { RedisRequestCounter } from './http/rate-limit-store.ts';
@@ -97,7 +97,7 @@ export async function openRuntime(
   const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
   const mailLog = options.mailLog ?? options.log;
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
-  configurePlatforms({ baseUrl: config.baseUrl, apps: config.platformApps });
+  const platformApps: PlatformApps = { baseUrl: config.baseUrl, apps: config.platformApps };
   const services = createServices({
     db,
     clock,
@@ -105,6 +105,7 @@ export async function openRuntime(
     queue,
     outbound,
     baseUrl: config.baseUrl,
+    platformApps,
     mediaStore,
     mediaLimits: config.media,
     mailer,

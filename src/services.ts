@@ -22,6 +22,7 @@ import { NotificationsService } from './notifications/notifications.service.ts';
 import { PostTransitions } from './posts/post-transitions.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
+import type { PlatformApps } from './providers/platform-apps.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
 import { UsersService } from './users/users.service.ts';
@@ -36,6 +37,8 @@ export type ServiceDeps = {
   /** The one guarded client for every server-side request. */
   outbound: OutboundClient;
   baseUrl: string;
+  /** The operator's platform apps and BASE_URL, handed to providers in their contexts. */
+  platformApps: PlatformApps;
   /** Where media bytes are kept. */
   mediaStore: MediaStore;
   mediaLimits?: MediaLimits;

@@ -11,6 +11,7 @@ import { findRecord } from '../oauth/oauth.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider, type SignInChoice, type SignInContext, type SignInResult } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
@@ -34,8 +35,8 @@ export function callbackUrl(baseUrl: string, provider: string): string {
 }
 
 /** A platform the operator has not set up answers 400 with what to set, before anything else is tried. */
-function checkAvailable(provider: Provider): void {
-  const reason = provider.unavailable?.();
+function checkAvailable(provider: Provider, platformApps: PlatformApps): void {
+  const reason = provider.unavailable?.(platformApps);
   if (reason) throw new BadRequestError(reason, { code: 'provider_unavailable' });
 }
 
@@ -97,13 +98,13 @@ export class ChannelConnectService {
   }
 
   #signInContext(provider: string): SignInContext {
-    return { outbound: this.deps.outbound, apps: this.#apps, redirectUri: callbackUrl(this.deps.baseUrl, provider) };
+    return { outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps, apps: this.#apps, redirectUri: callbackUrl(this.deps.baseUrl, provider) };
   }
 
   /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
   async connect(requester: Requester, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
     if (!isProviderIdentifier(input.provider)) {
-      const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.());
+      const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.(this.deps.channels.platformApps));
       const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
       throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, { code: 'unknown_provider' });
     }
@@ -111,7 +112,7 @@ export class ChannelConnectService {
       throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
     }
     const provider = getProvider(input.provider);
-    checkAvailable(provider);
+    checkAvailable(provider, this.deps.channels.platformApps);
     if (input.group !== undefined && !(await findGroup(this.deps.db, requester.workspaceId, input.group))) {
       throw new NotFoundError(`No client group ${input.group} in this workspace.`);
     }
@@ -147,7 +148,7 @@ export class ChannelConnectService {
   async reconnect(requester: Requester, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
     const { channel, config: stored } = await this.deps.channels.withConfig(requester.workspaceId, id);
     const provider = getProvider(channel.provider);
-    checkAvailable(provider);
+    checkAvailable(provider, this.deps.channels.platformApps);
     const merged: Record<string, unknown> = { ...stored };
     for (const [field, value] of Object.entries(fields)) {
       if (value === null) delete merged[field];
@@ -190,7 +191,7 @@ export class ChannelConnectService {
 
   /** Checks the credentials with the platform; the configuration to store comes back with the account. */
   async #checkLive(provider: Provider, config: Record<string, unknown>): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
-    const ctx = { config, outbound: this.deps.outbound };
+    const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps };
     try {
       const account = await provider.connectAccount!(ctx);
       return { account, config: provider.completeConfig ? await provider.completeConfig(ctx, account) : config };
@@ -280,7 +281,7 @@ export class ChannelConnectService {
     }
     await this.#checkRequesterStillAllowed(row.key_id, row.workspace_id);
     const provider = getProvider(providerId);
-    checkAvailable(provider);
+    checkAvailable(provider, this.deps.channels.platformApps);
     return { row, provider };
   }
 

@@ -8,6 +8,7 @@ import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import * as z from 'zod';
@@ -152,12 +153,19 @@ export class ChannelsService {
   /** Renews channels' credentials once at a time per channel, across processes. */
   readonly renewals: CredentialRenewals;
 
+  /** The operator's platform apps and BASE_URL, which providers read from their contexts. */
+  get platformApps(): PlatformApps {
+    return this.deps.platformApps;
+  }
+
   constructor(
     private readonly deps: {
       db: Db;
       clock: Clock;
       secretBox: SecretBox;
       outbound: OutboundClient;
+      /** The operator's platform apps, for every provider context built here and by the callers of this service. */
+      platformApps: PlatformApps;
       notifications: NotificationsService;
       /** Where a deletion's scheduled posts are moved to draft and a purge's posts deleted. */
       postTransitions: PostTransitions;
@@ -552,7 +560,7 @@ export class ChannelsService {
         code: 'invalid_tool_input',
       });
     }
-    const ctx = { channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile }, config: await this.config(workspaceId, id), outbound: this.deps.outbound };
+    const ctx = { channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile }, config: await this.config(workspaceId, id), outbound: this.deps.outbound, platformApps: this.platformApps };
     try {
       return await tool.run(ctx, parsed.data);
     } catch (error) {

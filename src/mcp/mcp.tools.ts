@@ -101,7 +101,7 @@ export const TOOLS: Tool[] = [
     output: statusSchema,
     scope: null,
     annotations: READ,
-    run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock),
+    run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock, ctx.services.channels.platformApps),
     summary: (s) => `Herald is ${s.status}; server time ${s.time} (UTC).`,
   }),
   tool({

@@ -567,6 +567,7 @@ export class PostsService {
       provider,
       channel,
       config,
+      platformApps: this.deps.channels.platformApps,
       // As the engine will: the channel's preferred settings fill in what the post leaves out.
       settings: { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) },
       parts: partImages,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { PlatformApps } from '../providers/platform-apps.ts';
 import type { MissingItem, Provider, PublishMedia } from '../providers/provider.ts';
 import type { DisabledReason } from '../channels/channels.table.ts';
 
@@ -6,6 +7,7 @@ export type ReadinessInput = {
   provider: Provider;
   channel: { disabled: boolean; disabledReason: DisabledReason | null };
   config: Record<string, unknown>;
+  platformApps: PlatformApps;
   settings: Record<string, unknown>;
   /** `text`: the content as the provider's text, when the caller has converted it already (a publish sends it). */
   parts: Array<{ idx: number; content: string; images: Array<{ id?: string | undefined; path: string }>; text?: string }>;
@@ -61,7 +63,7 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
       else if (m.size > rules.maxBytes) missing.push({ field: `${where}.image[${i}]`, reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.` });
     });
     // The provider's own checks may restate a generic one in its words: one reason per field is enough.
-    for (const item of provider.validate({ text, media, settings, part: part.idx, config: input.config })) {
+    for (const item of provider.validate({ text, media, settings, part: part.idx, config: input.config, platformApps: input.platformApps })) {
       if (!missing.some((m) => m.field === item.field)) missing.push(item);
     }
   }

@@ -1,56 +1,9 @@
-import { callPlatform, retryAfterMs, type PlatformAnswer } from './http-call.ts';
-import { ProviderError, type ProviderContext, type ProviderFailureKind } from './provider.ts';
+import { JSON_API_HEADERS, type ErrorReader, type Platform } from './platform-call.ts';
+import { ProviderError } from './provider.ts';
 
-export type ApiCall = {
-  method?: 'GET' | 'POST' | 'PUT';
-  token?: string | undefined;
-  headers?: Record<string, string>;
-  /** A JSON body, form fields (application/x-www-form-urlencoded), or raw bytes. */
-  json?: unknown;
-  form?: Record<string, string>;
-  body?: Uint8Array;
-  contentType?: string;
-  /** Whether a lost answer may mean the call was applied (a post, not an upload or a read). */
-  write?: boolean;
-  timeoutMs?: number;
-};
-
-/** How one platform reads its error answers: the reason to show, and a kind when it is not the status's usual one. */
-export type ErrorReader = (answer: PlatformAnswer) => { reason?: string | undefined; kind?: ProviderFailureKind | undefined; retryAfterMs?: number | undefined };
-
-/**
- * Calls an OAuth platform's API and maps the answer: 429 rate-limited (with the platform's hint),
- * 5xx transient, 401 credentials, anything else refused with the platform's reason. A read that
- * lost its answer is transient; a write that lost its answer is an unknown outcome.
- */
-export async function callApi(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, platform: string, url: string, call: ApiCall, readError: ErrorReader): Promise<PlatformAnswer> {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Herald', ...call.headers };
-  if (call.token) headers.authorization = `Bearer ${call.token}`;
-  let body: string | Uint8Array | undefined;
-  if (call.json !== undefined) {
-    body = JSON.stringify(call.json);
-    headers['content-type'] = 'application/json';
-  } else if (call.form) {
-    body = new URLSearchParams(call.form).toString();
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  } else if (call.body) {
-    body = call.body;
-    headers['content-type'] = call.contentType ?? 'application/octet-stream';
-  }
-  let answer: PlatformAnswer;
-  try {
-    answer = await callPlatform(ctx, platform, url, { method: call.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body !== undefined && { body }), timeoutMs: call.timeoutMs ?? 60_000 });
-  } catch (error) {
-    if (error instanceof ProviderError && error.kind === 'unknown_outcome' && !call.write) throw new ProviderError('transient', error.message, { cause: error });
-    throw error;
-  }
-  const { status } = answer;
-  if (status >= 200 && status < 300) return answer;
-  const read = readError(answer);
-  const reason = `${platform} answered ${status}${read.reason ? `: ${read.reason}` : ''}`;
-  const kind: ProviderFailureKind = read.kind ?? (status === 429 ? 'rate_limited' : status >= 500 ? 'transient' : status === 401 ? 'auth' : 'rejected');
-  const retry = read.retryAfterMs ?? retryAfterMs(answer.headers.get('retry-after'));
-  throw new ProviderError(kind, reason, { status, ...(retry !== undefined && { retryAfterMs: retry }) });
+/** An OAuth platform's JSON API: Herald's user agent, a minute per call, and the platform's own error reading. */
+export function oauthPlatform(name: string, readError: ErrorReader): Platform {
+  return { name, headers: JSON_API_HEADERS, timeoutMs: 60_000, readError };
 }
 
 /** When a token given `expiresIn` seconds from `now` expires (ISO 8601), or undefined. */

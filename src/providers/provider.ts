@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { PlatformApps } from './platform-apps.ts';
 
 /** Where a post or comment landed on the platform: its id (the post's release id) and URL. */
 export type PublishedRef = {
@@ -50,6 +51,8 @@ export type ProviderContext = {
   config: Record<string, unknown>;
   /** The guarded client for every request to the platform. */
   outbound: OutboundClient;
+  /** The operator's platform apps and Herald's public address. */
+  platformApps: PlatformApps;
   signal?: AbortSignal | undefined;
 };
 
@@ -93,6 +96,29 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * A channel's configuration read with the platform's schema. An invalid one is a credentials
+ * problem (`auth`: the channel must be connected again), worded "The <platform> channel's
+ * configuration is invalid: <first issue>." or by `invalid`.
+ */
+export function readConfig<T>(schema: z.ZodType<T>, config: Record<string, unknown>, platform: string, invalid?: () => string): T {
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) throw new ProviderError('auth', invalid?.() ?? `The ${platform} channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+  return parsed.data;
+}
+
+/** The settings' issues with the platform's schema, as missing items (`settings.<path>`). */
+export function settingsIssues(schema: z.ZodType, settings: Record<string, unknown>): MissingItem[] {
+  const parsed = schema.safeParse(settings);
+  return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
+}
+
+/** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
+export function refuseInvalid(provider: Pick<Provider, 'validate'>, ctx: Pick<ProviderContext, 'config' | 'platformApps'>, input: PublishInput): void {
+  const problems = provider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config, platformApps: ctx.platformApps });
+  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
+}
+
 /** OAuth client registrations Herald keeps per platform host (e.g. one Mastodon app per instance). */
 export interface OAuthAppStore {
   get(provider: string, host: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string } | null>;
@@ -104,6 +130,7 @@ export interface OAuthAppStore {
 
 export type SignInContext = {
   outbound: OutboundClient;
+  platformApps: PlatformApps;
   apps: OAuthAppStore;
   /** Where the platform sends the person back (BASE_URL + the callback path). */
   redirectUri: string;
@@ -167,6 +194,7 @@ export interface Provider {
     part: number;
     /** The channel's configuration (decrypted), for rules that depend on it. */
     config: Record<string, unknown>;
+    platformApps: PlatformApps;
   }): MissingItem[];
   /**
    * Checks the configuration's credentials live against the platform and says whose they are.
@@ -182,7 +210,7 @@ export interface Provider {
    * Why channels of this platform cannot be connected on this server right now (e.g. the
    * operator has not registered its app), as a sentence saying what to set; null when they can.
    */
-  unavailable?(): string | null;
+  unavailable?(platformApps: PlatformApps): string | null;
   /** Present on platforms people connect by signing in through the browser. */
   readonly signIn?: BrowserSignIn;
   /**

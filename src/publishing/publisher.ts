@@ -328,7 +328,7 @@ export class Publisher {
         // Expiring credentials are renewed (and stored) before use; a refusal is an auth failure (the channel needs reconnecting).
         config = await channels.renewals.renew(channel.id, config, {
           due: (stored) => renewal.due(stored, now),
-          renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound }, now),
+          renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound, platformApps: channels.platformApps }, now),
         });
       }
       // The channel's preferred settings fill in what the post leaves out.
@@ -342,6 +342,7 @@ export class Publisher {
         provider,
         channel,
         config,
+        platformApps: channels.platformApps,
         settings,
         parts: [{ idx, content: part.content, images, text }],
         media: new Map([...files].map(([path, file]) => [path, describeMedia(file)])),
@@ -368,7 +369,7 @@ export class Publisher {
         parent: refOf(parts.find((p) => Number(p.idx) === idx - 1)),
         dueAt: dueAt(post, parts, idx),
       };
-      const ctx = { channel: channelRef, config, outbound };
+      const ctx = { channel: channelRef, config, outbound, platformApps: channels.platformApps };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);

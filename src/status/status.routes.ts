@@ -29,7 +29,7 @@ export const statusRoutes: FastifyPluginAsyncZod<{ baseUrl: string; clock: Clock
         response: { 200: statusSchema, 429: apiErrorSchema },
       },
     },
-    async () => buildStatus(baseUrl, clock),
+    async () => buildStatus(baseUrl, clock, app.services.channels.platformApps),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { PlatformApps } from '../providers/platform-apps.ts';
 import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import type { Status } from './status.schema.ts';
 
@@ -25,7 +26,7 @@ export function publicUrls(baseUrl: string) {
   };
 }
 
-export function buildStatus(baseUrl: string, clock: Clock): Status {
+export function buildStatus(baseUrl: string, clock: Clock, platformApps: PlatformApps): Status {
   const urls = publicUrls(baseUrl);
   return {
     name: 'Herald',
@@ -60,7 +61,7 @@ export function buildStatus(baseUrl: string, clock: Clock): Status {
     versioning: { scheme: 'url-path', current: 'v1' },
     platforms: PROVIDER_IDENTIFIERS.map((identifier) => {
       const provider = getProvider(identifier);
-      const unavailable = provider.unavailable?.() ?? null;
+      const unavailable = provider.unavailable?.(platformApps) ?? null;
       return { identifier, name: provider.name, available: unavailable === null, ...(unavailable !== null && { unavailable }) };
     }),
   };

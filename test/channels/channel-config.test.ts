@@ -117,7 +117,7 @@ describe('reconnecting a channel changes only what is given', () => {
   it('the configurations kept are the most recently used: past the limit, the least recently used is decrypted again', async () => {
     const tenant = await createTenant(t);
     const { db, clock, secretBox, outbound } = t.runtime;
-    const channels = new ChannelsService({ db, clock, secretBox, outbound, notifications: t.services.notifications, postTransitions: t.services.postTransitions, maxOpened: 2 });
+    const channels = new ChannelsService({ db, clock, secretBox, outbound, platformApps: t.services.channels.platformApps, notifications: t.services.notifications, postTransitions: t.services.postTransitions, maxOpened: 2 });
     const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => channels.create(tenant.workspaceId, { provider: 'webhook', name, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })));
     const opens = vi.spyOn(secretBox, 'open');
     try {

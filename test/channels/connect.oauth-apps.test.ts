@@ -56,3 +56,26 @@ describe('Threads with a BASE_URL that is not public', () => {
     }
   });
 });
+
+describe('two applications in one process', () => {
+  it('each sees only its own platform apps and BASE_URL', async () => {
+    const withX = await createTestApp({ env: { X_CLIENT_ID: 'x-client', X_CLIENT_SECRET: 'x-secret' } });
+    const without = await createTestApp({ env: { BASE_URL: 'http://127.0.0.1:3000' } });
+    try {
+      const available = async (t: typeof withX) => {
+        const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as { platforms: Array<{ identifier: string; available: boolean }> };
+        return platforms.find((p) => p.identifier === 'x')!.available;
+      };
+      // The application started first keeps its X app after the second one started without it.
+      expect(await available(withX)).toBe(true);
+      expect(await available(without)).toBe(false);
+      const tenant = await createTenant(withX);
+      const res = await withX.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'x' } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(new URL((res.json() as { url: string }).url).searchParams.get('client_id')).toBe('x-client');
+    } finally {
+      await withX.close();
+      await without.close();
+    }
+  });
+});

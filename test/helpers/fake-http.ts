@@ -59,9 +59,9 @@ export async function parseBody(call: Pick<FakeCall, 'headers' | 'raw'>, field: 
   return { fields, files };
 }
 
-/** Writes `reply`: its body as JSON (a string as is, none when absent) with `contentType` unless its headers name one. */
+/** Writes `reply`: its body as JSON (a string as is; none when absent, then without a content type) with `contentType` unless its headers name one. */
 export function sendReply(res: http.ServerResponse, reply: FakeReply, contentType = 'application/json'): void {
-  res.writeHead(reply.status, { 'content-type': contentType, ...reply.headers });
+  res.writeHead(reply.status, { ...(reply.body !== undefined && { 'content-type': contentType }), ...reply.headers });
   res.end(reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
 }
 
@@ -135,15 +135,17 @@ export class ScriptedAnswers<C, A = FakeReply> {
 }
 
 /**
- * A fake written as a class: started on a free loopback port, its own routing in `serve`, and
- * the answers a test installs with `on` (until `reset`) asked first, through `scripted`.
+ * The base of every platform fake: started on a free loopback port, every request recorded,
+ * its own routing in `serve` (a page of routes), and the answers a test installs with `on`
+ * (until `reset`) asked first, through `scripted`. `serve` answers with a reply, or with
+ * nothing when it answered `res` itself or means never to (a hang, a cut connection).
  */
 export abstract class FakeHttpServer<C, A extends FakeReply = FakeReply> {
   url = '';
   protected readonly scripted = new ScriptedAnswers<C, A>();
   #http: FakeHttp | undefined;
 
-  protected abstract serve(call: FakeCall): A | Promise<A>;
+  protected abstract serve(call: FakeCall, res: http.ServerResponse): A | void | Promise<A | void>;
 
   /** Answers every request the rule matches (it returns undefined to let a request through) until reset. */
   on(rule: (call: C) => A | undefined): void {
@@ -155,12 +157,12 @@ export abstract class FakeHttpServer<C, A extends FakeReply = FakeReply> {
   }
 
   /** Every request so far, in order of arrival. */
-  get requests(): FakeCall[] {
+  get received(): FakeCall[] {
     return this.#http?.calls ?? [];
   }
 
   async start(): Promise<this> {
-    this.#http = await startFakeHttp((call) => this.serve(call));
+    this.#http = await startFakeHttp((call, res) => this.serve(call, res));
     this.url = this.#http.url;
     return this;
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Agent, AtpSessionData, CredentialSession, XRPCError } from '@atproto/api';
-import { OutboundRefusedError, readLimited, wasNotSent } from '../../net/outbound.ts';
+import { OutboundRefusedError, readLimited } from '../../net/outbound.ts';
+import { failureKind, msUntil, noAnswerFailure, retryAfterMs as secondsToMs } from '../platform-call.ts';
 import { ProviderError, type ProviderContext } from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { normalizeHandle, type BlueskyConfig } from './bluesky.schema.ts';
@@ -54,13 +55,7 @@ export function retryAfterMs(headers: Record<string, string | undefined> | undef
     return reset > 1e9 ? Math.max(0, reset * 1000 - now) : reset * 1000;
   }
   const retryAfter = headers?.['retry-after'];
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const at = Date.parse(retryAfter);
-    if (!Number.isNaN(at)) return Math.max(0, at - now);
-  }
-  return undefined;
+  return secondsToMs(retryAfter) ?? msUntil(retryAfter, now);
 }
 
 function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
@@ -90,25 +85,21 @@ export function classify(error: unknown, kind: CallKind, what: string): Provider
     const status = error.status;
     const name = error.error ?? '';
     const detail = error.message && error.message !== name ? `${name ? `${name}: ` : ''}${error.message}` : name || `HTTP ${status}`;
-    if (status === 429 || name === 'RateLimitExceeded') {
+    const failure = status === 429 || name === 'RateLimitExceeded' ? 'rate_limited' : AUTH_ERRORS.has(name) ? 'auth' : status === 501 ? 'rejected' : failureKind(status, [403]);
+    if (failure === 'rate_limited') {
       return new ProviderError('rate_limited', `Bluesky is rate-limiting this account (${what}): ${detail}`, { status: 429, retryAfterMs: retryAfterMs(error.headers), cause: error });
     }
-    if (kind === 'login' && (status === 401 || AUTH_ERRORS.has(name))) {
-      return new ProviderError('auth', `Bluesky did not accept the channel's identifier and app password: ${detail}`, { status, cause: error });
-    }
-    if (status === 401 || status === 403 || AUTH_ERRORS.has(name)) {
-      return new ProviderError('auth', `Bluesky refused the channel's session (${what}): ${detail}`, { status, cause: error });
-    }
-    if (status >= 500 && status !== 501) {
-      return new ProviderError('transient', `Bluesky failed (${what}): ${detail}`, { status, cause: error });
-    }
-    return new ProviderError('rejected', `Bluesky refused ${what}: ${detail}`, { status, cause: error });
+    const message =
+      failure === 'auth'
+        ? kind === 'login'
+          ? `Bluesky did not accept the channel's identifier and app password: ${detail}`
+          : `Bluesky refused the channel's session (${what}): ${detail}`
+        : failure === 'transient'
+          ? `Bluesky failed (${what}): ${detail}`
+          : `Bluesky refused ${what}: ${detail}`;
+    return new ProviderError(failure, message, { status, cause: error });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  if (kind !== 'write' || wasNotSent(error)) {
-    return new ProviderError('transient', `Could not reach Bluesky (${what}): ${message}`, { cause: error });
-  }
-  return new ProviderError('unknown_outcome', `Bluesky did not answer (${what}); the post may or may not have been created: ${message}`, { cause: error });
+  return noAnswerFailure(error, { name: 'Bluesky', unreachable: (why) => `Could not reach Bluesky (${what}): ${why}`, outcome: 'the post may or may not have been created' }, kind === 'write');
 }
 
 /** The access token was refused (expired, revoked) and the library could not refresh it. */

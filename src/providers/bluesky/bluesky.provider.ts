@@ -1,6 +1,6 @@
 import type { AtUri, Facet } from '@atproto/api';
 import * as z from 'zod';
-import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { ProviderError, refuseInvalid, settingsIssues, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { BlueskyClient } from './bluesky.client.ts';
 import {
@@ -191,14 +191,9 @@ async function createOnce(client: BlueskyClient, rkey: string, record: Record<st
   }
 }
 
-function refuseInvalid(input: PublishInput, config: Record<string, unknown>): void {
-  const problems = blueskyProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-}
-
 async function publishPart(ctx: ProviderContext, input: PublishInput, asReply: boolean): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  refuseInvalid(input, ctx.config);
+  refuseInvalid(blueskyProvider, ctx, input);
   const settings = parseSettings(input.settings);
   const client = new BlueskyClient(ctx, config);
   const reply = asReply ? await replyRefs(client, input) : undefined;
@@ -285,8 +280,7 @@ export const blueskyProvider: Provider = {
         missing.push({ field, reason: `${item.name} is ${item.size} bytes; Bluesky takes images up to ${MAX_IMAGE_BYTES} bytes.` });
       }
     });
-    const parsed = blueskySettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    missing.push(...settingsIssues(blueskySettingsSchema, settings));
     return missing;
   },
   async connectAccount(ctx) {

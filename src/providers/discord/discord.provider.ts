@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { callPlatform, multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
+import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
 import {
   DISCORD_API,
   discordConfigSchema,
@@ -41,9 +41,7 @@ export const htmlToDiscord = markupConverter({
 const countText = (text: string) => [...text].length;
 
 function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
-  const parsed = discordConfigSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The Discord channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(discordConfigSchema, ctx.config, 'Discord');
 }
 
 function parseSettings(settings: Record<string, unknown>): DiscordSettings {
@@ -53,7 +51,7 @@ function parseSettings(settings: Record<string, unknown>): DiscordSettings {
 }
 
 const apiBase = (config: DiscordBotConfig) => (config.apiBase ?? DISCORD_API).replace(/\/+$/, '');
-const botHeaders = (config: DiscordBotConfig) => ({ authorization: `Bot ${config.botToken}`, 'user-agent': USER_AGENT });
+const botHeaders = (config: DiscordBotConfig) => ({ authorization: `Bot ${config.botToken}` });
 
 /** Discord's reason for a refusal: its message, with the first field error when there is one. */
 function reasonOf(answer: PlatformAnswer): string {
@@ -75,23 +73,27 @@ function firstFieldError(errors: unknown, path: string[] = []): string | null {
   return null;
 }
 
-/** Maps a Discord answer that is not a success to the engine's failure kinds. */
-function failure(answer: PlatformAnswer, what: string): ProviderError {
-  const reason = `Discord refused ${what}: ${reasonOf(answer)}`;
-  const status = answer.status;
-  const code = Number((answer.json as { code?: unknown } | null)?.code);
-  if (status === 429) {
-    const body = (answer.json ?? {}) as { retry_after?: unknown };
-    return new ProviderError('rate_limited', reason, { status, retryAfterMs: retryAfterMs(body.retry_after, answer.headers.get('retry-after')) });
-  }
-  if (status >= 500) return new ProviderError('transient', `Discord failed (${status}) on ${what}; it will be retried.`, { status });
-  if (status === 401 || status === 403 || (status === 404 && GONE.has(code))) return new ProviderError('auth', reason, { status });
-  return new ProviderError('rejected', reason, { status });
+/** Discord's API, for one call: `what` names what was asked for in its messages. */
+function discord(what: string): Platform {
+  return {
+    name: 'Discord',
+    headers: { 'user-agent': USER_AGENT },
+    authStatuses: [403],
+    readError(answer) {
+      const status = answer.status;
+      const json = (answer.json ?? {}) as { code?: unknown; retry_after?: unknown };
+      if (status >= 500) return { message: `Discord failed (${status}) on ${what}; it will be retried.` };
+      return {
+        message: `Discord refused ${what}: ${reasonOf(answer)}`,
+        ...(status === 404 && GONE.has(Number(json.code)) && { kind: 'auth' as const }),
+        ...(status === 429 && { retryAfterMs: retryAfterMs(json.retry_after, answer.headers.get('retry-after')) }),
+      };
+    },
+  };
 }
 
-async function discordCall(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, url: string, init: Parameters<typeof callPlatform>[3], what: string): Promise<Record<string, unknown>> {
-  const answer = await callPlatform(ctx, 'Discord', url, init);
-  if (answer.status < 200 || answer.status >= 300) throw failure(answer, what);
+async function discordCall(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, url: string, request: PlatformRequest, what: string): Promise<Record<string, unknown>> {
+  const answer = await callPlatform(ctx, discord(what), url, request);
   return (answer.json ?? {}) as Record<string, unknown>;
 }
 
@@ -103,14 +105,16 @@ function nonceFor(input: PublishInput): string {
   return createHash('sha256').update(`${input.postId}\n${input.part}\n${input.text}`).digest('base64url').slice(0, 25);
 }
 
-async function messageBody(input: PublishInput, settings: DiscordSettings, extra: Record<string, unknown>): Promise<{ body: string | Uint8Array; contentType: string }> {
+/** A message's create request: JSON, or multipart with `payload_json` and the files; a write. */
+async function messageRequest(input: PublishInput, settings: DiscordSettings, extra: Record<string, unknown>, headers: Record<string, string> = {}): Promise<PlatformRequest> {
   const payload: Record<string, unknown> = {
     content: input.text,
     allowed_mentions: { parse: settings.mentions === 'all' ? ['users', 'roles', 'everyone'] : settings.mentions === 'users' ? ['users'] : [] },
     ...(settings.suppressEmbeds && { flags: 1 << 2 }),
     ...extra,
   };
-  if (input.media.length === 0) return { body: JSON.stringify(payload), contentType: 'application/json' };
+  const request = { method: 'POST', headers, write: true };
+  if (input.media.length === 0) return { ...request, json: payload };
   const form = new FormData();
   payload.attachments = input.media.map((item, i) => ({ id: i, filename: item.name, ...(altOf(settings, item) && { description: altOf(settings, item) }) }));
   form.append('payload_json', JSON.stringify(payload));
@@ -118,7 +122,7 @@ async function messageBody(input: PublishInput, settings: DiscordSettings, extra
     const bytes = await readMedia(item);
     form.append(`files[${i}]`, new Blob([new Uint8Array(bytes)], { type: item.mimeType }), item.name);
   }
-  return multipartBody(form);
+  return { ...request, multipart: form };
 }
 
 const altOf = (settings: DiscordSettings, item: { id: string; url: string }) => settings.alt?.[item.id] ?? settings.alt?.[item.url];
@@ -135,11 +139,6 @@ function toRef(message: Record<string, unknown>, config: DiscordConfig): Publish
   };
 }
 
-function refuseInvalid(input: PublishInput, config: Record<string, unknown>): void {
-  const problems = discordProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-}
-
 /**
  * Sends one message. Webhook channels cannot reply, so a comment is the next message in the
  * channel; bot channels reply to the part before (message_reference), and carry a nonce with
@@ -147,21 +146,20 @@ function refuseInvalid(input: PublishInput, config: Record<string, unknown>): vo
  */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  refuseInvalid(input, ctx.config);
+  refuseInvalid(discordProvider, ctx, input);
   const settings = parseSettings(input.settings);
   if (isWebhookConfig(config)) {
     const url = new URL(config.webhookUrl);
     url.searchParams.set('wait', 'true');
-    const { body, contentType } = await messageBody(input, settings, {
+    const request = await messageRequest(input, settings, {
       ...(settings.username && { username: settings.username }),
       ...(settings.avatarUrl && { avatar_url: settings.avatarUrl }),
     });
-    const message = await discordCall(ctx, url.toString(), { method: 'POST', headers: { 'content-type': contentType, 'user-agent': USER_AGENT }, body }, 'the message');
+    const message = await discordCall(ctx, url.toString(), request, 'the message');
     return toRef(message, config);
   }
   const reply = input.part > 0 && input.parent ? { message_reference: { message_id: input.parent.id, channel_id: config.channelId, fail_if_not_exists: false } } : {};
-  const { body, contentType } = await messageBody(input, settings, { nonce: nonceFor(input), enforce_nonce: true, ...reply });
-  const request = { method: 'POST', headers: { ...botHeaders(config), 'content-type': contentType }, body };
+  const request = await messageRequest(input, settings, { nonce: nonceFor(input), enforce_nonce: true, ...reply }, botHeaders(config));
   const url = `${apiBase(config)}/channels/${config.channelId}/messages`;
   try {
     return toRef(await discordCall(ctx, url, request, 'the message'), config);
@@ -175,7 +173,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount> {
   const config = parseConfig(ctx);
   if (isWebhookConfig(config)) {
-    const hook = await discordCall(ctx, config.webhookUrl, { headers: { 'user-agent': USER_AGENT } }, 'the webhook URL');
+    const hook = await discordCall(ctx, config.webhookUrl, {}, 'the webhook URL');
     const id = String(hook.id ?? webhookIdOf(config.webhookUrl));
     return {
       internalId: String(hook.channel_id ?? id),
@@ -252,7 +250,7 @@ export const discordProvider: Provider = {
     const total = media.reduce((sum, m) => sum + m.size, 0);
     if (media.length > 1 && total > MAX_FILE_BYTES) missing.push({ field: `${at}.image`, reason: `The files add up to ${total} bytes; a Discord message takes ${MAX_FILE_BYTES} in all.` });
     const parsed = discordSettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    if (!parsed.success) missing.push(...settingsIssues(discordSettingsSchema, settings));
     else if ((parsed.data.username || parsed.data.avatarUrl) && 'botToken' in config) {
       missing.push({ field: 'settings.username', reason: 'A bot posts under its own name and avatar; username and avatarUrl are for webhook channels.' });
     }

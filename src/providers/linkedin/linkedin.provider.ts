@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import { readMedia, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
+import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 3000;
 /** A comment's text limit (LinkedIn's comment box and its Comments API take 1,250 characters). */
@@ -35,9 +35,7 @@ const settingsSchema = z.object({
 type Settings = z.infer<typeof settingsSchema>;
 
 function linkedinConfig(config: Record<string, unknown>): LinkedInConfig {
-  const parsed = linkedinConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The LinkedIn channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(linkedinConfigSchema, config, 'LinkedIn', () => 'The LinkedIn channel\'s credentials are incomplete; connect it again.');
 }
 
 /** LinkedIn's errors: `{message, status, serviceErrorCode}` (Rest.li) or OAuth's `{error, error_description}`. */
@@ -48,27 +46,23 @@ function readLinkedInError(answer: PlatformAnswer) {
   return { reason, ...(answer.status === 403 && { kind: 'auth' as const }) };
 }
 
-function api(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  const app = platformApp('linkedin');
-  return callApi(ctx, 'LinkedIn', `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } }, readLinkedInError);
+const LINKEDIN = oauthPlatform('LinkedIn', readLinkedInError);
+
+function api(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  const app = platformApp(ctx.platformApps, 'linkedin');
+  return callPlatform(ctx, LINKEDIN, `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } });
 }
 
-/** LinkedIn's OAuth endpoints live on www.linkedin.com (or under the configured API base). */
-function oauthBase(): string {
-  const app = platformApp('linkedin');
-  return app.custom ? app.apiBase : 'https://www.linkedin.com';
-}
-
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, form: Record<string, string>, now: Date) {
-  const app = platformApp('linkedin');
-  const { json } = await callApi(ctx, 'LinkedIn', `${oauthBase()}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } }, readLinkedInError);
+async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+  const app = platformApp(ctx.platformApps, 'linkedin');
+  const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'LinkedIn did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
   return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
 }
 
-async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount> {
+async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount> {
   const { json } = await api(ctx, '/v2/userinfo', { token });
   const sub = field(json, 'sub');
   if (typeof sub !== 'string') throw new ProviderError('rejected', 'LinkedIn did not say whose account this is.');
@@ -78,13 +72,13 @@ async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
 }
 
 /** The ids of the pages the member is an approved administrator of. */
-async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<string[]> {
+async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<string[]> {
   const { json } = await api(ctx, '/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100', { token });
   const elements = field(json, 'elements');
   return (Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []).map((urn) => urn.split(':').pop()!);
 }
 
-async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string, page: string): Promise<ConnectedAccount> {
+async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string, page: string): Promise<ConnectedAccount> {
   const { json: org } = await api(ctx, `/rest/organizations/${page}`, { token });
   const name = field(org, 'localizedName');
   const vanity = field(org, 'vanityName');
@@ -109,8 +103,8 @@ function signIn(forPage: boolean): BrowserSignIn {
       ? z.object({ page: z.string().regex(/^\d{1,20}$/, 'the page\'s numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)').optional() })
       : z.object({}),
     async start(ctx, { start, state }) {
-      const url = new URL('/oauth/v2/authorization', oauthBase());
-      url.search = new URLSearchParams({ response_type: 'code', client_id: platformApp('linkedin').clientId, redirect_uri: ctx.redirectUri, state, scope: forPage ? PAGE_SCOPES : PERSON_SCOPES }).toString();
+      const url = new URL('/oauth/v2/authorization', platformApp(ctx.platformApps, 'linkedin').signInBase);
+      url.search = new URLSearchParams({ response_type: 'code', client_id: platformApp(ctx.platformApps, 'linkedin').clientId, redirect_uri: ctx.redirectUri, state, scope: forPage ? PAGE_SCOPES : PERSON_SCOPES }).toString();
       return { url: url.toString(), pending: forPage && typeof start.page === 'string' ? { page: start.page } : {} };
     },
     async finish(ctx, { code, pending }) {
@@ -154,7 +148,7 @@ async function uploadImage(ctx: ProviderContext, token: string, owner: string, i
   const uploadUrl = field(json, 'value', 'uploadUrl');
   const image = field(json, 'value', 'image');
   if (typeof uploadUrl !== 'string' || typeof image !== 'string') throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
-  await callApi(ctx, 'LinkedIn', uploadUrl, { method: 'PUT', token, body: bytes, contentType: item.mimeType }, readLinkedInError);
+  await callPlatform(ctx, LINKEDIN, uploadUrl, { method: 'PUT', token, body: bytes, contentType: item.mimeType });
   return image;
 }
 
@@ -168,7 +162,7 @@ async function uploadVideo(ctx: ProviderContext, token: string, owner: string, i
   for (const part of instructions) {
     const first = Number(field(part, 'firstByte'));
     const last = Number(field(part, 'lastByte'));
-    const answer = await callApi(ctx, 'LinkedIn', String(field(part, 'uploadUrl')), { method: 'PUT', body: bytes.subarray(first, last + 1), contentType: 'application/octet-stream' }, readLinkedInError);
+    const answer = await callPlatform(ctx, LINKEDIN, String(field(part, 'uploadUrl')), { method: 'PUT', body: bytes.subarray(first, last + 1), contentType: 'application/octet-stream' });
     etags.push(answer.headers.get('etag') ?? '');
   }
   const uploadToken = field(json, 'value', 'uploadToken');
@@ -270,7 +264,7 @@ function linkedin(forPage: boolean): Provider {
       ? 'Connect with `{"provider":"linkedin-page"}` (the page the person administers), or `{"provider":"linkedin-page","page":"<organization id>"}` (the number in the page\'s admin URL) when they administer several; the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when a page administrator approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).'
       : 'Connect with `{"provider":"linkedin"}`: the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).',
     tools: {},
-    unavailable: () => appUnavailable('linkedin'),
+    unavailable: (platformApps) => appUnavailable(platformApps, 'linkedin'),
     validate({ text, media, settings, part }): MissingItem[] {
       const missing: MissingItem[] = [];
       const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;

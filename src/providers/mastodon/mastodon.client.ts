@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { readLimited, wasNotSent } from '../../net/outbound.ts';
-import { encodeMultipart } from '../multipart.ts';
-import { ProviderError, type ProviderContext } from '../provider.ts';
+import { callPlatform, JSON_API_HEADERS, msUntil, retryAfterMs, type Platform } from '../platform-call.ts';
+import { readConfig, type ProviderContext } from '../provider.ts';
 
 /** An instance as its origin: `mastodon.social`, `https://mastodon.social/` and `https://mastodon.social/@x` are all `https://mastodon.social`. */
 export const instanceSchema = z
@@ -33,20 +32,26 @@ export const MASTODON_SCOPES = 'read:accounts write:statuses write:media';
 const ANSWER_LIMIT = 2 * 1024 * 1024;
 
 export function mastodonConfig(config: Record<string, unknown>): MastodonConfig {
-  const parsed = mastodonConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', `The Mastodon channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(mastodonConfigSchema, config, 'Mastodon');
 }
 
-/** Seconds (or an HTTP date / ISO instant, as Mastodon's X-RateLimit-Reset) until a retry is worth it. */
-function retryAfterMs(response: Response): number | undefined {
-  const after = response.headers.get('retry-after');
-  if (after && Number.isFinite(Number(after))) return Number(after) * 1000;
-  const reset = response.headers.get('x-ratelimit-reset') ?? after;
-  if (!reset) return undefined;
-  const at = Date.parse(reset);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
-}
+/** A Mastodon instance's REST API. */
+const INSTANCE: Platform = {
+  name: 'The instance',
+  headers: JSON_API_HEADERS,
+  // 401: the token was revoked; 403: the account is suspended, disabled or lacks a scope.
+  authStatuses: [403],
+  timeoutMs: 60_000,
+  limit: ANSWER_LIMIT,
+  outcome: 'the status may or may not have been posted',
+  readError({ json, status, headers }) {
+    const body = (json && typeof json === 'object' ? json : {}) as { error_description?: string; error?: string };
+    const reason = body.error_description ?? body.error;
+    // Mastodon says when its window resets (X-RateLimit-Reset, an ISO instant) rather than how long to wait.
+    const wait = status === 429 ? (retryAfterMs(headers.get('retry-after')) ?? msUntil(headers.get('x-ratelimit-reset') ?? headers.get('retry-after'))) : undefined;
+    return { reason, retryAfterMs: wait };
+  },
+};
 
 export type MastodonCall = {
   method?: 'GET' | 'POST';
@@ -58,42 +63,9 @@ export type MastodonCall = {
   write?: boolean;
 };
 
-/** Calls the instance's REST API and maps its answers to the engine's failure kinds. */
+/** Calls the instance's REST API. */
 export async function callMastodon<T>(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, instance: string, path: string, call: MastodonCall = {}): Promise<{ status: number; data: T }> {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Herald', ...call.headers };
-  if (call.token) headers.authorization = `Bearer ${call.token}`;
-  let body: Uint8Array | string | undefined;
-  if (call.body instanceof FormData) {
-    const encoded = await encodeMultipart(call.body);
-    body = encoded.body;
-    headers['content-type'] = encoded.contentType;
-  } else if (call.body) {
-    body = JSON.stringify(call.body);
-    headers['content-type'] = 'application/json';
-  }
-  let response: Response;
-  try {
-    response = await ctx.outbound.fetch(`${instance}${path}`, { method: call.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, maxRedirects: 0, timeoutMs: 60_000, ...(ctx.signal && { signal: ctx.signal }) });
-  } catch (error) {
-    const message = (error as Error).message;
-    if ((error as { code?: string }).code === 'outbound_refused' || (error as { statusCode?: number }).statusCode === 400) throw new ProviderError('rejected', `The instance was not called. ${message}`);
-    if (wasNotSent(error) || !call.write) throw new ProviderError('transient', `The instance could not be reached: ${message}`);
-    throw new ProviderError('unknown_outcome', 'The instance did not answer in time; the status may or may not have been posted.');
-  }
-  let data: unknown = null;
-  try {
-    const text = (await readLimited(response, ANSWER_LIMIT)).toString('utf8');
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  const status = response.status;
-  if (status >= 200 && status < 300) return { status, data: data as T };
-  const described = data && typeof data === 'object' ? ((data as { error_description?: string; error?: string }).error_description ?? (data as { error?: string }).error) : undefined;
-  const reason = `The instance answered ${status}${described ? `: ${described}` : ''}`;
-  if (status === 429) throw new ProviderError('rate_limited', reason, { status, retryAfterMs: retryAfterMs(response) });
-  if (status >= 500) throw new ProviderError('transient', reason, { status });
-  // 401: the token was revoked; 403: the account is suspended, disabled or lacks a scope.
-  if (status === 401 || status === 403) throw new ProviderError('auth', reason, { status });
-  throw new ProviderError('rejected', reason, { status });
+  const { body, ...rest } = call;
+  const answer = await callPlatform(ctx, INSTANCE, `${instance}${path}`, { ...rest, ...(body instanceof FormData ? { multipart: body } : body && { json: body }) });
+  return { status: answer.status, data: answer.json as T };
 }

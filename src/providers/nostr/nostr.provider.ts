@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { isLoopbackHost } from '../config-urls.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
 import { relayExchange } from './nostr.relay.ts';
 
 const require = createRequire(import.meta.url);
@@ -64,10 +64,9 @@ export const nostrSettingsSchema = z.object({
 type NostrSettings = z.infer<typeof nostrSettingsSchema>;
 
 function parseConfig(ctx: Pick<ProviderContext, 'config'>): NostrConfig & { key: Uint8Array; pubkey: string } {
-  const parsed = nostrConfigSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The Nostr channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  const key = secretKeyBytes(parsed.data.secretKey)!;
-  return { ...parsed.data, key, pubkey: nostr().pure.getPublicKey(key) };
+  const config = readConfig(nostrConfigSchema, ctx.config, 'Nostr');
+  const key = secretKeyBytes(config.secretKey)!;
+  return { ...config, key, pubkey: nostr().pure.getPublicKey(key) };
 }
 
 const countText = (text: string) => [...text].length;
@@ -129,8 +128,7 @@ async function sendToRelay(ctx: ProviderContext, relay: string, event: NostrEven
  */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  const problems = nostrProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
+  refuseInvalid(nostrProvider, ctx, input);
   const settings = nostrSettingsSchema.parse(input.settings);
   const createdAt = Math.floor(Date.parse(input.dueAt ?? new Date().toISOString()) / 1000);
   const event = nostr().pure.finalizeEvent({ kind: 1, created_at: createdAt, content: contentFor(input), tags: tagsFor(input, settings, config.pubkey, config.relays[0]!) }, config.key);
@@ -227,8 +225,7 @@ export const nostrProvider: Provider = {
     media.forEach((item, i) => {
       if (!(MEDIA_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Nostr clients show images and MP4 or WebM videos.` });
     });
-    const parsed = nostrSettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    missing.push(...settingsIssues(nostrSettingsSchema, settings));
     return missing;
   },
   connectAccount,

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
+import { callPlatform, failureKind, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
 /** chat.postMessage truncates text past 40,000 characters. */
@@ -72,45 +72,38 @@ export const htmlToSlack = markupConverter({
 const countText = (text: string) => [...text].length;
 
 function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
-  const parsed = slackConfigSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The Slack channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  return parsed.data;
+  return readConfig(slackConfigSchema, ctx.config, 'Slack');
 }
 
-function failure(answer: PlatformAnswer, what: string): ProviderError {
-  const status = answer.status;
-  const error = String((answer.json as { error?: unknown } | null)?.error ?? '');
-  if (status === 429 || error === 'ratelimited') {
-    return new ProviderError('rate_limited', `Slack is rate limiting ${what}.`, { status, retryAfterMs: retryAfterMs(answer.headers.get('retry-after')) });
-  }
-  if (status >= 500 || TRANSIENT_ERRORS.has(error)) return new ProviderError('transient', `Slack failed (${error || status}) on ${what}; it will be retried.`, { status });
-  if (AUTH_ERRORS.has(error) || status === 401 || status === 403) {
-    return new ProviderError('auth', `Slack refused the bot token (${error || status}) on ${what}.`, { status });
-  }
-  const code = error || `HTTP ${status}`;
-  return new ProviderError('rejected', `Slack refused ${what}: ${EXPLAINED[error] ? `${EXPLAINED[error]} (${code})` : code}.`, { status });
+/** Slack's Web API, for one call: it answers 200 with `ok: false` and an error code for most refusals. */
+function slack(what: string, succeeded = (answer: PlatformAnswer) => answer.status === 200 && (answer.json as { ok?: unknown } | null)?.ok === true): Platform {
+  return {
+    name: 'Slack',
+    succeeded,
+    readError(answer) {
+      const status = answer.status;
+      const error = String((answer.json as { error?: unknown } | null)?.error ?? '');
+      // Slack's error codes say what the status (most often 200) does not.
+      const byStatus = failureKind(status, [403]);
+      if (byStatus === 'rate_limited' || error === 'ratelimited') return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
+      if (byStatus === 'transient' || TRANSIENT_ERRORS.has(error)) return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
+      if (byStatus === 'auth' || AUTH_ERRORS.has(error)) return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
+      const code = error || `HTTP ${status}`;
+      return { kind: 'rejected', message: `Slack refused ${what}: ${EXPLAINED[error] ? `${EXPLAINED[error]} (${code})` : code}.` };
+    },
+  };
 }
 
-type SlackRequest = { json?: Record<string, unknown>; form?: Record<string, string>; query?: Record<string, string> };
+type SlackRequest = { json?: Record<string, unknown>; form?: Record<string, string>; query?: Record<string, string>; write?: boolean };
 
-/** One Web API method; Slack answers 200 with `ok:false` for most refusals. */
+/** One Web API method. */
 async function slackCall(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'config'>, method: string, request: SlackRequest, what: string): Promise<Record<string, unknown>> {
   const config = parseConfig(ctx);
   const url = new URL(`${(config.apiBase ?? SLACK_API).replace(/\/+$/, '')}/${method}`);
   for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { authorization: `Bearer ${config.botToken}` };
-  let body: string | undefined;
-  if (request.json) {
-    headers['content-type'] = 'application/json; charset=utf-8';
-    body = JSON.stringify(request.json);
-  } else if (request.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(request.form).toString();
-  }
-  const answer = await callPlatform(ctx, 'Slack', url.toString(), { method: body === undefined ? 'GET' : 'POST', headers, ...(body !== undefined && { body }) });
-  const json = (answer.json ?? {}) as Record<string, unknown>;
-  if (answer.status !== 200 || json.ok !== true) throw failure(answer, what);
-  return json;
+  const { json, form, write } = request;
+  const answer = await callPlatform(ctx, slack(what), url.toString(), { token: config.botToken, ...(json && { json, contentType: 'application/json; charset=utf-8' }), ...(form && { form }), ...(write && { write }) });
+  return (answer.json ?? {}) as Record<string, unknown>;
 }
 
 /** Uploads one image (getUploadURLExternal → the bytes → completeUploadExternal, not shared to any channel) and gives its file id. */
@@ -120,8 +113,7 @@ async function uploadImage(ctx: ProviderContext, item: PublishMedia, alt: string
   const uploadUrl = String(ticket.upload_url ?? '');
   const fileId = String(ticket.file_id ?? '');
   if (!uploadUrl || !fileId) throw new ProviderError('transient', 'Slack gave no upload URL.');
-  const sent = await callPlatform(ctx, 'Slack', uploadUrl, { method: 'POST', headers: { 'content-type': item.mimeType }, body: new Uint8Array(bytes) });
-  if (sent.status !== 200) throw failure(sent, `uploading ${item.name}`);
+  await callPlatform(ctx, slack(`uploading ${item.name}`, (answer) => answer.status === 200), uploadUrl, { body: new Uint8Array(bytes), contentType: item.mimeType });
   await slackCall(ctx, 'files.completeUploadExternal', { form: { files: JSON.stringify([{ id: fileId, title: item.name }]) } }, `uploading ${item.name}`);
   return fileId;
 }
@@ -145,15 +137,10 @@ function sections(text: string): Array<Record<string, unknown>> {
   return chunks.map((chunk) => ({ type: 'section', text: { type: 'mrkdwn', text: chunk } }));
 }
 
-function refuseInvalid(input: PublishInput, config: Record<string, unknown>): void {
-  const problems = slackProvider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config });
-  if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-}
-
 /** A message in the channel; a comment goes in the post's thread (thread_ts is the post's ts). */
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = parseConfig(ctx);
-  refuseInvalid(input, ctx.config);
+  refuseInvalid(slackProvider, ctx, input);
   const settings: SlackSettings = slackSettingsSchema.parse(input.settings);
   const thread = input.part > 0 ? (input.root ?? input.parent) : undefined;
   if (input.part > 0 && !thread) throw new ProviderError('rejected', 'A Slack comment needs the post it belongs under.');
@@ -171,7 +158,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
     ...(thread && { thread_ts: thread.id, ...(settings.broadcastReplies && { reply_broadcast: true }) }),
     ...(settings.unfurlLinks !== undefined && { unfurl_links: settings.unfurlLinks, unfurl_media: settings.unfurlLinks }),
   };
-  const posted = await slackCall(ctx, 'chat.postMessage', { json: message }, 'the message');
+  const posted = await slackCall(ctx, 'chat.postMessage', { json: message, write: true }, 'the message');
   const ts = String(posted.ts ?? '');
   if (!ts) throw new ProviderError('unknown_outcome', 'Slack answered without the message\'s ts.');
   const channel = String(posted.channel ?? config.channel);
@@ -253,8 +240,7 @@ export const slackProvider: Provider = {
       if (!(IMAGE_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Slack image blocks take JPEG, PNG or GIF.` });
       else if (item.size > MAX_IMAGE_BYTES) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.size} bytes; Herald sends Slack images up to ${MAX_IMAGE_BYTES} bytes.` });
     });
-    const parsed = slackSettingsSchema.safeParse(settings);
-    if (!parsed.success) for (const issue of parsed.error.issues) missing.push({ field: ['settings', ...issue.path].join('.'), reason: issue.message });
+    missing.push(...settingsIssues(slackSettingsSchema, settings));
     return missing;
   },
   connectAccount,

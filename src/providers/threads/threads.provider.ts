@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import type { PlatformAnswer } from '../http-call.ts';
-import { callApi, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
-import { appUnavailable, baseUrlNotPublic, platformApp, publicBaseUrl } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
+import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 
 const LIMIT = 500;
 const SCOPES = 'threads_basic,threads_content_publish';
@@ -49,9 +49,7 @@ function distinctLinks(text: string): number {
 }
 
 function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
-  const parsed = threadsConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The Threads channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(threadsConfigSchema, config, 'Threads', () => 'The Threads channel\'s credentials are incomplete; connect it again.');
 }
 
 /** Graph API errors: `{error: {message, code, error_subcode, is_transient, error_user_msg}}`. */
@@ -65,15 +63,17 @@ function readThreadsError(answer: PlatformAnswer) {
   return { reason: message };
 }
 
-function base(): string {
-  return platformApp('threads').apiBase;
+function base(platformApps: PlatformApps): string {
+  return platformApp(platformApps, 'threads').apiBase;
 }
 
-function graph(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  return callApi(ctx, 'Threads', `${base()}/${VERSION}${path}`, options, readThreadsError);
+const THREADS = oauthPlatform('Threads', readThreadsError);
+
+function graph(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  return callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/${VERSION}${path}`, options);
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount & { username: string }> {
+async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount & { username: string }> {
   const { json } = await graph(ctx, '/me?fields=id,username,name,threads_profile_picture_url', { token });
   const id = field(json, 'id');
   const username = field(json, 'username');
@@ -84,28 +84,23 @@ async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
 }
 
 /** Exchanges or refreshes a long-lived token (these endpoints take the token in the query, as documented). */
-async function longLived(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, params: Record<string, string>, now: Date) {
-  const { json } = await callApi(ctx, 'Threads', `${base()}${path}?${new URLSearchParams(params).toString()}`, {}, readThreadsError);
+async function longLived(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, params: Record<string, string>, now: Date) {
+  const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}${path}?${new URLSearchParams(params).toString()}`, {});
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Threads did not issue a long-lived token.');
   return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
 }
 
-function authorizeBase(): string {
-  const app = platformApp('threads');
-  return app.custom ? app.apiBase : 'https://threads.net';
-}
-
 const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
-    const url = new URL('/oauth/authorize', authorizeBase());
-    url.search = new URLSearchParams({ client_id: platformApp('threads').clientId, redirect_uri: ctx.redirectUri, scope: SCOPES, response_type: 'code', state }).toString();
+    const url = new URL('/oauth/authorize', platformApp(ctx.platformApps, 'threads').signInBase);
+    url.search = new URLSearchParams({ client_id: platformApp(ctx.platformApps, 'threads').clientId, redirect_uri: ctx.redirectUri, scope: SCOPES, response_type: 'code', state }).toString();
     return { url: url.toString(), pending: {} };
   },
   async finish(ctx, { code }) {
-    const app = platformApp('threads');
-    const { json } = await callApi(ctx, 'Threads', `${base()}/oauth/access_token`, { form: { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: ctx.redirectUri, code: code.replace(/#_$/, '') } }, readThreadsError);
+    const app = platformApp(ctx.platformApps, 'threads');
+    const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/oauth/access_token`, { form: { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: ctx.redirectUri, code: code.replace(/#_$/, '') } });
     const short = field(json, 'access_token');
     if (typeof short !== 'string') throw new ProviderError('rejected', 'Threads did not issue an access token.');
     const token = await longLived(ctx, '/access_token', { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short }, new Date());
@@ -116,8 +111,8 @@ const signIn: BrowserSignIn = {
 };
 
 /** Herald's own media URL for a file, absolute (Threads fetches it). */
-function mediaUrl(item: PublishMedia): string {
-  return new URL(item.url, `${publicBaseUrl()}/`).toString();
+function mediaUrl(platformApps: PlatformApps, item: PublishMedia): string {
+  return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
 /** Refuses a publish when the rolling 24-hour quota (posts, or replies) is used up: a delay, retried later. */
@@ -153,10 +148,10 @@ async function ready(ctx: ProviderContext, config: ThreadsConfig, id: string): P
   throw new ProviderError('transient', 'Threads is still processing the media; the publish will be tried again.');
 }
 
-function mediaParams(item: PublishMedia, settings: Settings): Record<string, string> {
+function mediaParams(platformApps: PlatformApps, item: PublishMedia, settings: Settings): Record<string, string> {
   const alt = settings.alt?.[item.id] ?? settings.alt?.[item.url];
   const video = item.mimeType.startsWith('video/');
-  return { media_type: video ? 'VIDEO' : 'IMAGE', [video ? 'video_url' : 'image_url']: mediaUrl(item), ...(alt && { alt_text: alt }) };
+  return { media_type: video ? 'VIDEO' : 'IMAGE', [video ? 'video_url' : 'image_url']: mediaUrl(platformApps, item), ...(alt && { alt_text: alt }) };
 }
 
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
@@ -165,7 +160,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const length = countThreadsText(input.text);
   if (length > LIMIT) throw new ProviderError('rejected', `The post counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${LIMIT}.`);
   if (input.media.length > 0) {
-    const notPublic = baseUrlNotPublic();
+    const notPublic = baseUrlNotPublic(ctx.platformApps);
     if (notPublic) throw new ProviderError('rejected', notPublic);
   }
   await checkQuota(ctx, config, input.part > 0);
@@ -178,10 +173,10 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   if (input.media.length === 0) {
     creation = await container(ctx, config, { media_type: 'TEXT', ...common });
   } else if (input.media.length === 1) {
-    creation = await container(ctx, config, { ...mediaParams(input.media[0]!, settings), ...common });
+    creation = await container(ctx, config, { ...mediaParams(ctx.platformApps, input.media[0]!, settings), ...common });
   } else {
     const children: string[] = [];
-    for (const item of input.media) children.push(await container(ctx, config, { ...mediaParams(item, settings), is_carousel_item: 'true' }));
+    for (const item of input.media) children.push(await container(ctx, config, { ...mediaParams(ctx.platformApps, item, settings), is_carousel_item: 'true' }));
     for (const child of children) await ready(ctx, config, child);
     creation = await container(ctx, config, { media_type: 'CAROUSEL', children: children.join(','), ...common });
   }
@@ -215,13 +210,13 @@ export const threadsProvider: Provider = {
   connectHelp:
     'Connect with `{"provider":"threads"}`: the answer\'s `url` opens Threads\' sign-in, and the channel is created when the person approves. The server\'s operator registers the Threads app (THREADS_APP_ID, THREADS_APP_SECRET); media is fetched by Threads from Herald, so BASE_URL must be public.',
   tools: {},
-  unavailable: () => appUnavailable('threads'),
-  validate({ text, media, part }): MissingItem[] {
+  unavailable: (platformApps) => appUnavailable(platformApps, 'threads'),
+  validate({ text, media, part, platformApps }): MissingItem[] {
     const missing: MissingItem[] = [];
     const links = distinctLinks(text);
     if (links > MAX_LINKS) missing.push({ field: `value[${part}].content`, reason: `The post has ${links} different links; Threads takes at most ${MAX_LINKS}.` });
     if (media.length > 0) {
-      const notPublic = baseUrlNotPublic();
+      const notPublic = baseUrlNotPublic(platformApps);
       if (notPublic) missing.push({ field: `value[${part}].image`, reason: notPublic });
     }
     return missing;

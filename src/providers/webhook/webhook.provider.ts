@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { wasNotSent, type OutboundAnswer } from '../../net/outbound.ts';
 import { htmlToPlainText } from '../../content/html.ts';
-import { ProviderError, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
+import { answered, callPlatform, type Platform } from '../platform-call.ts';
+import { ProviderError, readConfig, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
 import { signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
@@ -35,62 +35,43 @@ const checked = new WeakMap<object, WebhookConfig>();
 function config(ctx: ProviderContext): WebhookConfig {
   const known = checked.get(ctx.config);
   if (known) return known;
-  const parsed = configSchema.safeParse(ctx.config);
-  if (!parsed.success) throw new ProviderError('auth', `The webhook channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-  if (Object.isFrozen(ctx.config)) checked.set(ctx.config, parsed.data);
-  return parsed.data;
+  const parsed = readConfig(configSchema, ctx.config, 'webhook');
+  if (Object.isFrozen(ctx.config)) checked.set(ctx.config, parsed);
+  return parsed;
 }
 
-/** Sends one signed delivery; maps the receiver's answer to the engine's failure kinds. */
+const RECEIVER: Platform = {
+  name: 'The webhook receiver',
+  authStatuses: [403],
+  limit: RESPONSE_LIMIT,
+  // Not a credential problem: the channel's URL points where the outbound policy never lets Herald go.
+  notCalled: (why) => `The webhook channel's url was not called. ${why}`,
+  outcome: 'the delivery may or may not have arrived',
+  readError({ status, text }) {
+    const reason = text.slice(0, 300) || undefined;
+    if (status >= 300 && status < 400) return { message: `${answered(RECEIVER.name, status, reason)} (redirects are not followed for deliveries)` };
+    return { reason };
+  },
+};
+
+/** Sends one signed delivery; a lost answer may mean it arrived. */
 async function deliver(ctx: ProviderContext, type: string, id: string, data: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
   const { url, secret } = config(ctx);
   const timestamp = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ type, timestamp: new Date(timestamp * 1000).toISOString(), data });
-  let response: OutboundAnswer;
-  try {
-    response = await ctx.outbound.request(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Herald-Webhooks/1',
-        'webhook-id': id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secret, id, timestamp, body),
-      },
-      body,
-      maxRedirects: 0,
-      limit: RESPONSE_LIMIT,
-      ...(ctx.signal && { signal: ctx.signal }),
-    });
-  } catch (error) {
-    if (error instanceof ProviderError) throw error;
-    if ((error as { code?: string }).code === 'outbound_refused') {
-      // Not a credential problem: the channel's URL points where the outbound policy never lets Herald go.
-      throw new ProviderError('rejected', `The webhook channel's url was not called. ${(error as Error).message}`, { cause: error });
-    }
-    if (wasNotSent(error)) throw new ProviderError('transient', `The webhook receiver could not be reached: ${(error as Error).message}`, { cause: error });
-    throw new ProviderError('unknown_outcome', 'The webhook receiver did not answer in time; the delivery may or may not have arrived.', { cause: error });
-  }
-  const text = response.body?.toString('utf8') ?? '';
-  const status = response.status;
-  if (status >= 200 && status < 300) {
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status, body: parsed };
-  }
-  const reason = `The webhook receiver answered ${status}${text ? `: ${text.slice(0, 300)}` : ''}`;
-  if (status === 429) {
-    const retryAfter = Number(response.headers.get('retry-after'));
-    throw new ProviderError('rate_limited', reason, { status, retryAfterMs: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined });
-  }
-  if (status >= 500) throw new ProviderError('transient', reason, { status });
-  if (status === 401 || status === 403) throw new ProviderError('auth', reason, { status });
-  if (status >= 300 && status < 400) throw new ProviderError('rejected', `${reason} (redirects are not followed for deliveries)`, { status });
-  throw new ProviderError('rejected', reason, { status });
+  const answer = await callPlatform(ctx, RECEIVER, url, {
+    method: 'POST',
+    headers: {
+      'user-agent': 'Herald-Webhooks/1',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(secret, id, timestamp, body),
+    },
+    body,
+    contentType: 'application/json',
+    write: true,
+  });
+  return { status: answer.status, body: answer.json };
 }
 
 function toRef(id: string, answer: { body: unknown }): PublishedRef {

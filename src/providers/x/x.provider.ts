@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import { multipartBody, readMedia, retryAfterMs, type PlatformAnswer } from '../http-call.ts';
-import { callApi, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause, type ApiCall } from '../oauth-api.ts';
-import { appUnavailable, platformApp } from '../platform-apps.ts';
-import { ProviderError, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
+import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
+import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
 import { countXText } from './x.text.ts';
 
 const LIMIT = 280;
@@ -53,9 +53,7 @@ function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): st
 }
 
 function xConfig(config: Record<string, unknown>): XConfig {
-  const parsed = xConfigSchema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', 'The X channel\'s credentials are incomplete; connect it again.');
-  return parsed.data;
+  return readConfig(xConfigSchema, config, 'X', () => 'The X channel\'s credentials are incomplete; connect it again.');
 }
 
 /** X's error answers: `{title, detail, type}` (v2), `{errors:[{message}]}`, or OAuth's `{error, error_description}`. */
@@ -70,25 +68,27 @@ function readXError(answer: PlatformAnswer) {
   return { reason, retryAfterMs: retry };
 }
 
-function call(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, path: string, options: ApiCall): Promise<PlatformAnswer> {
-  return callApi(ctx, 'X', `${platformApp('x').apiBase}${path}`, options, readXError);
+const X = oauthPlatform('X', readXError);
+
+function call(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+  return callPlatform(ctx, X, `${platformApp(ctx.platformApps, 'x').apiBase}${path}`, options);
 }
 
-function basicAuth(): string {
-  const app = platformApp('x');
+function basicAuth(platformApps: PlatformApps): string {
+  const app = platformApp(platformApps, 'x');
   return `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64')}`;
 }
 
 /** Exchanges a code or a refresh token at X's token endpoint (a confidential client: HTTP Basic). */
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, form: Record<string, string>, now: Date) {
-  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp('x').clientId }, headers: { authorization: basicAuth() } });
+async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId }, headers: { authorization: basicAuth(ctx.platformApps) } });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'X did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
   return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: string): Promise<ConnectedAccount & { username: string }> {
+async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount & { username: string }> {
   const { json } = await call(ctx, '/2/users/me?user.fields=profile_image_url', { token });
   const id = field(json, 'data', 'id');
   const username = field(json, 'data', 'username');
@@ -98,19 +98,14 @@ async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, token: 
   return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: `@${username}`, picture: typeof picture === 'string' ? picture : null, username };
 }
 
-function authorizeBase(): string {
-  const app = platformApp('x');
-  return app.custom ? app.apiBase : 'https://x.com';
-}
-
 const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const verifier = randomBytes(32).toString('base64url');
-    const url = new URL('/i/oauth2/authorize', authorizeBase());
+    const url = new URL('/i/oauth2/authorize', platformApp(ctx.platformApps, 'x').signInBase);
     url.search = new URLSearchParams({
       response_type: 'code',
-      client_id: platformApp('x').clientId,
+      client_id: platformApp(ctx.platformApps, 'x').clientId,
       redirect_uri: ctx.redirectUri,
       scope: X_SCOPES,
       state,
@@ -144,11 +139,11 @@ async function waitProcessed(ctx: ProviderContext, token: string, mediaId: strin
   if (processing) throw new ProviderError('transient', `X is still processing ${name}; the publish will be tried again.`);
 }
 
-function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name: string }): Promise<{ body: Uint8Array; contentType: string }> {
+function multipart(fields: Record<string, string>, file: { bytes: Uint8Array; type: string; name: string }): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('media', new Blob([file.bytes], { type: file.type }), file.name);
-  return multipartBody(form);
+  form.set('media', new Blob([file.bytes], { type: file.type }), file.name);
+  return form;
 }
 
 /** Uploads one file (see `uploadFile`) and gives it its description, if it has one. */
@@ -164,8 +159,8 @@ async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedi
   const video = item.mimeType.startsWith('video/');
   const gif = item.mimeType === 'image/gif';
   if (!video && !gif) {
-    const form = await multipart({ media_category: 'tweet_image', media_type: item.mimeType }, { bytes, type: item.mimeType, name: item.name });
-    const { json } = await call(ctx, '/2/media/upload', { token, body: form.body, contentType: form.contentType });
+    const form = multipart({ media_category: 'tweet_image', media_type: item.mimeType }, { bytes, type: item.mimeType, name: item.name });
+    const { json } = await call(ctx, '/2/media/upload', { token, multipart: form });
     const id = field(json, 'data', 'id');
     if (typeof id !== 'string') throw new ProviderError('transient', `X did not return an id for ${item.name}.`);
     await waitProcessed(ctx, token, id, field(json, 'data', 'processing_info'), item.name);
@@ -175,8 +170,8 @@ async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedi
   const id = field(init.json, 'data', 'id');
   if (typeof id !== 'string') throw new ProviderError('transient', `X did not start the upload of ${item.name}.`);
   for (let offset = 0, segment = 0; offset < bytes.length; offset += CHUNK_BYTES, segment++) {
-    const form = await multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
-    await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, body: form.body, contentType: form.contentType });
+    const form = multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
+    await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, multipart: form });
   }
   const finalized = await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/finalize`, { token, method: 'POST' });
   await waitProcessed(ctx, token, id, field(finalized.json, 'data', 'processing_info'), item.name);
@@ -224,7 +219,7 @@ export const xProvider: Provider = {
   connectHelp:
     'Connect with `{"provider":"x"}`: the answer\'s `url` opens X\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the X app (X_CLIENT_ID, X_CLIENT_SECRET).',
   tools: {},
-  unavailable: () => appUnavailable('x'),
+  unavailable: (platformApps) => appUnavailable(platformApps, 'x'),
   validate({ text, media, settings, part }): MissingItem[] {
     const missing: MissingItem[] = [];
     const length = countXText(text);

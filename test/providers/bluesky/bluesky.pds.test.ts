@@ -10,6 +10,7 @@ import { recordKeyFor } from '../../../src/providers/bluesky/record-key.ts';
 import { ProviderError, type PublishedRef } from '../../../src/providers/provider.ts';
 import { closeOutboundClients, createAccount, mediaItem, png, providerContext, publishInput, startPdsPeer, xrpc, type PdsAccount, type PdsPeer } from './helpers.ts';
 import { processBudget } from '../../helpers/process.ts';
+import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
 
 type Facet = { index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri?: string; did?: string; tag?: string }> };
 type PostRecord = {
@@ -184,7 +185,7 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       const ctx = providerContext(configOf(alice));
       const exactly = 'e\u0301'.repeat(300); // 600 code points, 900 bytes, 300 graphemes
       expect(blueskyProvider.countText(exactly)).toBe(300);
-      expect(blueskyProvider.validate({ text: exactly, media: [], settings: {}, part: 0, config: {} })).toEqual([]);
+      expect(blueskyProvider.validate({ text: exactly, media: [], settings: {}, part: 0, config: {}, platformApps: NO_PLATFORM_APPS })).toEqual([]);
       const ref = await blueskyProvider.publish(ctx, publishInput({ text: exactly }));
       expect((await getPost(ref)).value.text).toBe(exactly);
 

@@ -5,10 +5,11 @@ import { blueskyProvider } from '../../../src/providers/bluesky/bluesky.provider
 import { retryAfterMs } from '../../../src/providers/bluesky/bluesky.client.ts';
 import { recordKeyFor, TID_PATTERN } from '../../../src/providers/bluesky/record-key.ts';
 import type { PublishMedia } from '../../../src/providers/provider.ts';
+import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
 
 type Media = Omit<PublishMedia, 'read'>;
 const image = (over: Partial<Media> = {}): Media => ({ id: 'm1', url: 'https://media.test/m1.png', name: 'm1.png', mimeType: 'image/png', size: 1000, width: 10, height: 10, ...over });
-const validate = (text: string, media: Media[] = [], settings: Record<string, unknown> = {}, part = 0) => blueskyProvider.validate({ text, media, settings, part, config: {} });
+const validate = (text: string, media: Media[] = [], settings: Record<string, unknown> = {}, part = 0) => blueskyProvider.validate({ text, media, settings, part, config: {}, platformApps: NO_PLATFORM_APPS });
 
 describe('toText', () => {
   const cases: Array<[string, string, string]> = [

@@ -1,9 +1,9 @@
 // A small XRPC server on loopback that answers as Bluesky's PDS documents it (sessions, records,
 // blobs, handles), so tests can make it fail in the ways Bluesky fails: rate limits, 5xx,
 // expired tokens, answers that never come.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { FakeHttpServer, sendReply, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 import { cidFor } from './helpers.ts';
 
 export type FakeRequest = { method: string; nsid: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; token: string | undefined };
@@ -12,7 +12,7 @@ export type FakeHandler = (req: FakeRequest, next: () => FakeAnswer) => FakeAnsw
 
 export type FakeAccount = { did: string; handle: string; appPassword: string };
 
-export class FakeXrpc {
+export class FakeXrpc extends FakeHttpServer<FakeRequest> {
   readonly account: FakeAccount = { did: 'did:plc:fakealice0000000000000000', handle: 'alice.test', appPassword: 'abcd-efgh-ijkl-mnop' };
   readonly others = new Map<string, string>([['bob.test', 'did:plc:fakebob00000000000000000000']]);
   /** Every request, in order. */
@@ -21,24 +21,11 @@ export class FakeXrpc {
   readonly access = new Set<string>();
   readonly refresh = new Set<string>();
   private readonly overrides = new Map<string, FakeHandler>();
-  private server!: http.Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.serve(req, res));
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
 
   /** Answers `nsid` with `handler` (which may call `next()` for the normal answer). */
-  on(nsid: string, handler: FakeHandler): void {
-    this.overrides.set(nsid, handler);
+  override on(nsid: string | ((req: FakeRequest) => FakeReply | undefined), handler?: FakeHandler): void {
+    if (typeof nsid === 'string') this.overrides.set(nsid, handler!);
+    else super.on(nsid);
   }
 
   calls(nsid: string): FakeRequest[] {
@@ -50,24 +37,16 @@ export class FakeXrpc {
     this.access.clear();
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const url = new URL(req.url ?? '/', 'http://fake');
-    const nsid = url.pathname.replace(/^\/xrpc\//, '');
-    const auth = req.headers.authorization;
-    const request: FakeRequest = { method: req.method ?? 'GET', nsid, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks), token: auth?.replace(/^Bearer /, '') };
+  protected serve(call: FakeCall, res: http.ServerResponse): void {
+    const nsid = call.path.replace(/^\/xrpc\//, '');
+    const auth = call.headers.authorization;
+    const request: FakeRequest = { method: call.method, nsid, query: call.url.searchParams, headers: call.headers, body: call.raw, token: auth?.replace(/^Bearer /, '') };
     this.requests.push(request);
     const override = this.overrides.get(nsid);
     const answer = override ? override(request, () => this.answer(request)) : this.answer(request);
     if (answer === 'hang') return; // never answers; the client's timeout ends it
-    if (answer === 'destroy') {
-      req.socket.destroy();
-      return;
-    }
-    const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    res.writeHead(answer.status, { ...(text && { 'content-type': 'application/json' }), ...answer.headers });
-    res.end(text);
+    if (answer === 'destroy') res.socket?.destroy();
+    else sendReply(res, answer);
   }
 
   private session() {

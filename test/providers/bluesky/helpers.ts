@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { createOutboundClient, type OutboundClient, type OutboundOptions } from '../../../src/net/outbound.ts';
 import type { ProviderContext, PublishInput, PublishMedia } from '../../../src/providers/provider.ts';
 import { PROCESS_BUDGET_MS } from '../../helpers/process.ts';
+import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
+import type { PlatformApps } from '../../../src/providers/platform-apps.ts';
 
 export const PEER_DIR = fileURLToPath(new URL('../../../peers/bluesky-pds/', import.meta.url));
 
@@ -52,13 +54,14 @@ export function publishInput(overrides: Partial<PublishInput> = {}): PublishInpu
 const clients: OutboundClient[] = [];
 
 /** A context for one channel; the outbound client lets loopback through (the peers are on 127.0.0.1). */
-export function providerContext(config: Record<string, unknown>, options: { channelId?: string; outbound?: OutboundOptions; signal?: AbortSignal } = {}): ProviderContext {
+export function providerContext(config: Record<string, unknown>, options: { channelId?: string; outbound?: OutboundOptions; signal?: AbortSignal; platformApps?: PlatformApps } = {}): ProviderContext {
   const outbound = createOutboundClient({ allowLoopback: true, ...options.outbound });
   clients.push(outbound);
   return {
     channel: { id: options.channelId ?? randomUUID(), workspaceId: 'ws_test', name: 'Bluesky test', profile: null },
     config,
     outbound,
+    platformApps: options.platformApps ?? NO_PLATFORM_APPS,
     signal: options.signal,
   };
 }

@@ -60,7 +60,7 @@ describe('LinkedIn', () => {
   it('uploads a video in the parts LinkedIn asks for, finalizes it with their ETags and waits until it is available', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'linkedin' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
     const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
     const ref = await linkedinProvider.publish(ctx, publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }));
     const [video] = [...li.videos.values()];
@@ -191,7 +191,7 @@ describe('LinkedIn', () => {
 
 
     const config = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
-    const ctx = providerContext(config);
+    const ctx = providerContext(config, { platformApps: t.services.channels.platformApps });
     const failure = (answer: { status: number; body?: unknown; headers?: Record<string, string> }) => {
       li.reset();
       li.on((req) => (req.path === '/rest/posts' ? answer : undefined));

@@ -68,7 +68,7 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
 
   /** Every request, in order of arrival. */
   get calls(): FakeCall[] {
-    return this.requests;
+    return this.received;
   }
 
   override async start(): Promise<this> {

@@ -1,8 +1,7 @@
-// The plumbing shared by the local servers speaking LinkedIn's, X's and Threads' APIs: a loopback
-// HTTP server, request bodies read as JSON, forms or multipart, recorded calls, and overrides a
-// test installs to answer a route differently (errors, rate limits).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The OAuth platforms' fakes (LinkedIn, X, Threads) on the shared fake-server base: each request
+// seen as its query, JSON body, form and multipart form data, recorded in `calls`.
+import type http from 'node:http';
+import { FakeHttpServer, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 
 export type FakeRequest = {
   method: string;
@@ -14,76 +13,44 @@ export type FakeRequest = {
   form: URLSearchParams;
   multipart(): Promise<FormData>;
 };
-export type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
-export type Override = (req: FakeRequest) => FakeAnswer | undefined;
+export type FakeAnswer = FakeReply;
 
-export abstract class FakeServer {
-  url = '';
+function toRequest(call: FakeCall): FakeRequest {
+  const type = String(call.headers['content-type'] ?? '');
+  let json: Record<string, unknown> = {};
+  if (type.startsWith('application/json')) {
+    try {
+      json = JSON.parse(call.raw.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      json = {};
+    }
+  }
+  return {
+    method: call.method,
+    path: call.path,
+    query: call.url.searchParams,
+    headers: call.headers,
+    raw: call.raw,
+    json,
+    form: new URLSearchParams(type.startsWith('application/x-www-form-urlencoded') ? call.raw.toString('utf8') : ''),
+    multipart: () => new Request('http://fake/', { method: 'POST', headers: { 'content-type': type }, body: call.raw }).formData(),
+  };
+}
+
+export abstract class FakeServer extends FakeHttpServer<FakeRequest, FakeAnswer> {
   readonly calls: FakeRequest[] = [];
-  #overrides: Override[] = [];
-  #server = http.createServer((req, res) => void this.#serve(req, res));
 
   protected abstract handle(req: FakeRequest): Promise<FakeAnswer> | FakeAnswer;
 
-  on(override: Override): void {
-    this.#overrides.push(override);
-  }
-
-  reset(): void {
-    this.#overrides = [];
-    this.calls.length = 0;
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', this.url);
-    const type = String(req.headers['content-type'] ?? '');
-    let json: Record<string, unknown> = {};
-    if (type.startsWith('application/json')) {
-      try {
-        json = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        json = {};
-      }
-    }
-    const request: FakeRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      raw,
-      json,
-      form: new URLSearchParams(type.startsWith('application/x-www-form-urlencoded') ? raw.toString('utf8') : ''),
-      multipart: () => new Request('http://fake/', { method: 'POST', headers: { 'content-type': type }, body: raw }).formData(),
-    };
+  protected async serve(call: FakeCall): Promise<FakeAnswer> {
+    const request = toRequest(call);
     this.calls.push(request);
-    let answer: FakeAnswer | undefined;
-    for (const override of this.#overrides) {
-      answer = override(request);
-      if (answer) break;
-    }
-    try {
-      answer ??= await this.handle(request);
-    } catch (error) {
-      answer = { status: 500, body: { error: String(error) } };
-    }
-    const headers: Record<string, string> = { ...answer.headers };
-    if (answer.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    res.writeHead(answer.status, headers);
-    res.end(answer.body === undefined ? undefined : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+    return this.scripted.take(request) ?? (await this.handle(request));
+  }
+
+  override reset(): void {
+    super.reset();
+    this.calls.length = 0;
   }
 }
 

@@ -6,6 +6,7 @@ import { png } from '../../helpers/media-files.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { startFakeDiscord } from './fake-discord.ts';
 import { publishThreadThroughApi } from './platform-e2e.ts';
+import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
 
 let discord: Awaited<ReturnType<typeof startFakeDiscord>>;
 let t: TestApp;
@@ -25,9 +26,9 @@ describe('discord provider', () => {
   it('converts HTML to Discord markdown, escaping the post\'s own formatting characters, and counts code points', () => {
     expect(discordProvider.toText('<p><strong>Big</strong> 2*3 <a href="https://e.com/x">notes</a></p><ul><li>a_b</li></ul>')).toBe('**Big** 2\\*3 [notes](<https://e.com/x>)\n\n- a\\_b');
     expect(discordProvider.countText('é🎉')).toBe(2);
-    const tooLong = discordProvider.validate({ text: 'x'.repeat(2001), media: [], settings: {}, part: 0, config: bot() });
+    const tooLong = discordProvider.validate({ text: 'x'.repeat(2001), media: [], settings: {}, part: 0, config: bot(), platformApps: NO_PLATFORM_APPS });
     expect(tooLong).toEqual([{ field: 'value[0].content', reason: 'The text is 2001 characters long; Discord allows 2000.' }]);
-    expect(discordProvider.validate({ text: 'hi', media: [], settings: { username: 'X' }, part: 0, config: bot() })[0]?.field).toBe('settings.username');
+    expect(discordProvider.validate({ text: 'hi', media: [], settings: { username: 'X' }, part: 0, config: bot(), platformApps: NO_PLATFORM_APPS })[0]?.field).toBe('settings.username');
   });
 
   it('bot: posts with an attachment, replies with message_reference, and a repeated nonce gives the same message', async () => {

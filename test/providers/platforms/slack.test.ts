@@ -5,6 +5,7 @@ import { png } from '../../helpers/media-files.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { startFakeSlack } from './fake-slack.ts';
 import { publishThreadThroughApi } from './platform-e2e.ts';
+import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
 
 let slack: Awaited<ReturnType<typeof startFakeSlack>>;
 let t: TestApp;
@@ -25,7 +26,7 @@ describe('slack provider', () => {
     expect(slackProvider.toText('<p><strong>Big</strong> &amp; <em>small</em> a&lt;b <a href="https://e.com/x">notes</a></p><ul><li>one</li></ul>')).toBe(
       '*Big* &amp; _small_ a&lt;b <https://e.com/x|notes>\n\n• one',
     );
-    expect(slackProvider.validate({ text: 'x', media: [{ id: 'm', url: 'u', name: 'v.mp4', mimeType: 'video/mp4', size: 1, width: null, height: null }], settings: {}, part: 0, config: config() })[0]?.field).toBe('value[0].image[0]');
+    expect(slackProvider.validate({ text: 'x', media: [{ id: 'm', url: 'u', name: 'v.mp4', mimeType: 'video/mp4', size: 1, width: null, height: null }], settings: {}, part: 0, config: config(), platformApps: NO_PLATFORM_APPS })[0]?.field).toBe('value[0].image[0]');
   });
 
   it('uploads an image through the external upload flow and posts it in image blocks; comments go in the thread', async () => {

@@ -58,7 +58,7 @@ describe('Threads', () => {
   it('publishes several media as a carousel of containers, each by Herald\'s absolute media URL', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
     const media = [
       mediaItem(Buffer.from('a'), { url: '/uploads/ws/one.png', mimeType: 'image/png' }),
       mediaItem(Buffer.from('b'), { url: `${TEST_BASE_URL}/uploads/ws/two.mp4`, mimeType: 'video/mp4' }),
@@ -83,7 +83,7 @@ describe('Threads', () => {
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
     const config = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
     th.quotaUsage = 250;
-    const error = await threadsProvider.publish(providerContext(config), publishInput({ text: 'One too many' })).then(() => null, (e: unknown) => e as ProviderError);
+    const error = await threadsProvider.publish(providerContext(config, { platformApps: t.services.channels.platformApps }), publishInput({ text: 'One too many' })).then(() => null, (e: unknown) => e as ProviderError);
     expect(error).toMatchObject({ kind: 'rate_limited', options: { retryAfterMs: 3_600_000 } });
     expect(error!.message).toContain('used its 250 posts of the last 24 hours');
     expect(th.calls.some((c) => c.path.endsWith('/threads_publish'))).toBe(false);
@@ -92,7 +92,7 @@ describe('Threads', () => {
   it('maps Graph API errors: 190 auth, 4 rate limited, transient, a refusal with Threads\' reason', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
     const failure = (answer: { status: number; body?: unknown }) => {
       th.reset();
       th.on((req) => (req.path.endsWith('/threads_publish') ? answer : undefined));

@@ -61,7 +61,7 @@ describe('X', () => {
   it('uploads video in chunks (initialize, append, finalize) and waits on STATUS until X has processed it', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
     const bytes = Buffer.alloc(5 * 1024 * 1024, 3);
     const ref = await xProvider.publish(ctx, publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }));
     const tweet = x.tweets.find((tw) => tw.id === ref.id)!;
@@ -72,7 +72,7 @@ describe('X', () => {
   it('maps X\'s errors: 429 with its reset time, 5xx, 401, and a lost answer to the post as an unknown outcome', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id));
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
     const failure = (answer: { status: number; body?: unknown; headers?: Record<string, string> }) => {
       x.reset();
       x.on((req) => (req.path === '/2/tweets' ? answer : undefined));
@@ -120,9 +120,9 @@ describe('X', () => {
     expect(atLimit.statusCode, atLimit.body).toBe(200);
 
     const video = mediaItem(Buffer.alloc(10), { mimeType: 'video/mp4', name: 'film.mp4' });
-    const missing = xProvider.validate({ text: 'A film', media: [video], settings: { alt: { [video.id]: 'A film about kites' } }, part: 0, config: {} });
+    const missing = xProvider.validate({ text: 'A film', media: [video], settings: { alt: { [video.id]: 'A film about kites' } }, part: 0, config: {}, platformApps: t.services.channels.platformApps });
     expect(missing).toEqual([{ field: 'settings.alt', reason: 'X takes descriptions for images and GIFs only; remove the one for the video (value[0].image[0]).' }]);
-    expect(xProvider.validate({ text: 'A film', media: [video], settings: {}, part: 0, config: {} })).toEqual([]);
+    expect(xProvider.validate({ text: 'A film', media: [video], settings: {}, part: 0, config: {}, platformApps: t.services.channels.platformApps })).toEqual([]);
   });
 
   it('counts text as X does: URLs 23, CJK and emoji 2', () => {
