@@ -27,6 +27,12 @@ const routeQuotaMap = jsonVariable(z.record(routeKey, z.number().int().positive(
 const deprecationMap = jsonVariable(z.record(routeKey, z.object({ sunset: instant, since: instant.optional() })));
 
 /** The environment variables Herald reads, each validated once at start-up. */
+/**
+ * What the publishing horizon holds beyond one sweep interval: time for a sweep to bring in the
+ * posts that came within it (a page at a time) before they are due.
+ */
+export const HORIZON_MARGIN_SECONDS = 90;
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -117,6 +123,11 @@ export type Config = Readonly<{
     maxAttempts: number;
     leaseSeconds: number;
     sweepIntervalSeconds: number;
+    /**
+     * How far ahead a process holds scheduled work (in memory, or as delayed jobs in Redis): the
+     * sweep interval plus a margin, so every sweep brings in what comes within it before it is due.
+     */
+    horizonSeconds: number;
     /** Per-platform (or `default`) job concurrency of each worker process with the BullMQ queue. */
     concurrencyByProvider: Record<string, number>;
     /** How long a dead worker's BullMQ jobs stay locked before another worker takes them. */
@@ -182,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.PUBLISH_MAX_ATTEMPTS,
       leaseSeconds: e.PUBLISH_LEASE_SECONDS,
       sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+      horizonSeconds: e.SWEEP_INTERVAL_SECONDS + HORIZON_MARGIN_SECONDS,
       concurrencyByProvider: e.PUBLISH_CONCURRENCY_BY_PROVIDER ?? {},
       queueLockSeconds: e.QUEUE_LOCK_SECONDS,
     },
