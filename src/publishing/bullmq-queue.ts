@@ -96,7 +96,7 @@ export class BullmqQueue implements JobQueue {
   }
 
   async enqueue(job: PublishJob): Promise<void> {
-    if (beyondHorizon(job.runAt.getTime(), this.#options.clock.now(), this.#options.horizonMs)) return;
+    if (beyondHorizon(job.runAt.getTime(), this.#options.clock.now(), this.#options.horizonMs)) return this.#handlers?.beyond?.(job.runAt);
     await this.#wake(this.laneOf(job.provider), job.runAt.getTime());
   }
 
@@ -180,6 +180,12 @@ export class BullmqQueue implements JobQueue {
     for (const connection of [this.#producer, this.#consumer]) {
       if (connection && connection.status !== 'end') await connection.quit().catch(() => connection.disconnect());
     }
+  }
+
+  /** Jobs waiting in Redis (delayed or ready) over every lane; for tests and diagnostics. */
+  async size(): Promise<number> {
+    const counts = await Promise.all(this.#lanes.map((lane) => this.#queue(lane).getJobCounts('delayed', 'waiting', 'prioritized', 'paused')));
+    return counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
   }
 
   /** Answers when Redis does; for readiness checks. */

@@ -46,7 +46,7 @@ export class EmbeddedQueue implements JobQueue {
 
   async enqueue(job: PublishJob): Promise<void> {
     const at = job.runAt.getTime();
-    if (beyondHorizon(at, this.#clock.now(), this.#horizonMs)) return;
+    if (beyondHorizon(at, this.#clock.now(), this.#horizonMs)) return this.#handlers?.beyond?.(job.runAt);
     const id = `${job.postId}:${at}`;
     if (this.#jobs.has(id)) return;
     const entry = { id, job: { ...job, runAt: new Date(at) }, at };

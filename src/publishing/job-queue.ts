@@ -22,6 +22,8 @@ export type JobHandlers = {
    * `share` asks another worker to join in: more is due than this process publishes at once.
    */
   due(lane: Lane, share: () => void): Promise<void>;
+  /** Told of a job the queue turned away, due beyond its horizon (the engine brings the post in when it comes within it). */
+  beyond?(runAt: Date): void;
   /** Resolves once no publish that `due` started is under way, nor any bringing in of posts that came within the horizon; true if none was. */
   idle(): Promise<boolean>;
 };

@@ -59,8 +59,11 @@ export type PublisherDeps = PostsDeps & {
   hooks?: { beforeClaim?(postId: string | null): Promise<void> };
 };
 
-/** What one sweep did: posts re-enqueued, and whether it reached the end of the due posts (or stopped at its budget). */
-export type SweepReport = { recovered: number; enqueued: number; complete: boolean };
+/**
+ * What one sweep did: posts brought in as they came within the horizon (`advanced`), posts
+ * re-enqueued, and whether it reached the end of the due posts (or stopped at its budget).
+ */
+export type SweepReport = { recovered: number; advanced: number; enqueued: number; complete: boolean };
 
 type Post = PostsTable;
 type Part = PostPartsTable;
@@ -102,9 +105,14 @@ export class Publisher {
   readonly #pumps = new Map<string, DuePump>();
   /** Up to when (ms since the epoch) the posts due have been brought into the queue; null before the first look. */
   #horizonEnd: number | null = null;
+  /**
+   * When the first post beyond `#horizonEnd` is due, as far as this process knows (the last look,
+   * and the jobs its queue turned away since): a clock jump short of it has nothing to bring in.
+   */
+  #nextArrival = Number.NEGATIVE_INFINITY;
   /** The last bringing in of posts (see `advanceHorizon`), and the one asked for after it. */
-  #advancing: Promise<void> = Promise.resolve();
-  #advanceNext: Promise<void> | null = null;
+  #advancing: Promise<number> = Promise.resolve(0);
+  #advanceNext: Promise<number> | null = null;
   #advanceBusy = false;
   #unsubscribeJump: (() => void) | null = null;
 
@@ -127,12 +135,16 @@ export class Publisher {
   async start(options: { concurrency: number; sweepIntervalMs: number; exclusive: boolean }): Promise<void> {
     this.#stopped = false;
     this.#horizonEnd = null;
+    this.#nextArrival = Number.NEGATIVE_INFINITY;
     await this.recover({ all: options.exclusive });
     await this.advanceHorizon();
     await this.#deps.queue.start(
       {
         post: (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
         due: (lane, share) => this.#pump(lane).drain(share),
+        beyond: (runAt) => {
+          this.#nextArrival = Math.min(this.#nextArrival, runAt.getTime());
+        },
         idle: async () => {
           const advanced = await this.#advanced();
           return (await Promise.all([...this.#pumps.values()].map((pump) => pump.idle()))).every(Boolean) && advanced;
@@ -148,8 +160,11 @@ export class Publisher {
   #onJump(): void {
     // Back in time: what the queue now turns away (beyond the new horizon) must be looked at again.
     const edge = this.#deps.clock.now().getTime() + this.#options.horizonMs;
-    if (this.#horizonEnd !== null && this.#horizonEnd > edge) this.#horizonEnd = edge;
-    void this.advanceHorizon();
+    if (this.#horizonEnd !== null && this.#horizonEnd > edge) {
+      this.#horizonEnd = edge;
+      this.#nextArrival = Number.NEGATIVE_INFINITY;
+    }
+    if (edge >= this.#nextArrival) void this.advanceHorizon();
   }
 
   /**
@@ -158,15 +173,16 @@ export class Publisher {
    * between pages. Its work is what became due within the horizon since, never what lies beyond.
    * Calls asked for while one runs share the next one.
    */
-  advanceHorizon(): Promise<void> {
+  advanceHorizon(): Promise<number> {
     if (this.#advanceNext) return this.#advanceNext;
     const next = this.#advancing.then(async () => {
       this.#advanceNext = null;
       this.#advanceBusy = true;
       try {
-        await this.#advanceOnce();
+        return await this.#advanceOnce();
       } catch (error) {
         this.#deps.log.error({ err: error }, 'could not bring in the posts coming due; the next sweep tries again');
+        return 0;
       } finally {
         this.#advanceBusy = false;
       }
@@ -176,14 +192,19 @@ export class Publisher {
     return next;
   }
 
-  async #advanceOnce(): Promise<void> {
+  async #advanceOnce(): Promise<number> {
     const until = this.#deps.clock.now().getTime() + this.#options.horizonMs;
     const from = this.#horizonEnd;
-    if (from !== null && until <= from) return;
+    if (from !== null && until <= from) return 0;
     // From the last edge on (the posts at the edge itself again: a duplicate is harmless).
     const cursor = from === null ? null : { nextRunAt: new Date(from).toISOString(), id: '' };
-    await this.enqueuePending(new Date(until), { cursor, budget: Number.POSITIVE_INFINITY });
+    // Turned away from now on (due beyond `until`): what the look below may miss.
+    this.#nextArrival = Number.POSITIVE_INFINITY;
+    const { enqueued } = await this.enqueuePending(new Date(until), { cursor, budget: Number.POSITIVE_INFINITY });
+    const next = await engine.firstDueAfter(this.#deps.db, new Date(until).toISOString());
+    if (next !== null) this.#nextArrival = Math.min(this.#nextArrival, Date.parse(next));
     this.#horizonEnd = Math.max(from ?? until, until);
+    return enqueued;
   }
 
   /** Waits for the bringing in under way; true if none was. */
@@ -230,14 +251,14 @@ export class Publisher {
   }
 
   async #sweepOnce(): Promise<SweepReport> {
-    await this.advanceHorizon();
+    const advanced = await this.advanceHorizon();
     const recovered = await this.recover({ all: false });
     await this.#unscheduleOnDeletedChannels();
     const state = { cursor: this.#sweepCursor, budget: this.#options.sweepBudget };
     const { enqueued, complete } = await this.enqueuePending(new Date(this.#deps.clock.now().getTime() + this.#options.horizonMs), state);
     this.#sweepCursor = complete ? null : state.cursor;
     await keys.purgeIdempotencyKeys(this.#deps.db, new Date(this.#deps.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS).toISOString());
-    return { recovered, enqueued, complete };
+    return { recovered, advanced, enqueued, complete };
   }
 
   /**
