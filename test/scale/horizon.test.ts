@@ -57,8 +57,9 @@ describe.skipIf(BACKEND !== 'postgres')('the horizon, scaled out (real processes
       expect(arrivals).toHaveLength(1);
       expect(arrivals[0]!.at).toBeGreaterThanOrEqual(due.getTime());
     }
-    const states = await postStates(databaseUrl, [...soon, ...far]);
-    expect(soon.every((id) => states.get(id)?.state === 'PUBLISHED')).toBe(true);
+    // Recorded once the receiver has answered.
+    await waitFor('the posts recorded as published', async () => [...(await postStates(databaseUrl, soon)).values()].every((p) => p.state === 'PUBLISHED'), 30_000, 100);
+    const states = await postStates(databaseUrl, far);
     expect(far.every((id) => states.get(id)?.state === 'QUEUE')).toBe(true);
     // The far posts' wakes were never added.
     expect(await redisJobs.size()).toBe(0);
