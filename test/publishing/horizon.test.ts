@@ -1,12 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { newId } from '../../src/lib/ids.ts';
-import type { PostsTable } from '../../src/posts/posts.table.ts';
 import { BullmqQueue } from '../../src/publishing/bullmq-queue.ts';
 import { EmbeddedQueue } from '../../src/publishing/embedded-queue.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createOk, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
+import { createOk, getPost, postBody, seedQueuedPosts, webhookTenant } from '../helpers/posts.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 // The engine holds only the work due within its horizon (the sweep interval plus a margin: two
@@ -35,38 +33,8 @@ async function held(t: TestApp): Promise<number> {
 const horizonOf = (t: TestApp) => t.config.publishing.horizonSeconds * SECOND;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Stores `count` queued posts of `channelId` straight in the database (as many as a busy calendar holds, without the API's cost). */
-async function seedQueued(t: TestApp, workspaceId: string, channelId: string, count: number, nextRunAt: (i: number) => string): Promise<void> {
-  const stamp = new Date().toISOString();
-  for (let start = 0; start < count; start += 500) {
-    const rows: PostsTable[] = [];
-    for (let i = start; i < Math.min(count, start + 500); i++) {
-      const at = nextRunAt(i);
-      rows.push({
-        id: newId(),
-        workspace_id: workspaceId,
-        group_id: newId(),
-        channel_id: channelId,
-        state: 'QUEUE',
-        publish_at: at,
-        settings: '{}',
-        tags: '[]',
-        short_link: 0,
-        release_id: null,
-        release_url: null,
-        error: null,
-        error_kind: null,
-        next_run_at: at,
-        published_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-        deleted_at: null,
-        version: 0,
-      });
-    }
-    await t.runtime.db.insertInto('posts').values(rows).execute();
-  }
-}
+const seedQueued = (t: TestApp, workspaceId: string, channelId: string, count: number, nextRunAt: (i: number) => string) =>
+  seedQueuedPosts(t, workspaceId, channelId, count, nextRunAt, new Date().toISOString());
 
 describe('the horizon, with a clock the test moves', () => {
   const clock = new ManualClock('2026-07-01T08:00:00.000Z');
