@@ -182,6 +182,8 @@ export class Publisher {
         return await this.#advanceOnce();
       } catch (error) {
         this.#deps.log.error({ err: error }, 'could not bring in the posts coming due; the next sweep tries again');
+        // Nothing is known beyond the edge: the next clock jump looks again.
+        this.#nextArrival = Number.NEGATIVE_INFINITY;
         return 0;
       } finally {
         this.#advanceBusy = false;
