@@ -27,6 +27,12 @@ const routeQuotaMap = jsonVariable(z.record(routeKey, z.number().int().positive(
 const deprecationMap = jsonVariable(z.record(routeKey, z.object({ sunset: instant, since: instant.optional() })));
 
 /** The environment variables Herald reads, each validated once at start-up. */
+/**
+ * What the publishing horizon holds beyond one sweep interval: time for a sweep to bring in the
+ * posts that came within it (a page at a time) before they are due.
+ */
+export const HORIZON_MARGIN_SECONDS = 90;
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,6 +65,7 @@ const envSchema = z.object({
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(10).default(300),
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  PUBLISH_HORIZON_SECONDS: z.coerce.number().int().min(2).optional(),
   PUBLISH_CONCURRENCY_BY_PROVIDER: providerConcurrencyMap.optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\/[^/]/, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, ".", "_" and "-" only').default('herald'),
@@ -117,6 +124,11 @@ export type Config = Readonly<{
     maxAttempts: number;
     leaseSeconds: number;
     sweepIntervalSeconds: number;
+    /**
+     * How far ahead a process holds scheduled work (in memory, or as delayed jobs in Redis): by
+     * default the sweep interval plus a margin, so every sweep brings in what comes within it before it is due.
+     */
+    horizonSeconds: number;
     /** Per-platform (or `default`) job concurrency of each worker process with the BullMQ queue. */
     concurrencyByProvider: Record<string, number>;
     /** How long a dead worker's BullMQ jobs stay locked before another worker takes them. */
@@ -154,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = [
     e.STORAGE === 's3' && !e.S3_BUCKET && 'S3_BUCKET: required with STORAGE=s3',
     Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY) && 'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+    e.PUBLISH_HORIZON_SECONDS !== undefined &&
+      e.PUBLISH_HORIZON_SECONDS <= e.SWEEP_INTERVAL_SECONDS &&
+      'PUBLISH_HORIZON_SECONDS: must be longer than SWEEP_INTERVAL_SECONDS (each sweep brings in what comes within the horizon before the next)',
   ].filter((problem) => typeof problem === 'string');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const dataDir = path.resolve(e.DATA_DIR);
@@ -182,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.PUBLISH_MAX_ATTEMPTS,
       leaseSeconds: e.PUBLISH_LEASE_SECONDS,
       sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+      horizonSeconds: e.PUBLISH_HORIZON_SECONDS ?? e.SWEEP_INTERVAL_SECONDS + HORIZON_MARGIN_SECONDS,
       concurrencyByProvider: e.PUBLISH_CONCURRENCY_BY_PROVIDER ?? {},
       queueLockSeconds: e.QUEUE_LOCK_SECONDS,
     },

@@ -12,7 +12,6 @@ import { createMediaStore, type MediaStore } from './media/media-store.ts';
 import { createOutboundClient, type OutboundClient } from './net/outbound.ts';
 import type { Redis } from 'ioredis';
 import { EmbeddedQueue } from './publishing/embedded-queue.ts';
-import { DEFAULT_PUBLISHER_OPTIONS } from './publishing/publisher.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
@@ -75,6 +74,7 @@ export async function openRuntime(
   }
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(loadSecretKey(config));
+  const horizonMs = config.publishing.horizonSeconds * 1000;
   // BullMQ and ioredis, the AWS SDK: loaded only when their feature is configured.
   const bullmq = config.redis
     ? new (await import('./publishing/bullmq-queue.ts')).BullmqQueue({
@@ -84,12 +84,13 @@ export async function openRuntime(
         providers: PROVIDER_IDENTIFIERS,
         concurrencyByProvider: config.publishing.concurrencyByProvider,
         lockDurationMs: config.publishing.queueLockSeconds * 1000,
+        horizonMs,
         ...(options.log && { log: options.log }),
       })
     : null;
   const outbound = options.outbound ?? createOutboundClient({ allowLoopback: config.outboundAllowLoopback, timeoutMs: config.outboundTimeoutMs, connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs) });
-  // The HTTP client is loaded before a publish comes due rather than with the first publish (within the sweep's horizon, so at most minutes ahead).
-  const queue: JobQueue = bullmq ?? new EmbeddedQueue(clock, { upcoming: { withinMs: DEFAULT_PUBLISHER_OPTIONS.horizonMs, prepare: () => outbound.prepare() } });
+  // The HTTP client is loaded before a publish comes due rather than with the first publish (within the horizon, so at most minutes ahead).
+  const queue: JobQueue = bullmq ?? new EmbeddedQueue(clock, { horizonMs, upcoming: { withinMs: horizonMs, prepare: () => outbound.prepare() } });
   // ioredis prefixes every key of this connection, so the rate-limit counters of deployments sharing a Redis stay apart.
   const redis = config.redis ? (await import('./lib/redis.ts')).createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` }) : undefined;
   const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;

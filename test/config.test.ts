@@ -88,4 +88,12 @@ describe('scale-out configuration', () => {
     expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/);
   });
+
+  it('the publishing horizon: the sweep interval plus 90 seconds by default, or PUBLISH_HORIZON_SECONDS, longer than the sweep interval', () => {
+    expect(loadConfig({}).publishing.horizonSeconds).toBe(120);
+    expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '60' }).publishing.horizonSeconds).toBe(150);
+    expect(loadConfig({ PUBLISH_HORIZON_SECONDS: '600' }).publishing.horizonSeconds).toBe(600);
+    expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: '60', PUBLISH_HORIZON_SECONDS: '60' })).toThrow(/PUBLISH_HORIZON_SECONDS: must be longer than SWEEP_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ PUBLISH_HORIZON_SECONDS: 'soon' })).toThrow(/PUBLISH_HORIZON_SECONDS/);
+  });
 });

@@ -458,23 +458,31 @@ export type DueCursor = { nextRunAt: string; id: string };
  * (`+010000-…`, `-000001-…`) starts with a sign, sorts before them all, and is left out.
  */
 export function listDuePosts(db: Executor, until: string, cursor: DueCursor | null, limit: number) {
-  let query = db
-    .selectFrom('posts')
-    .innerJoin('channels', 'channels.id', 'posts.channel_id')
-    .select(['posts.id', 'posts.next_run_at', 'channels.provider'])
-    .where('posts.state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
-    .where('posts.next_run_at', 'not like', '+%')
-    .where('posts.next_run_at', 'not like', '-%')
-    .where('posts.next_run_at', '<=', until)
-    .where('posts.deleted_at', 'is', null)
-    // A deleted channel publishes nothing.
-    .where('channels.deleted_at', 'is', null);
+  let query = pendingPosts(db).select(['posts.id', 'posts.next_run_at', 'channels.provider']).where('posts.next_run_at', '<=', until);
   if (cursor) {
     query = query.where((eb) =>
       eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),
     );
   }
   return query.orderBy('posts.next_run_at').orderBy('posts.id').limit(limit).execute();
+}
+
+/** When the first post with a next step due after `after` is due (null when none is); as `listDuePosts`, extended-year instants are left out. */
+export async function firstDueAfter(db: Executor, after: string): Promise<string | null> {
+  const row = await pendingPosts(db).select('posts.next_run_at').where('posts.next_run_at', '>', after).orderBy('posts.next_run_at').limit(1).executeTakeFirst();
+  return row?.next_run_at ?? null;
+}
+
+/** Posts with a next step to take, on a channel that is not deleted (a deleted channel publishes nothing). */
+function pendingPosts(db: Executor) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('channels', 'channels.id', 'posts.channel_id')
+    .where('posts.state', 'in', ['QUEUE', 'PUBLISHED', 'PUBLISHING'])
+    .where('posts.next_run_at', 'not like', '+%')
+    .where('posts.next_run_at', 'not like', '-%')
+    .where('posts.deleted_at', 'is', null)
+    .where('channels.deleted_at', 'is', null);
 }
 
 /**

@@ -3,7 +3,7 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.ts';
 import { createRedis } from '../lib/redis.ts';
-import type { JobHandlers, JobQueue, Lane, PublishJob } from './job-queue.ts';
+import { beyondHorizon, type JobHandlers, type JobQueue, type Lane, type PublishJob } from './job-queue.ts';
 
 /** The lane of jobs whose platform has no lane of its own (`unknown`, or a platform added later). */
 export const DEFAULT_LANE = 'default';
@@ -18,6 +18,8 @@ export type BullmqQueueOptions = {
   providers: readonly string[];
   /** Posts published at once per lane in this process, by platform (or `default`); `start`'s `concurrency` otherwise. */
   concurrencyByProvider?: Readonly<Record<string, number>>;
+  /** Wakes due further ahead than this are not added (see `JobQueue.enqueue`); all are when unset. */
+  horizonMs?: number;
   /** How long a job stays with a worker that stopped renewing it (died) before another takes it over. */
   lockDurationMs?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -57,6 +59,9 @@ const SHARED_AHEAD_MS = 2_000;
  *   attempts only cover errors escaping the handler.
  * - `remove` has nothing to do: a wake only publishes what the database says is due.
  * - Redis may lose everything: the publisher's sweep re-enqueues due posts from the database.
+ * - Only wakes due within the horizon are added: Redis holds at most one delayed job per lane and
+ *   instant of the next minutes, however many posts are scheduled further ahead (the engine adds
+ *   their wakes as they come within it).
  */
 export class BullmqQueue implements JobQueue {
   readonly #options: BullmqQueueOptions;
@@ -91,6 +96,7 @@ export class BullmqQueue implements JobQueue {
   }
 
   async enqueue(job: PublishJob): Promise<void> {
+    if (beyondHorizon(job.runAt.getTime(), this.#options.clock.now(), this.#options.horizonMs)) return this.#handlers?.beyond?.(job.runAt);
     await this.#wake(this.laneOf(job.provider), job.runAt.getTime());
   }
 
@@ -174,6 +180,12 @@ export class BullmqQueue implements JobQueue {
     for (const connection of [this.#producer, this.#consumer]) {
       if (connection && connection.status !== 'end') await connection.quit().catch(() => connection.disconnect());
     }
+  }
+
+  /** Jobs waiting in Redis (delayed or ready) over every lane; for tests and diagnostics. */
+  async size(): Promise<number> {
+    const counts = await Promise.all(this.#lanes.map((lane) => this.#queue(lane).getJobCounts('delayed', 'waiting', 'prioritized', 'paused')));
+    return counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
   }
 
   /** Answers when Redis does; for readiness checks. */

@@ -1,9 +1,11 @@
 import type { Clock } from '../lib/clock.ts';
-import type { JobHandlers, JobQueue, PublishJob } from './job-queue.ts';
+import { beyondHorizon, type JobHandlers, type JobQueue, type PublishJob } from './job-queue.ts';
 
 type Entry = { id: string; job: PublishJob; at: number };
 
 export type EmbeddedQueueOptions = {
+  /** Jobs due further ahead than this are not kept (see `JobQueue.enqueue`); all are kept when unset. */
+  horizonMs?: number;
   /**
    * Called when a job due within `withinMs` is added while the queue runs jobs (or is waiting
    * when it starts), so what the handler loads on first use can be loaded before the job is due.
@@ -16,7 +18,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The in-process queue of the embedded default: a min-heap of jobs by time and one timer for
- * the earliest. It keeps nothing: at boot the engine rebuilds it from the database.
+ * the earliest. It keeps nothing: at boot the engine rebuilds it from the database. It holds only
+ * the jobs due within its horizon, so its size follows the work of the next minutes, not the
+ * number of scheduled posts.
  */
 export class EmbeddedQueue implements JobQueue {
   readonly #clock: Clock;
@@ -25,6 +29,7 @@ export class EmbeddedQueue implements JobQueue {
   #heap: Entry[] = [];
   #timer: NodeJS.Timeout | null = null;
   #handler: JobHandlers['post'] | null = null;
+  #handlers: JobHandlers | null = null;
   #concurrency = 8;
   #running = new Set<Promise<void>>();
   #stopping = false;
@@ -32,13 +37,16 @@ export class EmbeddedQueue implements JobQueue {
   #timerAt = 0;
   #unsubscribe: (() => void) | null = null;
   readonly #upcoming: EmbeddedQueueOptions['upcoming'];
+  readonly #horizonMs: number | undefined;
   constructor(clock: Clock, options: EmbeddedQueueOptions = {}) {
     this.#clock = clock;
     this.#upcoming = options.upcoming;
+    this.#horizonMs = options.horizonMs;
   }
 
   async enqueue(job: PublishJob): Promise<void> {
     const at = job.runAt.getTime();
+    if (beyondHorizon(at, this.#clock.now(), this.#horizonMs)) return this.#handlers?.beyond?.(job.runAt);
     const id = `${job.postId}:${at}`;
     if (this.#jobs.has(id)) return;
     const entry = { id, job: { ...job, runAt: new Date(at) }, at };
@@ -62,6 +70,7 @@ export class EmbeddedQueue implements JobQueue {
 
   async start(handlers: JobHandlers, options: { concurrency?: number } = {}): Promise<void> {
     this.#handler = (job) => handlers.post(job);
+    this.#handlers = handlers;
     this.#concurrency = options.concurrency ?? this.#concurrency;
     this.#stopping = false;
     this.#unsubscribe = this.#clock.onJump?.(() => this.#arm()) ?? null;
@@ -83,10 +92,11 @@ export class EmbeddedQueue implements JobQueue {
     return this.#jobs.size;
   }
 
-  /** Resolves once no job is running and none is due. */
+  /** Resolves once no job is running, none is due, and the engine is not bringing any in. */
   async idle(): Promise<void> {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.#handlers && !(await this.#handlers.idle())) continue;
       if (this.#running.size === 0 && !this.#due()) return;
       await Promise.allSettled([...this.#running]);
     }

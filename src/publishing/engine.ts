@@ -31,6 +31,6 @@ export function createPublisher(parts: EngineParts, log: PublisherDeps['log'], e
     outbound: parts.outbound,
     log,
     ...(extra.hooks && { hooks: extra.hooks }),
-    options: { maxAttempts: config.publishing.maxAttempts, leaseMs: config.publishing.leaseSeconds * 1000, ...extra.options },
+    options: { maxAttempts: config.publishing.maxAttempts, leaseMs: config.publishing.leaseSeconds * 1000, horizonMs: config.publishing.horizonSeconds * 1000, ...extra.options },
   });
 }

@@ -22,7 +22,9 @@ export type JobHandlers = {
    * `share` asks another worker to join in: more is due than this process publishes at once.
    */
   due(lane: Lane, share: () => void): Promise<void>;
-  /** Resolves once no publish that `due` started is under way; true if none was. */
+  /** Told of a job the queue turned away, due beyond its horizon (the engine brings the post in when it comes within it). */
+  beyond?(runAt: Date): void;
+  /** Resolves once no publish that `due` started is under way, nor any bringing in of posts that came within the horizon; true if none was. */
   idle(): Promise<boolean>;
 };
 
@@ -33,7 +35,11 @@ export type JobHandlers = {
  * (embedded default), and BullMQ, a job per lane and instant (scale-out).
  */
 export interface JobQueue {
-  /** Schedules `job`; adding the same post and time twice runs it once. */
+  /**
+   * Schedules `job`; adding the same post and time twice runs it once. A job due beyond the
+   * queue's horizon (`horizonMs` of its options) is not kept: the engine brings the post in from
+   * the database as it comes within the horizon (see `Publisher.advanceHorizon`).
+   */
   enqueue(job: PublishJob): Promise<void>;
   /** Drops pending jobs of a post (deleted, or moved back to draft), where jobs are per post. */
   remove(postId: string): Promise<void>;
@@ -43,4 +49,9 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** Resolves once nothing is running and nothing is due (tests wait on it after moving a test clock). */
   idle?(): Promise<void>;
+}
+
+/** Whether a job due at `runAt` lies beyond a queue's horizon, and so is left in the database for now. */
+export function beyondHorizon(runAt: number, now: Date, horizonMs: number | undefined): boolean {
+  return horizonMs !== undefined && runAt > now.getTime() + horizonMs;
 }

@@ -24,7 +24,10 @@ export type PublisherOptions = {
   leaseMs: number;
   /** How often a worker renews the lease of a call in flight (a third of the lease by default). */
   renewEveryMs: number;
-  /** How far ahead the sweep re-enqueues work, so jobs lost with the queue still run on time. */
+  /**
+   * How far ahead the queue holds work (no further than the queue's own horizon): the sweep
+   * brings in posts as they come within it, and re-enqueues within it the jobs a queue lost.
+   */
   horizonMs: number;
   /** Posts one sweep re-enqueues at most; the next sweep carries on from there. */
   sweepBudget: number;
@@ -56,8 +59,11 @@ export type PublisherDeps = PostsDeps & {
   hooks?: { beforeClaim?(postId: string | null): Promise<void> };
 };
 
-/** What one sweep did: posts re-enqueued, and whether it reached the end of the due posts (or stopped at its budget). */
-export type SweepReport = { recovered: number; enqueued: number; complete: boolean };
+/**
+ * What one sweep did: posts brought in as they came within the horizon (`advanced`), posts
+ * re-enqueued, and whether it reached the end of the due posts (or stopped at its budget).
+ */
+export type SweepReport = { recovered: number; advanced: number; enqueued: number; complete: boolean };
 
 type Post = PostsTable;
 type Part = PostPartsTable;
@@ -97,6 +103,18 @@ export class Publisher {
   #stopped = true;
   /** By lane: the pumps of the queue's wakes (see `DuePump`). */
   readonly #pumps = new Map<string, DuePump>();
+  /** Up to when (ms since the epoch) the posts due have been brought into the queue; null before the first look. */
+  #horizonEnd: number | null = null;
+  /**
+   * When the first post beyond `#horizonEnd` is due, as far as this process knows (the last look,
+   * and the jobs its queue turned away since): a clock jump short of it has nothing to bring in.
+   */
+  #nextArrival = Number.NEGATIVE_INFINITY;
+  /** The last bringing in of posts (see `advanceHorizon`), and the one asked for after it. */
+  #advancing: Promise<number> = Promise.resolve(0);
+  #advanceNext: Promise<number> | null = null;
+  #advanceBusy = false;
+  #unsubscribeJump: (() => void) | null = null;
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -110,20 +128,92 @@ export class Publisher {
     return this.#options;
   }
 
-  /** Starts taking jobs; settles orphaned parts and re-enqueues every pending post first. */
+  /**
+   * Starts taking jobs; settles orphaned parts and enqueues the pending posts due within the
+   * horizon first (the later ones stay in the database until they come within it).
+   */
   async start(options: { concurrency: number; sweepIntervalMs: number; exclusive: boolean }): Promise<void> {
     this.#stopped = false;
+    this.#horizonEnd = null;
+    this.#nextArrival = Number.NEGATIVE_INFINITY;
     await this.recover({ all: options.exclusive });
-    await this.enqueuePending(options.exclusive ? null : this.#options.horizonMs, { cursor: null, budget: Number.POSITIVE_INFINITY });
+    await this.advanceHorizon();
     await this.#deps.queue.start(
       {
         post: (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
         due: (lane, share) => this.#pump(lane).drain(share),
-        idle: async () => (await Promise.all([...this.#pumps.values()].map((pump) => pump.idle()))).every(Boolean),
+        beyond: (runAt) => {
+          this.#nextArrival = Math.min(this.#nextArrival, runAt.getTime());
+        },
+        idle: async () => {
+          const advanced = await this.#advanced();
+          return (await Promise.all([...this.#pumps.values()].map((pump) => pump.idle()))).every(Boolean) && advanced;
+        },
       },
       { concurrency: options.concurrency },
     );
+    // A test clock that jumps brings posts within the horizon at once, as the sweep does over time.
+    this.#unsubscribeJump = this.#deps.clock.onJump?.(() => this.#onJump()) ?? null;
     if (options.sweepIntervalMs > 0) this.#scheduleSweep(options.sweepIntervalMs);
+  }
+
+  #onJump(): void {
+    // Back in time: what the queue now turns away (beyond the new horizon) must be looked at again.
+    const edge = this.#deps.clock.now().getTime() + this.#options.horizonMs;
+    if (this.#horizonEnd !== null && this.#horizonEnd > edge) {
+      this.#horizonEnd = edge;
+      this.#nextArrival = Number.NEGATIVE_INFINITY;
+    }
+    if (edge >= this.#nextArrival) void this.advanceHorizon();
+  }
+
+  /**
+   * Enqueues the posts that came within the horizon since the last look (at the first, every one
+   * due within it, overdue ones included), a page at a time with a turn of the event loop
+   * between pages. Its work is what became due within the horizon since, never what lies beyond.
+   * Calls asked for while one runs share the next one.
+   */
+  advanceHorizon(): Promise<number> {
+    if (this.#advanceNext) return this.#advanceNext;
+    const next = this.#advancing.then(async () => {
+      this.#advanceNext = null;
+      this.#advanceBusy = true;
+      try {
+        return await this.#advanceOnce();
+      } catch (error) {
+        this.#deps.log.error({ err: error }, 'could not bring in the posts coming due; the next sweep tries again');
+        // Nothing is known beyond the edge: the next clock jump looks again.
+        this.#nextArrival = Number.NEGATIVE_INFINITY;
+        return 0;
+      } finally {
+        this.#advanceBusy = false;
+      }
+    });
+    this.#advancing = next;
+    this.#advanceNext = next;
+    return next;
+  }
+
+  async #advanceOnce(): Promise<number> {
+    const until = this.#deps.clock.now().getTime() + this.#options.horizonMs;
+    const from = this.#horizonEnd;
+    if (from !== null && until <= from) return 0;
+    // From the last edge on (the posts at the edge itself again: a duplicate is harmless).
+    const cursor = from === null ? null : { nextRunAt: new Date(from).toISOString(), id: '' };
+    // Turned away from now on (due beyond `until`): what the look below may miss.
+    this.#nextArrival = Number.POSITIVE_INFINITY;
+    const { enqueued } = await this.enqueuePending(new Date(until), { cursor, budget: Number.POSITIVE_INFINITY });
+    const next = await engine.firstDueAfter(this.#deps.db, new Date(until).toISOString());
+    if (next !== null) this.#nextArrival = Math.min(this.#nextArrival, Date.parse(next));
+    this.#horizonEnd = Math.max(from ?? until, until);
+    return enqueued;
+  }
+
+  /** Waits for the bringing in under way; true if none was. */
+  async #advanced(): Promise<boolean> {
+    const quiet = !this.#advanceBusy && this.#advanceNext === null;
+    await this.#advancing;
+    return quiet;
   }
 
   /** The next sweep starts an interval after the last one ended, so sweeps never overlap. */
@@ -142,14 +232,18 @@ export class Publisher {
     this.#stopped = true;
     if (this.#sweepTimer) clearTimeout(this.#sweepTimer);
     this.#sweepTimer = null;
+    this.#unsubscribeJump?.();
+    this.#unsubscribeJump = null;
     await this.#sweeping?.catch(() => {});
+    await this.#advancing;
     await this.#deps.queue.stop();
   }
 
   /**
-   * Periodic repair: settle dead workers' parts, re-enqueue due work the queue lost (at most
-   * `sweepBudget` posts; the next sweep carries on), drop old idempotency keys. A sweep asked
-   * for while one runs gets that one's report.
+   * Periodic: bring in the posts that came within the horizon (see `advanceHorizon`); and repair:
+   * settle dead workers' parts, re-enqueue due work the queue lost (at most `sweepBudget` posts;
+   * the next sweep carries on), drop old idempotency keys. A sweep asked for while one runs gets
+   * that one's report.
    */
   sweep(): Promise<SweepReport> {
     this.#sweeping ??= this.#sweepOnce().finally(() => {
@@ -159,13 +253,14 @@ export class Publisher {
   }
 
   async #sweepOnce(): Promise<SweepReport> {
+    const advanced = await this.advanceHorizon();
     const recovered = await this.recover({ all: false });
     await this.#unscheduleOnDeletedChannels();
     const state = { cursor: this.#sweepCursor, budget: this.#options.sweepBudget };
-    const { enqueued, complete } = await this.enqueuePending(this.#options.horizonMs, state);
+    const { enqueued, complete } = await this.enqueuePending(new Date(this.#deps.clock.now().getTime() + this.#options.horizonMs), state);
     this.#sweepCursor = complete ? null : state.cursor;
     await keys.purgeIdempotencyKeys(this.#deps.db, new Date(this.#deps.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS).toISOString());
-    return { recovered, enqueued, complete };
+    return { recovered, advanced, enqueued, complete };
   }
 
   /**
@@ -179,13 +274,12 @@ export class Publisher {
   }
 
   /**
-   * Enqueues posts with a next step within `horizonMs` (all when null), a page at a time from
-   * `state.cursor`, at most `state.budget`; `state.cursor` is left where it stopped. Duplicates
-   * are harmless.
+   * Enqueues posts with a next step due by `before`, a page at a time from `state.cursor`, at most
+   * `state.budget`; `state.cursor` is left where it stopped. Duplicates are harmless.
    */
-  async enqueuePending(horizonMs: number | null, state: { cursor: engine.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
-    const { db, queue, clock } = this.#deps;
-    const until = horizonMs === null ? '9999-12-31T23:59:59.999Z' : new Date(clock.now().getTime() + horizonMs).toISOString();
+  async enqueuePending(before: Date, state: { cursor: engine.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
+    const { db, queue } = this.#deps;
+    const until = before.toISOString();
     let enqueued = 0;
     for (;;) {
       const limit = Math.min(this.#options.sweepPage, state.budget - enqueued);

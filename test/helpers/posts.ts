@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { REST_SCOPES } from '../../src/auth/scopes.ts';
+import { newId } from '../../src/lib/ids.ts';
+import type { PostsTable } from '../../src/posts/posts.table.ts';
 import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
 
 /** A tenant with one webhook channel pointing at `url`. */
@@ -66,4 +68,39 @@ export async function seedPost(t: TestApp, workspaceId: string): Promise<{ postI
   const [created] = await t.services.posts.create(access, { type: 'draft', date: '2026-05-10T10:00:00.000Z', shortLink: false, tags: [], posts: [{ integration: { id: channel.id }, value: [{ content: 'seed', image: [] }] }] });
   const row = await t.runtime.db.selectFrom('posts').select('group_id').where('id', '=', created!.postId).executeTakeFirstOrThrow();
   return { postId: created!.postId, group: row.group_id };
+}
+
+/**
+ * Stores `count` queued posts of `channelId` straight in the database, `nextRunAt(i)` each, 500
+ * per statement (as many as a busy calendar holds, without the API's cost; no parts).
+ */
+export async function seedQueuedPosts(t: TestApp, workspaceId: string, channelId: string, count: number, nextRunAt: (i: number) => string, stamp: string): Promise<void> {
+  for (let start = 0; start < count; start += 500) {
+    const rows: PostsTable[] = [];
+    for (let i = start; i < Math.min(count, start + 500); i++) {
+      const at = nextRunAt(i);
+      rows.push({
+        id: newId(),
+        workspace_id: workspaceId,
+        group_id: newId(),
+        channel_id: channelId,
+        state: 'QUEUE',
+        publish_at: at,
+        settings: '{}',
+        tags: '[]',
+        short_link: 0,
+        release_id: null,
+        release_url: null,
+        error: null,
+        error_kind: null,
+        next_run_at: at,
+        published_at: null,
+        created_at: stamp,
+        updated_at: stamp,
+        deleted_at: null,
+        version: 0,
+      });
+    }
+    await t.runtime.db.insertInto('posts').values(rows).execute();
+  }
 }

@@ -55,6 +55,23 @@ describe('the embedded queue', () => {
     await queue.stop();
   });
 
+  it('keeps only the jobs due within its horizon, and tells the handlers of those it turned away', async () => {
+    const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+    const queue = new EmbeddedQueue(clock, { horizonMs: 2 * MINUTE });
+    const beyond: string[] = [];
+    const ran: string[] = [];
+    await queue.start({ ...posts(async (j) => void ran.push(j.postId)), beyond: (runAt) => void beyond.push(runAt.toISOString()) });
+    await queue.enqueue(job('at-the-edge', clock, 2 * MINUTE));
+    await queue.enqueue(job('past-the-edge', clock, 2 * MINUTE + 1));
+    await queue.enqueue(job('tomorrow', clock, 24 * 60 * MINUTE));
+    expect(queue.size).toBe(1);
+    expect(beyond).toEqual(['2026-03-01T10:02:00.001Z', '2026-03-02T10:00:00.000Z']);
+    clock.advance(24 * 60 * MINUTE);
+    await queue.idle();
+    expect(ran).toEqual(['at-the-edge']);
+    await queue.stop();
+  });
+
   it('many jobs for one instant run once each, in order of time, at most `concurrency` at once', async () => {
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const queue = new EmbeddedQueue(clock);

@@ -98,7 +98,7 @@ const CLAIM_ALL = /^with "due" as /;
 /** A batch's record of successes on PostgreSQL: one statement, its own transaction. */
 const RECORD_ALL = /^with "r" as /;
 
-/** `count` single posts on one webhook channel, scheduled for `at` (the clock an hour before). */
+/** `count` single posts on one webhook channel, scheduled for `at` (the clock an hour before), then a minute before `at` (within the engine's horizon). */
 async function duePosts(count: number, at: string) {
   const tenant = await webhookTenant(t, receiver.url);
   clock.set(new Date(Date.parse(at) - 3600_000).toISOString());
@@ -107,6 +107,7 @@ async function duePosts(count: number, at: string) {
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: at }, [{ content: `<p>Post ${i}</p>` }]));
     ids.push(created!.postId);
   }
+  clock.set(new Date(Date.parse(at) - 60_000).toISOString());
   await t.settle();
   return { tenant, ids };
 }

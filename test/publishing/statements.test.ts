@@ -25,6 +25,9 @@ async function publishRecorded(content: Array<{ content: string; delay?: number 
   const tenant = await webhookTenant(t, receiver.url);
   clock.set(new Date(Date.parse(at) - 3600_000).toISOString());
   const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: at }, content));
+  // A minute before: the post has come within the engine's horizon (brought in by one read for
+  // every post coming due, not by the publish).
+  clock.set(new Date(Date.parse(at) - 60_000).toISOString());
   await t.settle();
   recording = [];
   clock.set(at);

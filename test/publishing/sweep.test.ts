@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { newId } from '../../src/lib/ids.ts';
-import type { PostsTable } from '../../src/posts/posts.table.ts';
 import { createTestApp, createTenant, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
+import { seedQueuedPosts } from '../helpers/posts.ts';
 
 // The sweep re-enqueues work the queue may have lost. Whatever the database holds, it must end,
 // do bounded work each time, and leave the API answering. The engine is not started here: the
@@ -18,35 +17,7 @@ beforeAll(async () => {
 async function seedQueued(count: number, nextRunAt: (i: number) => string): Promise<void> {
   const tenant = await createTenant(t);
   const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Bulk', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
-  const stamp = clock.now().toISOString();
-  for (let start = 0; start < count; start += 500) {
-    const rows: PostsTable[] = [];
-    for (let i = start; i < Math.min(count, start + 500); i++) {
-      const at = nextRunAt(i);
-      rows.push({
-        id: newId(),
-        workspace_id: tenant.workspaceId,
-        group_id: newId(),
-        channel_id: channel.id,
-        state: 'QUEUE',
-        publish_at: at,
-        settings: '{}',
-        tags: '[]',
-        short_link: 0,
-        release_id: null,
-        release_url: null,
-        error: null,
-        error_kind: null,
-        next_run_at: at,
-        published_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-        deleted_at: null,
-        version: 0,
-      });
-    }
-    await t.runtime.db.insertInto('posts').values(rows).execute();
-  }
+  await seedQueuedPosts(t, tenant.workspaceId, channel.id, count, nextRunAt, clock.now().toISOString());
 }
 
 /** Sweeps until one pass has covered everything; at most `rounds` sweeps. */
