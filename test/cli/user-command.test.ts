@@ -158,7 +158,7 @@ describe('the herald command for users', () => {
     const reads = await Promise.all([cli(['posts', 'list', ...window]), cli(['posts', 'list', ...window, '--json']), cli(['posts', 'get', id]), cli(['posts', 'get', id, '--json']), cli(['posts', 'missing', id]), cli(['posts', 'missing', id, '--json'])]);
     for (const run of reads) expect(run.code, run.stderr).toBe(0);
     const [list, listJson, get, getJson, missing, missingJson] = reads.map((r) => r.stdout);
-    expect(list).toMatch(new RegExp(`^ID +STATE +WHEN +PLATFORM +CHANNEL +GROUP +CONTENT\n${id} +QUEUE +2031-05-01 08:00 UTC +webhook +${news.id} .+ To be moved\n$`));
+    expect(list).toMatch(new RegExp(`^ID +STATE +WHEN +PLATFORM +CHANNEL +GROUP +CONTENT\n${id} +QUEUE +2031-05-01 08:00 UTC +webhook +News Desk .+ To be moved\n$`));
     expect(JSON.parse(listJson!)).toEqual(await api('/posts?startDate=2031-05-01T00:00:00.000Z&endDate=2031-05-02T00:00:00.000Z'));
     expect(get).toMatch(new RegExp(`^id: +${id}\n`));
     expect(get).toContain('post: [PENDING] To be moved');
