@@ -64,3 +64,6 @@ export const TRIGGER_WORDING: Wording = [
   [/\bInvalid data for\b/g, 'Invalid --data for'],
   [/\bdata\.([\w.]+):/g, '$1:'],
 ];
+
+/** `posts release-id`. */
+export const RELEASE_WORDING: Wording = [[at('body', 'releaseURL'), '--release-url']];

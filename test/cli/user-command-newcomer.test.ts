@@ -123,12 +123,13 @@ describe('the herald command for a newcomer', () => {
       cli(['posts', 'status', pastDraft, 'schedule']),
       cli(['media', 'list', '--page', '9999', '--page-size', '100']),
       cli(['channels', 'trigger', news.id, 'no_such_tool']),
+      cli(['posts', 'release-id', pastDraft, 'remote-1', '--release-url', 'not a url']),
     ]);
-    const [past, pastJson, image, cursor, backwards, tooLong, schedule, page, tool] = runs;
+    const [past, pastJson, image, cursor, backwards, tooLong, schedule, page, tool, release] = runs;
     for (const run of runs.filter((r) => r !== pastJson)) {
       expect(run.code, run.stdout).toBe(3);
       expect(run.stderr).toMatch(/^herald: .+ \(HTTP 4\d\d\)\n$/);
-      expect(run.stderr).not.toMatch(/type "now"|integration\.id|startDate|endDate|pageSize|methodName|POST \/|(?<!-)\bcursor:/);
+      expect(run.stderr).not.toMatch(/type "now"|integration\.id|startDate|endDate|pageSize|methodName|releaseURL|POST \/|(?<!-)\bcursor:/);
     }
     expect(past!.stderr).toMatch(/is in the past; schedule for a later time or use --now\. \(HTTP 400\)/);
     expect(JSON.parse(pastJson!.stderr)).toMatchObject({ status: 400, error: { code: 'date_in_past', msg: expect.stringContaining('use type "now"') } });
@@ -139,5 +140,6 @@ describe('the herald command for a newcomer', () => {
     expect(schedule!.stderr).toContain('give it a later date (`herald posts create` with --group and --at)');
     expect(page!.stderr).toMatch(/^herald: --page: .* with --page-size 100 the last page is 99\./);
     expect(tool!.stderr).toContain('Unknown tool "no_such_tool"');
+    expect(release!.stderr).toMatch(/^herald: --release-url: /);
   }, IN_PROCESS_MS);
 });

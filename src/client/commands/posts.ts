@@ -9,7 +9,7 @@ import { formatWhen, parseWhen } from '../time.ts';
 import { checkFiles, progressBar, uploadFile } from '../upload.ts';
 import { channelNames, resolveChannels } from './channels.ts';
 import { stdio } from '../stdio.ts';
-import { CREATE_WORDING, LIST_WORDING, STATUS_WORDING } from '../wording.ts';
+import { CREATE_WORDING, LIST_WORDING, RELEASE_WORDING, STATUS_WORDING } from '../wording.ts';
 
 type S = components['schemas'];
 
@@ -267,7 +267,7 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }, id: string, releaseId: string) => {
           const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/release-id`, { json: { releaseId, ...(opts.releaseUrl ? { releaseURL: opts.releaseUrl } : {}) } });
           show(out, post, () => `Post ${post.id} is recorded as ${post.releaseId}${post.releaseURL ? ` (${post.releaseURL})` : ''}.`);
-        }),
+        }, RELEASE_WORDING),
       ),
     ['herald posts release-id post_123 3kx2abc --release-url https://bsky.app/profile/acme/post/3kx2abc'],
   );
