@@ -1,13 +1,11 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { png } from '../helpers/media-files.ts';
 import { heraldInProcess, IN_PROCESS_MS } from '../helpers/process.ts';
-import { webhookTenant } from '../helpers/posts.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { userCommandServer } from '../helpers/user-command.ts';
 
 /**
  * What a newcomer meets first with the `herald` command: channels named as they are listed, the
@@ -16,19 +14,15 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
  */
 
 let t: TestApp;
-let tenant: Awaited<ReturnType<typeof webhookTenant>>;
+let tenant: Awaited<ReturnType<typeof userCommandServer>>['tenant'];
 let news: { id: string };
 let home: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const receiver = await startWebhookReceiver();
-  t = await createTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  tenant = await webhookTenant(t, receiver.url);
-  news = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'News Desk', profile: 'acme-news', config: { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+  let url: string;
+  ({ t, url, tenant, news } = await userCommandServer());
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-newcomer-'));
-  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   env = { XDG_CONFIG_HOME: path.join(home, 'config'), TZ: 'UTC', HERALD_URL: url, HERALD_API_KEY: tenant.key };
 });
 
