@@ -65,6 +65,8 @@ describe('the herald command for a newcomer', () => {
   it('lists, with no range, what was just drafted and what is coming this week, by channel name; the preview keeps words apart as the post does', async () => {
     const inSixDays = new Date(Date.now() + 6 * 24 * 3600_000).toISOString();
     const [draft, upcoming] = await Promise.all([created(['We launch **today**.', '--format', 'markdown', '-c', '@acme-news']), created(['Later this week', '-c', 'Hook', '--at', inSixDays])]);
+    const byId = await cli(['posts', 'create', 'Named', '-c', news.id]);
+    expect(byId.stdout).toMatch(new RegExp(`\\n\\S+ +News Desk \\(${news.id}\\)\\n$`));
     const [list, listJson, get] = await Promise.all([cli(['posts', 'list']), cli(['posts', 'list', '--json']), cli(['posts', 'get', draft])]);
     for (const run of [list, listJson, get]) expect(run.code, run.stderr).toBe(0);
     expect(list.stdout).toMatch(new RegExp(`\\n${draft} +DRAFT +\\S+ \\S+ UTC +webhook +News Desk +\\S+ +We launch today\\.\\n`));

@@ -155,7 +155,8 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
     }
     throw error;
   }
-  const names = new Map(channels.map((c, i) => [c.id, o.channel![i]!]));
+  // The channel's name, or what was given for it when the credential may not list channels.
+  const names = new Map(channels.map((c, i) => [c.id, c.name ?? o.channel![i]!]));
   show(ctx.out, created, () => [
     type === 'now' ? `Publishing now on ${created.length} channel(s).` : type === 'schedule' ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).` : `Saved as a draft on ${created.length} channel(s).`,
     table(['POST', 'CHANNEL'], created.map((c) => [c.postId, names.get(c.integration) === c.integration ? c.integration : `${names.get(c.integration) ?? ''} (${c.integration})`]), ''),
