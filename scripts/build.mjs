@@ -1,7 +1,8 @@
 // Compiles src/ into plain JavaScript under dist/, so production runs no TypeScript loader.
 //
-// `node scripts/build.mjs` builds (run by `npm ci`/`npm install` through `prepare`); bin/herald.js
-// calls ensureBuilt() on every start, which only stats the sources (a few milliseconds) and
+// `node scripts/build.mjs` (`npm run build`) builds; no install script runs it, so neither `npm ci`
+// nor `npm install -g .` has a build step to approve or skip. bin/herald.js calls ensureBuilt() on
+// every start, which only stats the sources (a few milliseconds) and
 // rebuilds (a fraction of a second) when they changed since the last build, so `npm start` right
 // after an edit or a `git pull` runs what is in src/.
 //

@@ -300,6 +300,16 @@ export function adminCommand(): Command {
       print(out, ws, [`workspace ${ws.id} plan: ${JSON.stringify(ws.plan)}`]);
     }));
 
+  const uploadLink = admin.command('upload-link').description('upload links (browser links that drop files into a media library)');
+  uploadLink
+    .command('expire')
+    .argument('<id>', 'upload link id (from `herald upload-link create` or POST /upload-link)')
+    .description('end an upload link now, as its two hours would: its page then says it has expired and takes no more files (the files sent stay in the library)')
+    .action(action(async (rt, out, id: string) => {
+      const link = await rt.services.uploadLinks.expire(id);
+      print(out, link, [`upload link ${link.id} expired at ${link.expiresAt}`]);
+    }));
+
   const oauth = admin.command('oauth').description('the OAuth authorization server');
   oauth
     .command('rotate-keys')

@@ -3,14 +3,18 @@ import { resolveSession } from './credentials.ts';
 import { Api } from './http.ts';
 import { refreshIfDue } from './oauth.ts';
 import { fail, notice, type Out } from './output.ts';
+import { reword, type Wording } from './wording.ts';
 
 /** The options every command takes, merged with its own. */
 export type Options = { json?: boolean; profile?: string; workspace?: string; tz?: string } & Record<string, unknown>;
 
 export type Context = { out: Out; opts: Options; api(): Api };
 
-/** Wraps a command's handler: its options, its API client (made on first use) and its failures. */
-export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => Promise<void>) {
+/**
+ * Wraps a command's handler: its options, its API client (made on first use) and its failures,
+ * the API's refusals worded with the command's flags.
+ */
+export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => Promise<void>, wording: Wording = []) {
   return async (...params: unknown[]) => {
     const command = params.at(-1) as Command;
     const opts = command.optsWithGlobals<Options>();
@@ -21,6 +25,7 @@ export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => 
       if (command.name() !== 'login' && command.name() !== 'logout') await refreshIfDue(opts.profile ?? 'default');
       await handler({ out, opts, api: () => (api ??= new Api(resolveSession({ profile: opts.profile, workspace: opts.workspace }), notice)) }, ...(params.slice(0, -2) as A));
     } catch (error) {
+      reword(error, wording);
       fail(out, error);
     }
   };

@@ -25,21 +25,24 @@ const TYPES: Record<string, string> = {
 
 /** Checks every file before the first is sent, so a typo does not leave half a batch uploaded. */
 export function checkFiles(files: string[]): Array<{ file: string; size: number }> {
-  return files.map((file) => {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(file);
-    } catch (error) {
-      throw new UsageError(unreadable(file, error));
-    }
-    if (!stat.isFile()) throw new UsageError(`${file} is not a regular file.`);
-    try {
-      fs.accessSync(file, fs.constants.R_OK);
-    } catch (error) {
-      throw new UsageError(unreadable(file, error));
-    }
-    return { file, size: stat.size };
-  });
+  return files.map(checkFile);
+}
+
+/** A local file that can be sent, with its size; a UsageError says why one cannot. */
+export function checkFile(file: string): { file: string; size: number } {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw new UsageError(unreadable(file, error));
+  }
+  if (!stat.isFile()) throw new UsageError(`${file} is not a regular file.`);
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch (error) {
+    throw new UsageError(unreadable(file, error));
+  }
+  return { file, size: stat.size };
 }
 
 /** A progress bar on standard error, drawn only when it is a terminal. */

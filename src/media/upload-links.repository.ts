@@ -94,3 +94,12 @@ export async function insertUploadLinkFile(db: Executor, row: UploadLinkFilesTab
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
+
+/** Ends a link at `now` unless it has already ended; whether the link exists is `findUploadLinkById`'s. */
+export function expireUploadLink(db: Executor, id: string, now: string) {
+  return db.updateTable('upload_links').set({ expires_at: now }).where('id', '=', id).where('expires_at', '>', now).execute();
+}
+
+export function findUploadLinkById(db: Executor, id: string) {
+  return db.selectFrom('upload_links').select(['id', 'workspace_id', 'expires_at']).where('id', '=', id).executeTakeFirst();
+}

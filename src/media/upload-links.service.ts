@@ -3,7 +3,7 @@ import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import { ROLE_SCOPES, grantedScopes, isRole, isScope } from '../auth/scopes.ts';
 import { grantIdOfPrincipal, grantScopes } from '../oauth/grant-scopes.ts';
 import type { Db } from '../db/database.ts';
-import { AppError, ForbiddenError } from '../errors.ts';
+import { AppError, ForbiddenError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 import { formatBytes, type MediaKind } from './media-content.ts';
@@ -114,6 +114,17 @@ export class UploadLinksService {
   async #files(linkId: string): Promise<UploadLinkFile[]> {
     const rows = await repo.listUploadLinkFiles(this.deps.db, linkId);
     return rows.map((row) => ({ id: row.id, name: row.name, path: this.deps.media.pathOf(row.storage_key), type: row.type as MediaKind }));
+  }
+
+  /**
+   * The operator's: ends a link now, as its two hours would (to try what a person then sees);
+   * the files sent through it stay in the library. A link already ended keeps its end.
+   */
+  async expire(id: string): Promise<{ id: string; workspaceId: string; expiresAt: string }> {
+    await repo.expireUploadLink(this.deps.db, id, this.deps.clock.now().toISOString());
+    const row = await repo.findUploadLinkById(this.deps.db, id);
+    if (!row) throw new NotFoundError(`No upload link ${id}.`);
+    return { id: row.id, workspaceId: row.workspace_id, expiresAt: row.expires_at };
   }
 
   /** Whether the secret opens a link right now. */

@@ -10,7 +10,7 @@ import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
 import { png } from '../helpers/media-files.ts';
 import { HERALD_BIN, herald, heraldInProcess, IN_PROCESS_MS, processBudget, PROCESS_BUDGET_MS } from '../helpers/process.ts';
 import { webhookTenant } from '../helpers/posts.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { userCommandServer } from '../helpers/user-command.ts';
 
 /**
  * The `herald` command for users against a real server listening on loopback. Most runs go
@@ -28,13 +28,7 @@ let home: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const receiver = await startWebhookReceiver();
-  t = await createTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  tenant = await webhookTenant(t, receiver.url);
-  group = await t.services.groups.create(tenant.workspaceId, 'Clients');
-  news = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'News Desk', profile: 'acme-news', groupId: group.id, config: { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+  ({ t, url, tenant, group, news } = await userCommandServer());
   await t.services.notifications.notify(tenant.workspaceId, { kind: 'limit_warning', message: 'You have used 90% of this month\'s posts.' });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-user-'));
   // A clean environment for the command: its own config folder and no credential from the runner.
@@ -158,7 +152,7 @@ describe('the herald command for users', () => {
     const reads = await Promise.all([cli(['posts', 'list', ...window]), cli(['posts', 'list', ...window, '--json']), cli(['posts', 'get', id]), cli(['posts', 'get', id, '--json']), cli(['posts', 'missing', id]), cli(['posts', 'missing', id, '--json'])]);
     for (const run of reads) expect(run.code, run.stderr).toBe(0);
     const [list, listJson, get, getJson, missing, missingJson] = reads.map((r) => r.stdout);
-    expect(list).toMatch(new RegExp(`^ID +STATE +WHEN +PLATFORM +CHANNEL +GROUP +CONTENT\n${id} +QUEUE +2031-05-01 08:00 UTC +webhook +${news.id} .+ To be moved\n$`));
+    expect(list).toMatch(new RegExp(`^ID +STATE +WHEN +PLATFORM +CHANNEL +GROUP +CONTENT\n${id} +QUEUE +2031-05-01 08:00 UTC +webhook +News Desk .+ To be moved\n$`));
     expect(JSON.parse(listJson!)).toEqual(await api('/posts?startDate=2031-05-01T00:00:00.000Z&endDate=2031-05-02T00:00:00.000Z'));
     expect(get).toMatch(new RegExp(`^id: +${id}\n`));
     expect(get).toContain('post: [PENDING] To be moved');

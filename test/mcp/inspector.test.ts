@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -94,6 +95,29 @@ describe('the MCP server of a real process', () => {
       expect(missing.content[0]!.text).toBe('No post nope in this workspace.');
     },
     // Each call is two processes: the launcher and the client it starts.
+    processBudget(6),
+  );
+
+  it(
+    'the inspector commands docs/mcp.md gives work as written, with no deprecation notice or missing module',
+    async () => {
+      const doc = fs.readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+      const block = /\*\*Checking by hand\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)![1]!;
+      const commands = block.replace(/\\\n\s*/g, '').trim().split('\n');
+      expect(commands).toHaveLength(2);
+      const answers: unknown[] = [];
+      for (const command of commands) {
+        const line = command.replaceAll('https://herald.example.com', server.baseUrl).replaceAll('svc_mcp_…', key.replace(/^Bearer /, ''));
+        // As a person runs it: a shell in the checkout.
+        const { stdout, stderr } = await run('bash', ['-c', line], { cwd: fileURLToPath(new URL('../..', import.meta.url)), timeout: PROCESS_BUDGET_MS, env: { ...process.env, NO_COLOR: '1' } });
+        expect(stderr).not.toMatch(/deprecated|Cannot find module/i);
+        answers.push(JSON.parse(stdout));
+      }
+      const [listed, status] = answers as [{ tools: Array<{ name: string }> }, { isError?: boolean; structuredContent: { name: string } }];
+      expect(listed.tools.map((tool) => tool.name)).toContain('get_status');
+      expect(status.isError).toBeFalsy();
+      expect(status.structuredContent.name).toBe('Herald');
+    },
     processBudget(6),
   );
 

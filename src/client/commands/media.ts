@@ -1,34 +1,51 @@
 import type { Command } from 'commander';
 import type { components } from '../api-types.ts';
-import { bytes, show, table } from '../output.ts';
+import { ApiRefusal, UsageError } from '../errors.ts';
+import type { Api } from '../http.ts';
+import { bytes, fail, show, table, type Out } from '../output.ts';
 import { act, examples, integer, seg } from '../program.ts';
 import { formatWhen } from '../time.ts';
-import { checkFiles, progressBar, uploadFile } from '../upload.ts';
+import { PAGE_WORDING } from '../wording.ts';
+import { checkFile, progressBar, uploadFile } from '../upload.ts';
 
 type S = components['schemas'];
+
+/** Whether a failure concerns the file alone (so the next file may go up), rather than the credential or the server. */
+function aboutTheFile(error: unknown): boolean {
+  return error instanceof UsageError || (error instanceof ApiRefusal && error.status !== 401 && error.status !== 403 && error.status !== 429 && error.status < 500);
+}
+
+/** Sends each file that can be sent; a file that fails is reported and the next one goes on. */
+async function upload(out: Out, api: Api, files: string[]): Promise<void> {
+  const results: Array<{ file: string; id: string; path: string }> = [];
+  for (const [i, file] of files.entries()) {
+    try {
+      const { size } = checkFile(file);
+      const bar = progressBar(file, size);
+      const { id, path } = await uploadFile(api, file, size, bar);
+      bar(size, true);
+      results.push({ file, id, path });
+    } catch (error) {
+      // The server or the credential failed: the files after this one would fail the same way.
+      const stop = !aboutTheFile(error);
+      const rest = files.slice(i + 1);
+      if (stop && rest.length && error instanceof Error) error.message += ` Not sent: ${rest.join(', ')}.`;
+      fail(out, error, file);
+      if (stop) break;
+    }
+  }
+  show(out, results, () => table(['FILE', 'ID', 'PATH'], results.map((r) => [r.file, r.id, r.path]), 'Nothing uploaded.'));
+}
 
 export function register(program: Command): void {
   examples(
     program
       .command('upload <files...>')
-      .description('upload files to the media library (images up to 10 MB, MP4 video up to 1 GB); a progress bar shows on a terminal')
-      .action(
-        act(async ({ out, api }, files: string[]) => {
-          const checked = checkFiles(files);
-          const results: Array<S['UploadResult'] & { file: string }> = [];
-          for (const { file, size: bytes } of checked) {
-            const bar = progressBar(file, bytes);
-            const result = await uploadFile(api(), file, bytes, bar);
-            bar(bytes, true);
-            results.push({ file, ...result });
-          }
-          show(
-            out,
-            results.map(({ id, path }) => ({ id, path })),
-            () => table(['FILE', 'ID', 'PATH'], results.map((r) => [r.file, r.id, r.path]), 'Nothing uploaded.'),
-          );
-        }),
-      ),
+      .description(
+        'upload files to the media library (images up to 10 MB, MP4 video up to 1 GB); a progress bar shows on a terminal.\n' +
+          'Each file is sent on its own: the table lists those that went up, each failure is reported on standard error, and the exit code is not 0 when any failed.',
+      )
+      .action(act(async ({ out, api }, files: string[]) => upload(out, api(), files))),
     ['herald upload cat.jpg', 'herald upload photos/*.png clip.mp4', 'herald upload banner.png --json | jq -r ".[0].path"'],
   );
   examples(
@@ -76,8 +93,8 @@ export function register(program: Command): void {
     media
       .command('list')
       .description('the files in the library, newest first')
-      .option('--page <n>', 'page number, from 0', integer('--page', 0, 1_000_000))
-      .option('--page-size <n>', 'files per page', integer('--page-size', 1, 500))
+      .option('--page <n>', 'page number, from 0 (the listing reaches the newest 10,000 files)', integer('--page', 0, 9_999))
+      .option('--page-size <n>', 'files per page (1 to 100)', integer('--page-size', 1, 100))
       .option('--tz <zone>', 'time zone of the times shown')
       .action(
         act(async ({ out, opts, api }) => {
@@ -86,7 +103,7 @@ export function register(program: Command): void {
             table(['ID', 'TYPE', 'SIZE', 'ADDED', 'NAME', 'PATH'], page.results.map((m) => [m.id, m.type, bytes(m.size), formatWhen(m.createdAt, opts.tz), m.name, m.path]), 'The library is empty.'),
             ...(page.pages > 1 ? [`Page ${page.page + 1} of ${page.pages} (${page.total} files): --page <n> for another.`] : []),
           ]);
-        }),
+        }, PAGE_WORDING),
       ),
     ['herald media list', 'herald media list --page 1 --page-size 50 --json'],
   );
@@ -107,7 +124,7 @@ export function register(program: Command): void {
     program
       .command('notifications')
       .description('failed publishing, disconnected channels and limit warnings, newest first')
-      .option('--page <n>', 'page number, from 0', integer('--page', 0, 1_000_000))
+      .option('--page <n>', 'page number, from 0 to 499', integer('--page', 0, 499))
       .option('--tz <zone>', 'time zone of the times shown')
       .action(
         act(async ({ out, opts, api }) => {
@@ -116,7 +133,7 @@ export function register(program: Command): void {
             table(['WHEN', 'TYPE', 'POST', 'MESSAGE'], page.notifications.map((n) => [formatWhen(n.createdAt, opts.tz), n.type, n.postId, n.message]), 'No notifications.'),
             ...(page.hasMore ? [`More: --page ${page.page + 1}`] : []),
           ]);
-        }),
+        }, PAGE_WORDING),
       ),
     ['herald notifications', 'herald notifications --page 1 --json'],
   );

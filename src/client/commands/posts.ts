@@ -7,29 +7,40 @@ import { excerpt, fields, notice, show, table } from '../output.ts';
 import { act, collect, examples, integer, seg, type Context } from '../program.ts';
 import { formatWhen, parseWhen } from '../time.ts';
 import { checkFiles, progressBar, uploadFile } from '../upload.ts';
-import { resolveChannels } from './channels.ts';
+import { channelNames, resolveChannels } from './channels.ts';
 import { stdio } from '../stdio.ts';
+import { CREATE_WORDING, LIST_WORDING, RELEASE_WORDING, STATUS_WORDING } from '../wording.ts';
 
 type S = components['schemas'];
 
 const DAY = 24 * 3600_000;
 
-function postTable(posts: S['Post'][], tz: string | undefined): string {
+/** Channel names by ID (empty without `channels:read`: the IDs show instead). */
+type Names = Map<string, string>;
+
+/** The names a readable answer shows (none are fetched for --json, which prints the API's answer). */
+function namesShown({ out, api }: Pick<Context, 'out' | 'api'>): Promise<Names> {
+  return out.json ? Promise.resolve(new Map()) : channelNames(api());
+}
+
+function postTable(posts: S['Post'][], tz: string | undefined, names: Names): string {
   return table(
     ['ID', 'STATE', 'WHEN', 'PLATFORM', 'CHANNEL', 'GROUP', 'CONTENT'],
-    posts.map((p) => [p.id, p.state, formatWhen(p.publishDate, tz), p.integration.providerIdentifier, p.integration.id, p.group, excerpt(p.content, 40)]),
+    posts.map((p) => [p.id, p.state, formatWhen(p.publishDate, tz), p.integration.providerIdentifier, names.get(p.integration.id) ?? p.integration.id, p.group, excerpt(p.content, 40)]),
     'No posts.',
   );
 }
 
-function postFields(p: S['Post'], tz: string | undefined): string[] {
+function postFields(p: S['Post'], tz: string | undefined, names: Names): string[] {
+  const name = names.get(p.integration.id);
   return [
     fields([
       ['id', p.id],
       ['group', p.group],
       ['state', p.state],
       ['when', `${formatWhen(p.publishDate, tz)} (${p.publishDate})`],
-      ['channel', `${p.integration.id} (${p.integration.providerIdentifier})`],
+      ['channel', name ? `${name} (${p.integration.id})` : p.integration.id],
+      ['platform', p.integration.providerIdentifier],
       ['tags', p.tags.join(', ')],
       ['released', p.releaseURL ?? p.releaseId],
       ['error', p.error],
@@ -144,7 +155,8 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
     }
     throw error;
   }
-  const names = new Map(channels.map((c, i) => [c.id, o.channel![i]!]));
+  // The channel's name, or what was given for it when the credential may not list channels.
+  const names = new Map(channels.map((c, i) => [c.id, c.name ?? o.channel![i]!]));
   show(ctx.out, created, () => [
     type === 'now' ? `Publishing now on ${created.length} channel(s).` : type === 'schedule' ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).` : `Saved as a draft on ${created.length} channel(s).`,
     table(['POST', 'CHANNEL'], created.map((c) => [c.postId, names.get(c.integration) === c.integration ? c.integration : `${names.get(c.integration) ?? ''} (${c.integration})`]), ''),
@@ -175,7 +187,7 @@ export function register(program: Command): void {
       .option('--short-link', 'shorten the links in the text')
       .option('--group <group>', 'update the posts of this existing group instead of creating new ones')
       .option('--idempotency-key <key>', 'the key of an earlier attempt, to retry it without posting twice')
-      .action(act(create)),
+      .action(act(create, CREATE_WORDING)),
     [
       'herald posts create "Hello, world" --channel ch_123',
       'herald posts create --file launch.md --channel bluesky-main --channel @acme --at "2026-11-24 09:30" --tz Europe/Paris',
@@ -188,7 +200,7 @@ export function register(program: Command): void {
   examples(
     posts
       .command('list')
-      .description('the calendar: posts between two times (default: from now, for seven days)')
+      .description('the calendar: posts between two times (default: from a day ago to seven days ahead, so what was just published or drafted shows)')
       .option('--from <time>', 'start: ISO 8601 or a local time read in --tz')
       .option('--to <time>', 'end: ISO 8601 or a local time read in --tz')
       .option('--tz <zone>', 'time zone of local times, and of the times shown')
@@ -197,11 +209,13 @@ export function register(program: Command): void {
       .option('--cursor <cursor>', 'the next page, from an earlier answer')
       .action(
         act(async ({ out, opts, api }) => {
-          const start = opts.from ? parseWhen(opts.from as string, opts.tz) : new Date().toISOString();
-          const end = opts.to ? parseWhen(opts.to as string, opts.tz) : new Date(Date.parse(start) + 7 * DAY).toISOString();
+          const now = Date.now();
+          const start = opts.from ? parseWhen(opts.from as string, opts.tz) : new Date(now - DAY).toISOString();
+          const end = opts.to ? parseWhen(opts.to as string, opts.tz) : new Date(opts.from ? Date.parse(start) + 7 * DAY : now + 7 * DAY).toISOString();
           const page = await api().get<S['PostList']>('/posts', { startDate: start, endDate: end, customer: opts.group as string | undefined, limit: opts.limit as number | undefined, cursor: opts.cursor as string | undefined });
-          show(out, page, () => [postTable(page.posts, opts.tz), ...(page.nextCursor ? [`More posts: add --cursor ${page.nextCursor}`] : [])]);
-        }),
+          const names = await namesShown({ out, api });
+          show(out, page, () => [postTable(page.posts, opts.tz, names), ...(page.nextCursor ? [`More posts: add --cursor ${page.nextCursor}`] : [])]);
+        }, LIST_WORDING),
       ),
     ['herald posts list', 'herald posts list --from 2026-11-01 --to 2026-12-01 --tz Europe/Paris', 'herald posts list --group grp_123 --json'],
   );
@@ -213,7 +227,8 @@ export function register(program: Command): void {
       .action(
         act(async ({ out, opts, api }, id: string) => {
           const post = await api().get<S['Post']>(`/posts/${seg(id)}`);
-          show(out, post, () => postFields(post, opts.tz));
+          const names = await namesShown({ out, api });
+          show(out, post, () => postFields(post, opts.tz, names));
         }),
       ),
     ['herald posts get post_123', 'herald posts get post_123 --json'],
@@ -226,8 +241,9 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }, id: string, status: string) => {
           if (status !== 'draft' && status !== 'schedule') throw new UsageError(`The status is draft or schedule, not "${status}".`);
           const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/status`, { json: { status } });
-          show(out, post, () => [`Post ${post.id} is now ${post.state}.`, ...postFields(post, opts.tz as string | undefined).slice(0, 1)]);
-        }),
+          const names = await namesShown({ out, api });
+          show(out, post, () => [`Post ${post.id} is now ${post.state}.`, ...postFields(post, opts.tz as string | undefined, names).slice(0, 1)]);
+        }, STATUS_WORDING),
       ),
     ['herald posts status post_123 schedule', 'herald posts status post_123 draft'],
   );
@@ -252,7 +268,7 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }, id: string, releaseId: string) => {
           const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/release-id`, { json: { releaseId, ...(opts.releaseUrl ? { releaseURL: opts.releaseUrl } : {}) } });
           show(out, post, () => `Post ${post.id} is recorded as ${post.releaseId}${post.releaseURL ? ` (${post.releaseURL})` : ''}.`);
-        }),
+        }, RELEASE_WORDING),
       ),
     ['herald posts release-id post_123 3kx2abc --release-url https://bsky.app/profile/acme/post/3kx2abc'],
   );
