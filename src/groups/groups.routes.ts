@@ -15,6 +15,6 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(clientGroupSchema), ...authErrors },
       },
     },
-    async (request) => app.services.groups.list(request.access!.workspace.id),
+    async (request) => app.services.groups.list(request.access!),
   );
 };

@@ -136,7 +136,7 @@ export const TOOLS: Tool[] = [
     output: z.object({ groups: z.array(clientGroupSchema) }),
     scope: 'channels:read',
     annotations: READ,
-    run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access.workspace.id) }),
+    run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access) }),
     summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
   }),
   tool({
@@ -299,7 +299,7 @@ export const TOOLS: Tool[] = [
     output: notificationPageSchema,
     scope: 'posts:read',
     annotations: READ,
-    run: async (ctx, access, args) => ctx.services.notifications.list(access.workspace.id, args.page, access.channelIds),
+    run: async (ctx, access, args) => ctx.services.notifications.list(access, args.page),
     summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
   }),
 ];

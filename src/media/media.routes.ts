@@ -65,7 +65,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         stage: (file, name) => media.stage(file, { name }),
         discard: (s) => media.discard(s),
       });
-      const { media: file } = await media.commit(request.access!.workspace.id, staged);
+      const { media: file } = await media.commitFor(request.access!, staged);
       return { id: file.id, path: file.path };
     },
   );
@@ -124,7 +124,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const deleted = await media.delete(request.access!.workspace.id, request.params.id);
+      const deleted = await media.delete(request.access!, request.params.id);
       return { id: deleted.id, deleted: true as const };
     },
   );

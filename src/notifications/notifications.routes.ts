@@ -17,6 +17,6 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationPageSchema, ...authErrors },
       },
     },
-    async (request) => app.services.notifications.list(request.access!.workspace.id, request.query.page, request.access!.channelIds),
+    async (request) => app.services.notifications.list(request.access!, request.query.page),
   );
 };
