@@ -3,9 +3,11 @@ import type { WorkspaceAccess } from '../auth/access.service.ts';
 import type { RestScope } from '../auth/scopes.ts';
 import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';
 import { presentChannel } from '../channels/channels.service.ts';
-import { clientGroupSchema } from '../groups/groups.schema.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
+import { operationInput, plural, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import { listGroups } from '../groups/groups.operations.ts';
+import { deletePost, getPost } from '../posts/posts.operations.ts';
 import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema } from '../media/media.schema.ts';
 import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from '../media/upload-links.schema.ts';
 import { listNotificationsQuery, notificationPageSchema } from '../notifications/notifications.schema.ts';
@@ -30,7 +32,7 @@ import { workspaceSchema } from '../workspaces/workspaces.schema.ts';
 /** What every tool call knows: the shared services and the verified credential. */
 export type ToolContext = { services: Services; baseUrl: string; clock: Clock; principal: Principal };
 
-type Annotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+type Annotations = ToolAnnotations;
 
 /**
  * One MCP tool: its input is a REST route's Zod schema (plus `workspace`), its output a REST
@@ -66,6 +68,25 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   return { ...spec, input: spec.input.extend({}), output: spec.output.extend({}) } as unknown as Tool;
 }
 
+/** The MCP tool of an operation: its input and call from the operation, the `workspace` argument added. */
+function operationTool<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(op: Operation<P, Q, B, R>): Tool {
+  const { title, description, annotations, output, present, summary } = op.mcp;
+  return tool({
+    name: op.name,
+    title,
+    description,
+    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, { workspace: workspaceArg }),
+    output,
+    scope: op.scope,
+    annotations,
+    run: async (ctx, access, { workspace: _workspace, ...args }) => {
+      const result = await op.call(ctx.services, access, args as Parameters<typeof op.call>[2]);
+      return (present ? present(result) : result) as z.input<typeof output>;
+    },
+    summary: summary as (output: unknown) => string,
+  });
+}
+
 const workspaceArg = z
   .string()
   .min(1)
@@ -90,7 +111,6 @@ const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType
   'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and creates nothing new; the same key with other arguments is refused. Kept 48 hours.',
 );
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const TOOLS: Tool[] = [
   tool({
@@ -128,17 +148,7 @@ export const TOOLS: Tool[] = [
     }),
     summary: (o) => `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
   }),
-  tool({
-    name: 'list_groups',
-    title: 'List client groups',
-    description: 'The client groups ("customers") channels are filed under; a group id filters list_channels and list_posts.',
-    input: z.object({}).extend({ workspace: workspaceArg }),
-    output: z.object({ groups: z.array(clientGroupSchema) }),
-    scope: 'channels:read',
-    annotations: READ,
-    run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access) }),
-    summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
-  }),
+  operationTool(listGroups),
   tool({
     name: 'get_channel_settings',
     title: 'Channel rules and settings',
@@ -172,17 +182,7 @@ export const TOOLS: Tool[] = [
     run: async (ctx, access, args) => ctx.services.posts.list(access, args),
     summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
   }),
-  tool({
-    name: 'get_post',
-    title: 'Read one post',
-    description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: postSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.get(access, args.id),
-    summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
-  }),
+  operationTool(getPost),
   tool({
     name: 'create_post',
     title: 'Create, schedule or publish a post',
@@ -222,17 +222,7 @@ export const TOOLS: Tool[] = [
     run: async (ctx, access, args) => ctx.services.posts.missing(access, args.id),
     summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
   }),
-  tool({
-    name: 'delete_post',
-    title: 'Delete a post',
-    description: 'Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald\'s record goes.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: deletedSchema,
-    scope: 'posts:draft',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.delete(access, args.id),
-    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
-  }),
+  operationTool(deletePost),
   tool({
     name: 'delete_post_group',
     title: 'Delete every post of a group',

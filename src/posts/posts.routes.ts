@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
+import { operationRoute } from '../http/operation-route.ts';
+import { deletePost, getPost, PUBLISHING_CONFLICT } from './posts.operations.ts';
 import {
   changeStatusBody,
   createPostsBody,
@@ -16,9 +18,6 @@ import {
 } from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
-/** What a change to a post answers while the engine is publishing it. */
-const PUBLISHING_CONFLICT =
-  'While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   const posts = () => app.services.posts;
@@ -58,21 +57,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => posts().list(request.access!, request.query),
   );
 
-  app.get(
-    '/posts/:id',
-    {
-      config: { scope: 'posts:read' },
-      schema: {
-        tags: ['Posts'],
-        summary: 'Read one post',
-        description: 'A post of a deleted channel stays readable: `integration` keeps the deleted channel\'s id and platform.',
-        headers: showorgHeader,
-        params: postIdParams,
-        response: { 200: postSchema, ...errors },
-      },
-    },
-    async (request) => posts().get(request.access!, request.params.id),
-  );
+  operationRoute(app, getPost);
 
   app.get(
     '/posts/:id/missing',
@@ -124,21 +109,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => posts().setReleaseId(request.access!, request.params.id, request.body.releaseId, request.body.releaseURL),
   );
 
-  app.delete(
-    '/posts/:id',
-    {
-      config: { scope: 'posts:draft' },
-      schema: {
-        tags: ['Posts'],
-        summary: 'Remove a post',
-        description: `Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform. ${PUBLISHING_CONFLICT}`,
-        headers: showorgHeader,
-        params: postIdParams,
-        response: { 200: deletedSchema, ...errors, 409: apiErrorSchema },
-      },
-    },
-    async (request) => posts().delete(request.access!, request.params.id),
-  );
+  operationRoute(app, deletePost);
 
   app.delete(
     '/posts/group/:group',
