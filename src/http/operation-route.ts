@@ -7,7 +7,7 @@ type App = Parameters<FastifyPluginAsyncZod>[0];
 
 /** Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI document), and the service call. */
 export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(app: App, op: Operation<P, Q, B, R>): void {
-  const { method, url, tags, summary, description, response, errors } = op.rest;
+  const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
   app.route({
     method,
     url,
@@ -20,11 +20,12 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
       ...(op.params && { params: op.params }),
       ...(op.query && { querystring: op.query }),
       ...(op.body && { body: op.body }),
-      response: { 200: response, ...errors },
+      response: { [status]: response, ...errors },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const input = { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as Parameters<typeof op.call>[2];
-      return op.call(app.services, request.access!, input);
+      const result = await op.call(app.services, request.access!, input);
+      return reply.status(status).send(result);
     },
   });
 }

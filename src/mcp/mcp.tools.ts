@@ -5,25 +5,13 @@ import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody,
 import { presentChannel } from '../channels/channels.service.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { operationInput, plural, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import { operationInput, plural, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
-import { deletePost, getPost } from '../posts/posts.operations.ts';
+import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts } from '../posts/posts.operations.ts';
 import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema } from '../media/media.schema.ts';
-import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from '../media/upload-links.schema.ts';
-import { listNotificationsQuery, notificationPageSchema } from '../notifications/notifications.schema.ts';
-import {
-  changeStatusBody,
-  createPostsBody,
-  createPostsResponse,
-  deletedSchema,
-  groupParams,
-  idempotencyHeaders,
-  listPostsQuery,
-  missingSchema,
-  postIdParams,
-  postListSchema,
-  postSchema,
-} from '../posts/posts.schema.ts';
+import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
+import { listNotifications } from '../notifications/notifications.operations.ts';
+import { createPostsBody, createPostsResponse, idempotencyHeaders } from '../posts/posts.schema.ts';
 import type { Services } from '../services.ts';
 import { statusSchema } from '../status/status.schema.ts';
 import { buildStatus } from '../status/status.service.ts';
@@ -96,7 +84,6 @@ const workspaceArg = z
 
 
 const READ: Annotations = { readOnlyHint: true, openWorldHint: false };
-const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
 const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
 
 export const MCP_INSTRUCTIONS = [
@@ -171,17 +158,7 @@ export const TOOLS: Tool[] = [
     run: async (ctx, access, args) => ({ result: await ctx.services.channels.triggerFor(access, args.id, args.methodName, args.data) }),
     summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),
   }),
-  tool({
-    name: 'list_posts',
-    title: 'Read the calendar',
-    description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
-    input: listPostsQuery.extend({ workspace: workspaceArg }),
-    output: postListSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.list(access, args),
-    summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
-  }),
+  operationTool(listPosts),
   operationTool(getPost),
   tool({
     name: 'create_post',
@@ -200,40 +177,10 @@ export const TOOLS: Tool[] = [
     run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({ posts: await ctx.services.posts.create(access, input, key as string | undefined) }),
     summary: (o) => `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
   }),
-  tool({
-    name: 'change_post_status',
-    title: 'Schedule or unschedule a post',
-    description: '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
-    input: postIdParams.extend({ ...changeStatusBody.shape, workspace: workspaceArg }),
-    output: postSchema,
-    scope: 'posts:publish',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.changeStatus(access, args.id, args.status),
-    summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
-  }),
-  tool({
-    name: 'check_post_missing',
-    title: 'Check a post before publishing',
-    description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: missingSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.missing(access, args.id),
-    summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
-  }),
+  operationTool(changePostStatus),
+  operationTool(checkPostMissing),
   operationTool(deletePost),
-  tool({
-    name: 'delete_post_group',
-    title: 'Delete every post of a group',
-    description: 'Removes all posts of one composition (`group`), all or none. Published posts stay on their platforms.',
-    input: groupParams.extend({ workspace: workspaceArg }),
-    output: deletedSchema,
-    scope: 'posts:draft',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.deleteGroup(access, args.group),
-    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
-  }),
+  operationTool(deletePostGroup),
   tool({
     name: 'list_media',
     title: 'List the media library',
@@ -259,37 +206,7 @@ export const TOOLS: Tool[] = [
     },
     summary: (o) => `In the library as ${o.id}: ${o.path}`,
   }),
-  tool({
-    name: 'create_upload_link',
-    title: 'Create a browser upload link',
-    description: 'A page, valid two hours, where a person can drop files into this workspace\'s library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.',
-    input: z.object({}).extend({ workspace: workspaceArg }),
-    output: uploadLinkSchema,
-    scope: 'media:write',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (ctx, access) => ctx.services.uploadLinks.create(access),
-    summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
-  }),
-  tool({
-    name: 'get_upload_link',
-    title: 'Read an upload link',
-    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
-    input: uploadLinkParamsSchema.extend({ workspace: workspaceArg }),
-    output: uploadLinkContentsSchema,
-    scope: 'media:write',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.uploadLinks.contents(access, args.id),
-    summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
-  }),
-  tool({
-    name: 'list_notifications',
-    title: 'List notifications',
-    description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
-    input: listNotificationsQuery.extend({ workspace: workspaceArg }),
-    output: notificationPageSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.notifications.list(access, args.page),
-    summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
-  }),
+  operationTool(createUploadLink),
+  operationTool(getUploadLink),
+  operationTool(listNotifications),
 ];

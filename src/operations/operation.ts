@@ -30,8 +30,9 @@ export type Operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = N
     tags: string[];
     summary: string;
     description?: string;
-    /** The answer's schema (status 200). */
+    /** The answer's schema, sent with `status` (200 unless given). */
     response: z.ZodType;
+    status?: 200 | 201;
     /** The error answers, by status. */
     errors: Record<number, z.ZodType>;
   };
@@ -64,3 +65,6 @@ export function operationInput(op: Operation<z.ZodObject, z.ZodObject, z.ZodObje
 
 /** `n` and the word, plural unless one: for tools' one-line summaries. */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** How tools speak of time; in the server's instructions too. */
+export const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
