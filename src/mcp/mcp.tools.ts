@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import type { RestScope } from '../auth/scopes.ts';
-import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';
+import { getChannelSettings, triggerChannelTool } from '../channels/channel-tools.operations.ts';
+import { channelSchema, listChannelsQuery } from '../channels/channels.schema.ts';
 import { presentChannel } from '../channels/channels.service.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { operationInput, plural, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
 import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts } from '../posts/posts.operations.ts';
-import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema } from '../media/media.schema.ts';
+import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
 import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
 import { listNotifications } from '../notifications/notifications.operations.ts';
 import { createPostsBody, createPostsResponse, idempotencyHeaders } from '../posts/posts.schema.ts';
@@ -136,28 +137,8 @@ export const TOOLS: Tool[] = [
     summary: (o) => `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
   }),
   operationTool(listGroups),
-  tool({
-    name: 'get_channel_settings',
-    title: 'Channel rules and settings',
-    description: 'A channel\'s platform rules before writing a post for it: the JSON Schema of its `settings`, its text limit, what media it takes, and the channel tools trigger_channel_tool can run.',
-    input: channelIdParams.extend({ workspace: workspaceArg }),
-    output: channelSettingsSchema,
-    scope: 'channels:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.channels.settingsFor(access, args.id),
-    summary: (o) => `${o.name} channel ${o.integration}: text up to ${o.textLimit.max} ${o.textLimit.unit}, up to ${plural(o.media.maxItems, 'media item')}; tools: ${o.tools.map((t) => t.name).join(', ') || 'none'}.`,
-  }),
-  tool({
-    name: 'trigger_channel_tool',
-    title: 'Run a channel tool',
-    description: 'Runs one of a channel\'s platform tools (listed by get_channel_settings), e.g. looking up an account to mention. `data` must match that tool\'s input schema. It talks to the platform; it never publishes a post.',
-    input: channelIdParams.extend({ ...channelToolBody.shape, workspace: workspaceArg }),
-    output: z.object({ result: z.unknown().describe('What the channel tool answered.') }),
-    scope: 'channels:read',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (ctx, access, args) => ({ result: await ctx.services.channels.triggerFor(access, args.id, args.methodName, args.data) }),
-    summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),
-  }),
+  operationTool(getChannelSettings),
+  operationTool(triggerChannelTool),
   operationTool(listPosts),
   operationTool(getPost),
   tool({
@@ -181,31 +162,8 @@ export const TOOLS: Tool[] = [
   operationTool(checkPostMissing),
   operationTool(deletePost),
   operationTool(deletePostGroup),
-  tool({
-    name: 'list_media',
-    title: 'List the media library',
-    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
-    input: listMediaQuerySchema.extend({ workspace: workspaceArg }),
-    output: mediaPageSchema,
-    scope: 'media:write',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.media.list(access, args),
-    summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
-  }),
-  tool({
-    name: 'upload_from_url',
-    title: 'Add a file from a URL',
-    description: 'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
-    input: uploadFromUrlBodySchema.extend({ workspace: workspaceArg }),
-    output: uploadResultSchema,
-    scope: 'media:write',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    run: async (ctx, access, args) => {
-      const { media } = await ctx.services.media.uploadFromUrl(access, args.url);
-      return { id: media.id, path: media.path };
-    },
-    summary: (o) => `In the library as ${o.id}: ${o.path}`,
-  }),
+  operationTool(listMedia),
+  operationTool(uploadFromUrl),
   operationTool(createUploadLink),
   operationTool(getUploadLink),
   operationTool(listNotifications),
