@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY } from '../operations/operation.ts';
 import { channelIdParams, channelSettingsSchema, channelToolBody } from './channels.schema.ts';
 
 export const getChannelSettings = operation({
@@ -19,7 +19,7 @@ export const getChannelSettings = operation({
   mcp: {
     title: 'Channel rules and settings',
     description: 'A channel\'s platform rules before writing a post for it: the JSON Schema of its `settings`, its text limit, what media it takes, and the channel tools trigger_channel_tool can run.',
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     output: channelSettingsSchema,
     summary: (o) => `${o.name} channel ${o.integration}: text up to ${o.textLimit.max} ${o.textLimit.unit}, up to ${plural(o.media.maxItems, 'media item')}; tools: ${o.tools.map((t) => t.name).join(', ') || 'none'}.`,
   },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY } from '../operations/operation.ts';
 import { clientGroupSchema } from './groups.schema.ts';
 
 export const listGroups = operation({
@@ -18,7 +18,7 @@ export const listGroups = operation({
   mcp: {
     title: 'List client groups',
     description: 'The client groups ("customers") channels are filed under; a group id filters list_channels and list_posts.',
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     output: z.object({ groups: z.array(clientGroupSchema) }),
     present: (groups) => ({ groups }),
     summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,

@@ -6,7 +6,7 @@ import { channelSchema, listChannelsQuery } from '../channels/channels.schema.ts
 import { presentChannel } from '../channels/channels.service.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { operationInput, plural, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import { operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
 import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts } from '../posts/posts.operations.ts';
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
@@ -21,8 +21,6 @@ import { workspaceSchema } from '../workspaces/workspaces.schema.ts';
 /** What every tool call knows: the shared services and the verified credential. */
 export type ToolContext = { services: Services; baseUrl: string; clock: Clock; principal: Principal };
 
-type Annotations = ToolAnnotations;
-
 /**
  * One MCP tool: its input is a REST route's Zod schema (plus `workspace`), its output a REST
  * answer's schema, and it calls the service the route calls. `scope` is the scope of that REST
@@ -36,7 +34,7 @@ export type Tool = {
   input: z.ZodObject;
   output: z.ZodObject;
   scope: RestScope | null;
-  annotations: Annotations;
+  annotations: ToolAnnotations;
   run(ctx: ToolContext, access: WorkspaceAccess | null, args: Record<string, unknown>): Promise<unknown>;
   summary(output: Record<string, unknown>): string;
 };
@@ -48,7 +46,7 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   input: I;
   output: O;
   scope: RestScope | null;
-  annotations: Annotations;
+  annotations: ToolAnnotations;
   run(ctx: ToolContext, access: WorkspaceAccess, args: z.output<I>): Promise<z.input<O>>;
   summary(output: z.output<O>): string;
 }): Tool {
@@ -84,7 +82,6 @@ const workspaceArg = z
   .describe('The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.');
 
 
-const READ: Annotations = { readOnlyHint: true, openWorldHint: false };
 const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
 
 export const MCP_INSTRUCTIONS = [
@@ -108,7 +105,7 @@ export const TOOLS: Tool[] = [
     input: z.object({}),
     output: statusSchema,
     scope: null,
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock),
     summary: (s) => `Herald is ${s.status}; server time ${s.time} (UTC).`,
   }),
@@ -119,7 +116,7 @@ export const TOOLS: Tool[] = [
     input: z.object({ workspace: workspaceArg.describe('Mark this workspace as `current` (optional).') }),
     output: z.object({ workspaces: z.array(workspaceSchema) }),
     scope: null,
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx, _access, args) => ({ workspaces: await ctx.services.access.workspaces(ctx.principal, args.workspace) }),
     summary: (o) => `${plural(o.workspaces.length, 'workspace')}: ${o.workspaces.map((w) => `${w.name} (${w.id}, ${w.role})`).join('; ')}.`,
   }),
@@ -130,7 +127,7 @@ export const TOOLS: Tool[] = [
     input: listChannelsQuery.extend({ workspace: workspaceArg }),
     output: z.object({ channels: z.array(channelSchema) }),
     scope: 'channels:read',
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx, access, args) => ({
       channels: (await ctx.services.channels.visible(access, args.group)).map((channel) => presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`)),
     }),

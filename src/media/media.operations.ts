@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY } from '../operations/operation.ts';
 import type { Media } from './media.service.ts';
 import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema, type mediaSchema } from './media.schema.ts';
 
@@ -66,7 +66,7 @@ export const listMedia = operation({
   mcp: {
     title: 'List the media library',
     description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     output: mediaPageSchema,
     summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
   },

@@ -1,5 +1,5 @@
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY } from '../operations/operation.ts';
 import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from './upload-links.schema.ts';
 
 export const createUploadLink = operation({
@@ -44,7 +44,7 @@ export const getUploadLink = operation({
   mcp: {
     title: 'Read an upload link',
     description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     output: uploadLinkContentsSchema,
     summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
   },

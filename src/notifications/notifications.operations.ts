@@ -1,5 +1,5 @@
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY } from '../operations/operation.ts';
 import { listNotificationsQuery, notificationPageSchema } from './notifications.schema.ts';
 
 export const listNotifications = operation({
@@ -20,7 +20,7 @@ export const listNotifications = operation({
   mcp: {
     title: 'List notifications',
     description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     output: notificationPageSchema,
     summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
   },

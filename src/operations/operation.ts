@@ -5,6 +5,9 @@ import type { Services } from '../services.ts';
 
 export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 
+/** A tool that only reads Herald's own data. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type NoInput = z.ZodObject<Record<never, never>>;
 

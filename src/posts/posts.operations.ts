@@ -1,13 +1,11 @@
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, TIMES } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
 import { changeStatusBody, deletedSchema, groupParams, listPostsQuery, missingSchema, postIdParams, postListSchema, postSchema } from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
 /** What a change to a post answers while the engine is publishing it. */
 export const PUBLISHING_CONFLICT =
   'While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.';
-
-const READ = { readOnlyHint: true, openWorldHint: false };
 
 export const listPosts = operation({
   name: 'list_posts',
@@ -27,7 +25,7 @@ export const listPosts = operation({
   mcp: {
     title: 'Read the calendar',
     description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
-    annotations: READ,
+    annotations: READ_ONLY,
     output: postListSchema,
     summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
   },
@@ -50,7 +48,7 @@ export const getPost = operation({
   mcp: {
     title: 'Read one post',
     description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
-    annotations: READ,
+    annotations: READ_ONLY,
     output: postSchema,
     summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
   },
@@ -73,7 +71,7 @@ export const checkPostMissing = operation({
   mcp: {
     title: 'Check a post before publishing',
     description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
-    annotations: READ,
+    annotations: READ_ONLY,
     output: missingSchema,
     summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
   },
