@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256 } from '../accounts/tokens.ts';
 import * as z from 'zod';
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import { effectiveScopes, isRole, type Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
@@ -16,13 +17,17 @@ import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './channels.repository.ts';
-import type { Channel, ChannelsService } from './channels.service.ts';
+import { usableChannel, type Channel, type ChannelsService } from './channels.service.ts';
 
 /** How long a browser sign-in may take between the connect call and the platform's callback. */
 export const CONNECT_STATE_TTL_MS = 15 * 60_000;
 
 /** Who asked for a connection: the credential (an API key's id, or `oauth:` and an OAuth grant's id) and the workspace it acted in. */
-export type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
+type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
+
+function requesterOf(access: WorkspaceAccess): Requester {
+  return { keyId: access.principal.keyId, workspaceId: access.workspace.id, channelIds: access.channelIds };
+}
 
 /** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
 export type ConnectChoice = { kind: 'choose'; state: string; prompt: string; options: Array<{ id: string; label: string }> };
@@ -102,7 +107,9 @@ export class ChannelConnectService {
   }
 
   /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
-  async connect(requester: Requester, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
+  async connect(access: WorkspaceAccess, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
+    requireScope(access, 'channels:write');
+    const requester = requesterOf(access);
     if (!isProviderIdentifier(input.provider)) {
       const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.(this.deps.channels.platformApps));
       const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
@@ -145,7 +152,9 @@ export class ChannelConnectService {
    * POST /integrations/:id/reconnect: new credentials for the same account (checked live), or
    * a browser sign-in that must come back with the same account. The channel id stays.
    */
-  async reconnect(requester: Requester, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
+  async reconnect(access: WorkspaceAccess, id: string, fields: Record<string, unknown>): Promise<ConnectResult> {
+    usableChannel(access, id, 'channels:write');
+    const requester = requesterOf(access);
     const { channel, config: stored } = await this.deps.channels.withConfig(requester.workspaceId, id);
     const provider = getProvider(channel.provider);
     checkAvailable(provider, this.deps.channels.platformApps);

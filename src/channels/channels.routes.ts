@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
-import type { WorkspaceAccess } from '../auth/access.service.ts';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
-import type { Requester } from './channel-connect.service.ts';
-import { type Channel, presentChannel, visibleChannel } from './channels.service.ts';
+import { type Channel, presentChannel } from './channels.service.ts';
 import {
   channelChangesSchema,
   channelIdParams,
@@ -14,10 +12,6 @@ import {
   listChannelsQuery,
   reconnectBodySchema,
 } from './channels.schema.ts';
-
-function requester(access: WorkspaceAccess): Requester {
-  return { keyId: access.principal.keyId, workspaceId: access.workspace.id, channelIds: access.channelIds };
-}
 
 /** Connections per key per rate-limit window: each one calls the platform (RATE_LIMIT_ROUTES can change it). */
 export const CONNECT_QUOTA = 30;
@@ -70,7 +64,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
     },
     async (request) => {
       const { provider, name, group, ...fields } = request.body;
-      return presentResult(await app.services.connect.connect(requester(request.access!), { provider, name, group, fields }));
+      return presentResult(await app.services.connect.connect(request.access!, { provider, name, group, fields }));
     },
   );
 
@@ -90,8 +84,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       },
     },
     async (request) => {
-      visibleChannel(request.access!, request.params.id);
-      return presentResult(await app.services.connect.reconnect(requester(request.access!), request.params.id, request.body));
+      return presentResult(await app.services.connect.reconnect(request.access!, request.params.id, request.body));
     },
   );
 
@@ -110,9 +103,8 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       },
     },
     async (request) => {
-      visibleChannel(request.access!, request.params.id);
       const { name, group, preferredSettings } = request.body;
-      return present(await app.services.channels.update(request.access!.workspace.id, request.params.id, { name, groupId: group, preferredSettings }));
+      return present(await app.services.channels.update(request.access!, request.params.id, { name, groupId: group, preferredSettings }));
     },
   );
 
@@ -132,8 +124,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       },
     },
     async (request) => {
-      visibleChannel(request.access!, request.params.id);
-      const deleted = await app.services.channels.delete(request.access!.workspace.id, request.params.id, { force: request.query.force === 'true' });
+      const deleted = await app.services.channels.deleteFor(request.access!, request.params.id, { force: request.query.force === 'true' });
       return { ...present(deleted), deleted: true as const };
     },
   );

@@ -1,4 +1,4 @@
-import { mayUseChannel, type WorkspaceAccess } from '../auth/access.service.ts';
+import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
 import { lockWorkspace } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
@@ -110,8 +110,14 @@ export function presentChannel(channel: Channel, defaultPicture: string) {
 }
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
-export function visibleChannel(access: WorkspaceAccess, id: string): void {
+function visibleChannel(access: Pick<WorkspaceAccess, 'channelIds'>, id: string): void {
   if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
+}
+
+/** The caller's scope first, then the channel limit: what every method acting for a caller on one channel checks. */
+export function usableChannel(access: WorkspaceAccess, id: string, scope: 'channels:read' | 'channels:write'): void {
+  requireScope(access, scope);
+  visibleChannel(access, id);
 }
 
 /** What PATCH /integrations/:id changes; a field left out is kept, `null` clears it. */
@@ -139,6 +145,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Methods that take a `WorkspaceAccess` act for a caller (REST, MCP, pages) and check its scope
+ * and channel limit first; those that take a workspace id are the internal path (the publisher,
+ * channel connection, operator commands) and check nothing.
+ */
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
   readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
@@ -275,6 +286,7 @@ export class ChannelsService {
    * A channel-limited key sees only its channels and is never refused for that.
    */
   async visible(access: WorkspaceAccess, groupId: string | undefined): Promise<readonly Channel[]> {
+    requireScope(access, 'channels:read');
     const workspaceId = access.workspace.id;
     if (groupId !== undefined && !(await findGroup(this.deps.db, workspaceId, groupId))) {
       throw new NotFoundError(`No client group ${groupId} in this workspace.`);
@@ -284,13 +296,13 @@ export class ChannelsService {
 
   /** `settings` of a channel the request may see. */
   async settingsFor(access: WorkspaceAccess, id: string) {
-    visibleChannel(access, id);
+    usableChannel(access, id, 'channels:read');
     return this.settings(access.workspace.id, id);
   }
 
   /** `trigger` on a channel the request may see. */
   async triggerFor(access: WorkspaceAccess, id: string, methodName: string, data: Record<string, unknown>): Promise<unknown> {
-    visibleChannel(access, id);
+    usableChannel(access, id, 'channels:read');
     return this.trigger(access.workspace.id, id, methodName, data);
   }
 
@@ -344,6 +356,12 @@ export class ChannelsService {
     return this.get(workspaceId, id);
   }
 
+  /** DELETE /integrations/:id for a caller: `delete` on a channel the caller may change; never a purge. */
+  async deleteFor(access: WorkspaceAccess, id: string, options: { force?: boolean } = {}): Promise<Channel> {
+    usableChannel(access, id, 'channels:write');
+    return this.delete(access.workspace.id, id, { force: options.force === true });
+  }
+
   /**
    * Deletes a channel. Refused while posts wait to be published on it, naming them; with
    * `force` those are moved to draft (their scheduling stops, so none is published). A post
@@ -389,7 +407,9 @@ export class ChannelsService {
   }
 
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */
-  async update(workspaceId: string, id: string, changes: ChannelChanges): Promise<Channel> {
+  async update(access: WorkspaceAccess, id: string, changes: ChannelChanges): Promise<Channel> {
+    usableChannel(access, id, 'channels:write');
+    const workspaceId = access.workspace.id;
     const channel = await this.get(workspaceId, id);
     const set: Parameters<typeof repo.updateChannel>[3] = { updated_at: this.deps.clock.now().toISOString() };
     if (changes.name !== undefined) {

@@ -1,3 +1,4 @@
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db } from '../db/database.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -9,6 +10,7 @@ export type ClientGroup = { id: string; name: string };
 export class GroupsService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
+  /** The operator's path (`herald admin group create`): callers have no way to create groups. */
   async create(workspaceId: string, name: string): Promise<ClientGroup> {
     const trimmed = name.trim();
     if (!trimmed) throw new BadRequestError('A client group needs a name.');
@@ -17,8 +19,9 @@ export class GroupsService {
     return { id: row.id, name: row.name };
   }
 
-  async list(workspaceId: string): Promise<ClientGroup[]> {
-    const rows = await repo.listGroups(this.deps.db, workspaceId);
+  async list(access: WorkspaceAccess): Promise<ClientGroup[]> {
+    requireScope(access, 'channels:read');
+    const rows = await repo.listGroups(this.deps.db, access.workspace.id);
     return rows.map((row) => ({ id: row.id, name: row.name }));
   }
 

@@ -1,27 +1,18 @@
 import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import type { RestScope } from '../auth/scopes.ts';
-import { channelIdParams, channelSchema, channelSettingsSchema, channelToolBody, listChannelsQuery } from '../channels/channels.schema.ts';
+import { getChannelSettings, triggerChannelTool } from '../channels/channel-tools.operations.ts';
+import { channelSchema, listChannelsQuery } from '../channels/channels.schema.ts';
 import { presentChannel } from '../channels/channels.service.ts';
-import { clientGroupSchema } from '../groups/groups.schema.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema } from '../media/media.schema.ts';
-import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from '../media/upload-links.schema.ts';
-import { listNotificationsQuery, notificationPageSchema } from '../notifications/notifications.schema.ts';
-import {
-  changeStatusBody,
-  createPostsBody,
-  createPostsResponse,
-  deletedSchema,
-  groupParams,
-  idempotencyHeaders,
-  listPostsQuery,
-  missingSchema,
-  postIdParams,
-  postListSchema,
-  postSchema,
-} from '../posts/posts.schema.ts';
+import { operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import { listGroups } from '../groups/groups.operations.ts';
+import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts } from '../posts/posts.operations.ts';
+import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
+import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
+import { listNotifications } from '../notifications/notifications.operations.ts';
+import { createPostsBody, createPostsResponse, idempotencyHeaders } from '../posts/posts.schema.ts';
 import type { Services } from '../services.ts';
 import { statusSchema } from '../status/status.schema.ts';
 import { buildStatus } from '../status/status.service.ts';
@@ -29,8 +20,6 @@ import { workspaceSchema } from '../workspaces/workspaces.schema.ts';
 
 /** What every tool call knows: the shared services and the verified credential. */
 export type ToolContext = { services: Services; baseUrl: string; clock: Clock; principal: Principal };
-
-type Annotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 
 /**
  * One MCP tool: its input is a REST route's Zod schema (plus `workspace`), its output a REST
@@ -45,7 +34,7 @@ export type Tool = {
   input: z.ZodObject;
   output: z.ZodObject;
   scope: RestScope | null;
-  annotations: Annotations;
+  annotations: ToolAnnotations;
   run(ctx: ToolContext, access: WorkspaceAccess | null, args: Record<string, unknown>): Promise<unknown>;
   summary(output: Record<string, unknown>): string;
 };
@@ -57,13 +46,32 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(spec: {
   input: I;
   output: O;
   scope: RestScope | null;
-  annotations: Annotations;
+  annotations: ToolAnnotations;
   run(ctx: ToolContext, access: WorkspaceAccess, args: z.output<I>): Promise<z.input<O>>;
   summary(output: z.output<O>): string;
 }): Tool {
   // A copy without the schema's OpenAPI id: with it, the JSON Schema would be a bare top-level
   // `$ref`, and clients that do not follow references would see no properties.
   return { ...spec, input: spec.input.extend({}), output: spec.output.extend({}) } as unknown as Tool;
+}
+
+/** The MCP tool of an operation: its input and call from the operation, the `workspace` argument added. */
+function operationTool<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(op: Operation<P, Q, B, R>): Tool {
+  const { title, description, annotations, output, present, summary } = op.mcp;
+  return tool({
+    name: op.name,
+    title,
+    description,
+    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, { workspace: workspaceArg }),
+    output,
+    scope: op.scope,
+    annotations,
+    run: async (ctx, access, { workspace: _workspace, ...args }) => {
+      const result = await op.call(ctx.services, access, args as Parameters<typeof op.call>[2]);
+      return (present ? present(result) : result) as z.input<typeof output>;
+    },
+    summary: summary as (output: unknown) => string,
+  });
 }
 
 const workspaceArg = z
@@ -74,8 +82,6 @@ const workspaceArg = z
   .describe('The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.');
 
 
-const READ: Annotations = { readOnlyHint: true, openWorldHint: false };
-const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
 const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
 
 export const MCP_INSTRUCTIONS = [
@@ -90,7 +96,6 @@ const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType
   'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and creates nothing new; the same key with other arguments is refused. Kept 48 hours.',
 );
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const TOOLS: Tool[] = [
   tool({
@@ -100,7 +105,7 @@ export const TOOLS: Tool[] = [
     input: z.object({}),
     output: statusSchema,
     scope: null,
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock, ctx.services.channels.platformApps),
     summary: (s) => `Herald is ${s.status}; server time ${s.time} (UTC).`,
   }),
@@ -111,7 +116,7 @@ export const TOOLS: Tool[] = [
     input: z.object({ workspace: workspaceArg.describe('Mark this workspace as `current` (optional).') }),
     output: z.object({ workspaces: z.array(workspaceSchema) }),
     scope: null,
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx, _access, args) => ({ workspaces: await ctx.services.access.workspaces(ctx.principal, args.workspace) }),
     summary: (o) => `${plural(o.workspaces.length, 'workspace')}: ${o.workspaces.map((w) => `${w.name} (${w.id}, ${w.role})`).join('; ')}.`,
   }),
@@ -122,67 +127,17 @@ export const TOOLS: Tool[] = [
     input: listChannelsQuery.extend({ workspace: workspaceArg }),
     output: z.object({ channels: z.array(channelSchema) }),
     scope: 'channels:read',
-    annotations: READ,
+    annotations: READ_ONLY,
     run: async (ctx, access, args) => ({
       channels: (await ctx.services.channels.visible(access, args.group)).map((channel) => presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`)),
     }),
     summary: (o) => `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
   }),
-  tool({
-    name: 'list_groups',
-    title: 'List client groups',
-    description: 'The client groups ("customers") channels are filed under; a group id filters list_channels and list_posts.',
-    input: z.object({}).extend({ workspace: workspaceArg }),
-    output: z.object({ groups: z.array(clientGroupSchema) }),
-    scope: 'channels:read',
-    annotations: READ,
-    run: async (ctx, access) => ({ groups: await ctx.services.groups.list(access.workspace.id) }),
-    summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
-  }),
-  tool({
-    name: 'get_channel_settings',
-    title: 'Channel rules and settings',
-    description: 'A channel\'s platform rules before writing a post for it: the JSON Schema of its `settings`, its text limit, what media it takes, and the channel tools trigger_channel_tool can run.',
-    input: channelIdParams.extend({ workspace: workspaceArg }),
-    output: channelSettingsSchema,
-    scope: 'channels:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.channels.settingsFor(access, args.id),
-    summary: (o) => `${o.name} channel ${o.integration}: text up to ${o.textLimit.max} ${o.textLimit.unit}, up to ${plural(o.media.maxItems, 'media item')}; tools: ${o.tools.map((t) => t.name).join(', ') || 'none'}.`,
-  }),
-  tool({
-    name: 'trigger_channel_tool',
-    title: 'Run a channel tool',
-    description: 'Runs one of a channel\'s platform tools (listed by get_channel_settings), e.g. looking up an account to mention. `data` must match that tool\'s input schema. It talks to the platform; it never publishes a post.',
-    input: channelIdParams.extend({ ...channelToolBody.shape, workspace: workspaceArg }),
-    output: z.object({ result: z.unknown().describe('What the channel tool answered.') }),
-    scope: 'channels:read',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (ctx, access, args) => ({ result: await ctx.services.channels.triggerFor(access, args.id, args.methodName, args.data) }),
-    summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),
-  }),
-  tool({
-    name: 'list_posts',
-    title: 'Read the calendar',
-    description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
-    input: listPostsQuery.extend({ workspace: workspaceArg }),
-    output: postListSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.list(access, args),
-    summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
-  }),
-  tool({
-    name: 'get_post',
-    title: 'Read one post',
-    description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: postSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.get(access, args.id),
-    summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
-  }),
+  operationTool(listGroups),
+  operationTool(getChannelSettings),
+  operationTool(triggerChannelTool),
+  operationTool(listPosts),
+  operationTool(getPost),
   tool({
     name: 'create_post',
     title: 'Create, schedule or publish a post',
@@ -200,106 +155,13 @@ export const TOOLS: Tool[] = [
     run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({ posts: await ctx.services.posts.create(access, input, key as string | undefined) }),
     summary: (o) => `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
   }),
-  tool({
-    name: 'change_post_status',
-    title: 'Schedule or unschedule a post',
-    description: '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
-    input: postIdParams.extend({ ...changeStatusBody.shape, workspace: workspaceArg }),
-    output: postSchema,
-    scope: 'posts:publish',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.changeStatus(access, args.id, args.status),
-    summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
-  }),
-  tool({
-    name: 'check_post_missing',
-    title: 'Check a post before publishing',
-    description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: missingSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.posts.missing(access, args.id),
-    summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
-  }),
-  tool({
-    name: 'delete_post',
-    title: 'Delete a post',
-    description: 'Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald\'s record goes.',
-    input: postIdParams.extend({ workspace: workspaceArg }),
-    output: deletedSchema,
-    scope: 'posts:draft',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.delete(access, args.id),
-    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
-  }),
-  tool({
-    name: 'delete_post_group',
-    title: 'Delete every post of a group',
-    description: 'Removes all posts of one composition (`group`), all or none. Published posts stay on their platforms.',
-    input: groupParams.extend({ workspace: workspaceArg }),
-    output: deletedSchema,
-    scope: 'posts:draft',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (ctx, access, args) => ctx.services.posts.deleteGroup(access, args.group),
-    summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
-  }),
-  tool({
-    name: 'list_media',
-    title: 'List the media library',
-    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
-    input: listMediaQuerySchema.extend({ workspace: workspaceArg }),
-    output: mediaPageSchema,
-    scope: 'media:write',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.media.list(access, args),
-    summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
-  }),
-  tool({
-    name: 'upload_from_url',
-    title: 'Add a file from a URL',
-    description: 'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
-    input: uploadFromUrlBodySchema.extend({ workspace: workspaceArg }),
-    output: uploadResultSchema,
-    scope: 'media:write',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    run: async (ctx, access, args) => {
-      const { media } = await ctx.services.media.uploadFromUrl(access, args.url);
-      return { id: media.id, path: media.path };
-    },
-    summary: (o) => `In the library as ${o.id}: ${o.path}`,
-  }),
-  tool({
-    name: 'create_upload_link',
-    title: 'Create a browser upload link',
-    description: 'A page, valid two hours, where a person can drop files into this workspace\'s library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.',
-    input: z.object({}).extend({ workspace: workspaceArg }),
-    output: uploadLinkSchema,
-    scope: 'media:write',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (ctx, access) => ctx.services.uploadLinks.create(access),
-    summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
-  }),
-  tool({
-    name: 'get_upload_link',
-    title: 'Read an upload link',
-    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
-    input: uploadLinkParamsSchema.extend({ workspace: workspaceArg }),
-    output: uploadLinkContentsSchema,
-    scope: 'media:write',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.uploadLinks.contents(access, args.id),
-    summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
-  }),
-  tool({
-    name: 'list_notifications',
-    title: 'List notifications',
-    description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
-    input: listNotificationsQuery.extend({ workspace: workspaceArg }),
-    output: notificationPageSchema,
-    scope: 'posts:read',
-    annotations: READ,
-    run: async (ctx, access, args) => ctx.services.notifications.list(access.workspace.id, args.page, access.channelIds),
-    summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
-  }),
+  operationTool(changePostStatus),
+  operationTool(checkPostMissing),
+  operationTool(deletePost),
+  operationTool(deletePostGroup),
+  operationTool(listMedia),
+  operationTool(uploadFromUrl),
+  operationTool(createUploadLink),
+  operationTool(getUploadLink),
+  operationTool(listNotifications),
 ];

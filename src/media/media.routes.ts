@@ -4,17 +4,9 @@ import type { FastifyValidationResult } from 'fastify/types/schema.js';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
-import type { Media } from './media.service.ts';
-import {
-  deletedMediaSchema,
-  listMediaQuerySchema,
-  mediaIdParamsSchema,
-  mediaPageSchema,
-  uploadBodySchema,
-  uploadFromUrlBodySchema,
-  uploadResultSchema,
-  type mediaSchema,
-} from './media.schema.ts';
+import { operationRoute } from '../http/operation-route.ts';
+import { listMedia, uploadFromUrl } from './media.operations.ts';
+import { deletedMediaSchema, mediaIdParamsSchema, uploadBodySchema, uploadResultSchema } from './media.schema.ts';
 import { receiveOneFile } from './multipart-file.ts';
 
 /**
@@ -23,21 +15,6 @@ import { receiveOneFile } from './multipart-file.ts';
  */
 export const streamedBodyValidator = <T>(route: FastifyRouteSchemaDef<T>): FastifyValidationResult =>
   route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route as unknown as FastifyRouteSchemaDef<z.ZodType>);
-
-export function presentMedia(media: Media): z.infer<typeof mediaSchema> {
-  return {
-    id: media.id,
-    name: media.name,
-    path: media.path,
-    type: media.type,
-    mimeType: media.mimeType,
-    size: media.size,
-    width: media.width,
-    height: media.height,
-    createdAt: media.createdAt,
-    uploadLinkId: media.uploadLinkId,
-  };
-}
 
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { throwFileSizeLimit: false });
@@ -65,49 +42,14 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         stage: (file, name) => media.stage(file, { name }),
         discard: (s) => media.discard(s),
       });
-      const { media: file } = await media.commit(request.access!.workspace.id, staged);
+      const { media: file } = await media.commitFor(request.access!, staged);
       return { id: file.id, path: file.path };
     },
   );
 
-  app.post(
-    '/upload-from-url',
-    {
-      config: { scope: 'media:write' },
-      schema: {
-        tags: ['Media'],
-        summary: 'Add a file to the media library from a URL',
-        description:
-          'The server fetches the URL (http or https only) with the same checks and deduplication as /upload. Addresses of loopback, private, link-local (cloud metadata), shared, multicast and reserved networks are refused with a 400 naming the reason, also after a redirect (at most 3, each checked again). A source that cannot be found, refuses, fails or is too slow answers 400 or 502 with a sentence saying which.',
-        headers: showorgHeader,
-        body: uploadFromUrlBodySchema,
-        response: { 200: uploadResultSchema, ...authErrors, 413: apiErrorSchema, 502: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const { media: file } = await media.uploadFromUrl(request.access!, request.body.url);
-      return { id: file.id, path: file.path };
-    },
-  );
+  operationRoute(app, uploadFromUrl);
 
-  app.get(
-    '/media',
-    {
-      config: { scope: 'media:write' },
-      schema: {
-        tags: ['Media'],
-        summary: 'List the media library',
-        description: 'The workspace\'s files, newest first, a page at a time (`page` from zero). A listing reaches the newest 10,000 files: `(page + 1) × pageSize` is at most 10,000.',
-        headers: showorgHeader,
-        querystring: listMediaQuerySchema,
-        response: { 200: mediaPageSchema, ...authErrors },
-      },
-    },
-    async (request) => {
-      const result = await media.list(request.access!, request.query);
-      return { ...result, results: result.results.map(presentMedia) };
-    },
-  );
+  operationRoute(app, listMedia);
 
   app.delete(
     '/media/:id',
@@ -124,7 +66,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const deleted = await media.delete(request.access!.workspace.id, request.params.id);
+      const deleted = await media.delete(request.access!, request.params.id);
       return { id: deleted.id, deleted: true as const };
     },
   );

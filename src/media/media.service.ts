@@ -268,6 +268,20 @@ export class MediaService {
     throw new ConflictError('The library changed while this file was being recorded; send it again.', { code: 'upload_conflict' });
   }
 
+  /**
+   * POST /upload for a caller: records what the caller staged, once its scope is checked (the
+   * staged copy is dropped on a refusal). `commit` is the internal path (an upload link's page).
+   */
+  async commitFor(access: WorkspaceAccess, staged: StagedUpload): Promise<{ media: Media; created: boolean }> {
+    try {
+      requireScope(access, 'media:write');
+    } catch (error) {
+      await this.discard(staged);
+      throw error;
+    }
+    return this.commit(access.workspace.id, staged);
+  }
+
   /** Stages and commits in one go. */
   async upload(workspaceId: string, source: Readable, input: { name?: string; uploadLinkId?: string | null } = {}) {
     const staged = await this.stage(source, { name: input.name });
@@ -350,7 +364,9 @@ export class MediaService {
    * Removes a file from the library and the store. A file still attached to a post that is not
    * yet published stays, and the answer (409) names those posts.
    */
-  async delete(workspaceId: string, id: string): Promise<Media> {
+  async delete(access: WorkspaceAccess, id: string): Promise<Media> {
+    requireScope(access, 'media:write');
+    const workspaceId = access.workspace.id;
     const media = await this.get(workspaceId, id);
     const using = await this.deps.attachments.unpublishedPostsUsing(workspaceId, id, IN_USE_LISTED + 1);
     if (using.length > 0) {

@@ -1,3 +1,4 @@
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Db, Executor } from '../db/database.ts';
 import { isUniqueViolation } from '../db/sql.ts';
 import { BadRequestError } from '../errors.ts';
@@ -24,7 +25,7 @@ export const LAST_PAGE = 499;
 export class NotificationsService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
-  /** Records a notification; one with a `dedupeKey` already recorded is not repeated. */
+  /** Records a notification (the internal path: the publisher, plan limits); one with a `dedupeKey` already recorded is not repeated. */
   async notify(
     workspaceId: string,
     input: { kind: NotificationKind; message: string; postId?: string | null; channelId?: string | null; dedupeKey?: string | null },
@@ -51,13 +52,11 @@ export class NotificationsService {
    * Newest first, `PAGE_SIZE` a page, pages counted from zero up to `LAST_PAGE`. A key limited
    * to some channels sees the notifications about those channels and the workspace-wide ones.
    */
-  async list(
-    workspaceId: string,
-    page: number,
-    channelIds: readonly string[] | null = null,
-  ): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
+  async list(access: WorkspaceAccess, page: number): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
+    requireScope(access, 'posts:read');
+    const { workspace, channelIds } = access;
     if (page > LAST_PAGE) throw new BadRequestError(`page: at most ${LAST_PAGE}; the newest ${(LAST_PAGE + 1) * PAGE_SIZE} notifications can be read.`);
-    const rows = await repo.listNotifications(this.deps.db, workspaceId, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1, channelIds });
+    const rows = await repo.listNotifications(this.deps.db, workspace.id, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1, channelIds });
     return {
       notifications: rows.slice(0, PAGE_SIZE).map((row) => ({
         id: row.id,

@@ -34,6 +34,11 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
 
 export const DEFAULT_PLAN: Plan = { name: 'self-hosted', apiAccess: true, postsPerMonth: null, channels: null };
 
+/**
+ * Workspaces and memberships for the internal path: the operator's commands, the first start and
+ * sign-up. No method acts for a caller: a member's changes go through MembersService, which checks
+ * the member's role first, and a key's workspaces through AccessService.
+ */
 export class WorkspacesService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 

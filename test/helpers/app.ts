@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import type { WorkspaceAccess } from '../../src/auth/access.service.ts';
 import type { Role } from '../../src/auth/scopes.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { QueryObserver } from '../../src/db/connection.ts';
@@ -166,4 +167,9 @@ export async function createTenant(
     workspaceId: options.limitToWorkspace ? workspaceId : null,
   });
   return { workspaceId, userId: user.id, keyId: key.id, key: secret };
+}
+
+/** The access a tenant's key acts with in its workspace, as a request selects it: for calling a service as a route does. */
+export async function accessOf(t: TestApp, tenant: Tenant): Promise<WorkspaceAccess> {
+  return t.services.access.select(await t.services.apiKeys.authenticate(tenant.key, 'rest'), tenant.workspaceId);
 }

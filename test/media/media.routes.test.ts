@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { MediaService } from '../../src/media/media.service.ts';
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
+import { accessOf, createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
 import { storedObjects } from '../helpers/stored-objects.ts';
 import { avif, bmp, fileBody, gif, jpeg, mp4, multipart, png, tiff, webp } from '../helpers/media-files.ts';
@@ -566,7 +566,7 @@ describe('MediaService: files attached to unpublished posts', () => {
     const tenant = await createTenant(t);
     const { id, path: filePath } = (await upload(tenant, freshPng())).json();
     const service = serviceWith({ [id]: ['post-1', 'post-2'] });
-    await expect(service.delete(tenant.workspaceId, id)).rejects.toMatchObject({
+    await expect(service.delete(await accessOf(t, tenant), id)).rejects.toMatchObject({
       statusCode: 409,
       code: 'media_in_use',
       details: { posts: ['post-1', 'post-2'] },
@@ -597,7 +597,7 @@ describe('MediaService: files attached to unpublished posts', () => {
   it('deletes once no unpublished post uses it', async () => {
     const tenant = await createTenant(t);
     const { id } = (await upload(tenant, freshPng())).json();
-    await serviceWith({}).delete(tenant.workspaceId, id);
+    await serviceWith({}).delete(await accessOf(t, tenant), id);
     expect(await mediaRows(tenant.workspaceId)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { accessOf, createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
 
 const clock = new ManualClock('2026-05-01T00:00:00.000Z');
@@ -51,7 +51,7 @@ describe('GET /public/v1/notifications', () => {
       expect(res.statusCode, page).toBe(400);
       expect(JSON.stringify(res.json().message), page).toMatch(/querystring\.page/);
     }
-    await expect(t.services.notifications.list(tenant.workspaceId, 500)).rejects.toThrow(/newest 10000 notifications/);
+    await expect(t.services.notifications.list(await accessOf(t, tenant), 500)).rejects.toThrow(/newest 10000 notifications/);
   });
 
   it('a key limited to some channels sees their notifications and the workspace-wide ones, not other channels\'', async () => {

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type * as z from 'zod';
+import type { Operation } from '../operations/operation.ts';
+import { showorgHeader } from './common.schema.ts';
+
+type App = Parameters<FastifyPluginAsyncZod>[0];
+
+/** Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI document), and the service call. */
+export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(app: App, op: Operation<P, Q, B, R>): void {
+  const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
+  app.route({
+    method,
+    url,
+    config: { scope: op.scope },
+    schema: {
+      tags,
+      summary,
+      ...(description !== undefined && { description }),
+      headers: showorgHeader,
+      ...(op.params && { params: op.params }),
+      ...(op.query && { querystring: op.query }),
+      ...(op.body && { body: op.body }),
+      response: { [status]: response, ...errors },
+    },
+    handler: async (request, reply) => {
+      const input = { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as Parameters<typeof op.call>[2];
+      const result = await op.call(app.services, request.access!, input);
+      return reply.status(status).send(result);
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import * as z from 'zod';
+import type { WorkspaceAccess } from '../auth/access.service.ts';
+import type { RestScope } from '../auth/scopes.ts';
+import type { Services } from '../services.ts';
+
+export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+
+/** A tool that only reads Herald's own data. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type NoInput = z.ZodObject<Record<never, never>>;
+
+/**
+ * One operation of the public API, described once: what it takes, the scope it needs, the
+ * service call, and how each surface names and documents it. The REST route (`operationRoute`)
+ * and the MCP tool (`operationTool`) are derived from it, so they cannot differ in input, scope
+ * or call; each keeps its own text, written for its reader.
+ */
+export type Operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = NoInput, B extends z.ZodObject = NoInput, R = unknown> = {
+  /** The MCP tool's name. */
+  name: string;
+  /** The REST scope; an MCP credential needs the MCP scope that stands for it (`mcpScopeFor`). */
+  scope: RestScope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The service call; the service checks the caller's access itself. */
+  call(services: Services, access: WorkspaceAccess, input: z.output<P> & z.output<Q> & z.output<B>): Promise<R>;
+  rest: {
+    method: Method;
+    url: string;
+    tags: string[];
+    summary: string;
+    description?: string;
+    /** The answer's schema, sent with `status` (200 unless given). */
+    response: z.ZodType;
+    status?: 200 | 201;
+    /** The error answers, by status. */
+    errors: Record<number, z.ZodType>;
+  };
+  mcp: {
+    title: string;
+    description: string;
+    annotations: ToolAnnotations;
+    /** The tool's output: an object (a list answer is wrapped in one). */
+    output: z.ZodObject;
+    /** The service's answer as the tool's output; the answer itself when absent. */
+    present?(result: R): unknown;
+    summary(output: never): string;
+  };
+};
+
+/** Declares an operation, checking its parts against each other. */
+export function operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = NoInput, B extends z.ZodObject = NoInput, R = unknown, O extends z.ZodObject = z.ZodObject>(
+  spec: Omit<Operation<P, Q, B, R>, 'mcp'> & {
+    mcp: Omit<Operation['mcp'], 'output' | 'present' | 'summary'> & { output: O; present?(result: R): z.input<O>; summary(output: z.output<O>): string };
+  },
+): Operation<P, Q, B, R> {
+  return spec as unknown as Operation<P, Q, B, R>;
+}
+
+/** Everything an operation takes, in one object: the MCP tool's arguments (path parameters first, then query, then body). */
+export function operationInput(op: Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, extra: z.ZodRawShape): z.ZodObject {
+  const [first, ...rest] = [op.params, op.query, op.body].filter((part) => part !== undefined);
+  return (first ?? z.object({})).extend(Object.assign({}, ...rest.map((part) => part.shape), extra) as z.ZodRawShape);
+}
+
+/** `n` and the word, plural unless one: for tools' one-line summaries. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** How tools speak of time; in the server's instructions too. */
+export const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
