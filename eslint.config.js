@@ -20,9 +20,21 @@ export default tseslint.config(
     // Providers reach platforms only through ctx.outbound, the guarded client (address policy, time limits).
     files: ['src/providers/**'],
     rules: {
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'Use ctx.outbound.fetch: the guarded client checks addresses and enforces time limits.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Use ctx.outbound.fetch: the guarded client checks addresses and enforces time limits.' },
+      ],
       'no-restricted-properties': ['error', { object: 'globalThis', property: 'fetch', message: 'Use ctx.outbound.fetch.' }],
-      'no-restricted-imports': ['error', { paths: [{ name: 'undici', message: 'Use ctx.outbound.fetch.' }, { name: 'node:http', message: 'Use ctx.outbound.fetch.' }, { name: 'node:https', message: 'Use ctx.outbound.fetch.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'undici', message: 'Use ctx.outbound.fetch.' },
+            { name: 'node:http', message: 'Use ctx.outbound.fetch.' },
+            { name: 'node:https', message: 'Use ctx.outbound.fetch.' },
+          ],
+        },
+      ],
     },
   },
   {

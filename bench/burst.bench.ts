@@ -38,7 +38,10 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
   await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
   const channels: string[] = [];
   for (let i = 0; i < options.count; i++) {
-    channels.push((await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i}`, config: { url: receiver.url, secret: SECRET } })).id);
+    channels.push(
+      (await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i}`, config: { url: receiver.url, secret: SECRET } }))
+        .id,
+    );
   }
   const { secret } = await runtime.services.apiKeys.create({ userId: user.id });
   await runtime.close();
@@ -86,7 +89,12 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * checkout's benchmark (bench/ is copied over the ref's), so both halves are measured the same
  * way, CPU time per post included.
  */
-export async function withBaseline<T>(ref: string, scenario: string, args: string[], current: () => Promise<T>): Promise<{ baseline: { ref: string; result: unknown }; current: T }> {
+export async function withBaseline<T>(
+  ref: string,
+  scenario: string,
+  args: string[],
+  current: () => Promise<T>,
+): Promise<{ baseline: { ref: string; result: unknown }; current: T }> {
   const dir = checkout(ref);
   try {
     fs.cpSync(path.dirname(fileURLToPath(import.meta.url)), path.join(dir.dir, 'bench'), { recursive: true });

@@ -24,7 +24,13 @@ export async function seed(dataDir: string, env: Record<string, string>): Promis
   await runtime.services.workspaces.addMember(ws.id, user.id, 'owner');
   const group = await runtime.services.groups.create(ws.id, 'Clients');
   for (let i = 0; i < 10; i++) {
-    await runtime.services.channels.create(ws.id, { provider: 'webhook', name: `Channel ${i}`, profile: `channel${i}`, groupId: i % 2 ? group.id : null, config: { url: 'https://example.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    await runtime.services.channels.create(ws.id, {
+      provider: 'webhook',
+      name: `Channel ${i}`,
+      profile: `channel${i}`,
+      groupId: i % 2 ? group.id : null,
+      config: { url: 'https://example.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
   }
   const { secret } = await runtime.services.apiKeys.create({ userId: user.id });
   await runtime.close();
@@ -35,9 +41,14 @@ export async function seed(dataDir: string, env: Record<string, string>): Promis
 export function forOlderCode(dbFile: string, checkoutDir: string) {
   const known = new Set(fs.readdirSync(path.join(checkoutDir, 'src/db/migrations')).map((f) => f.replace(/\.ts$/, '')));
   const db = new Database(dbFile);
-  const newer = (db.prepare('select name from kysely_migration').all() as Array<{ name: string }>).map((r) => r.name).filter((name) => !known.has(name));
+  const newer = (db.prepare('select name from kysely_migration').all() as Array<{ name: string }>)
+    .map((r) => r.name)
+    .filter((name) => !known.has(name));
   if (newer.includes('2026-11-23T0000-access-version')) {
-    for (const { name } of db.prepare("select name from sqlite_master where type = 'trigger' and name like '%access_version%'").all() as Array<{ name: string }>) db.exec(`drop trigger "${name}"`);
+    for (const { name } of db
+      .prepare("select name from sqlite_master where type = 'trigger' and name like '%access_version%'")
+      .all() as Array<{ name: string }>)
+      db.exec(`drop trigger "${name}"`);
     db.exec('drop table access_version');
   }
   for (const name of newer) db.prepare('delete from kysely_migration where name = ?').run(name);
@@ -45,7 +56,11 @@ export function forOlderCode(dbFile: string, checkoutDir: string) {
 }
 
 /** `herald serve` with standard output a pipe that another process reads (as under a service manager), ready once /status answers. */
-export async function startServer(bin: string, env: Record<string, string>, options: { cpus?: string } = {}): Promise<{ child: ChildProcess; url: string }> {
+export async function startServer(
+  bin: string,
+  env: Record<string, string>,
+  options: { cpus?: string } = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
   // The log's reader is a process of its own (as a service manager's would be), not this one,
@@ -53,11 +68,14 @@ export async function startServer(bin: string, env: Record<string, string>, opti
   const reader = spawn('cat', [], { stdio: ['pipe', 'ignore', 'inherit'] });
   // With `cpus`, the server runs on those CPUs only (taskset), its threads included.
   const command = [...(options.cpus ? ['taskset', '-c', options.cpus] : []), process.execPath, ...nodeArgs, bin, 'serve'];
-  const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', reader.stdin!, 'inherit'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', reader.stdin!, 'inherit'],
+  });
   // The server holds the pipe now; the reader ends when the server does.
   reader.stdin!.destroy();
   const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`${bin} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/public/v1/status`)).ok) return { child, url };

@@ -34,9 +34,16 @@ export async function integrationsBench(options: { seconds: number; connections:
     const olderDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
     fs.copyFileSync(path.join(dataDir, 'herald.db'), path.join(olderDir, 'herald.db'));
     forOlderCode(path.join(olderDir, 'herald.db'), older.dir);
-    for (const logLevel of ['warn', 'info']) variants.push({ name: `baseline (${options.baseline}), LOG_LEVEL=${logLevel}`, bin: path.join(older.dir, 'bin/herald.js'), dataDir: olderDir, logLevel });
+    for (const logLevel of ['warn', 'info'])
+      variants.push({
+        name: `baseline (${options.baseline}), LOG_LEVEL=${logLevel}`,
+        bin: path.join(older.dir, 'bin/herald.js'),
+        dataDir: olderDir,
+        logLevel,
+      });
   }
-  for (const logLevel of ['warn', 'info']) variants.push({ name: `current, LOG_LEVEL=${logLevel}`, bin: path.join(HERALD_ROOT, 'bin/herald.js'), dataDir, logLevel });
+  for (const logLevel of ['warn', 'info'])
+    variants.push({ name: `current, LOG_LEVEL=${logLevel}`, bin: path.join(HERALD_ROOT, 'bin/herald.js'), dataDir, logLevel });
 
   const results: Record<string, Load & { serverCpuMicrosecondsPerRequest: number }> = {};
   const totals = new Map<string, { loads: Load[]; cpuMs: number }>();
@@ -111,7 +118,10 @@ export async function integrationsBench(options: { seconds: number; connections:
   ];
   if (older) {
     const b = `baseline (${options.baseline})`;
-    pairs.push([`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'], [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`]);
+    pairs.push(
+      [`${b} (LOG_LEVEL=warn) / bare`, `${b}, LOG_LEVEL=warn`, 'bare Fastify route'],
+      [`${b}: info / warn`, `${b}, LOG_LEVEL=info`, `${b}, LOG_LEVEL=warn`],
+    );
   }
   // Also the median of the rounds' own ratios: the two loads of a round ran a few turns apart, not the whole run.
   const medianOfRounds = (a: string, b: string) => {
@@ -119,7 +129,14 @@ export async function integrationsBench(options: { seconds: number; connections:
     return Number(median(la.map((l, i) => l.requestsPerSecond / (lb[i]?.requestsPerSecond ?? NaN))).toFixed(3));
   };
   const ratios = Object.fromEntries(
-    pairs.map(([label, a, b]) => [label, { requestsPerSecond: ratio(rps(a), rps(b)), requestsPerSecondMedianOfRounds: medianOfRounds(a, b), cpuCapacity: ratio(capacity(a), capacity(b)) }]),
+    pairs.map(([label, a, b]) => [
+      label,
+      {
+        requestsPerSecond: ratio(rps(a), rps(b)),
+        requestsPerSecondMedianOfRounds: medianOfRounds(a, b),
+        cpuCapacity: ratio(capacity(a), capacity(b)),
+      },
+    ]),
   );
   return { rounds, secondsPerTurn: options.seconds, results, ratios, bodyBytes: body.length };
 }

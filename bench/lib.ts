@@ -6,7 +6,10 @@ import autocannon from 'autocannon';
 export type Load = { requestsPerSecond: number; latencyP50: number; latencyP99: number; errors: number; non2xx: number; total: number };
 
 /** Runs autocannon on loopback for `seconds` and summarises the run. */
-export async function load(url: string, options: { seconds: number; connections: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Load> {
+export async function load(
+  url: string,
+  options: { seconds: number; connections: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+): Promise<Load> {
   const result = await autocannon({
     url,
     duration: options.seconds,
@@ -26,7 +29,10 @@ export async function load(url: string, options: { seconds: number; connections:
 }
 
 /** Starts a node process running `script` and resolves with the port it prints as `listening N`, or the URL Fastify logs. */
-export async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -63,7 +69,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `herald serve` quietly (LOG_LEVEL=warn) and waits until /status answers. */
-export async function startHerald(bin: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+export async function startHerald(
+  bin: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];

@@ -16,7 +16,12 @@ const TURN_SECONDS = 1.5;
 /** Median, lowest and highest of a list of ratios, to three decimals. */
 function spread(values: number[]) {
   const round = (x: number) => Number(x.toFixed(3));
-  return { median: round(median(values)), lowest: round(Math.min(...values)), highest: round(Math.max(...values)), each: values.map(round) };
+  return {
+    median: round(median(values)),
+    lowest: round(Math.min(...values)),
+    highest: round(Math.max(...values)),
+    each: values.map(round),
+  };
 }
 
 /** Runs `fn` with this process's threads on CPU `cpu` only (taskset), then as they were. */
@@ -54,7 +59,11 @@ export async function loggingBench(options: { seconds: number; connections: numb
   const secret = await seed(dataDir, API_ENV);
   const current = path.join(HERALD_ROOT, 'bin/herald.js');
   const pairs: Pair[] = [
-    { name: 'control: warn ÷ warn, the same server twice', a: { bin: current, dataDir, logLevel: 'warn' }, b: { bin: current, dataDir, logLevel: 'warn' } },
+    {
+      name: 'control: warn ÷ warn, the same server twice',
+      a: { bin: current, dataDir, logLevel: 'warn' },
+      b: { bin: current, dataDir, logLevel: 'warn' },
+    },
     { name: 'current: info ÷ warn', a: { bin: current, dataDir, logLevel: 'warn' }, b: { bin: current, dataDir, logLevel: 'info' } },
   ];
   const older = options.baseline ? checkout(options.baseline) : null;
@@ -63,7 +72,11 @@ export async function loggingBench(options: { seconds: number; connections: numb
     fs.copyFileSync(path.join(dataDir, 'herald.db'), path.join(olderDir, 'herald.db'));
     forOlderCode(path.join(olderDir, 'herald.db'), older.dir);
     const bin = path.join(older.dir, 'bin/herald.js');
-    pairs.push({ name: `baseline (${options.baseline}): info ÷ warn`, a: { bin, dataDir: olderDir, logLevel: 'warn' }, b: { bin, dataDir: olderDir, logLevel: 'info' } });
+    pairs.push({
+      name: `baseline (${options.baseline}): info ÷ warn`,
+      a: { bin, dataDir: olderDir, logLevel: 'warn' },
+      b: { bin, dataDir: olderDir, logLevel: 'info' },
+    });
   }
   const pinned = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
   const ratios = new Map<string, number[]>(pairs.map((pair) => [pair.name, []]));
@@ -75,12 +88,17 @@ export async function loggingBench(options: { seconds: number; connections: numb
     const sides = round % 2 ? [pair.b, pair.a] : [pair.a, pair.b];
     const started: Array<{ child: ChildProcess; url: string }> = [];
     for (const side of sides) {
-      const server = await startServer(side.bin, { ...API_ENV, DATA_DIR: side.dataDir, LOG_LEVEL: side.logLevel }, pinned ? { cpus: '1' } : {});
+      const server = await startServer(
+        side.bin,
+        { ...API_ENV, DATA_DIR: side.dataDir, LOG_LEVEL: side.logLevel },
+        pinned ? { cpus: '1' } : {},
+      );
       started.push(server);
       running.push(server.child);
     }
     const [a, b] = round % 2 ? [started[1]!, started[0]!] : [started[0]!, started[1]!];
-    const loadOne = (server: { url: string }, seconds: number) => load(`${server.url}/public/v1/integrations`, { seconds, connections: options.connections, headers: { authorization: secret } });
+    const loadOne = (server: { url: string }, seconds: number) =>
+      load(`${server.url}/public/v1/integrations`, { seconds, connections: options.connections, headers: { authorization: secret } });
     // Warmed up together; measured alone, in short turns that alternate between the two.
     await Promise.all([loadOne(a, WARM_UP_SECONDS), loadOne(b, WARM_UP_SECONDS)]);
     const turns = Math.max(1, Math.round(options.seconds / TURN_SECONDS));

@@ -43,7 +43,9 @@ function pngOfSize(size: number, filler: Buffer, serial: number): Buffer {
 
 function multipartFraming(filename: string, contentType: string, boundary: string) {
   return {
-    head: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    head: Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     tail: Buffer.from(`\r\n--${boundary}--\r\n`),
   };
 }
@@ -88,10 +90,27 @@ function* mp4Pieces(mdatBytes: number): Generator<Buffer> {
   };
   const full = (type: string, flags: number, ...payload: Buffer[]) => box(type, u32(flags), ...payload);
   const matrix = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
-  const tkhd = full('tkhd', 3, u32(0), u32(0), u32(1), u32(0), u32(1000), Buffer.alloc(16), matrix, u32(1920 * 0x10000), u32(1080 * 0x10000));
+  const tkhd = full(
+    'tkhd',
+    3,
+    u32(0),
+    u32(0),
+    u32(1),
+    u32(0),
+    u32(1000),
+    Buffer.alloc(16),
+    matrix,
+    u32(1920 * 0x10000),
+    u32(1080 * 0x10000),
+  );
   const hdlr = full('hdlr', 0, u32(0), Buffer.from('vide', 'latin1'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'latin1'));
   const moov = box('moov', full('mvhd', 0, Buffer.alloc(96)), box('trak', tkhd, box('mdia', full('mdhd', 0, Buffer.alloc(20)), hdlr)));
-  yield Buffer.concat([box('ftyp', Buffer.from('isom', 'latin1'), u32(0x200), Buffer.from('isomiso2avc1mp41', 'latin1')), moov, u32(8 + mdatBytes), Buffer.from('mdat', 'latin1')]);
+  yield Buffer.concat([
+    box('ftyp', Buffer.from('isom', 'latin1'), u32(0x200), Buffer.from('isomiso2avc1mp41', 'latin1')),
+    moov,
+    u32(8 + mdatBytes),
+    Buffer.from('mdat', 'latin1'),
+  ]);
   const piece = randomBytes(MiB);
   for (let sent = 0; sent < mdatBytes; sent += MiB) yield sent + MiB <= mdatBytes ? piece : piece.subarray(0, mdatBytes - sent);
 }
@@ -120,7 +139,13 @@ async function uploadLoad(port: number, key: string, options: { seconds: number;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
-  return { uploadsPerSecond: Math.round(latencies.length / elapsed), total: latencies.length, statuses, latencyP50: at(0.5), latencyP99: at(0.99) };
+  return {
+    uploadsPerSecond: Math.round(latencies.length / elapsed),
+    total: latencies.length,
+    statuses,
+    latencyP50: at(0.5),
+    latencyP99: at(0.99),
+  };
 }
 
 /**
@@ -168,9 +193,17 @@ export async function mediaBench(options: { seconds: number; connections: number
     if (video.status !== 200) throw new Error(`video upload answered ${video.status}: ${video.body}`);
     const afterVideo = memoryOf(pid);
 
-    const fresh = await uploadLoad(herald.port, secret, { seconds: options.seconds, connections: options.connections, body: (i) => pngOfSize(MiB, filler, i) });
+    const fresh = await uploadLoad(herald.port, secret, {
+      seconds: options.seconds,
+      connections: options.connections,
+      body: (i) => pngOfSize(MiB, filler, i),
+    });
     const same = pngOfSize(MiB, filler, 0xffffffff);
-    const duplicate = await uploadLoad(herald.port, secret, { seconds: options.seconds, connections: options.connections, body: () => same });
+    const duplicate = await uploadLoad(herald.port, secret, {
+      seconds: options.seconds,
+      connections: options.connections,
+      body: () => same,
+    });
     return {
       video: {
         rssAtStartMiB: atStart.rss,

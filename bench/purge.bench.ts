@@ -22,8 +22,12 @@ async function seed(dataDir: string, posts: number) {
   await runtime.close();
   const db = new Database(path.join(dataDir, 'herald.db'));
   const at = new Date().toISOString();
-  const post = db.prepare(`insert into posts (id, workspace_id, group_id, channel_id, state, publish_at, settings, tags, short_link, published_at, created_at, updated_at, version) values (?, ?, ?, ?, 'PUBLISHED', ?, '{}', '[]', 0, ?, ?, ?, 0)`);
-  const part = db.prepare(`insert into post_parts (post_id, idx, content, images, delay_minutes, state, attempts, published_at) values (?, ?, '<p>Published</p>', '[]', 0, 'PUBLISHED', 1, ?)`);
+  const post = db.prepare(
+    `insert into posts (id, workspace_id, group_id, channel_id, state, publish_at, settings, tags, short_link, published_at, created_at, updated_at, version) values (?, ?, ?, ?, 'PUBLISHED', ?, '{}', '[]', 0, ?, ?, ?, 0)`,
+  );
+  const part = db.prepare(
+    `insert into post_parts (post_id, idx, content, images, delay_minutes, state, attempts, published_at) values (?, ?, '<p>Published</p>', '[]', 0, 'PUBLISHED', 1, ?)`,
+  );
   db.transaction(() => {
     for (let i = 0; i < posts; i++) {
       const id = `post-${i}`;
@@ -46,10 +50,14 @@ async function purgeWhileWriting(root: string, posts: number) {
     // As the server's own connection waits for the write lock.
     db.pragma('busy_timeout = 5000');
     const write = db.prepare('update channels set updated_at = ? where id = ?');
-    const child = spawn(process.execPath, [path.join(root, 'bin/herald.js'), 'admin', 'channel', 'delete', purgedId, '--workspace', workspaceId, '--purge'], {
-      env: { ...process.env, ...ENV, DATA_DIR: dataDir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'bin/herald.js'), 'admin', 'channel', 'delete', purgedId, '--workspace', workspaceId, '--purge'],
+      {
+        env: { ...process.env, ...ENV, DATA_DIR: dataDir },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     let running = true;
     void exited.then(() => (running = false));

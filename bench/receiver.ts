@@ -20,7 +20,11 @@ export async function startBenchReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     arrivals,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -36,7 +40,11 @@ export async function scheduleBurst(apiUrl: string, key: string, channels: strin
     const res = await fetch(`${apiUrl}/public/v1/posts`, {
       method: 'POST',
       headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'schedule', date: due.toISOString(), posts: channels.slice(i, i + 100).map((id) => ({ integration: { id }, value: [{ content: `<p>${label}</p>` }] })) }),
+      body: JSON.stringify({
+        type: 'schedule',
+        date: due.toISOString(),
+        posts: channels.slice(i, i + 100).map((id) => ({ integration: { id }, value: [{ content: `<p>${label}</p>` }] })),
+      }),
     });
     if (res.status !== 200) throw new Error(`POST /posts answered ${res.status}: ${await res.text()}`);
     created.push(...((await res.json()) as Array<{ postId: string }>).map((p) => p.postId));

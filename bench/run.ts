@@ -13,12 +13,34 @@ import { userCommandBench } from './user-command.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, posts: { type: 'string', default: '2000' }, lead: { type: 'string', default: '20' }, 'video-mib': { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, rounds: { type: 'string' }, workers: { type: 'string', default: '1,2' }, baseline: { type: 'string' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    posts: { type: 'string', default: '2000' },
+    lead: { type: 'string', default: '20' },
+    'video-mib': { type: 'string', default: '200' },
+    runs: { type: 'string', default: '5' },
+    rounds: { type: 'string' },
+    workers: { type: 'string', default: '1,2' },
+    baseline: { type: 'string' },
+  },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
   startup: () => startupBench({ runs: Number(values.runs), idleMs: 3000, settledIdleMs: 45_000, baseline: values.baseline }),
-  integrations: () => integrationsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 3), baseline: values.baseline }),
-  logging: () => loggingBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 6), baseline: values.baseline }),
+  integrations: () =>
+    integrationsBench({
+      seconds: Number(values.seconds),
+      connections: Number(values.connections),
+      rounds: Number(values.rounds ?? 3),
+      baseline: values.baseline,
+    }),
+  logging: () =>
+    loggingBench({
+      seconds: Number(values.seconds),
+      connections: Number(values.connections),
+      rounds: Number(values.rounds ?? 6),
+      baseline: values.baseline,
+    }),
   burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': () =>
@@ -28,14 +50,19 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       const result: Record<string, unknown> = {};
       for (const workers of values.workers.split(',')) {
         if (!names[workers]) throw new Error(`--workers takes 1, 2 or 1,2, not ${values.workers}`);
-        result[names[workers]] = await scaleBurstBench({ count: Number(values.posts), leadSeconds: Number(values.lead), workers: Number(workers) });
+        result[names[workers]] = await scaleBurstBench({
+          count: Number(values.posts),
+          leadSeconds: Number(values.lead),
+          workers: Number(workers),
+        });
       }
       return result;
     }),
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
   purge: () => purgeBench({ sizes: [50_000, 200_000], baseline: values.baseline }),
-  media: () => mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
+  media: () =>
+    mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
 /** With --baseline, a burst scenario runs the baseline's code first, then this checkout's, in one run. */
 function burstPair(name: string, current: () => Promise<unknown>): Promise<unknown> {
@@ -54,5 +81,7 @@ for (const name of chosen) {
     process.exit(2);
   }
   const result = await scenario();
-  process.stdout.write(`${JSON.stringify({ scenario: name, at: new Date().toISOString(), machine, seconds: Number(values.seconds), connections: Number(values.connections), result }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ scenario: name, at: new Date().toISOString(), machine, seconds: Number(values.seconds), connections: Number(values.connections), result }, null, 2)}\n`,
+  );
 }

@@ -23,7 +23,15 @@ type Deployment = { env: Record<string, string>; close(): Promise<void> };
 /** An empty deployment: a new SQLite file, or a new PostgreSQL database and Redis prefix. */
 async function deployment(kind: 'embedded' | 'scale', extra: Record<string, string> = {}): Promise<Deployment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
-  const base = { DATA_DIR: dataDir, BOOTSTRAP: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', SECRET_KEY: 'cd'.repeat(32), OUTBOUND_ALLOW_LOOPBACK: 'true', ...extra };
+  const base = {
+    DATA_DIR: dataDir,
+    BOOTSTRAP: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    SECRET_KEY: 'cd'.repeat(32),
+    OUTBOUND_ALLOW_LOOPBACK: 'true',
+    ...extra,
+  };
   if (kind === 'embedded') return { env: base, close: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   const database = await createPostgresDatabase('herald_bench', POSTGRES_URL);
   const prefix = `herald-bench-${randomBytes(4).toString('hex')}`;
@@ -49,7 +57,10 @@ async function databaseCpu(url: string) {
   const first = new Map<number, number>();
   return {
     async poll() {
-      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      const { rows } = await client.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
       for (const { pid } of rows) {
         const ms = cpuMs(pid);
         if (Number.isNaN(ms)) continue;
@@ -109,7 +120,12 @@ async function seed(env: Record<string, string>, url: string, channels: number) 
     for (let i = 0; i < channels; i += 50) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, channels - i) }, (_, j) =>
-          runtime.services.channels.create(ws.id, { provider: 'webhook', name: `C${i + j}`, profile: `c${i + j}`, config: { url, secret: SECRET } }),
+          runtime.services.channels.create(ws.id, {
+            provider: 'webhook',
+            name: `C${i + j}`,
+            profile: `c${i + j}`,
+            config: { url, secret: SECRET },
+          }),
         ),
       );
       ids.push(...batch.map((c) => c.id));
@@ -190,8 +206,13 @@ export async function scaleBurstBench(options: { count: number; leadSeconds: num
 }
 
 /** Runs autocannon against several servers at once, splitting the connections; sums the rates. */
-async function loadAll(urls: string[], options: { seconds: number; connections: number; headers: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Load> {
-  const each = await Promise.all(urls.map((url) => load(url, { ...options, connections: Math.max(1, Math.round(options.connections / urls.length)) })));
+async function loadAll(
+  urls: string[],
+  options: { seconds: number; connections: number; headers: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+): Promise<Load> {
+  const each = await Promise.all(
+    urls.map((url) => load(url, { ...options, connections: Math.max(1, Math.round(options.connections / urls.length)) })),
+  );
   return {
     requestsPerSecond: each.reduce((sum, l) => sum + l.requestsPerSecond, 0),
     latencyP50: Math.max(...each.map((l) => l.latencyP50)),
@@ -226,7 +247,11 @@ export async function scaleApiBench(options: { seconds: number; connections: num
         urls.push(p.url);
       }
       const headers = { authorization: key, 'content-type': 'application/json' };
-      const body = JSON.stringify({ type: 'schedule', date: new Date(Date.now() + 365 * 86400_000).toISOString(), posts: [{ integration: { id: channels[0] }, value: [{ content: '<p>bench</p>' }] }] });
+      const body = JSON.stringify({
+        type: 'schedule',
+        date: new Date(Date.now() + 365 * 86400_000).toISOString(),
+        posts: [{ integration: { id: channels[0] }, value: [{ content: '<p>bench</p>' }] }],
+      });
       const integrations = urls.map((u) => `${u}/public/v1/integrations`);
       const posts = urls.map((u) => `${u}/public/v1/posts`);
       await loadAll(integrations, { seconds: 2, connections: options.connections, headers });

@@ -32,10 +32,17 @@ function rssMiB(pid: number): number {
 }
 
 /** `herald serve` on an existing database: time from spawn to the first 200 from /healthz, then RSS after `idleMs`. */
-async function startOnce(bin: string, env: Record<string, string>, idleMs: number): Promise<{ readyMs: number; cpuToReadyMs: number; idleRssMiB: number }> {
+async function startOnce(
+  bin: string,
+  env: Record<string, string>,
+  idleMs: number,
+): Promise<{ readyMs: number; cpuToReadyMs: number; idleRssMiB: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     let readyMs = 0;
     let cpuToReadyMs = 0;
@@ -114,12 +121,21 @@ export async function startupBench(options: { runs: number; idleMs: number; sett
     }
     // Resident memory once the process has been idle long enough for V8 to give back what start-up used (its memory reducer runs after about 30 s without work): every variant at once, as idle processes do not compete.
     const settled = await Promise.all(
-      variants.map(async (variant, i) => (await startOnce(variant.bin, { DATA_DIR: dirs[i]!, BOOTSTRAP: 'false', SECRET_KEY: 'cd'.repeat(32) }, options.settledIdleMs)).idleRssMiB),
+      variants.map(
+        async (variant, i) =>
+          (await startOnce(variant.bin, { DATA_DIR: dirs[i]!, BOOTSTRAP: 'false', SECRET_KEY: 'cd'.repeat(32) }, options.settledIdleMs))
+            .idleRssMiB,
+      ),
     );
     const loadAverage = { before: Math.round(loadBefore * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 };
     return {
       loadAverage,
-      ...Object.fromEntries(variants.map((variant, i) => [variant.name, { ...summary(samples[i]!), idleRssMiBAfterSettling: settled[i], settledAfterSeconds: options.settledIdleMs / 1000 }])),
+      ...Object.fromEntries(
+        variants.map((variant, i) => [
+          variant.name,
+          { ...summary(samples[i]!), idleRssMiBAfterSettling: settled[i], settledAfterSeconds: options.settledIdleMs / 1000 },
+        ]),
+      ),
     };
   } finally {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });

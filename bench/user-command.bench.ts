@@ -25,7 +25,13 @@ async function once(args: string[], env: Record<string, string>): Promise<number
  */
 export async function userCommandBench(options: { runs: number }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-user-bench-'));
-  const server = await startProcess([BIN, 'serve'], { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SECRET_KEY: 'cd'.repeat(32) });
+  const server = await startProcess([BIN, 'serve'], {
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    SECRET_KEY: 'cd'.repeat(32),
+  });
   try {
     const key = /API key\s+(svc_\S+)/.exec(server.output())?.[1];
     if (!key) throw new Error(`no bootstrap key in the server's output:\n${server.output()}`);

@@ -31,7 +31,18 @@ const KEEP_BUILDS = 3;
  * Pino's transports (worker threads started from files next to pino) are not used, and would not
  * work from the build; the terminal log goes through pino-pretty as a stream.
  */
-const BUNDLED = new Set(['kysely', 'zod', 'fastify-type-provider-zod', 'fastify', 'fastify-plugin', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'pino', 'commander']);
+const BUNDLED = new Set([
+  'kysely',
+  'zod',
+  'fastify-type-provider-zod',
+  'fastify',
+  'fastify-plugin',
+  '@fastify/cookie',
+  '@fastify/formbody',
+  '@fastify/multipart',
+  'pino',
+  'commander',
+]);
 
 /**
  * Imported by a bundled package yet left in node_modules: what loads only when a feature needs
@@ -39,7 +50,16 @@ const BUNDLED = new Set(['kysely', 'zod', 'fastify-type-provider-zod', 'fastify'
  * handle; light-my-request, for `inject`; pino-pretty, on a terminal), and thread-stream, which
  * starts workers from its own files.
  */
-const KEEP_EXTERNAL = new Set(['thread-stream', 'pino-pretty', 'ajv', 'ajv-formats', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'fast-json-stringify', 'light-my-request']);
+const KEEP_EXTERNAL = new Set([
+  'thread-stream',
+  'pino-pretty',
+  'ajv',
+  'ajv-formats',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'fast-json-stringify',
+  'light-my-request',
+]);
 
 const BUILTINS = new Set(builtinModules);
 
@@ -63,7 +83,8 @@ const externals = {
  * Bundled CommonJS code requires Node's modules and the packages left outside the build; an ES
  * module has no `require`, so each file of the build makes one (esbuild's `__require` uses it).
  */
-const REQUIRE_BANNER = "import { createRequire as __heraldCreateRequire } from 'node:module'; const require = __heraldCreateRequire(import.meta.url);";
+const REQUIRE_BANNER =
+  "import { createRequire as __heraldCreateRequire } from 'node:module'; const require = __heraldCreateRequire(import.meta.url);";
 
 /**
  * Everything a build depends on, by name, size and modification time: the sources, the
@@ -95,7 +116,10 @@ function builds(root) {
   if (!fs.existsSync(dist)) return [];
   return fs
     .readdirSync(dist)
-    .filter((name) => name.startsWith('build-') && fs.existsSync(path.join(dist, name, 'cli.js')) && fs.existsSync(path.join(dist, name, 'user.js')))
+    .filter(
+      (name) =>
+        name.startsWith('build-') && fs.existsSync(path.join(dist, name, 'cli.js')) && fs.existsSync(path.join(dist, name, 'user.js')),
+    )
     .map((name) => ({ dir: path.join(dist, name), mtimeMs: fs.statSync(path.join(dist, name)).mtimeMs }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
@@ -148,7 +172,9 @@ export async function build(root = ROOT, id = fingerprint(root), name = 'cli') {
   } finally {
     fs.rmSync(temporary, { recursive: true, force: true });
   }
-  for (const old of builds(root).filter((b) => b.dir !== target).slice(KEEP_BUILDS - 1)) {
+  for (const old of builds(root)
+    .filter((b) => b.dir !== target)
+    .slice(KEEP_BUILDS - 1)) {
     fs.rmSync(old.dir, { recursive: true, force: true });
   }
   return path.join(target, `${name}.js`);

@@ -27,11 +27,13 @@ const CHROMIUM = '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && fs.existsSync('/usr/bin/apt-get')) {
-    process.stderr.write('Installing Debian\'s chromium for the browser tests (first time only)…\n');
+    process.stderr.write("Installing Debian's chromium for the browser tests (first time only)…\n");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
   } else {
-    process.stderr.write(`${CHROMIUM} is missing and cannot be installed from here: run "apt-get install -y chromium" as root, or the browser test fails.\n`);
+    process.stderr.write(
+      `${CHROMIUM} is missing and cannot be installed from here: run "apt-get install -y chromium" as root, or the browser test fails.\n`,
+    );
   }
 }

@@ -3,7 +3,13 @@ import { isUniqueViolation } from './db/sql.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
 
-export type BootstrapResult = { workspaceId: string; userId: string; keyId: string; secret: string; signInLink: { url: string; expiresAt: string } };
+export type BootstrapResult = {
+  workspaceId: string;
+  userId: string;
+  keyId: string;
+  secret: string;
+  signInLink: { url: string; expiresAt: string };
+};
 
 /**
  * On the first start with an empty database: a default workspace, its owner, a key with

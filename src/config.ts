@@ -1,9 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** A variable holding JSON, parsed and then checked against `shape`. */
 function jsonVariable<T extends z.ZodType>(shape: T) {
@@ -22,7 +20,12 @@ function jsonVariable<T extends z.ZodType>(shape: T) {
 
 const routeKey = z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'keys look like "GET /public/v1/integrations"');
 const instant = z.iso.date().or(z.iso.datetime({ offset: true }));
-const providerConcurrencyMap = jsonVariable(z.record(z.string().regex(/^[a-z0-9_-]+$/, 'keys are platform identifiers (`webhook`, `bluesky`) or `default`'), z.number().int().min(1).max(1000)));
+const providerConcurrencyMap = jsonVariable(
+  z.record(
+    z.string().regex(/^[a-z0-9_-]+$/, 'keys are platform identifiers (`webhook`, `bluesky`) or `default`'),
+    z.number().int().min(1).max(1000),
+  ),
+);
 const routeQuotaMap = jsonVariable(z.record(routeKey, z.number().int().positive()));
 const deprecationMap = jsonVariable(z.record(routeKey, z.object({ sunset: instant, since: instant.optional() })));
 
@@ -53,7 +56,11 @@ const envSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanString.default(false),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_ROUTES: routeQuotaMap.optional(),
@@ -67,30 +74,64 @@ const envSchema = z.object({
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   PUBLISH_HORIZON_SECONDS: z.coerce.number().int().min(2).optional(),
   PUBLISH_CONCURRENCY_BY_PROVIDER: providerConcurrencyMap.optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/[^/]/, 'must be a redis:// or rediss:// URL').optional(),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, ".", "_" and "-" only').default('herald'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^/]/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, ".", "_" and "-" only')
+    .default('herald'),
   QUEUE_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+    .optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanString.default(false),
-  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folders ending in "/", like "herald/media/"').default(''),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'folders ending in "/", like "herald/media/"')
+    .default(''),
   MIGRATE_ON_START: booleanString.default(true),
   LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
   LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
-  LINKEDIN_API_VERSION: z.string().regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510').default('202510'),
-  LINKEDIN_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+  LINKEDIN_API_VERSION: z
+    .string()
+    .regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510')
+    .default('202510'),
+  LINKEDIN_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
-  X_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+  X_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
-  THREADS_API_BASE: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
-  MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1).max(10 * 1024 ** 2, 'at most 10 MB (10485760), the API\'s promise').default(10 * 1024 ** 2),
-  MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(1024 ** 3, 'at most 1 GB (1073741824), the API\'s promise').default(1024 ** 3),
+  THREADS_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  MEDIA_MAX_IMAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 1024 ** 2, "at most 10 MB (10485760), the API's promise")
+    .default(10 * 1024 ** 2),
+  MEDIA_MAX_VIDEO_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 ** 3, "at most 1 GB (1073741824), the API's promise")
+    .default(1024 ** 3),
   MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(120),
   SIGNUP: z.enum(['open', 'invite', 'closed']).default('invite'),
   OAUTH_DEVICE_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
@@ -137,7 +178,18 @@ export type Config = Readonly<{
   /** Redis (BullMQ job queue, shared rate-limit counters); null for the embedded, in-process default. */
   redis: { url: string; prefix: string } | null;
   /** Where media bytes live: `DATA_DIR/media`, or an S3-compatible bucket. */
-  storage: { kind: 'local' } | { kind: 's3'; endpoint: string | undefined; bucket: string; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined; forcePathStyle: boolean; prefix: string };
+  storage:
+    | { kind: 'local' }
+    | {
+        kind: 's3';
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+        prefix: string;
+      };
   /** Apply pending migrations at start (otherwise refuse to start while some are pending: run `herald migrate`). */
   migrateOnStart: boolean;
   /** Largest image and video accepted, and the time limit of /upload-from-url. */
@@ -145,7 +197,10 @@ export type Config = Readonly<{
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
   /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
-  platformApps: Record<'linkedin' | 'x' | 'threads', { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }>;
+  platformApps: Record<
+    'linkedin' | 'x' | 'threads',
+    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
+  >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
 }>;
@@ -216,11 +271,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local' as const },
     migrateOnStart: e.MIGRATE_ON_START,
-    media: { maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES, maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES, fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000) },
+    media: {
+      maxImageBytes: e.MEDIA_MAX_IMAGE_BYTES,
+      maxVideoBytes: e.MEDIA_MAX_VIDEO_BYTES,
+      fetchTimeoutMs: Math.round(e.MEDIA_FETCH_TIMEOUT_SECONDS * 1000),
+    },
     signUp: e.SIGNUP,
     oauthDevicePollSeconds: e.OAUTH_DEVICE_POLL_SECONDS,
     platformApps: {
-      linkedin: { clientId: e.LINKEDIN_CLIENT_ID ?? null, clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null, apiBase: e.LINKEDIN_API_BASE ?? null, version: e.LINKEDIN_API_VERSION },
+      linkedin: {
+        clientId: e.LINKEDIN_CLIENT_ID ?? null,
+        clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null,
+        apiBase: e.LINKEDIN_API_BASE ?? null,
+        version: e.LINKEDIN_API_VERSION,
+      },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
     },

@@ -59,14 +59,27 @@ export function loadSecretKey(config: Config): string {
 /** Opens the database (migrating it) and builds the services; what the server and the CLI share. */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; target?: DatabaseTarget; migrate?: boolean; outbound?: OutboundClient; mediaStore?: MediaStore; log?: Log; mailLog?: Log; onQuery?: QueryObserver; uploadLinks?: UploadLinksOptions } = {},
+  options: {
+    clock?: Clock;
+    target?: DatabaseTarget;
+    migrate?: boolean;
+    outbound?: OutboundClient;
+    mediaStore?: MediaStore;
+    log?: Log;
+    mailLog?: Log;
+    onQuery?: QueryObserver;
+    uploadLinks?: UploadLinksOptions;
+  } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {
       const pending = await pendingMigrations(db);
-      if (pending.length > 0) throw new ConfigError(`The database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START is false: run \`herald migrate\` first.`);
+      if (pending.length > 0)
+        throw new ConfigError(
+          `The database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START is false: run \`herald migrate\` first.`,
+        );
     }
   } catch (error) {
     await db.destroy();
@@ -88,16 +101,34 @@ export async function openRuntime(
         ...(options.log && { log: options.log }),
       })
     : null;
-  const outbound = options.outbound ?? createOutboundClient({ allowLoopback: config.outboundAllowLoopback, timeoutMs: config.outboundTimeoutMs, connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs) });
+  const outbound =
+    options.outbound ??
+    createOutboundClient({
+      allowLoopback: config.outboundAllowLoopback,
+      timeoutMs: config.outboundTimeoutMs,
+      connectTimeoutMs: Math.min(5000, config.outboundTimeoutMs),
+    });
   // The HTTP client is loaded before a publish comes due rather than with the first publish (within the horizon, so at most minutes ahead).
-  const queue: JobQueue = bullmq ?? new EmbeddedQueue(clock, { horizonMs, upcoming: { withinMs: horizonMs, prepare: () => outbound.prepare() } });
+  const queue: JobQueue =
+    bullmq ?? new EmbeddedQueue(clock, { horizonMs, upcoming: { withinMs: horizonMs, prepare: () => outbound.prepare() } });
   // ioredis prefixes every key of this connection, so the rate-limit counters of deployments sharing a Redis stay apart.
-  const redis = config.redis ? (await import('./lib/redis.ts')).createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` }) : undefined;
-  const s3 = !options.mediaStore && config.storage.kind === 's3' ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage) : null;
+  const redis = config.redis
+    ? (await import('./lib/redis.ts')).createRedis(config.redis.url, { keyPrefix: `${config.redis.prefix}:` })
+    : undefined;
+  const s3 =
+    !options.mediaStore && config.storage.kind === 's3'
+      ? new (await import('./media/s3-media-store.ts')).S3MediaStore(config.storage)
+      : null;
   const mediaStore = options.mediaStore ?? s3 ?? createMediaStore(config);
-  const readiness = [databaseCheck(db), ...(bullmq ? [redisCheck(() => bullmq.ping())] : []), storageCheck(s3 ? () => s3.ping() : null, config.dataDir)];
+  const readiness = [
+    databaseCheck(db),
+    ...(bullmq ? [redisCheck(() => bullmq.ping())] : []),
+    storageCheck(s3 ? () => s3.ping() : null, config.dataDir),
+  ];
   const mailLog = options.mailLog ?? options.log;
-  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(mailLog);
+  const mailer: Mailer = config.mail.smtpUrl
+    ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from })
+    : new LogMailer(mailLog);
   const platformApps: PlatformApps = { baseUrl: config.baseUrl, apps: config.platformApps };
   const services = createServices({
     db,

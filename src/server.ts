@@ -19,14 +19,22 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   const role = options.role ?? 'all';
   if (role !== 'all' && !config.redis) {
     // An API process alone would queue jobs in its own memory where no worker can see them.
-    throw new ConfigError(`--role ${role} needs REDIS_URL: API and worker processes share their jobs through Redis. Without it, run --role all (one process).`);
+    throw new ConfigError(
+      `--role ${role} needs REDIS_URL: API and worker processes share their jobs through Redis. Without it, run --role all (one process).`,
+    );
   }
   const log = await createLogger({ level: config.logLevel, serializers: requestLogSerializers });
   const runtime = await openRuntime(config, { log: log.child({ component: 'queue' }), mailLog: log.child({ component: 'mail' }) });
   const app =
     role === 'worker'
       ? await buildHealthApp({ checks: runtime.readiness, log })
-      : await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, log });
+      : await buildApp(config, {
+          services: runtime.services,
+          clock: runtime.clock,
+          redis: runtime.redis,
+          readiness: runtime.readiness,
+          log,
+        });
   if (config.database.kind === 'postgres' && !config.secretKey) {
     app.log.warn('SECRET_KEY is not set: channel credentials are sealed with DATA_DIR/secret.key; every process must share that key.');
   }
@@ -60,7 +68,10 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     });
   }
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ role, queue: config.redis ? 'bullmq' : 'embedded', database: config.database.kind, storage: config.storage.kind }, 'herald started');
+  app.log.info(
+    { role, queue: config.redis ? 'bullmq' : 'embedded', database: config.database.kind, storage: config.storage.kind },
+    'herald started',
+  );
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {

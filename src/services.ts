@@ -97,7 +97,12 @@ export function createServices(deps: ServiceDeps) {
     background,
     signIn,
     sessions,
-    members: new MembersService({ ...deps, workspaces, quota: new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock), later: (task) => background.run(task) }),
+    members: new MembersService({
+      ...deps,
+      workspaces,
+      quota: new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock),
+      later: (task) => background.run(task),
+    }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),
   };
 }

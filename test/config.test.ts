@@ -11,13 +11,29 @@ describe('configuration', () => {
   });
 
   it('reads PORT, HOST, DATA_DIR, BASE_URL and DATABASE_URL', () => {
-    const config = loadConfig({ PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', BASE_URL: 'https://social.example.com/', DATABASE_URL: 'postgres://u@db/herald' });
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', dataDir: '/tmp/x', baseUrl: 'https://social.example.com', database: { kind: 'postgres', url: 'postgres://u@db/herald' } });
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/x',
+      BASE_URL: 'https://social.example.com/',
+      DATABASE_URL: 'postgres://u@db/herald',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/tmp/x',
+      baseUrl: 'https://social.example.com',
+      database: { kind: 'postgres', url: 'postgres://u@db/herald' },
+    });
     expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
   });
 
   it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE, 10 connections by default', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/herald' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@db/herald', poolSize: 10 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/herald' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db/herald',
+      poolSize: 10,
+    });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db/herald', DATABASE_POOL_SIZE: '40' }).database).toMatchObject({ poolSize: 40 });
   });
 
@@ -55,8 +71,20 @@ describe('scale-out configuration', () => {
 
   it('reads REDIS_URL, the S3 store and the per-platform concurrency, each on its own', () => {
     expect(loadConfig({ REDIS_URL: 'redis://:pw@cache:6380/2' }).redis).toEqual({ url: 'redis://:pw@cache:6380/2', prefix: 'herald' });
-    expect(loadConfig({ REDIS_URL: 'rediss://cache', REDIS_PREFIX: 'acme-prod' }).redis).toEqual({ url: 'rediss://cache', prefix: 'acme-prod' });
-    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).storage).toEqual({
+    expect(loadConfig({ REDIS_URL: 'rediss://cache', REDIS_PREFIX: 'acme-prod' }).redis).toEqual({
+      url: 'rediss://cache',
+      prefix: 'acme-prod',
+    });
+    expect(
+      loadConfig({
+        STORAGE: 's3',
+        S3_BUCKET: 'media',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+      }).storage,
+    ).toEqual({
       kind: 's3',
       endpoint: 'http://127.0.0.1:9000',
       bucket: 'media',
@@ -67,7 +95,10 @@ describe('scale-out configuration', () => {
       prefix: '',
     });
     expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'media' }).redis).toBeNull();
-    expect(loadConfig({ PUBLISH_CONCURRENCY_BY_PROVIDER: '{"bluesky": 4, "default": 2}' }).publishing.concurrencyByProvider).toEqual({ bluesky: 4, default: 2 });
+    expect(loadConfig({ PUBLISH_CONCURRENCY_BY_PROVIDER: '{"bluesky": 4, "default": 2}' }).publishing.concurrencyByProvider).toEqual({
+      bluesky: 4,
+      default: 2,
+    });
   });
 
   it.each([
@@ -93,7 +124,9 @@ describe('scale-out configuration', () => {
     expect(loadConfig({}).publishing.horizonSeconds).toBe(120);
     expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '60' }).publishing.horizonSeconds).toBe(150);
     expect(loadConfig({ PUBLISH_HORIZON_SECONDS: '600' }).publishing.horizonSeconds).toBe(600);
-    expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: '60', PUBLISH_HORIZON_SECONDS: '60' })).toThrow(/PUBLISH_HORIZON_SECONDS: must be longer than SWEEP_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: '60', PUBLISH_HORIZON_SECONDS: '60' })).toThrow(
+      /PUBLISH_HORIZON_SECONDS: must be longer than SWEEP_INTERVAL_SECONDS/,
+    );
     expect(() => loadConfig({ PUBLISH_HORIZON_SECONDS: 'soon' })).toThrow(/PUBLISH_HORIZON_SECONDS/);
   });
 });

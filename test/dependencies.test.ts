@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 type Lock = { packages: Record<string, { version?: string; engines?: Record<string, string> | string[]; hasInstallScript?: boolean }> };
 
 const lock = JSON.parse(fs.readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as Lock;
-const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string }; scripts: Record<string, string>; allowScripts?: Record<string, boolean> };
+const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
+};
 
 describe('dependencies', () => {
   it('every locked package supports the Node versions Herald promises (npm ci prints no EBADENGINE warning)', () => {
@@ -16,7 +20,8 @@ describe('dependencies', () => {
       const range = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
       if (!path || !range) continue;
       for (const version of [process.versions.node, oldest]) {
-        if (!semver.satisfies(version, range)) demands.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${range} (not ${version})`);
+        if (!semver.satisfies(version, range))
+          demands.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${range} (not ${version})`);
       }
     }
     expect(semver.major(oldest)).toBe(20);

@@ -19,7 +19,8 @@ describe('OpenAPI document', () => {
       const schema = node as Record<string, unknown>;
       if (schema.type === 'integer') {
         integers.push(path);
-        if (Math.abs(Number(schema.minimum)) === Number.MAX_SAFE_INTEGER || Math.abs(Number(schema.maximum)) === Number.MAX_SAFE_INTEGER) unbounded.push(path);
+        if (Math.abs(Number(schema.minimum)) === Number.MAX_SAFE_INTEGER || Math.abs(Number(schema.maximum)) === Number.MAX_SAFE_INTEGER)
+          unbounded.push(path);
         if (schema.minimum === undefined) unbounded.push(`${path} (no minimum)`);
       }
       for (const [key, value] of Object.entries(schema)) walk(value, `${path}/${key}`);
@@ -27,7 +28,8 @@ describe('OpenAPI document', () => {
     walk(document, '');
     expect(integers.length).toBeGreaterThan(10);
     expect(unbounded).toEqual([]);
-    const schemas = (document as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }).components.schemas;
+    const schemas = (document as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } })
+      .components.schemas;
     expect(schemas.MediaPage!.properties.total).toEqual({ type: 'integer', minimum: 0, description: 'Number of files in the library.' });
     expect(schemas.ApiError!.properties.statusCode).toMatchObject({ minimum: 400, maximum: 599 });
   });
@@ -41,8 +43,20 @@ describe('OpenAPI document', () => {
     expect(doc.servers).toEqual([{ url: 'http://herald.test/public/v1' }]);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
-        '/status', '/is-connected', '/workspaces', '/integrations', '/groups', '/integration-settings/{id}', '/integration-trigger/{id}',
-        '/posts', '/posts/{id}', '/posts/{id}/status', '/posts/{id}/missing', '/posts/{id}/release-id', '/posts/group/{group}', '/notifications',
+        '/status',
+        '/is-connected',
+        '/workspaces',
+        '/integrations',
+        '/groups',
+        '/integration-settings/{id}',
+        '/integration-trigger/{id}',
+        '/posts',
+        '/posts/{id}',
+        '/posts/{id}/status',
+        '/posts/{id}/missing',
+        '/posts/{id}/release-id',
+        '/posts/group/{group}',
+        '/notifications',
       ]),
     );
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/cli/admin.commands.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const docs = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 describe('the documentation stands alone in a clone', () => {

@@ -14,7 +14,15 @@ function csrfField(csrf: string): SafeHtml {
 }
 
 /** Sign up / sign in: the e-mail address, then the code the mail carries. */
-export function signInPage(input: { csrf: string; step: 'email' | 'code'; email?: string | undefined; code?: string | undefined; next?: string | undefined; error?: string | undefined; policy: 'open' | 'invite' | 'closed' }): string {
+export function signInPage(input: {
+  csrf: string;
+  step: 'email' | 'code';
+  email?: string | undefined;
+  code?: string | undefined;
+  next?: string | undefined;
+  error?: string | undefined;
+  policy: 'open' | 'invite' | 'closed';
+}): string {
   const next = input.next ? html`<input type="hidden" name="next" value="${input.next}">` : '';
   const who =
     input.policy === 'open'
@@ -84,7 +92,11 @@ export function keysPage(input: {
 }): string {
   const answers = html`${banner('bad', input.error)}${banner('good', input.notice)}${receivedInvitations(input.csrf, input.invitations)}`;
   if (!input.workspaceName || !input.role) {
-    return layout('Developer settings', html`<h1>Developer settings</h1>${answers}<p>You are not a member of any workspace yet. Ask an owner to invite you.</p>`, input.chrome);
+    return layout(
+      'Developer settings',
+      html`<h1>Developer settings</h1>${answers}<p>You are not a member of any workspace yet. Ask an owner to invite you.</p>`,
+      input.chrome,
+    );
   }
   const channelName = new Map(input.channels.map((c) => [c.id, c.name]));
   const created = input.created

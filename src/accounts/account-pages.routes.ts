@@ -5,7 +5,15 @@ import { formList, formText, readForm } from '../web/forms.ts';
 import { html } from '../web/html.ts';
 import { layout, messagePage, pageHeaders } from '../web/layout.ts';
 import { pageChrome } from '../web/navigation.ts';
-import { clearBrowserSession, csrfToken, requireUser, safeNext, signInBrowser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
+import {
+  clearBrowserSession,
+  csrfToken,
+  requireUser,
+  safeNext,
+  signInBrowser,
+  webPagesPlugin,
+  type WebOptions,
+} from '../web/session.plugin.ts';
 import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from './account-pages.html.ts';
 import { scopesFor } from './developer-keys.service.ts';
 import { grantableRoles, mayManageMembers, type Actor } from './members.service.ts';
@@ -37,7 +45,8 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
   const send = (reply: FastifyReply, body: string, status = 200) => reply.status(status).headers(pageHeaders()).send(body);
 
-  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members') => pageChrome(request, reply, web, `/account/${current}`);
+  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members') =>
+    pageChrome(request, reply, web, `/account/${current}`);
 
   /** A refusal to show on the page (with its headers, e.g. a 429's Retry-After); anything else goes to the error handler. */
   function failure(error: unknown, reply: FastifyReply): { status: number; message: string } {
@@ -61,21 +70,50 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const email = emailSchema.safeParse(query.email);
     const next = query.next || undefined;
     // Signed in already, with no other address to sign in as (an invitation's link to one's own address).
-    if (request.account && (!email.success || normaliseEmail(email.data) === request.account.session.email)) return reply.redirect(safeNext(next), 303);
+    if (request.account && (!email.success || normaliseEmail(email.data) === request.account.session.email))
+      return reply.redirect(safeNext(next), 303);
     const code = query.code.replace(/\D/g, '').slice(0, 12) || undefined;
     // The code step only after a code was asked for (or with the mailed one); a link with just the address asks for one first.
     const step = email.success && (code !== undefined || query.sent === '1') ? 'code' : 'email';
-    return send(reply, signInPage({ csrf: csrfToken(request, reply, web), step, email: email.success ? email.data : undefined, code, next: next && safeNext(next), policy: signIn.policy }));
+    return send(
+      reply,
+      signInPage({
+        csrf: csrfToken(request, reply, web),
+        step,
+        email: email.success ? email.data : undefined,
+        code,
+        next: next && safeNext(next),
+        policy: signIn.policy,
+      }),
+    );
   });
 
   app.post('/account/sign-in', { ...page, config: { auth: 'none', quota: SIGNUP_START_QUOTA } }, async (request, reply) => {
     const form = readForm(signInForm, request.body);
     const next = form.next;
     const email = emailSchema.safeParse(form.email.trim());
-    const render = (status: number, error: string) => send(reply, signInPage({ csrf: csrfToken(request, reply, web), step: 'email', email: form.email, next: next && safeNext(next), error, policy: signIn.policy }), status);
+    const render = (status: number, error: string) =>
+      send(
+        reply,
+        signInPage({
+          csrf: csrfToken(request, reply, web),
+          step: 'email',
+          email: form.email,
+          next: next && safeNext(next),
+          error,
+          policy: signIn.policy,
+        }),
+        status,
+      );
     if (!email.success) return render(400, 'That is not an e-mail address.');
     try {
-      await signIn.start(email.data, { afterAnswer: (deliver) => void reply.then(() => signIn.later(deliver), () => signIn.later(deliver)) });
+      await signIn.start(email.data, {
+        afterAnswer: (deliver) =>
+          void reply.then(
+            () => signIn.later(deliver),
+            () => signIn.later(deliver),
+          ),
+      });
     } catch (error) {
       const { status, message } = failure(error, reply);
       return render(status, message);
@@ -93,7 +131,18 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       return reply.redirect(safeNext(next), 303);
     } catch (error) {
       const { status, message } = failure(error, reply);
-      return send(reply, signInPage({ csrf: csrfToken(request, reply, web), step: 'code', email, next: next && safeNext(next), error: message, policy: signIn.policy }), status);
+      return send(
+        reply,
+        signInPage({
+          csrf: csrfToken(request, reply, web),
+          step: 'code',
+          email,
+          next: next && safeNext(next),
+          error: message,
+          policy: signIn.policy,
+        }),
+        status,
+      );
     }
   });
 
@@ -102,17 +151,25 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     return send(reply, linkPage({ csrf: csrfToken(request, reply, web), token }));
   });
 
-  app.post('/account/link/:token', { ...page, config: { auth: 'none', quota: SIGNUP_VERIFY_QUOTA }, schema: { hide: true, params: tokenParam } }, async (request, reply) => {
-    const { token } = tokenParam.parse(request.params);
-    try {
-      const user = await signIn.useLink(token);
-      await signInBrowser(reply, web, user.id);
-      return reply.redirect('/account/keys', 303);
-    } catch (error) {
-      const { status, message } = failure(error, reply);
-      return send(reply, messagePage('Link not valid', message, { href: '/account/sign-in', label: 'Sign in with your e-mail address' }), status);
-    }
-  });
+  app.post(
+    '/account/link/:token',
+    { ...page, config: { auth: 'none', quota: SIGNUP_VERIFY_QUOTA }, schema: { hide: true, params: tokenParam } },
+    async (request, reply) => {
+      const { token } = tokenParam.parse(request.params);
+      try {
+        const user = await signIn.useLink(token);
+        await signInBrowser(reply, web, user.id);
+        return reply.redirect('/account/keys', 303);
+      } catch (error) {
+        const { status, message } = failure(error, reply);
+        return send(
+          reply,
+          messagePage('Link not valid', message, { href: '/account/sign-in', label: 'Sign in with your e-mail address' }),
+          status,
+        );
+      }
+    },
+  );
 
   app.post('/account/sign-out', page, async (request, reply) => {
     if (request.account) await sessions.end(request.account.session.id);
@@ -135,7 +192,11 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     return reply.redirect(back === '/account/members' ? back : '/account/keys', 303);
   });
 
-  async function renderKeys(request: FastifyRequest, reply: FastifyReply, extra: { created?: CreatedSecret; error?: string; notice?: string; status?: number } = {}) {
+  async function renderKeys(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { created?: CreatedSecret; error?: string; notice?: string; status?: number } = {},
+  ) {
     const account = request.account!;
     const current = account.current;
     const owner = current && { userId: account.session.userId, workspaceId: current.workspace.id, role: current.role };
@@ -213,7 +274,10 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
 
   // --- Invitations to the signed-in user ---
   /** Answers an invitation sent to the signed-in address, then shows the keys page with what happened. */
-  function answerAction(answer: 'accept' | 'decline', action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>) {
+  function answerAction(
+    answer: 'accept' | 'decline',
+    action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>,
+  ) {
     app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
       try {
         const notice = await action(request.account!.session, idParam.parse(request.params).id, request);
@@ -241,13 +305,30 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   function actorOf(request: FastifyRequest): Actor | null {
     const account = request.account!;
     if (!account.current || !mayManageMembers(account.current.role)) return null;
-    return { userId: account.session.userId, email: account.session.email, workspaceId: account.current.workspace.id, role: account.current.role };
+    return {
+      userId: account.session.userId,
+      email: account.session.email,
+      workspaceId: account.current.workspace.id,
+      role: account.current.role,
+    };
   }
 
-  async function renderMembers(request: FastifyRequest, reply: FastifyReply, extra: { error?: string; notice?: string; status?: number } = {}) {
+  async function renderMembers(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; notice?: string; status?: number } = {},
+  ) {
     const actor = actorOf(request);
     if (!actor) {
-      return send(reply, layout('Members', html`<h1>Members</h1><p>Only owners and admins of a workspace manage its members.</p>`, chrome(request, reply, 'members')), 403);
+      return send(
+        reply,
+        layout(
+          'Members',
+          html`<h1>Members</h1><p>Only owners and admins of a workspace manage its members.</p>`,
+          chrome(request, reply, 'members'),
+        ),
+        403,
+      );
     }
     const { members: list, invitations } = await members.list(actor);
     return send(
@@ -318,5 +399,4 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     },
     idParam,
   );
-
 }

@@ -6,12 +6,26 @@ import type { InvitationsTable, SignInLinksTable } from './accounts.table.ts';
  * Counts one request against an address's window, in one statement that is the same whether
  * or not the address was ever seen (the row is created on the first count). Returns the counts.
  */
-export function countAgainstAddress(db: Executor, email: string, field: 'starts_in_window' | 'verifies_in_window', now: string, windowStartCutoff: string) {
+export function countAgainstAddress(
+  db: Executor,
+  email: string,
+  field: 'starts_in_window' | 'verifies_in_window',
+  now: string,
+  windowStartCutoff: string,
+) {
   const other = field === 'starts_in_window' ? 'verifies_in_window' : 'starts_in_window';
   const stale = sql<boolean>`sign_in_codes.window_started_at <= ${windowStartCutoff}`;
   return db
     .insertInto('sign_in_codes')
-    .values({ email, code_hash: null, expires_at: null, attempts: 0, window_started_at: now, starts_in_window: field === 'starts_in_window' ? 1 : 0, verifies_in_window: field === 'verifies_in_window' ? 1 : 0 })
+    .values({
+      email,
+      code_hash: null,
+      expires_at: null,
+      attempts: 0,
+      window_started_at: now,
+      starts_in_window: field === 'starts_in_window' ? 1 : 0,
+      verifies_in_window: field === 'verifies_in_window' ? 1 : 0,
+    })
     .onConflict((oc) =>
       oc.column('email').doUpdateSet({
         [field]: sql`CASE WHEN ${stale} THEN 1 ELSE sign_in_codes.${sql.ref(field)} + 1 END`,
@@ -25,7 +39,11 @@ export function countAgainstAddress(db: Executor, email: string, field: 'starts_
 
 /** Stores a new code for an address, replacing the one before and its tries. */
 export function replaceCode(db: Executor, email: string, codeHash: string, expiresAt: string) {
-  return db.updateTable('sign_in_codes').set({ code_hash: codeHash, expires_at: expiresAt, attempts: 0 }).where('email', '=', email).executeTakeFirst();
+  return db
+    .updateTable('sign_in_codes')
+    .set({ code_hash: codeHash, expires_at: expiresAt, attempts: 0 })
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export function findCode(db: Executor, email: string) {
@@ -47,7 +65,12 @@ export function countWrongTry(db: Executor, email: string, codeHash: string, max
 
 /** Uses a code up: succeeds for one caller only. */
 export function consumeCode(db: Executor, email: string, codeHash: string) {
-  return db.updateTable('sign_in_codes').set({ code_hash: null, expires_at: null, attempts: 0 }).where('email', '=', email).where('code_hash', '=', codeHash).executeTakeFirst();
+  return db
+    .updateTable('sign_in_codes')
+    .set({ code_hash: null, expires_at: null, attempts: 0 })
+    .where('email', '=', email)
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
 }
 
 /** Rows of addresses whose window is over and whose code is gone or dead: they hold nothing any more. */
@@ -63,12 +86,23 @@ export function upsertInvitation(db: Executor, row: InvitationsTable) {
   return db
     .insertInto('invitations')
     .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'email']).doUpdateSet({ role: row.role, invited_by: row.invited_by, created_at: row.created_at, expires_at: row.expires_at }))
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'email'])
+        .doUpdateSet({ role: row.role, invited_by: row.invited_by, created_at: row.created_at, expires_at: row.expires_at }),
+    )
     .execute();
 }
 
 export function listInvitationsOfWorkspace(db: Executor, workspaceId: string, now: string) {
-  return db.selectFrom('invitations').selectAll().where('workspace_id', '=', workspaceId).where('expires_at', '>', now).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function listInvitationsOfEmail(db: Executor, email: string, now: string) {
@@ -81,7 +115,15 @@ export function listInvitationsToEmail(db: Executor, email: string, now: string,
     .selectFrom('invitations')
     .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
     .leftJoin('users', 'users.id', 'invitations.invited_by')
-    .select(['invitations.id', 'invitations.workspace_id', 'workspaces.name as workspace_name', 'invitations.role', 'invitations.invited_by', 'users.email as invited_by_email', 'invitations.expires_at'])
+    .select([
+      'invitations.id',
+      'invitations.workspace_id',
+      'workspaces.name as workspace_name',
+      'invitations.role',
+      'invitations.invited_by',
+      'users.email as invited_by_email',
+      'invitations.expires_at',
+    ])
     .where('invitations.email', '=', email)
     .where('invitations.expires_at', '>', now);
   if (onlyId !== undefined) query = query.where('invitations.id', '=', onlyId);

@@ -27,19 +27,31 @@ export class DeveloperKeysService {
     return keys.filter((key) => key.revokedAt === null && (key.workspaceId === null || key.workspaceId === owner.workspaceId)).reverse();
   }
 
-  async create(owner: KeyOwner, input: { kind: KeyKind; name: string; scopes: string[]; channelIds: string[] }): Promise<{ key: ApiKey; secret: string }> {
+  async create(
+    owner: KeyOwner,
+    input: { kind: KeyKind; name: string; scopes: string[]; channelIds: string[] },
+  ): Promise<{ key: ApiKey; secret: string }> {
     const allowed: readonly string[] = scopesFor(input.kind, owner.role);
     const refused = input.scopes.filter((scope) => !allowed.includes(scope));
-    if (refused.length > 0) throw new BadRequestError(`Your role (${owner.role}) does not allow: ${refused.join(', ')}.`, { code: 'scope_not_allowed' });
+    if (refused.length > 0)
+      throw new BadRequestError(`Your role (${owner.role}) does not allow: ${refused.join(', ')}.`, { code: 'scope_not_allowed' });
     if (input.scopes.length === 0) throw new BadRequestError('Choose at least one scope.', { code: 'no_scope' });
     if (input.name.trim().length > 100) throw new BadRequestError('A key name has at most 100 characters.', { code: 'invalid_name' });
     let channelIds: string[] | null = null;
     if (input.channelIds.length > 0) {
       const known = new Set((await this.deps.channels.list(owner.workspaceId)).map((c) => c.id));
-      if (input.channelIds.some((id) => !known.has(id))) throw new BadRequestError('A chosen channel is not in this workspace.', { code: 'unknown_channel' });
+      if (input.channelIds.some((id) => !known.has(id)))
+        throw new BadRequestError('A chosen channel is not in this workspace.', { code: 'unknown_channel' });
       channelIds = input.channelIds;
     }
-    return this.deps.apiKeys.create({ userId: owner.userId, kind: input.kind, name: input.name, scopes: input.scopes, channelIds, workspaceId: owner.workspaceId });
+    return this.deps.apiKeys.create({
+      userId: owner.userId,
+      kind: input.kind,
+      name: input.name,
+      scopes: input.scopes,
+      channelIds,
+      workspaceId: owner.workspaceId,
+    });
   }
 
   async rotate(owner: KeyOwner, keyId: string): Promise<{ key: ApiKey; secret: string }> {

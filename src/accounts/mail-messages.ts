@@ -6,7 +6,13 @@ export function signInUrl(baseUrl: string, email: string, code?: string): string
   return `${baseUrl}/account/sign-in?${query.toString()}`;
 }
 
-export function signInCodeMessage(input: { baseUrl: string; email: string; code: string; newAccount: boolean; ttlMinutes: number }): MailMessage {
+export function signInCodeMessage(input: {
+  baseUrl: string;
+  email: string;
+  code: string;
+  newAccount: boolean;
+  ttlMinutes: number;
+}): MailMessage {
   const link = signInUrl(input.baseUrl, input.email, input.code);
   const action = input.newAccount ? 'create your Herald account' : 'sign in to Herald';
   return {
@@ -26,7 +32,13 @@ export function signInCodeMessage(input: { baseUrl: string; email: string; code:
 }
 
 /** One message whether or not the address has an account: joining waits for its answer either way. */
-export function invitationMessage(input: { baseUrl: string; email: string; workspaceName: string; role: string; invitedBy: string }): MailMessage {
+export function invitationMessage(input: {
+  baseUrl: string;
+  email: string;
+  workspaceName: string;
+  role: string;
+  invitedBy: string;
+}): MailMessage {
   return {
     to: input.email,
     subject: `You are invited to ${input.workspaceName} on Herald`,

@@ -24,7 +24,13 @@ export class SmtpMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     this.#transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(this.options.url));
     const transport = await this.#transport;
-    await transport.sendMail({ from: this.options.from, to: message.to, subject: message.subject, text: message.text, ...(message.html && { html: message.html }) });
+    await transport.sendMail({
+      from: this.options.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      ...(message.html && { html: message.html }),
+    });
   }
 
   close(): void {

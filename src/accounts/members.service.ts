@@ -23,10 +23,24 @@ export type Actor = { userId: string; email: string; workspaceId: string; role: 
 export type Invitation = { id: string; email: string; role: Role; createdAt: string; expiresAt: string };
 
 /** An invitation as its recipient sees it: where to, as what, from whom (null once that account is gone). */
-export type ReceivedInvitation = { id: string; workspaceId: string; workspaceName: string; role: Role; invitedBy: string | null; expiresAt: string };
+export type ReceivedInvitation = {
+  id: string;
+  workspaceId: string;
+  workspaceName: string;
+  role: Role;
+  invitedBy: string | null;
+  expiresAt: string;
+};
 
 function toReceived(row: Awaited<ReturnType<typeof repo.listInvitationsToEmail>>[number]): ReceivedInvitation {
-  return { id: row.id, workspaceId: row.workspace_id, workspaceName: row.workspace_name, role: isRole(row.role) ? row.role : 'viewer', invitedBy: row.invited_by_email, expiresAt: row.expires_at };
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    workspaceName: row.workspace_name,
+    role: isRole(row.role) ? row.role : 'viewer',
+    invitedBy: row.invited_by_email,
+    expiresAt: row.expires_at,
+  };
 }
 
 /** Owners and admins manage members; only an owner grants, changes or removes the owner role. */
@@ -48,16 +62,29 @@ export function grantableRoles(role: Role): Role[] {
  * operator's commands share.
  */
 export class MembersService {
-  constructor(private readonly deps: { db: Db; clock: Clock; mailer: Mailer; baseUrl: string; workspaces: WorkspacesService; quota: ClockedQuota; later: (task: () => Promise<void>) => void }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      mailer: Mailer;
+      baseUrl: string;
+      workspaces: WorkspacesService;
+      quota: ClockedQuota;
+      later: (task: () => Promise<void>) => void;
+    },
+  ) {}
 
   #require(actor: Actor): void {
-    if (!mayManageMembers(actor.role)) throw new ForbiddenError('Only owners and admins manage the members of a workspace.', { code: 'forbidden' });
+    if (!mayManageMembers(actor.role))
+      throw new ForbiddenError('Only owners and admins manage the members of a workspace.', { code: 'forbidden' });
   }
 
   async list(actor: Actor) {
     this.#require(actor);
     const members = await this.deps.workspaces.members(actor.workspaceId);
-    const invitations: Invitation[] = (await repo.listInvitationsOfWorkspace(this.deps.db, actor.workspaceId, this.deps.clock.now().toISOString())).map((row) => ({
+    const invitations: Invitation[] = (
+      await repo.listInvitationsOfWorkspace(this.deps.db, actor.workspaceId, this.deps.clock.now().toISOString())
+    ).map((row) => ({
       id: row.id,
       email: row.email,
       role: isRole(row.role) ? row.role : 'viewer',
@@ -93,7 +120,13 @@ export class MembersService {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
     });
-    const message = invitationMessage({ baseUrl: this.deps.baseUrl, email, workspaceName: workspace.name, role: granted, invitedBy: actor.email });
+    const message = invitationMessage({
+      baseUrl: this.deps.baseUrl,
+      email,
+      workspaceName: workspace.name,
+      role: granted,
+      invitedBy: actor.email,
+    });
     this.deps.later(() => this.deps.mailer.send(message));
     return { mail: this.deps.mailer.delivery };
   }
@@ -108,9 +141,14 @@ export class MembersService {
       const waitMs = await this.deps.quota.take(limit.key, limit.max, INVITATION_WINDOW_MS);
       if (waitMs === null) continue;
       const minutes = Math.ceil(waitMs / 60_000);
-      throw new AppError(429, 'rate_limited', `Too many invitations: ${limit.who} may send ${limit.max} an hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-        headers: { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
-      });
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many invitations: ${limit.who} may send ${limit.max} an hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        {
+          headers: { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
+        },
+      );
     }
   }
 
@@ -132,7 +170,10 @@ export class MembersService {
     const claimed = await repo.deleteInvitationToEmail(this.deps.db, row.id, user.email);
     if (Number(claimed.numDeletedRows) === 0) throw gone();
     if (senderRole === null || !grantableRoles(senderRole).includes(invitation.role)) {
-      throw new ConflictError('This invitation no longer holds: whoever sent it may no longer grant that role there. Ask an owner of the workspace to invite you again.', { code: 'invitation_invalid' });
+      throw new ConflictError(
+        'This invitation no longer holds: whoever sent it may no longer grant that role there. Ask an owner of the workspace to invite you again.',
+        { code: 'invitation_invalid' },
+      );
     }
     try {
       await this.deps.workspaces.addMember(row.workspace_id, user.id, invitation.role);
@@ -168,7 +209,8 @@ export class MembersService {
 
   #checkGrant(actor: Actor, role: string): Role {
     if (!isRole(role)) throw new BadRequestError(`Unknown role "${role}". Roles: ${ROLES.join(', ')}.`, { code: 'invalid_role' });
-    if (!grantableRoles(actor.role).includes(role)) throw new ForbiddenError('Only an owner can make someone an owner.', { code: 'forbidden' });
+    if (!grantableRoles(actor.role).includes(role))
+      throw new ForbiddenError('Only an owner can make someone an owner.', { code: 'forbidden' });
     return role;
   }
 
@@ -176,6 +218,7 @@ export class MembersService {
   async #checkTarget(actor: Actor, userId: string): Promise<void> {
     const role = await this.deps.workspaces.roleOf(actor.workspaceId, userId);
     if (role === null) throw new NotFoundError('That user is not a member of the workspace.');
-    if (role === 'owner' && actor.role !== 'owner') throw new ForbiddenError('Only an owner can change or remove an owner.', { code: 'forbidden' });
+    if (role === 'owner' && actor.role !== 'owner')
+      throw new ForbiddenError('Only an owner can change or remove an owner.', { code: 'forbidden' });
   }
 }

@@ -11,7 +11,15 @@ export function findSessionByTokenHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.workspace_id', 'sessions.created_at', 'sessions.expires_at', 'users.email', 'users.name'])
+    .select([
+      'sessions.id',
+      'sessions.user_id',
+      'sessions.workspace_id',
+      'sessions.created_at',
+      'sessions.expires_at',
+      'users.email',
+      'users.name',
+    ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -37,7 +37,14 @@ export class SessionsService {
   async create(userId: string): Promise<{ token: string; session: Session }> {
     const token = newToken();
     const now = this.deps.clock.now();
-    const row = { id: newId(), token_hash: sha256(token), user_id: userId, workspace_id: null, created_at: now.toISOString(), expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString() };
+    const row = {
+      id: newId(),
+      token_hash: sha256(token),
+      user_id: userId,
+      workspace_id: null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    };
     await repo.insertSession(this.deps.db, row);
     // Sessions that ran out are refused anyway; clearing the user's own keeps the table small.
     await repo.deleteExpiredSessionsOfUser(this.deps.db, userId, row.created_at);
@@ -55,7 +62,15 @@ export class SessionsService {
       await repo.deleteSession(this.deps.db, row.id);
       return null;
     }
-    return { id: row.id, userId: row.user_id, email: row.email, name: row.name, createdAt: row.created_at, expiresAt: row.expires_at, workspaceId: row.workspace_id };
+    return {
+      id: row.id,
+      userId: row.user_id,
+      email: row.email,
+      name: row.name,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      workspaceId: row.workspace_id,
+    };
   }
 
   /** The session with the user's workspaces and the one the pages act on. */

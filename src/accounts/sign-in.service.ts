@@ -85,7 +85,9 @@ export class SignInService {
     const code = newCode();
     const expiresAt = new Date(this.deps.clock.now().getTime() + CODE_TTL_MS).toISOString();
     await repo.replaceCode(this.deps.db, email, codeHash(email, code), expiresAt);
-    await this.deps.mailer.send(signInCodeMessage({ baseUrl: this.deps.baseUrl, email, code, newAccount: user === null, ttlMinutes: CODE_TTL_MS / 60_000 }));
+    await this.deps.mailer.send(
+      signInCodeMessage({ baseUrl: this.deps.baseUrl, email, code, newAccount: user === null, ttlMinutes: CODE_TTL_MS / 60_000 }),
+    );
   }
 
   /** At most every ten minutes, after an answer: forgets addresses whose counters and codes are over. */
@@ -99,9 +101,17 @@ export class SignInService {
 
   async #count(email: string, field: 'starts_in_window' | 'verifies_in_window', max: number, what: string): Promise<void> {
     const now = this.deps.clock.now();
-    const counts = await repo.countAgainstAddress(this.deps.db, email, field, now.toISOString(), new Date(now.getTime() - ADDRESS_WINDOW_MS).toISOString());
+    const counts = await repo.countAgainstAddress(
+      this.deps.db,
+      email,
+      field,
+      now.toISOString(),
+      new Date(now.getTime() - ADDRESS_WINDOW_MS).toISOString(),
+    );
     if (Number(counts[field]) > max) {
-      throw new AppError(429, 'rate_limited', `Too many sign-in ${what} for this address; try again within an hour.`, { headers: { 'Retry-After': String(ADDRESS_WINDOW_MS / 1000) } });
+      throw new AppError(429, 'rate_limited', `Too many sign-in ${what} for this address; try again within an hour.`, {
+        headers: { 'Retry-After': String(ADDRESS_WINDOW_MS / 1000) },
+      });
     }
   }
 
@@ -112,7 +122,9 @@ export class SignInService {
   async verify(rawEmail: string, code: string): Promise<{ user: User; created: boolean }> {
     const email = normaliseEmail(rawEmail);
     await this.#count(email, 'verifies_in_window', MAX_VERIFIES_PER_ADDRESS, 'attempts');
-    const invalid = new BadRequestError('That code is wrong or has expired. Ask for a new code and use the latest one.', { code: 'invalid_code' });
+    const invalid = new BadRequestError('That code is wrong or has expired. Ask for a new code and use the latest one.', {
+      code: 'invalid_code',
+    });
     const row = await repo.findCode(this.deps.db, email);
     const presented = codeHash(email, code.trim());
     if (!row?.code_hash || !row.expires_at) {
@@ -155,14 +167,23 @@ export class SignInService {
     const token = newToken();
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-    await repo.insertSignInLink(this.deps.db, { token_hash: sha256(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null });
+    await repo.insertSignInLink(this.deps.db, {
+      token_hash: sha256(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      used_at: null,
+    });
     return { url: `${this.deps.baseUrl}/account/link/${token}`, expiresAt };
   }
 
   /** Uses a one-time link up; returns the user it signs in. */
   async useLink(token: string): Promise<User> {
     const used = await repo.consumeSignInLink(this.deps.db, sha256(token), this.deps.clock.now().toISOString());
-    if (!used) throw new BadRequestError('This sign-in link was already used or has expired. Sign in with your e-mail address instead.', { code: 'invalid_link' });
+    if (!used)
+      throw new BadRequestError('This sign-in link was already used or has expired. Sign in with your e-mail address instead.', {
+        code: 'invalid_link',
+      });
     return this.deps.users.get(used.user_id);
   }
 }

@@ -9,7 +9,8 @@ import { signupStartBodySchema, signupStartResponseSchema, signupVerifyBodySchem
 export const SIGNUP_START_QUOTA = 10;
 export const SIGNUP_VERIFY_QUOTA = 30;
 
-export const START_MESSAGE = 'If this address may sign in or sign up, a one-time code is on its way to it. Send it to /public/v1/signup/verify, or type it into the sign-in page.';
+export const START_MESSAGE =
+  'If this address may sign in or sign up, a one-time code is on its way to it. Send it to /public/v1/signup/verify, or type it into the sign-in page.';
 
 /** Sign-up and sign-in by e-mail code, without a key. */
 export const signupRoutes: FastifyPluginAsyncZod<{ baseUrl: string; web: WebOptions }> = async (app, { baseUrl, web }) => {
@@ -32,8 +33,19 @@ export const signupRoutes: FastifyPluginAsyncZod<{ baseUrl: string; web: WebOpti
       },
     },
     async (request, reply) => {
-      await signIn.start(request.body.email, { afterAnswer: (deliver) => void reply.then(() => signIn.later(deliver), () => signIn.later(deliver)) });
-      return reply.status(202).send({ status: 'accepted' as const, message: START_MESSAGE, codeExpiresInSeconds: CODE_TTL_MS / 1000, verify: `${baseUrl}/public/v1/signup/verify` });
+      await signIn.start(request.body.email, {
+        afterAnswer: (deliver) =>
+          void reply.then(
+            () => signIn.later(deliver),
+            () => signIn.later(deliver),
+          ),
+      });
+      return reply.status(202).send({
+        status: 'accepted' as const,
+        message: START_MESSAGE,
+        codeExpiresInSeconds: CODE_TTL_MS / 1000,
+        verify: `${baseUrl}/public/v1/signup/verify`,
+      });
     },
   );
 
@@ -55,7 +67,13 @@ export const signupRoutes: FastifyPluginAsyncZod<{ baseUrl: string; web: WebOpti
       const { user, created } = await signIn.verify(request.body.email, request.body.code);
       const { expiresAt } = await signInBrowser(reply, web, user.id);
       reply.header('cache-control', 'no-store');
-      return { signedIn: true as const, user: { id: user.id, email: user.email }, created, sessionExpiresAt: expiresAt, next: `${baseUrl}/account/keys` };
+      return {
+        signedIn: true as const,
+        user: { id: user.id, email: user.email },
+        created,
+        sessionExpiresAt: expiresAt,
+        next: `${baseUrl}/account/keys`,
+      };
     },
   );
 };

@@ -33,4 +33,7 @@ export const signupVerifyResponseSchema = z
     sessionExpiresAt: z.iso.datetime(),
     next: z.url().describe('The developer settings page, where API keys are created.'),
   })
-  .meta({ id: 'SignupVerifyResponse', description: 'A browser session cookie is set for the pages; the REST API itself never takes cookies.' });
+  .meta({
+    id: 'SignupVerifyResponse',
+    description: 'A browser session cookie is set for the pages; the REST API itself never takes cookies.',
+  });

@@ -51,7 +51,9 @@ export class AccessService {
     const cached = version === undefined ? undefined : this.#cache.get(key);
     if (cached && cached.version === version) return cached.memberships;
     return listMembershipsOfUser(this.deps.db, principal.userId, principal.workspaceId).then((rows) => {
-      const memberships = Object.freeze(rows.flatMap((row) => (isRole(row.role) ? [Object.freeze({ workspace: freezeWorkspace(toWorkspace(row)), role: row.role })] : [])));
+      const memberships = Object.freeze(
+        rows.flatMap((row) => (isRole(row.role) ? [Object.freeze({ workspace: freezeWorkspace(toWorkspace(row)), role: row.role })] : [])),
+      );
       if (version !== undefined) {
         this.#cache.delete(key);
         if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
@@ -68,7 +70,13 @@ export class AccessService {
   async workspaces(principal: Principal, selected: string | undefined) {
     const memberships = await this.memberships(principal);
     const current = selected !== undefined || memberships.length === 1 ? (await this.select(principal, selected)).workspace.id : null;
-    return memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role, current: m.workspace.id === current, apiAccess: m.workspace.plan.apiAccess }));
+    return memberships.map((m) => ({
+      id: m.workspace.id,
+      name: m.workspace.name,
+      role: m.role,
+      current: m.workspace.id === current,
+      apiAccess: m.workspace.plan.apiAccess,
+    }));
   }
 
   /**
@@ -84,18 +92,21 @@ export class AccessService {
     if (selected !== undefined) {
       chosen = memberships.find((m) => m.workspace.id === selected);
       if (!chosen) {
-        throw new ForbiddenError(`This key has no access to workspace "${selected}" (its owner is not a member there, or the key is limited to another workspace).`, {
-          code: 'workspace_forbidden',
-          details: { workspace: selected, role: null },
-        });
+        throw new ForbiddenError(
+          `This key has no access to workspace "${selected}" (its owner is not a member there, or the key is limited to another workspace).`,
+          {
+            code: 'workspace_forbidden',
+            details: { workspace: selected, role: null },
+          },
+        );
       }
     } else if (memberships.length === 1) {
       chosen = memberships[0];
     } else if (memberships.length === 0) {
       throw new ForbiddenError(
         principal.workspaceId
-          ? 'The key\'s owner is no longer a member of the workspace this key is limited to.'
-          : 'The key\'s owner is not a member of any workspace.',
+          ? "The key's owner is no longer a member of the workspace this key is limited to."
+          : "The key's owner is not a member of any workspace.",
         { code: 'no_workspace', details: { role: null } },
       );
     } else {
@@ -106,7 +117,9 @@ export class AccessService {
     }
     if (!chosen) throw new Error('unreachable');
     if (!chosen.workspace.plan.apiAccess) {
-      throw new UnauthorizedError(`The plan of workspace "${chosen.workspace.name}" does not include API access.`, { code: 'plan_without_api' });
+      throw new UnauthorizedError(`The plan of workspace "${chosen.workspace.name}" does not include API access.`, {
+        code: 'plan_without_api',
+      });
     }
     return {
       principal,

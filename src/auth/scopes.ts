@@ -17,7 +17,7 @@ export type Scope = RestScope | McpScope;
 
 export const ROLES = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-export const roleSchema = z.enum(ROLES).describe('A member\'s role in a workspace.');
+export const roleSchema = z.enum(ROLES).describe("A member's role in a workspace.");
 
 const READ: Scope[] = ['posts:read', 'channels:read', 'analytics:read', 'mcp:read'];
 const DRAFT: Scope[] = [...READ, 'posts:draft', 'media:write', 'mcp:write'];

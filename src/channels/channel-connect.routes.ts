@@ -33,9 +33,14 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
   const done = (reply: FastifyReply, result: { channel: { name: string }; reconnected: boolean }) =>
-    reply.send(page(result.reconnected ? 'Channel reconnected' : 'Channel connected', `"${result.channel.name}" is ${result.reconnected ? 'reconnected' : 'connected'} to Herald. You can close this window.`));
+    reply.send(
+      page(
+        result.reconnected ? 'Channel reconnected' : 'Channel connected',
+        `"${result.channel.name}" is ${result.reconnected ? 'reconnected' : 'connected'} to Herald. You can close this window.`,
+      ),
+    );
   const failed = (request: FastifyRequest, reply: FastifyReply, provider: string, failure: unknown) => {
-    if (!(failure instanceof AppError) || failure.statusCode >= 500 && failure.statusCode !== 502) throw failure;
+    if (!(failure instanceof AppError) || (failure.statusCode >= 500 && failure.statusCode !== 502)) throw failure;
     request.log.info({ err: failure, provider }, 'a channel sign-in did not finish');
     return reply.status(failure.statusCode).send(page('Not connected', failure.message));
   };
@@ -58,7 +63,8 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.headers(PAGE_HEADERS);
       const { provider } = request.params;
       const { state, code, error } = request.query;
-      if (!isProviderIdentifier(provider) || !state) return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
+      if (!isProviderIdentifier(provider) || !state)
+        return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
       try {
         const result = await app.services.connect.finish(provider, { state, code, error });
         if ('kind' in result) return reply.headers(CHOICE_PAGE_HEADERS).send(choicePage(provider, result));
@@ -82,7 +88,8 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.headers(PAGE_HEADERS);
       const { provider } = request.params;
-      if (!isProviderIdentifier(provider)) return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
+      if (!isProviderIdentifier(provider))
+        return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
       try {
         return done(reply, await app.services.connect.choose(provider, request.body));
       } catch (failure) {

@@ -13,7 +13,15 @@ import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
-import { ProviderError, type ConnectedAccount, type OAuthAppStore, type Provider, type SignInChoice, type SignInContext, type SignInResult } from '../providers/provider.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type OAuthAppStore,
+  type Provider,
+  type SignInChoice,
+  type SignInContext,
+  type SignInResult,
+} from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './channels.repository.ts';
@@ -66,8 +74,13 @@ function connectFailure(provider: Provider, error: unknown): never {
   if (error.kind === 'auth' || error.kind === 'rejected') {
     throw new BadRequestError(`${provider.name} refused the credentials: ${error.message}`, { code: 'platform_refused', cause: error });
   }
-  const headers: Record<string, string> = error.options.retryAfterMs ? { 'retry-after': String(Math.ceil(error.options.retryAfterMs / 1000)) } : {};
-  throw new AppError(502, `platform_${error.kind}`, `${provider.name} could not check the credentials right now: ${error.message}`, { cause: error, headers });
+  const headers: Record<string, string> = error.options.retryAfterMs
+    ? { 'retry-after': String(Math.ceil(error.options.retryAfterMs / 1000)) }
+    : {};
+  throw new AppError(502, `platform_${error.kind}`, `${provider.name} could not check the credentials right now: ${error.message}`, {
+    cause: error,
+    headers,
+  });
 }
 
 /**
@@ -78,7 +91,16 @@ function connectFailure(provider: Provider, error: unknown): never {
 export class ChannelConnectService {
   readonly #apps: OAuthAppStore;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; channels: ChannelsService; baseUrl: string }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      secretBox: SecretBox;
+      outbound: OutboundClient;
+      channels: ChannelsService;
+      baseUrl: string;
+    },
+  ) {
     const { db, secretBox, clock } = deps;
     this.#apps = {
       async get(provider, host, redirectUri) {
@@ -103,20 +125,32 @@ export class ChannelConnectService {
   }
 
   #signInContext(provider: string): SignInContext {
-    return { outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps, apps: this.#apps, redirectUri: callbackUrl(this.deps.baseUrl, provider) };
+    return {
+      outbound: this.deps.outbound,
+      platformApps: this.deps.channels.platformApps,
+      apps: this.#apps,
+      redirectUri: callbackUrl(this.deps.baseUrl, provider),
+    };
   }
 
   /** POST /integrations/connect: `fields` are the platform's (credentials, or what the sign-in needs). */
-  async connect(access: WorkspaceAccess, input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> }): Promise<ConnectResult> {
+  async connect(
+    access: WorkspaceAccess,
+    input: { provider: string; name?: string | undefined; group?: string | undefined; fields: Record<string, unknown> },
+  ): Promise<ConnectResult> {
     requireScope(access, 'channels:write');
     const requester = requesterOf(access);
     if (!isProviderIdentifier(input.provider)) {
       const unavailable = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).unavailable?.(this.deps.channels.platformApps));
       const note = unavailable.length ? `; not available on this server until the operator sets their app: ${unavailable.join(', ')}` : '';
-      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, { code: 'unknown_provider' });
+      throw new BadRequestError(`Unknown provider "${input.provider}". Providers: ${PROVIDER_IDENTIFIERS.join(', ')}${note}.`, {
+        code: 'unknown_provider',
+      });
     }
     if (requester.channelIds !== null) {
-      throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', { code: 'channel_limited_key' });
+      throw new ForbiddenError('A key limited to certain channels cannot connect new ones; use a key without a channel limit.', {
+        code: 'channel_limited_key',
+      });
     }
     const provider = getProvider(input.provider);
     checkAvailable(provider, this.deps.channels.platformApps);
@@ -128,7 +162,10 @@ export class ChannelConnectService {
       return { kind: 'redirect', url };
     }
     if (!provider.connectAccount) {
-      throw new BadRequestError(`${provider.name} channels are connected by the operator (\`herald admin channel create\`). ${provider.connectHelp}`, { code: 'connect_not_supported' });
+      throw new BadRequestError(
+        `${provider.name} channels are connected by the operator (\`herald admin channel create\`). ${provider.connectHelp}`,
+        { code: 'connect_not_supported' },
+      );
     }
     const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, input.fields));
     const existing = await this.deps.channels.findByAccount(requester.workspaceId, provider.identifier, account.internalId);
@@ -174,32 +211,50 @@ export class ChannelConnectService {
     }
     const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, merged, { allowUnknown: true }));
     if (channel.internalId && channel.internalId !== account.internalId) {
-      throw new BadRequestError(`These credentials belong to another ${provider.name} account (${account.handle ?? account.name}); connect it as a new channel instead.`, {
-        code: 'different_account',
-      });
+      throw new BadRequestError(
+        `These credentials belong to another ${provider.name} account (${account.handle ?? account.name}); connect it as a new channel instead.`,
+        {
+          code: 'different_account',
+        },
+      );
     }
-    return { kind: 'connected', channel: await this.deps.channels.reconnectAccount(requester.workspaceId, id, { config, account }), reconnected: true };
+    return {
+      kind: 'connected',
+      channel: await this.deps.channels.reconnectAccount(requester.workspaceId, id, { config, account }),
+      reconnected: true,
+    };
   }
 
   #checkedConfig(provider: Provider, fields: Record<string, unknown>, options: { allowUnknown?: boolean } = {}): Record<string, unknown> {
     const unknown = options.allowUnknown ? [] : unknownFields(provider.configSchema, fields);
     if (unknown.length) {
-      throw new BadRequestError(`Unknown field(s) for ${provider.identifier}: ${unknown.join(', ')}. ${provider.connectHelp}`, { code: 'invalid_config' });
+      throw new BadRequestError(`Unknown field(s) for ${provider.identifier}: ${unknown.join(', ')}. ${provider.connectHelp}`, {
+        code: 'invalid_config',
+      });
     }
     const parsed = provider.configSchema.safeParse(fields);
-    if (!parsed.success) throw new BadRequestError(`The ${provider.identifier} credentials are invalid: ${issues(parsed.error, '')}.`, { code: 'invalid_config' });
+    if (!parsed.success)
+      throw new BadRequestError(`The ${provider.identifier} credentials are invalid: ${issues(parsed.error, '')}.`, {
+        code: 'invalid_config',
+      });
     const config = parsed.data as Record<string, unknown>;
     for (const field of provider.configUrls) {
       const value = config[field];
       if (typeof value !== 'string') continue;
       const refused = this.deps.outbound.refusal(value);
-      if (refused) throw new BadRequestError(`The ${provider.identifier} configuration's ${field} cannot be used: ${refused.message}`, { code: 'outbound_refused' });
+      if (refused)
+        throw new BadRequestError(`The ${provider.identifier} configuration's ${field} cannot be used: ${refused.message}`, {
+          code: 'outbound_refused',
+        });
     }
     return config;
   }
 
   /** Checks the credentials with the platform; the configuration to store comes back with the account. */
-  async #checkLive(provider: Provider, config: Record<string, unknown>): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
+  async #checkLive(
+    provider: Provider,
+    config: Record<string, unknown>,
+  ): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
     const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps };
     try {
       const account = await provider.connectAccount!(ctx);
@@ -209,10 +264,18 @@ export class ChannelConnectService {
     }
   }
 
-  async #startSignIn(requester: Requester, provider: Provider, fields: Record<string, unknown>, target: { channelId: string | null; groupId: string | null }): Promise<string> {
+  async #startSignIn(
+    requester: Requester,
+    provider: Provider,
+    fields: Record<string, unknown>,
+    target: { channelId: string | null; groupId: string | null },
+  ): Promise<string> {
     const signIn = provider.signIn!;
     const parsed = signIn.startSchema.safeParse(fields);
-    if (!parsed.success) throw new BadRequestError(`To connect ${provider.name}: ${issues(parsed.error, '')}. ${provider.connectHelp}`, { code: 'invalid_config' });
+    if (!parsed.success)
+      throw new BadRequestError(`To connect ${provider.name}: ${issues(parsed.error, '')}. ${provider.connectHelp}`, {
+        code: 'invalid_config',
+      });
     const state = randomBytes(32).toString('base64url');
     let started: { url: string; pending: Record<string, unknown> };
     try {
@@ -241,14 +304,22 @@ export class ChannelConnectService {
    * credential that asked may still connect channels in its workspace, exchanges the code, and creates
    * the channel (or reconnects the one the account already has, or the one being reconnected).
    */
-  async finish(providerId: string, input: { state: string; code?: string | undefined; error?: string | undefined }): Promise<{ channel: Channel; reconnected: boolean } | ConnectChoice> {
+  async finish(
+    providerId: string,
+    input: { state: string; code?: string | undefined; error?: string | undefined },
+  ): Promise<{ channel: Channel; reconnected: boolean } | ConnectChoice> {
     const { row, provider } = await this.#takeState(providerId, input.state);
     if (input.error || !input.code) {
-      throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, { code: 'access_denied' });
+      throw new BadRequestError(`${provider.name} did not grant access${input.error ? ` (${input.error})` : ''}; nothing was connected.`, {
+        code: 'access_denied',
+      });
     }
     let result: SignInResult | SignInChoice;
     try {
-      result = await provider.signIn!.finish(this.#signInContext(providerId), { code: input.code, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+      result = await provider.signIn!.finish(this.#signInContext(providerId), {
+        code: input.code,
+        pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown>,
+      });
     } catch (error) {
       connectFailure(provider, error);
     }
@@ -271,10 +342,14 @@ export class ChannelConnectService {
   /** The person's choice after a sign-in that asked for one (POST from the choice page). */
   async choose(providerId: string, input: { state: string; choice: string }): Promise<{ channel: Channel; reconnected: boolean }> {
     const { row, provider } = await this.#takeState(providerId, input.state);
-    if (!provider.signIn?.choose) throw new BadRequestError('This sign-in has nothing to choose; start connecting again.', { code: 'invalid_state' });
+    if (!provider.signIn?.choose)
+      throw new BadRequestError('This sign-in has nothing to choose; start connecting again.', { code: 'invalid_state' });
     let result: SignInResult;
     try {
-      result = await provider.signIn.choose(this.#signInContext(providerId), { choice: input.choice, pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown> });
+      result = await provider.signIn.choose(this.#signInContext(providerId), {
+        choice: input.choice,
+        pending: JSON.parse(this.deps.secretBox.open(row.pending)) as Record<string, unknown>,
+      });
     } catch (error) {
       connectFailure(provider, error);
     }
@@ -284,7 +359,8 @@ export class ChannelConnectService {
   /** Takes a sign-in state once; it must be this provider's, unexpired, and its credential must still be allowed. */
   async #takeState(providerId: string, state: string) {
     const row = await repo.takeConnectState(this.deps.db, stateId(state));
-    if (!row || row.provider !== providerId) throw new BadRequestError('This sign-in link is unknown or was already used; start connecting again.', { code: 'invalid_state' });
+    if (!row || row.provider !== providerId)
+      throw new BadRequestError('This sign-in link is unknown or was already used; start connecting again.', { code: 'invalid_state' });
     if (Date.parse(row.expires_at) <= this.deps.clock.now().getTime()) {
       throw new BadRequestError('This sign-in took too long and expired; start connecting again.', { code: 'state_expired' });
     }
@@ -295,19 +371,31 @@ export class ChannelConnectService {
   }
 
   /** Creates the channel, or reconnects the one the account already has, or the one being reconnected. */
-  async #complete(row: { workspace_id: string; channel_id: string | null; client_group_id: string | null; provider: string }, provider: Provider, result: SignInResult): Promise<{ channel: Channel; reconnected: boolean }> {
+  async #complete(
+    row: { workspace_id: string; channel_id: string | null; client_group_id: string | null; provider: string },
+    provider: Provider,
+    result: SignInResult,
+  ): Promise<{ channel: Channel; reconnected: boolean }> {
     const providerId = provider.identifier;
     const { config, account } = result;
     if (row.channel_id) {
       const target = await this.deps.channels.get(row.workspace_id, row.channel_id);
       if (target.internalId && target.internalId !== account.internalId) {
-        throw new BadRequestError(`You signed in as another ${provider.name} account (${account.handle ?? account.name}) than the channel's; nothing was changed.`, { code: 'different_account' });
+        throw new BadRequestError(
+          `You signed in as another ${provider.name} account (${account.handle ?? account.name}) than the channel's; nothing was changed.`,
+          { code: 'different_account' },
+        );
       }
-      return { channel: await this.deps.channels.reconnectAccount(row.workspace_id, row.channel_id, { config, account }), reconnected: true };
+      return {
+        channel: await this.deps.channels.reconnectAccount(row.workspace_id, row.channel_id, { config, account }),
+        reconnected: true,
+      };
     }
     const existing = await this.deps.channels.findByAccount(row.workspace_id, providerId, account.internalId);
-    if (existing) return { channel: await this.deps.channels.reconnectAccount(row.workspace_id, existing.id, { config, account }), reconnected: true };
-    const groupId = row.client_group_id && (await findGroup(this.deps.db, row.workspace_id, row.client_group_id)) ? row.client_group_id : null;
+    if (existing)
+      return { channel: await this.deps.channels.reconnectAccount(row.workspace_id, existing.id, { config, account }), reconnected: true };
+    const groupId =
+      row.client_group_id && (await findGroup(this.deps.db, row.workspace_id, row.client_group_id)) ? row.client_group_id : null;
     const channel = await this.deps.channels.create(row.workspace_id, {
       provider: providerId,
       name: account.name,
@@ -326,7 +414,10 @@ export class ChannelConnectService {
    * grant the state records: revoking the app's access ends the grant).
    */
   async #checkRequesterStillAllowed(credentialId: string, workspaceId: string): Promise<void> {
-    const refused = new ForbiddenError('The API key or app that started this sign-in can no longer connect channels in its workspace; nothing was connected.', { code: 'requester_revoked' });
+    const refused = new ForbiddenError(
+      'The API key or app that started this sign-in can no longer connect channels in its workspace; nothing was connected.',
+      { code: 'requester_revoked' },
+    );
     const standing = await this.#requesterStanding(credentialId, workspaceId);
     if (!standing) throw refused;
     const [membership] = await listMembershipsOfUser(this.deps.db, standing.userId, workspaceId);
@@ -345,7 +436,8 @@ export class ChannelConnectService {
     }
     if (credentialId.startsWith('oauth:')) return null;
     const key = await findKey(this.deps.db, credentialId);
-    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null) return null;
+    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null)
+      return null;
     return { userId: key.user_id, scopes: JSON.parse(key.scopes) as Scope[] };
   }
 }
@@ -353,5 +445,9 @@ export class ChannelConnectService {
 /** The stored values a sign-in's start schema knows (e.g. a Mastodon channel's `instance`). */
 function pickKnown(schema: z.ZodType, stored: Record<string, unknown>): Record<string, unknown> {
   if (!(schema instanceof z.ZodObject)) return {};
-  return Object.fromEntries(Object.keys(schema.shape).filter((k) => k in stored).map((k) => [k, stored[k]]));
+  return Object.fromEntries(
+    Object.keys(schema.shape)
+      .filter((k) => k in stored)
+      .map((k) => [k, stored[k]]),
+  );
 }

@@ -22,7 +22,11 @@ const channelColumns = [
   'client_groups.name as client_group_name',
 ] as const;
 
-export function listChannels(db: Executor, workspaceId: string, filter: { groupId?: string | undefined; channelIds?: readonly string[] | null }) {
+export function listChannels(
+  db: Executor,
+  workspaceId: string,
+  filter: { groupId?: string | undefined; channelIds?: readonly string[] | null },
+) {
   let query = db
     .selectFrom('channels')
     .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
@@ -75,21 +79,51 @@ export function countChannels(db: Executor, workspaceId: string) {
 
 /** Disables a channel; only the first of several concurrent callers sees a row change. */
 export function disableChannel(db: Executor, id: string, reason: DisabledReason, at: string) {
-  return db.updateTable('channels').set({ disabled: 1, disabled_reason: reason, updated_at: at }).where('id', '=', id).where('disabled', '=', 0).executeTakeFirst();
+  return db
+    .updateTable('channels')
+    .set({ disabled: 1, disabled_reason: reason, updated_at: at })
+    .where('id', '=', id)
+    .where('disabled', '=', 0)
+    .executeTakeFirst();
 }
 
 export function updateChannel(
   db: Executor,
   workspaceId: string,
   id: string,
-  changes: Partial<Pick<ChannelsTable, 'credentials' | 'disabled' | 'disabled_reason' | 'name' | 'picture' | 'profile' | 'internal_id' | 'client_group_id' | 'preferred_settings'>> & { updated_at: string },
+  changes: Partial<
+    Pick<
+      ChannelsTable,
+      | 'credentials'
+      | 'disabled'
+      | 'disabled_reason'
+      | 'name'
+      | 'picture'
+      | 'profile'
+      | 'internal_id'
+      | 'client_group_id'
+      | 'preferred_settings'
+    >
+  > & { updated_at: string },
 ) {
-  return db.updateTable('channels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .updateTable('channels')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Marks a channel deleted; its posts stay. Only the first of concurrent callers changes the row. */
 export function markChannelDeleted(db: Executor, workspaceId: string, id: string, at: string) {
-  return db.updateTable('channels').set({ deleted_at: at, updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .updateTable('channels')
+    .set({ deleted_at: at, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Brings a deleted channel back with new credentials, enabled. */
@@ -126,7 +160,13 @@ export function countWaitingPosts(db: Executor, channelId: string) {
 
 /** A post of the channel being published right now, if any. */
 export function findPublishingPost(db: Executor, channelId: string) {
-  return db.selectFrom('posts').select('id').where('channel_id', '=', channelId).where('deleted_at', 'is', null).where('state', '=', 'PUBLISHING').executeTakeFirst();
+  return db
+    .selectFrom('posts')
+    .select('id')
+    .where('channel_id', '=', channelId)
+    .where('deleted_at', 'is', null)
+    .where('state', '=', 'PUBLISHING')
+    .executeTakeFirst();
 }
 
 /** The workspace's channel for a platform account, if it has one: one in use first, else a deleted one (to restore). */
@@ -146,21 +186,41 @@ export function findChannelByAccount(db: Executor, workspaceId: string, provider
 /** Posts of a channel (not deleted) that are scheduled or being published, earliest first, at most `limit`. */
 export async function listWaitingPosts(db: Executor, channelId: string, limit: number) {
   // One ordered range per state, merged: a single query over both states would sort all of them.
-  const [queued, publishing] = await Promise.all([listChannelPostsInState(db, channelId, 'QUEUE', null, limit), listChannelPostsInState(db, channelId, 'PUBLISHING', null, limit)]);
-  return [...queued, ...publishing].sort((a, b) => (a.publish_at === b.publish_at ? (a.id < b.id ? -1 : 1) : a.publish_at < b.publish_at ? -1 : 1)).slice(0, limit);
+  const [queued, publishing] = await Promise.all([
+    listChannelPostsInState(db, channelId, 'QUEUE', null, limit),
+    listChannelPostsInState(db, channelId, 'PUBLISHING', null, limit),
+  ]);
+  return [...queued, ...publishing]
+    .sort((a, b) => (a.publish_at === b.publish_at ? (a.id < b.id ? -1 : 1) : a.publish_at < b.publish_at ? -1 : 1))
+    .slice(0, limit);
 }
 
 export function findOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {
-  return db.selectFrom('oauth_apps').selectAll().where('provider', '=', provider).where('host', '=', host).where('redirect_uri', '=', redirectUri).executeTakeFirst();
+  return db
+    .selectFrom('oauth_apps')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('host', '=', host)
+    .where('redirect_uri', '=', redirectUri)
+    .executeTakeFirst();
 }
 
 /** Inserts a registration unless one exists for the same provider, host and redirect URI. */
 export function insertOAuthApp(db: Executor, row: OAuthAppsTable) {
-  return db.insertInto('oauth_apps').values(row).onConflict((oc) => oc.columns(['provider', 'host', 'redirect_uri']).doNothing()).execute();
+  return db
+    .insertInto('oauth_apps')
+    .values(row)
+    .onConflict((oc) => oc.columns(['provider', 'host', 'redirect_uri']).doNothing())
+    .execute();
 }
 
 export function deleteOAuthApp(db: Executor, provider: string, host: string, redirectUri: string) {
-  return db.deleteFrom('oauth_apps').where('provider', '=', provider).where('host', '=', host).where('redirect_uri', '=', redirectUri).execute();
+  return db
+    .deleteFrom('oauth_apps')
+    .where('provider', '=', provider)
+    .where('host', '=', host)
+    .where('redirect_uri', '=', redirectUri)
+    .execute();
 }
 
 export function insertConnectState(db: Executor, row: ConnectStatesTable) {
@@ -197,7 +257,11 @@ export async function claimRenewal(db: Executor, id: string, holder: string, now
 
 /** What a renewal watches on a channel: its sealed credentials, whether it can post, who holds the claim. */
 export function findRenewal(db: Executor, id: string) {
-  return db.selectFrom('channels').select(['credentials', 'disabled', 'deleted_at', 'renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('channels')
+    .select(['credentials', 'disabled', 'deleted_at', 'renewing_until', 'renewing_by'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
@@ -221,5 +285,10 @@ export function storeRenewed(db: Executor, id: string, holder: string, credentia
 
 /** Lets go of the claim, if `holder` still has it. */
 export function releaseRenewal(db: Executor, id: string, holder: string) {
-  return db.updateTable('channels').set({ renewing_until: null, renewing_by: null }).where('id', '=', id).where('renewing_by', '=', holder).executeTakeFirst();
+  return db
+    .updateTable('channels')
+    .set({ renewing_until: null, renewing_by: null })
+    .where('id', '=', id)
+    .where('renewing_by', '=', holder)
+    .executeTakeFirst();
 }

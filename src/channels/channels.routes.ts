@@ -29,7 +29,8 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       schema: {
         tags: ['Channels'],
         summary: 'List channels',
-        description: 'A key limited to certain channels sees only those; it is never refused with 403 for that. An unknown `group` is a 404.',
+        description:
+          'A key limited to certain channels sees only those; it is never refused with 403 for that. An unknown `group` is a 404.',
         headers: showorgHeader,
         querystring: listChannelsQuery,
         response: { 200: z.array(channelSchema), ...authErrors, 404: apiErrorSchema },
@@ -56,7 +57,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         tags: ['Channels'],
         summary: 'Connect a channel',
         description:
-          'Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator\'s app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform\'s configuration, see the README); Herald checks them with the platform at once (a refusal is a 400 `platform_refused` with the platform\'s reason, and nothing is stored) and creates the channel with the account\'s name, handle and picture. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).',
+          "Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator's app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform's configuration, see the README); Herald checks them with the platform at once (a refusal is a 400 `platform_refused` with the platform's reason, and nothing is stored) and creates the channel with the account's name, handle and picture. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).",
         headers: showorgHeader,
         body: connectBodySchema,
         response: { 200: connectResultSchema, ...authErrors, 402: apiErrorSchema, 404: apiErrorSchema, 502: apiErrorSchema },
@@ -95,7 +96,8 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
       schema: {
         tags: ['Channels'],
         summary: 'Rename a channel, file it under a client group, set its preferred settings',
-        description: 'Fields left out are kept; `group: null` and `preferredSettings: null` clear them. `preferredSettings` are checked against the channel\'s settings schema (GET /integration-settings/:id) and apply to posts that leave a setting out.',
+        description:
+          "Fields left out are kept; `group: null` and `preferredSettings: null` clear them. `preferredSettings` are checked against the channel's settings schema (GET /integration-settings/:id) and apply to posts that leave a setting out.",
         headers: showorgHeader,
         params: channelIdParams,
         body: channelChangesSchema,
@@ -116,7 +118,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         tags: ['Channels'],
         summary: 'Delete a channel',
         description:
-          'Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan\'s channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel\'s id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.',
+          "Deletes the channel and keeps its posts. While posts are scheduled on it the answer is 409 `channel_has_scheduled_posts` naming them (`posts`); with `force=true` they are moved to draft, so none is published. A post being published at that moment refuses it with 409 `post_publishing`. The deleted channel leaves GET /integrations, GET /integration-settings/:id and the plan's channel count, and publishes nothing; its drafts and published history stay readable through GET /posts and GET /posts/:id (their `integration` keeps the deleted channel's id and platform) and can be deleted, but scheduling or creating posts for it answers 409 `channel_deleted`. Connecting the same account again (POST /integrations/connect) restores the channel under the same id, with its name, client group, preferred settings and posts, and new credentials.",
         headers: showorgHeader,
         params: channelIdParams,
         querystring: deleteChannelQuery,

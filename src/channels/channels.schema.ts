@@ -10,7 +10,7 @@ export const channelSchema = z
     picture: z.string().describe('Profile picture URL.'),
     disabled: z.boolean().describe('Whether the channel cannot post right now.'),
     disabledReason: z.string().nullable().describe('Why it is disabled, e.g. `needs_reconnect`; null when enabled.'),
-    profile: z.string().describe('The channel\'s handle, without the at sign; empty when the platform has none.'),
+    profile: z.string().describe("The channel's handle, without the at sign; empty when the platform has none."),
     customer: clientGroupSchema.nullable().describe('The client group the channel is filed under.'),
   })
   .meta({ id: 'Channel' });
@@ -28,32 +28,44 @@ export const channelSettingsSchema = z
     name: z.string(),
     settings: z.record(z.string(), z.unknown()).describe('JSON Schema of `settings` (besides `__type`).'),
     textLimit: z.object({ max: wholeNumber(1, 1_000_000), unit: z.enum(['graphemes', 'characters', 'bytes']) }),
-    media: z.object({ maxItems: wholeNumber(0, 100), mimeTypes: z.array(z.string()), maxBytes: wholeNumber(1, 1024 ** 3), required: z.boolean() }),
+    media: z.object({
+      maxItems: wholeNumber(0, 100),
+      mimeTypes: z.array(z.string()),
+      maxBytes: wholeNumber(1, 1024 ** 3),
+      required: z.boolean(),
+    }),
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),
     connect: z.string().describe('How a channel of this platform is connected.'),
-    preferredSettings: z.record(z.string(), z.unknown()).nullable().describe('The channel\'s preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none.'),
+    preferredSettings: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none."),
   })
   .meta({ id: 'ChannelSettings' });
 
 export const channelToolBody = z.object({
-  methodName: z.string().min(1).max(100).describe('The tool\'s name.'),
-  data: z.record(z.string(), z.unknown()).default({}).describe('The tool\'s parameters.'),
+  methodName: z.string().min(1).max(100).describe("The tool's name."),
+  data: z.record(z.string(), z.unknown()).default({}).describe("The tool's parameters."),
 });
 
 export const connectBodySchema = z
   .looseObject({
     provider: z.string().min(1).max(50).describe('The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …).'),
-    name: z.string().trim().min(1).max(200).optional().describe('Display name; the account\'s own name by default.'),
+    name: z.string().trim().min(1).max(200).optional().describe("Display name; the account's own name by default."),
     group: z.string().min(1).max(100).optional().describe('File the channel under this client group (`customer.id`).'),
   })
-  .describe('`provider`, then the platform\'s fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused.')
+  .describe(
+    "`provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused.",
+  )
   .meta({ id: 'ConnectChannel' });
 
 export const reconnectBodySchema = z
   .record(z.string(), z.unknown())
   .default({})
-  .describe('The configuration fields to change (new credentials); null removes a field. Empty on browser sign-in platforms to sign in again.');
+  .describe(
+    'The configuration fields to change (new credentials); null removes a field. Empty on browser sign-in platforms to sign in again.',
+  );
 
 export const connectResultSchema = z
   .union([
@@ -73,10 +85,13 @@ export const channelChangesSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .optional()
-      .describe('Post settings used when a post leaves them out (checked against the channel\'s settings schema); null clears them.'),
+      .describe("Post settings used when a post leaves them out (checked against the channel's settings schema); null clears them."),
   })
   .strict();
 
 export const deleteChannelQuery = z.object({
-  force: z.enum(['true', 'false']).optional().describe('`true`: move the channel\'s scheduled posts to draft (they are kept with the deleted channel), instead of refusing.'),
+  force: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("`true`: move the channel's scheduled posts to draft (they are kept with the deleted channel), instead of refusing."),
 });

@@ -69,7 +69,10 @@ function checkConfigUrls(provider: string, config: Record<string, unknown>, outb
     const value = config[field];
     if (typeof value !== 'string') continue;
     const refused = outbound.refusal(value);
-    if (refused) throw new BadRequestError(`The ${provider} configuration's ${field} cannot be used: ${refused.message}`, { code: 'outbound_refused' });
+    if (refused)
+      throw new BadRequestError(`The ${provider} configuration's ${field} cannot be used: ${refused.message}`, {
+        code: 'outbound_refused',
+      });
   }
 }
 
@@ -253,7 +256,9 @@ export class ChannelsService {
     const full = used >= limit;
     await this.deps.notifications.notify(workspaceId, {
       kind: 'limit_warning',
-      message: full ? `All ${limit} channels of the plan are in use; no more can be connected.` : `${used} of the ${limit} channels the plan allows are in use.`,
+      message: full
+        ? `All ${limit} channels of the plan are in use; no more can be connected.`
+        : `${used} of the ${limit} channels the plan allows are in use.`,
       dedupeKey: `channels-${limit}-${full ? 100 : 80}`,
     });
   }
@@ -278,7 +283,9 @@ export class ChannelsService {
     const { groupId, channelIds } = filter;
     if (groupId === undefined && !channelIds) return cached.channels;
     const allowed = channelIds ? new Set(channelIds) : null;
-    return cached.channels.filter((channel) => (groupId === undefined || channel.group?.id === groupId) && (allowed === null || allowed.has(channel.id)));
+    return cached.channels.filter(
+      (channel) => (groupId === undefined || channel.group?.id === groupId) && (allowed === null || allowed.has(channel.id)),
+    );
   }
 
   /**
@@ -345,14 +352,22 @@ export class ChannelsService {
   /** The operator turns a channel off: its posts are not published until it is enabled (or reconnected). */
   async disableByOperator(workspaceId: string, id: string): Promise<Channel> {
     await this.get(workspaceId, id);
-    await repo.updateChannel(this.deps.db, workspaceId, id, { disabled: 1, disabled_reason: 'disabled_by_operator', updated_at: this.deps.clock.now().toISOString() });
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      disabled: 1,
+      disabled_reason: 'disabled_by_operator',
+      updated_at: this.deps.clock.now().toISOString(),
+    });
     return this.get(workspaceId, id);
   }
 
   /** Lets a disabled channel post again, keeping its configuration. */
   async enable(workspaceId: string, id: string): Promise<Channel> {
     await this.get(workspaceId, id);
-    await repo.updateChannel(this.deps.db, workspaceId, id, { disabled: 0, disabled_reason: null, updated_at: this.deps.clock.now().toISOString() });
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      disabled: 0,
+      disabled_reason: null,
+      updated_at: this.deps.clock.now().toISOString(),
+    });
     return this.get(workspaceId, id);
   }
 
@@ -390,7 +405,10 @@ export class ChannelsService {
     }
     const publishing = await repo.findPublishingPost(db, id);
     if (publishing) {
-      throw new ConflictError(`Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`, { code: 'post_publishing' });
+      throw new ConflictError(
+        `Post ${publishing.id} on channel ${id} is being published right now; delete the channel once it is PUBLISHED or ERROR.`,
+        { code: 'post_publishing' },
+      );
     }
     if (options.purge) {
       // Marked first (unless it already is), so that nothing is scheduled on it or claimed while its posts go.
@@ -429,7 +447,9 @@ export class ChannelsService {
         const { __type: _type, ...rest } = changes.preferredSettings;
         const checked = getProvider(channel.provider).settingsSchema.safeParse(rest);
         if (!checked.success) {
-          const problems = checked.error.issues.map((i) => `${['preferredSettings', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
+          const problems = checked.error.issues
+            .map((i) => `${['preferredSettings', ...i.path.map(String)].join('.')}: ${i.message}`)
+            .join('; ');
           throw new BadRequestError(`Invalid preferred settings for ${channel.provider}: ${problems}.`);
         }
         set.preferred_settings = JSON.stringify(checked.data);
@@ -446,7 +466,10 @@ export class ChannelsService {
   async reconnectAccount(
     workspaceId: string,
     id: string,
-    input: { config: Record<string, unknown>; account: { internalId: string; name: string; handle: string | null; picture: string | null } },
+    input: {
+      config: Record<string, unknown>;
+      account: { internalId: string; name: string; handle: string | null; picture: string | null };
+    },
   ): Promise<Channel> {
     const channel = await this.getAnyState(workspaceId, id);
     if (!channel) throw new NotFoundError(`No channel ${id} in this workspace.`);
@@ -569,18 +592,29 @@ export class ChannelsService {
     const tool = Object.hasOwn(provider.tools, methodName) ? provider.tools[methodName] : undefined;
     if (!tool) {
       const names = Object.keys(provider.tools);
-      throw new BadRequestError(`Unknown methodName "${methodName}". ${provider.name} channels have: ${names.length ? names.join(', ') : 'no tools'}.`, {
-        code: 'unknown_tool',
-        details: { tools: names },
-      });
+      throw new BadRequestError(
+        `Unknown methodName "${methodName}". ${provider.name} channels have: ${names.length ? names.join(', ') : 'no tools'}.`,
+        {
+          code: 'unknown_tool',
+          details: { tools: names },
+        },
+      );
     }
     const parsed = tool.input.safeParse(data);
     if (!parsed.success) {
-      throw new BadRequestError(`Invalid data for ${methodName}: ${parsed.error.issues.map((i) => `${['data', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ')}.`, {
-        code: 'invalid_tool_input',
-      });
+      throw new BadRequestError(
+        `Invalid data for ${methodName}: ${parsed.error.issues.map((i) => `${['data', ...i.path.map(String)].join('.')}: ${i.message}`).join('; ')}.`,
+        {
+          code: 'invalid_tool_input',
+        },
+      );
     }
-    const ctx = { channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile }, config: await this.config(workspaceId, id), outbound: this.deps.outbound, platformApps: this.platformApps };
+    const ctx = {
+      channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile },
+      config: await this.config(workspaceId, id),
+      outbound: this.deps.outbound,
+      platformApps: this.platformApps,
+    };
     try {
       return await tool.run(ctx, parsed.data);
     } catch (error) {

@@ -66,24 +66,35 @@ export class CredentialRenewals {
     const holder = newId();
     for (let polls = 0; ; polls++) {
       const now = clock.now();
-      if (await repo.claimRenewal(db, channelId, holder, now.toISOString(), new Date(now.getTime() + this.#options.claimMs).toISOString())) {
+      if (
+        await repo.claimRenewal(db, channelId, holder, now.toISOString(), new Date(now.getTime() + this.#options.claimMs).toISOString())
+      ) {
         return this.#renewClaimed(channelId, holder, current, renewal);
       }
       // Another process holds the claim (or the channel cannot post): see what it stored.
       const row = await repo.findRenewal(db, channelId);
       if (!row || row.deleted_at !== null) throw new ProviderError('rejected', 'The channel was deleted.');
-      if (Number(row.disabled) === 1) throw new ProviderError('auth', 'The channel was disabled while its access token was being renewed; connect it again.');
+      if (Number(row.disabled) === 1)
+        throw new ProviderError('auth', 'The channel was disabled while its access token was being renewed; connect it again.');
       const stored = this.#open(row.credentials);
       if (!isDeepStrictEqual(stored, current) && !renewal.due(stored)) return stored;
       if (polls >= this.#options.maxPolls) {
-        throw new ProviderError('transient', 'Another Herald worker is still renewing this channel\'s access token; the publish will be tried again.');
+        throw new ProviderError(
+          'transient',
+          "Another Herald worker is still renewing this channel's access token; the publish will be tried again.",
+        );
       }
       await pause(this.#options.pollMs);
     }
   }
 
   /** With the claim: renews unless someone renewed since `current` was read, stores the result, lets go. */
-  async #renewClaimed(channelId: string, holder: string, current: Record<string, unknown>, renewal: Renewal): Promise<Record<string, unknown>> {
+  async #renewClaimed(
+    channelId: string,
+    holder: string,
+    current: Record<string, unknown>,
+    renewal: Renewal,
+  ): Promise<Record<string, unknown>> {
     const { db, clock, secretBox } = this.deps;
     try {
       const row = await repo.findRenewal(db, channelId);

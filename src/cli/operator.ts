@@ -13,7 +13,10 @@ function buildProgram(): Command {
     .command('serve')
     .description('run the service (API, scheduler and media store)')
     .addOption(
-      new Option('--role <role>', 'which part of the service this process runs: all (one process), api (HTTP, only enqueues) or worker (publishes); api and worker need REDIS_URL')
+      new Option(
+        '--role <role>',
+        'which part of the service this process runs: all (one process), api (HTTP, only enqueues) or worker (publishes); api and worker need REDIS_URL',
+      )
         .choices(['all', 'api', 'worker'])
         .default('all'),
     )
@@ -56,7 +59,9 @@ function buildProgram(): Command {
  * throwing (see runOperator), not the process. Set on each command: `admin` is built on its own.
  */
 function ownRun(command: Command): void {
-  command.configureOutput({ writeOut: (text) => stdio().stdout.write(text), writeErr: (text) => stdio().stderr.write(text) }).exitOverride();
+  command
+    .configureOutput({ writeOut: (text) => stdio().stdout.write(text), writeErr: (text) => stdio().stderr.write(text) })
+    .exitOverride();
   for (const sub of command.commands) ownRun(sub);
 }
 

@@ -18,7 +18,7 @@ function buildProgram(): Command {
   const program = new Command('herald')
     .description('Herald from the command line: log in, post, upload, read the calendar.')
     .version(pkg.version, '-V, --version')
-    .option('--json', 'print the API\'s answer exactly, as JSON')
+    .option('--json', "print the API's answer exactly, as JSON")
     .option('-p, --profile <name>', 'the stored login to use (default: "default")')
     .option('-w, --workspace <id>', 'the workspace to act on, for a key that reaches several (sent as showorg)')
     .showHelpAfterError()

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 
 /** Every command path (`posts create`…) with the words that may follow it: subcommands and options. */
 function tree(command: Command, prefix: string[] = [], into = new Map<string, string[]>()): Map<string, string[]> {
-  const words = [...command.commands.map((c) => c.name()), ...command.options.flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x)))];
+  const words = [
+    ...command.commands.map((c) => c.name()),
+    ...command.options.flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
+  ];
   into.set(prefix.join(' '), words);
   for (const sub of command.commands) tree(sub, [...prefix, sub.name()], into);
   return into;
@@ -24,14 +27,20 @@ export function completionScript(program: Command, shell: 'bash' | 'zsh', operat
   collectValued(program);
   paths.set('', [...paths.get('')!, ...operator, '--help', '--version']);
   const cases = [...paths]
-    .map(([path, words]) => `    "${path}") words="${[...new Set([...words, ...(path ? globals : []), ...(path ? ['--help'] : [])])].join(' ')}" ;;`)
+    .map(
+      ([path, words]) =>
+        `    "${path}") words="${[...new Set([...words, ...(path ? globals : []), ...(path ? ['--help'] : [])])].join(' ')}" ;;`,
+    )
     .join('\n');
   const body = `_herald() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" path="" prev="" w words
   for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
     case " ${[...valued].join(' ')} " in *" $prev "*) prev="$w"; continue ;; esac
     prev="$w"
-    case "$w" in -*) ;; *) [[ -z "$path" || " ${[...paths.keys()].filter(Boolean).map((p) => p.replace(/ /g, '_')).join(' ')} " == *" \${path// /_}_$w "* ]] && path="\${path:+$path }$w" ;; esac
+    case "$w" in -*) ;; *) [[ -z "$path" || " ${[...paths.keys()]
+      .filter(Boolean)
+      .map((p) => p.replace(/ /g, '_'))
+      .join(' ')} " == *" \${path// /_}_$w "* ]] && path="\${path:+$path }$w" ;; esac
   done
   case "$path" in
 ${cases}

@@ -96,7 +96,12 @@ export function storedCredential(profile: string, env: NodeJS.ProcessEnv = stdio
  * Stores a login for its instance, beside the profile's logins to others. By default it becomes
  * the profile's own (a login); a refreshed token keeps the profile's own as it was (`own: false`).
  */
-export function storeCredential(profile: string, credential: Credential, env: NodeJS.ProcessEnv = stdio().env, options: { own?: boolean } = {}): string {
+export function storeCredential(
+  profile: string,
+  credential: Credential,
+  env: NodeJS.ProcessEnv = stdio().env,
+  options: { own?: boolean } = {},
+): string {
   const file = credentialsPath(env);
   const content = readFile(file);
   const entry = content.profiles[profile];
@@ -151,7 +156,9 @@ export function resolveSession(options: { profile?: string; workspace?: string }
     );
   }
   if (!url || !key) {
-    throw new UsageError(`Not logged in${which}: run \`herald login --url <instance>\` (or \`herald login --key --url <instance>\`, or set HERALD_URL and HERALD_API_KEY).`);
+    throw new UsageError(
+      `Not logged in${which}: run \`herald login --url <instance>\` (or \`herald login --key --url <instance>\`, or set HERALD_URL and HERALD_API_KEY).`,
+    );
   }
   const workspace = options.workspace ?? stored?.workspace;
   return { url, key, profile, source: env.HERALD_API_KEY ? 'environment' : 'file', ...(workspace && { workspace }) };

@@ -63,7 +63,10 @@ export class Api {
       const busy = response.status === 409 && (body as { code?: string } | null)?.code === 'idempotency_in_progress';
       if ((response.status >= 500 || busy) && options.retry && failures + 1 < MAX_ATTEMPTS) {
         failures += 1;
-        await this.backoff(busy ? 'The same request is still running on the server.' : `The server failed (HTTP ${response.status}).`, failures);
+        await this.backoff(
+          busy ? 'The same request is still running on the server.' : `The server failed (HTTP ${response.status}).`,
+          failures,
+        );
         continue;
       }
       throw new ApiRefusal(response.status, body);

@@ -15,7 +15,11 @@ type TokenAnswer = { access_token?: string; refresh_token?: string; expires_in?:
 async function post(url: string, fields: Record<string, string>): Promise<{ status: number; body: TokenAnswer & Record<string, unknown> }> {
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(fields).toString() });
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(fields).toString(),
+    });
   } catch (error) {
     const reason = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new NetworkFailure(`Could not reach ${new URL(url).origin} (${reason?.code ?? reason?.message ?? (error as Error).message}).`);
@@ -46,20 +50,36 @@ function credentialFrom(url: string, answer: TokenAnswer, now: number, workspace
  * tells the person where to confirm it (signed in, in a browser), and polls until they allow or
  * deny. Returns the credential to store.
  */
-export async function deviceLogin(url: string, notice: Notice, options: { workspace?: string } = {}): Promise<Extract<Credential, { kind: 'oauth' }>> {
+export async function deviceLogin(
+  url: string,
+  notice: Notice,
+  options: { workspace?: string } = {},
+): Promise<Extract<Credential, { kind: 'oauth' }>> {
   const start = await post(`${url}/oauth/device/auth`, { client_id: CLI_CLIENT_ID, scope: REST_SCOPES, resource: `${url}/public/v1` });
-  if (start.status === 404) throw new UsageError(`${url} does not offer OAuth login: log in with an API key instead, \`herald login --key --url ${url}\`.`);
+  if (start.status === 404)
+    throw new UsageError(`${url} does not offer OAuth login: log in with an API key instead, \`herald login --key --url ${url}\`.`);
   if (start.status !== 200 || typeof start.body.device_code !== 'string') {
-    throw new ApiRefusal(start.status, { msg: `The instance refused to start the login: ${start.body.error_description ?? start.body.error ?? `HTTP ${start.status}`}.` });
+    throw new ApiRefusal(start.status, {
+      msg: `The instance refused to start the login: ${start.body.error_description ?? start.body.error ?? `HTTP ${start.status}`}.`,
+    });
   }
-  const { device_code: deviceCode, user_code: userCode, verification_uri: uri, verification_uri_complete: complete } = start.body as Record<string, string>;
+  const {
+    device_code: deviceCode,
+    user_code: userCode,
+    verification_uri: uri,
+    verification_uri_complete: complete,
+  } = start.body as Record<string, string>;
   let interval = Number(start.body.interval ?? 5);
   const deadline = Date.now() + Number(start.body.expires_in ?? 600) * 1000;
   notice(`To log in, open ${complete ?? uri} in a browser, sign in, check that it shows the code ${userCode}, and allow access. Waiting…`);
   for (;;) {
     await sleep(interval * 1000);
     if (Date.now() > deadline) throw new UsageError('The login code expired before it was confirmed: run `herald login` again.');
-    const answer = await post(`${url}/oauth/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode!, client_id: CLI_CLIENT_ID });
+    const answer = await post(`${url}/oauth/token`, {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: deviceCode!,
+      client_id: CLI_CLIENT_ID,
+    });
     if (answer.status === 200 && answer.body.access_token) return credentialFrom(url, answer.body, Date.now(), options.workspace);
     switch (answer.body.error) {
       case 'authorization_pending':
@@ -72,7 +92,9 @@ export async function deviceLogin(url: string, notice: Notice, options: { worksp
       case 'expired_token':
         throw new UsageError('The login code expired before it was confirmed: run `herald login` again.');
       default:
-        throw new ApiRefusal(answer.status, { msg: `The login failed: ${answer.body.error_description ?? answer.body.error ?? `HTTP ${answer.status}`}.` });
+        throw new ApiRefusal(answer.status, {
+          msg: `The login failed: ${answer.body.error_description ?? answer.body.error ?? `HTTP ${answer.status}`}.`,
+        });
     }
   }
 }
@@ -86,9 +108,15 @@ export async function refreshIfDue(profile: string, env: NodeJS.ProcessEnv = std
   if (env.HERALD_API_KEY) return;
   const stored = storedCredential(profile, env, env.HERALD_URL || undefined);
   if (stored?.kind !== 'oauth' || !stored.refreshToken || Date.parse(stored.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return;
-  const answer = await post(`${stored.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: CLI_CLIENT_ID });
+  const answer = await post(`${stored.url}/oauth/token`, {
+    grant_type: 'refresh_token',
+    refresh_token: stored.refreshToken,
+    client_id: CLI_CLIENT_ID,
+  });
   if (answer.status !== 200 || !answer.body.access_token) {
-    throw new UsageError(`The login for ${stored.url} has ended (${answer.body.error ?? `HTTP ${answer.status}`}): run \`herald login --url ${stored.url}\` again.`);
+    throw new UsageError(
+      `The login for ${stored.url} has ended (${answer.body.error ?? `HTTP ${answer.status}`}): run \`herald login --url ${stored.url}\` again.`,
+    );
   }
   storeCredential(profile, credentialFrom(stored.url, answer.body, Date.now(), stored.workspace), env, { own: false });
 }

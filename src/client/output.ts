@@ -34,7 +34,8 @@ export function fields(pairs: Array<[string, string | number | boolean | null | 
 }
 
 /** Tags that end a line of text where they stand; any other tag (`<strong>`, `<a>`…) is inline. */
-const BREAKING_TAG = /<\/?(?:p|div|br|hr|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|figcaption|section|article|header|footer)\b[^>]*>/gi;
+const BREAKING_TAG =
+  /<\/?(?:p|div|br|hr|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|figcaption|section|article|header|footer)\b[^>]*>/gi;
 
 /**
  * Text with tags removed, on one line, shortened to `max` characters. As in the text a post sends,
@@ -42,7 +43,17 @@ const BREAKING_TAG = /<\/?(?:p|div|br|hr|h[1-6]|ul|ol|li|blockquote|pre|table|th
  * reads "We launch today.".
  */
 export function excerpt(html: string, max = 48): string {
-  const text = html.replace(BREAKING_TAG, ' ').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  const text = html
+    .replace(BREAKING_TAG, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -58,7 +69,13 @@ export function fail(out: Out, error: unknown, file?: string): void {
     const body =
       error instanceof ApiRefusal
         ? { ...about, status: error.status, error: error.body }
-        : { ...about, error: { kind: error instanceof UsageError ? 'usage' : error instanceof NetworkFailure ? 'network' : 'internal', message: (error as Error).message } };
+        : {
+            ...about,
+            error: {
+              kind: error instanceof UsageError ? 'usage' : error instanceof NetworkFailure ? 'network' : 'internal',
+              message: (error as Error).message,
+            },
+          };
     stdio().stderr.write(`${JSON.stringify(body)}\n`);
     return;
   }

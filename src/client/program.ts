@@ -23,7 +23,10 @@ export function act<A extends unknown[]>(handler: (ctx: Context, ...args: A) => 
     try {
       // A stored OAuth login about to expire is refreshed first (login and logout manage theirs).
       if (command.name() !== 'login' && command.name() !== 'logout') await refreshIfDue(opts.profile ?? 'default');
-      await handler({ out, opts, api: () => (api ??= new Api(resolveSession({ profile: opts.profile, workspace: opts.workspace }), notice)) }, ...(params.slice(0, -2) as A));
+      await handler(
+        { out, opts, api: () => (api ??= new Api(resolveSession({ profile: opts.profile, workspace: opts.workspace }), notice)) },
+        ...(params.slice(0, -2) as A),
+      );
     } catch (error) {
       reword(error, wording);
       fail(out, error);
@@ -45,7 +48,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
     return n;
   };
 }

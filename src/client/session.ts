@@ -11,7 +11,10 @@ import { stdio } from './stdio.ts';
 export async function readSecret(prompt: string): Promise<string> {
   if (!stdio().stdin.isTTY) {
     const secret = (await readStdin()).trim();
-    if (!secret) throw new UsageError('No API key on standard input: pipe it in (e.g. `herald login --key < key.txt`) or run the command in a terminal to type it.');
+    if (!secret)
+      throw new UsageError(
+        'No API key on standard input: pipe it in (e.g. `herald login --key < key.txt`) or run the command in a terminal to type it.',
+      );
     return secret;
   }
   let muted = false;

@@ -17,7 +17,16 @@ export function timeZone(tz: string | undefined = givenTimeZone()): string {
 /** Milliseconds the zone is ahead of UTC at an instant. */
 function offsetAt(ms: number, zone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(new Date(ms))
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<string, number>;
@@ -50,7 +59,9 @@ export function parseWhen(value: string, tz: string | undefined, now = new Date(
       return new Date(ms).toISOString();
     }
   }
-  throw new UsageError(`Bad date "${value}": use ISO 8601 (2026-11-24T09:30:00Z, 2026-11-24T09:30:00+01:00) or a local time (2026-11-24 09:30) with --tz <zone>.`);
+  throw new UsageError(
+    `Bad date "${value}": use ISO 8601 (2026-11-24T09:30:00Z, 2026-11-24T09:30:00+01:00) or a local time (2026-11-24 09:30) with --tz <zone>.`,
+  );
 }
 
 /** An instant for people: `2026-11-24 09:30 Europe/Paris`, in the zone of `--tz` or the machine's. */

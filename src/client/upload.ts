@@ -55,7 +55,9 @@ export function progressBar(label: string, total: number): (sent: number, done?:
     last = percent;
     const width = 24;
     const filled = Math.round((percent / 100) * width);
-    stdio().stderr.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}% ${bytes(sent)}/${bytes(total)}${done ? '\n' : ''}`);
+    stdio().stderr.write(
+      `\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}% ${bytes(sent)}/${bytes(total)}${done ? '\n' : ''}`,
+    );
   };
 }
 
@@ -64,7 +66,9 @@ export function uploadFile(api: Api, file: string, size: number, onProgress: (se
   const boundary = `----herald${randomBytes(12).toString('hex')}`;
   const name = path.basename(file).replace(/["\r\n]/g, '_');
   const type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* body(): AsyncGenerator<Uint8Array> {
     let sent = 0;

@@ -21,7 +21,10 @@ const at = (where: string, field: string) => new RegExp(`\\b${where}\\.${field}\
 export const CREATE_WORDING: Wording = [
   [/use type "now"/g, 'use --now'],
   [/\bposts\[\d+\]\.integration\.id\b/g, '--channel'],
-  [/\bposts\[\d+\]\.value\[0\]\.image\[\d+\]: (\S+) is not a file of this workspace's media library; upload it first \(POST \/upload\) and use the path it returns\./g, "--image $1: not a file of this workspace's media library; give a local file (it is uploaded first) or a path `herald media list` shows."],
+  [
+    /\bposts\[\d+\]\.value\[0\]\.image\[\d+\]: (\S+) is not a file of this workspace's media library; upload it first \(POST \/upload\) and use the path it returns\./g,
+    "--image $1: not a file of this workspace's media library; give a local file (it is uploaded first) or a path `herald media list` shows.",
+  ],
   [/\bposts\[\d+\]\.value\[(\d+)\]\.image\[\d+\]/g, '--image'],
   [/\bposts\[\d+\]\.settings\.(?!__type)([\w.]+)/g, '--setting $1'],
   [at('body', 'date'), '--at'],
@@ -37,7 +40,10 @@ export const CREATE_WORDING: Wording = [
 
 /** `posts list`. */
 export const LIST_WORDING: Wording = [
-  [/^cursor: not a cursor this API gave; .*$/, '--cursor: not a cursor this command printed; give the one the previous page printed unchanged, or leave --cursor out for the first page.'],
+  [
+    /^cursor: not a cursor this API gave; .*$/,
+    '--cursor: not a cursor this command printed; give the one the previous page printed unchanged, or leave --cursor out for the first page.',
+  ],
   [/\bendDate is before startDate\b/g, '--to is before --from'],
   [/\bfrom startDate to endDate\b/g, 'from --from to --to'],
   [at('querystring', 'startDate'), '--from'],
@@ -48,7 +54,9 @@ export const LIST_WORDING: Wording = [
 ];
 
 /** `posts status`. */
-export const STATUS_WORDING: Wording = [[/change the date \(POST \/posts with its group\)/g, 'give it a later date (`herald posts create` with --group and --at)']];
+export const STATUS_WORDING: Wording = [
+  [/change the date \(POST \/posts with its group\)/g, 'give it a later date (`herald posts create` with --group and --at)'],
+];
 
 /** `media list` and `notifications`. */
 export const PAGE_WORDING: Wording = [

@@ -11,7 +11,28 @@ let convert: ReturnType<typeof Compile> | undefined;
 
 /** The HTML subset a post's content is stored in: paragraphs, line breaks, emphasis, links, lists, quotes and code. */
 const sanitizeOptions = (sanitize: typeof Sanitize): Sanitize.IOptions => ({
-  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'h1', 'h2', 'h3', 'span'],
+  allowedTags: [
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'a',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'code',
+    'pre',
+    'h1',
+    'h2',
+    'h3',
+    'span',
+  ],
   allowedAttributes: { a: ['href', 'rel'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowProtocolRelative: false,
@@ -49,7 +70,13 @@ export function plainTextToHtml(text: string): string {
     .split(/\n[ \t]*\n\s*/)
     .map((paragraph) => paragraph.trim())
     .filter(Boolean)
-    .map((paragraph) => `<p>${paragraph.split('\n').map((line) => escapeHtml(line.trim())).join('<br>')}</p>`)
+    .map(
+      (paragraph) =>
+        `<p>${paragraph
+          .split('\n')
+          .map((line) => escapeHtml(line.trim()))
+          .join('<br>')}</p>`,
+    )
     .join('');
 }
 
@@ -62,20 +89,21 @@ export function postContentToHtml(content: string): string {
 }
 
 // Compiled once: html-to-text builds its selector machinery for each options object.
-const compileConverter = (compile: typeof Compile) => compile({
-  wordwrap: false,
-  preserveNewlines: false,
-  selectors: [
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
-    { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
-    { selector: 'ul', options: { itemPrefix: '- ', leadingLineBreaks: 1, trailingLineBreaks: 1 } },
-    { selector: 'ol', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
-    { selector: 'h1', options: { uppercase: false } },
-    { selector: 'h2', options: { uppercase: false } },
-    { selector: 'h3', options: { uppercase: false } },
-    { selector: 'blockquote', options: { trimEmptyLines: true } },
-  ],
-});
+const compileConverter = (compile: typeof Compile) =>
+  compile({
+    wordwrap: false,
+    preserveNewlines: false,
+    selectors: [
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
+      { selector: 'p', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+      { selector: 'ul', options: { itemPrefix: '- ', leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+      { selector: 'ol', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'blockquote', options: { trimEmptyLines: true } },
+    ],
+  });
 
 /**
  * Plain text for platforms that take text: paragraphs separated by a blank line, `<br>` as

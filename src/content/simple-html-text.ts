@@ -14,7 +14,15 @@ const INLINE_TAGS = new Set(['strong', 'b', 'em', 'i', 'u', 's', 'del', 'span', 
 /** A tag without attributes (`<br/>`, `<br />` allowed), or a run of text; anything else does not match. */
 const TOKEN = /<(\/?)([a-z]+)( ?\/)?>|[^<>]+/y;
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&nbsp;': '\u00a0', '&#39;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&apos;': "'",
+  '&nbsp;': '\u00a0',
+  '&#39;': "'",
+};
 /** Text whose every `&` starts one of ENTITIES, with no control characters but whitespace (htmlparser2 keeps them; kept out to stay on safe ground). */
 // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
 const SIMPLE_TEXT = /^(?:[^&\u0000-\u0008\u000b\u000e-\u001f\u007f]|&(?:amp|lt|gt|quot|apos|nbsp|#39);)*$/;

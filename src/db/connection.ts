@@ -13,9 +13,7 @@ import { OwnSchemaIntrospector } from './sql.ts';
 // understands is in sql.ts.
 
 /** Where the database is: a SQLite file, or a PostgreSQL server (in its own schema, when given). */
-export type DatabaseTarget =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 /** Sees every statement run (tests count the work a request does with it). */
 export type QueryObserver = (query: { sql: string; parameters: readonly unknown[] }) => void;
@@ -27,7 +25,10 @@ export type QueryObserver = (query: { sql: string; parameters: readonly unknown[
 const require = createRequire(import.meta.url);
 
 /** Opens the database; only the driver of the configured dialect is loaded. */
-export async function createKysely(target: DatabaseTarget, options: { onQuery?: QueryObserver | undefined } = {}): Promise<Kysely<Database>> {
+export async function createKysely(
+  target: DatabaseTarget,
+  options: { onQuery?: QueryObserver | undefined } = {},
+): Promise<Kysely<Database>> {
   const onQuery = options.onQuery;
   const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
   if (target.kind === 'sqlite') {
@@ -221,7 +222,8 @@ function watchCommits(sqlite: SqliteDatabase.Database, file: string): CommitWatc
   }
   const header = Buffer.alloc(2 * WAL_INDEX_HEADER);
   /** Reads both copies; false when they differ (a writer is between them) or the file is short. */
-  const read = () => fs.readSync(fd, header, 0, header.length, 0) === header.length && header.compare(header, 0, WAL_INDEX_HEADER, WAL_INDEX_HEADER) === 0;
+  const read = () =>
+    fs.readSync(fd, header, 0, header.length, 0) === header.length && header.compare(header, 0, WAL_INDEX_HEADER, WAL_INDEX_HEADER) === 0;
   return {
     mark: () => (read() ? Buffer.from(header.subarray(0, WAL_INDEX_HEADER)) : undefined),
     changedSince: (mark) => !read() || header.compare(mark, 0, WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0,

@@ -87,7 +87,12 @@ export class GroupCommit<Item, Result> {
     const work = this.#work;
     if (work.order) batch.sort((a, b) => work.order!(a.item, b.item));
     if (work.allAtOnce) {
-      const results = await work.allAtOnce(this.#db, batch.map(({ item }) => item)).catch(() => null);
+      const results = await work
+        .allAtOnce(
+          this.#db,
+          batch.map(({ item }) => item),
+        )
+        .catch(() => null);
       if (results) {
         batch.forEach((waiting, i) => waiting.resolve(results[i] as Result));
         return;

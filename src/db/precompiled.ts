@@ -20,7 +20,9 @@ type Value = string | number | null;
  * `build` receives `param(name)`, a placeholder for a scalar parameter (a string or a number;
  * not a list) to be bound to `args[name]` at each call.
  */
-export function precompiled<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+export function precompiled<Args extends Record<string, Value>, Row>(
+  build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>,
+) {
   const run = compiledRunner<Args, Row>(build);
   return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => (await run(db, args)).rows;
 }
@@ -30,7 +32,9 @@ export function precompiled<Args extends Record<string, Value>, Row>(build: (db:
  * transaction, it runs synchronously on the read-only connection (see `sqliteReader`) instead of
  * queueing for the single writing connection. Never for a statement that writes.
  */
-export function precompiledRead<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+export function precompiledRead<Args extends Record<string, Value>, Row>(
+  build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>,
+) {
   const run = compiledRunner<Args, Row>(build);
   return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<Row[]> => {
     const reader = sqliteReader(db);
@@ -48,7 +52,9 @@ export function precompiledRead<Args extends Record<string, Value>, Row>(build: 
  * needs nothing else asynchronous (the key check of every request) can answer without waiting
  * for the microtask queue; `await` takes either.
  */
-export function precompiledReadFirst<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+export function precompiledReadFirst<Args extends Record<string, Value>, Row>(
+  build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>,
+) {
   const run = compiledRunner<Args, Row>(build);
   return (db: Kysely<Database> | Transaction<Database>, args: Args): MaybePromise<Row | undefined> => {
     const reader = sqliteReader(db);
@@ -61,12 +67,17 @@ export function precompiledReadFirst<Args extends Record<string, Value>, Row>(bu
 }
 
 /** `precompiled` for a statement that writes: resolves with how many rows it changed. */
-export function precompiledWrite<Args extends Record<string, Value>>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<unknown>) {
+export function precompiledWrite<Args extends Record<string, Value>>(
+  build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<unknown>,
+) {
   const run = compiledRunner<Args, unknown>(build);
-  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<number> => Number((await run(db, args)).numAffectedRows ?? 0);
+  return async (db: Kysely<Database> | Transaction<Database>, args: Args): Promise<number> =>
+    Number((await run(db, args)).numAffectedRows ?? 0);
 }
 
-function compiledRunner<Args extends Record<string, Value>, Row>(build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>) {
+function compiledRunner<Args extends Record<string, Value>, Row>(
+  build: (db: Kysely<Database>, param: (name: keyof Args & string) => string) => Compilable<Row>,
+) {
   // By the database's adapter: a transaction shares it with the database it runs on.
   const byAdapter = new WeakMap<object, { query: CompiledQuery<Row>; slots: Slot[] }>();
   const compiledFor = (db: Kysely<Database> | Transaction<Database>) => {
@@ -75,7 +86,9 @@ function compiledRunner<Args extends Record<string, Value>, Row>(build: (db: Kys
     if (!entry) {
       const query = build(db, (name) => `${SLOT}${name}`).compile();
       markPreparable(query.sql);
-      const slots = query.parameters.map((value): Slot => (typeof value === 'string' && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value }));
+      const slots = query.parameters.map((value): Slot =>
+        typeof value === 'string' && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value },
+      );
       entry = { query, slots };
       byAdapter.set(adapter, entry);
     }

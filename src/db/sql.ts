@@ -30,7 +30,8 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;
-  if (e.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(e.code)) return true;
+  if (e.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(e.code))
+    return true;
   return /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '');
 }
 
@@ -54,7 +55,10 @@ export async function currentSchema(db: Kysely<Database>): Promise<string | unde
  * subquery can then return a whole row alongside another table's. SQLite's `json_object`
  * gives text, PostgreSQL's `json_build_object` a value the driver parses; `readJsonObject` takes either.
  */
-export function jsonObject(db: Kysely<Database> | Transaction<Database>, entries: ReadonlyArray<readonly [string, Expression<unknown>]>): RawBuilder<unknown> {
+export function jsonObject(
+  db: Kysely<Database> | Transaction<Database>,
+  entries: ReadonlyArray<readonly [string, Expression<unknown>]>,
+): RawBuilder<unknown> {
   const fn = onPostgres(db) ? 'json_build_object' : 'json_object';
   return sql`${sql.raw(fn)}(${sql.join(entries.flatMap(([key, value]) => [sql.lit(key), value]))})`;
 }
@@ -72,7 +76,11 @@ export function readJsonObject<T>(value: unknown): T | null {
  * SQLite, whose writing transactions run one at a time.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select query, whatever its tables and columns
-export function skippingLockedRows<Query extends SelectQueryBuilder<any, any, any>>(db: Kysely<Database> | Transaction<Database>, query: Query, of: string): Query {
+export function skippingLockedRows<Query extends SelectQueryBuilder<any, any, any>>(
+  db: Kysely<Database> | Transaction<Database>,
+  query: Query,
+  of: string,
+): Query {
   return onPostgres(db) ? (query.forUpdate(of).skipLocked() as Query) : query;
 }
 
@@ -81,7 +89,11 @@ export function skippingLockedRows<Query extends SelectQueryBuilder<any, any, an
  * `value`'s index (`= any(array(…))`), whatever it estimates the subquery returns (an estimate
  * of one row makes it scan the outer table instead). SQLite runs `in (subquery)` that way already.
  */
-export function inSubquery(db: Kysely<Database> | Transaction<Database>, value: Expression<unknown>, subquery: Expression<unknown>): RawBuilder<boolean> {
+export function inSubquery(
+  db: Kysely<Database> | Transaction<Database>,
+  value: Expression<unknown>,
+  subquery: Expression<unknown>,
+): RawBuilder<boolean> {
   return onPostgres(db) ? sql<boolean>`${value} = any(array(${subquery}))` : sql<boolean>`${value} in (${subquery})`;
 }
 
@@ -91,7 +103,9 @@ export function inSubquery(db: Kysely<Database> | Transaction<Database>, value: 
  * so that even the plan it prepares for any list looks the rows up by `value`'s index.
  */
 export function inJsonList(db: Kysely<Database> | Transaction<Database>, value: Expression<unknown>, list: string): RawBuilder<boolean> {
-  return onPostgres(db) ? sql<boolean>`${value} = any(array(select json_array_elements_text(cast(${list} as json))))` : sql<boolean>`${value} in (select value from json_each(${list}))`;
+  return onPostgres(db)
+    ? sql<boolean>`${value} = any(array(select json_array_elements_text(cast(${list} as json))))`
+    : sql<boolean>`${value} in (select value from json_each(${list}))`;
 }
 
 /** The SQL type of a column of `jsonRecords`. */

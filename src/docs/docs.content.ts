@@ -35,7 +35,10 @@ export function llmsTxt(baseUrl: string): string {
 /** The developers' page: quick start, authentication, limits and the deprecation policy. */
 export function developersHtml(baseUrl: string): string {
   const u = publicUrls(baseUrl);
-  const roles = ROLES.map((role) => html`<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s, i) => html`${i ? ' ' : ''}<code>${s}</code>`)}</td></tr>`);
+  const roles = ROLES.map(
+    (role) =>
+      html`<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s, i) => html`${i ? ' ' : ''}<code>${s}</code>`)}</td></tr>`,
+  );
   const main = html`<h1>Herald for developers</h1>
 <p>The public API (version 1) is at <code>${u.api}</code>. Its full description is the <a href="${u.openapi}">OpenAPI document</a>, browsable in <a href="${u.swaggerUi}">Swagger UI</a>; a summary for machines is at <a href="${u.llms}">llms.txt</a>.</p>
 <h2 id="quick-start">Quick start</h2>

@@ -21,6 +21,7 @@ export const listGroups = operation({
     annotations: READ_ONLY,
     output: z.object({ groups: z.array(clientGroupSchema) }),
     present: (groups) => ({ groups }),
-    summary: (o) => `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
   },
 });

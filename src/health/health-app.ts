@@ -14,7 +14,11 @@ export async function buildHealthApp(options: HealthOptions & { log?: FastifyBas
   });
   await app.register(healthRoutes, options);
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found: this is a worker process (only /healthz and /readyz).`, error: 'Not Found' });
+    reply.status(404).send({
+      statusCode: 404,
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found: this is a worker process (only /healthz and /readyz).`,
+      error: 'Not Found',
+    });
   });
   return app;
 }

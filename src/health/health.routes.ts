@@ -15,9 +15,14 @@ export async function healthRoutes(app: FastifyInstance, { checks, timeoutMs = 3
   app.get('/healthz', { config: open, schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { config: open, schema: { hide: true } }, async (request, reply) => {
-    const results = await runChecks(checks, timeoutMs, (name, error) => request.log.warn({ err: error, dependency: name }, 'readiness check failed'));
+    const results = await runChecks(checks, timeoutMs, (name, error) =>
+      request.log.warn({ err: error, dependency: name }, 'readiness check failed'),
+    );
     const down = results.filter((r) => !r.ok).map((r) => r.name);
-    const body = { status: down.length ? 'unavailable' : 'ok', checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'down'])) };
+    const body = {
+      status: down.length ? 'unavailable' : 'ok',
+      checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : 'down'])),
+    };
     if (down.length === 0) return body;
     reply.header('retry-after', '5');
     return reply.status(503).send({ ...body, msg: `Not ready: ${down.join(', ')} unreachable.` });

@@ -9,7 +9,11 @@ export type ReadinessCheck = { name: string; check(): Promise<void> };
 export type CheckResult = { name: string; ok: boolean };
 
 /** Runs every check at once, each bounded by `timeoutMs` (a hung dependency counts as down). */
-export async function runChecks(checks: readonly ReadinessCheck[], timeoutMs: number, onError?: (name: string, error: unknown) => void): Promise<CheckResult[]> {
+export async function runChecks(
+  checks: readonly ReadinessCheck[],
+  timeoutMs: number,
+  onError?: (name: string, error: unknown) => void,
+): Promise<CheckResult[]> {
   return Promise.all(
     checks.map(async ({ name, check }) => {
       let timer: NodeJS.Timeout | undefined;

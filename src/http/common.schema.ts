@@ -19,10 +19,17 @@ export const apiErrorSchema = z
     msg: z.string().optional().describe('Business-rule errors: a sentence for a person.'),
     code: z.string().optional().describe('Business-rule errors: a stable machine-readable code.'),
     statusCode: wholeNumber(400, 599).optional().describe('Validation errors: the HTTP status.'),
-    message: z.union([z.string(), z.array(z.string())]).optional().describe('Validation errors: what is wrong, one entry per problem.'),
+    message: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe('Validation errors: what is wrong, one entry per problem.'),
     error: z.string().optional().describe('Validation errors: the HTTP reason phrase.'),
   })
-  .meta({ id: 'ApiError', description: 'An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner\'s `role`.' });
+  .meta({
+    id: 'ApiError',
+    description:
+      "An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`.",
+  });
 
 /** The error answers every authenticated route may give, for the OpenAPI document. */
 export const authErrors = {

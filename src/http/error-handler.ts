@@ -13,7 +13,9 @@ export function validationBody(statusCode: number, message: string | string[]) {
 /** The 415 answer: what the route takes, rather than a bare "Unsupported Media Type". */
 function unsupportedMediaType(contentType: string | undefined, takesMultipart: boolean) {
   const sent = contentType ? `"${contentType.split(';')[0]!.trim()}"` : 'no Content-Type';
-  const wanted = takesMultipart ? 'send the file as multipart/form-data' : 'the body must be JSON, sent with "Content-Type: application/json"';
+  const wanted = takesMultipart
+    ? 'send the file as multipart/form-data'
+    : 'the body must be JSON, sent with "Content-Type: application/json"';
   return validationBody(415, `Unsupported Media Type: the request has ${sent}; ${wanted}.`);
 }
 

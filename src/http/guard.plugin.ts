@@ -80,9 +80,14 @@ export function createGuard(options: GuardOptions) {
       reply.header('ratelimit-reset', reset);
       reply.header('ratelimit-policy', quota.policy);
       if (current > quota.max) {
-        throw new AppError(429, 'rate_limited', `Too many requests to ${quota.route}: the quota is ${quota.max} per ${windowSeconds} s. Retry in ${reset} s.`, {
-          headers: { 'Retry-After': String(reset) },
-        });
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many requests to ${quota.route}: the quota is ${quota.max} per ${windowSeconds} s. Retry in ${reset} s.`,
+          {
+            headers: { 'Retry-After': String(reset) },
+          },
+        );
       }
     });
   }
@@ -101,7 +106,9 @@ export function createGuard(options: GuardOptions) {
   /** Reads the credential onto the request (its principal, or why it is refused). */
   function identify(request: FastifyRequest, plan: Plan): MaybePromise<void> {
     if (repeatedAuthorization(request)) {
-      request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', { code: 'invalid_credential' });
+      request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', {
+        code: 'invalid_credential',
+      });
       return;
     }
     let principal: MaybePromise<Principal>;
@@ -195,5 +202,8 @@ export function createGuard(options: GuardOptions) {
     { name: 'herald-guard' },
   );
 
-  return { plugin, notFound: hookFor({ auth: 'none', scope: undefined, challenge: undefined, quota: quotaFor('unknown route', undefined) }) };
+  return {
+    plugin,
+    notFound: hookFor({ auth: 'none', scope: undefined, challenge: undefined, quota: quotaFor('unknown route', undefined) }),
+  };
 }

@@ -33,17 +33,22 @@ async function headers(app: FastifyInstance, options: HeadersOptions) {
   checkDeprecations(options.deprecations, options.now());
   const link = `<${options.policyUrl}>; rel="sunset"`;
   const retiring = new Map(
-    Object.entries(options.deprecations).map(([route, d]) => [route, { sunset: new Date(d.sunset).toUTCString(), since: d.since ? Date.parse(d.since) : 0 }]),
+    Object.entries(options.deprecations).map(([route, d]) => [
+      route,
+      { sunset: new Date(d.sunset).toUTCString(), since: d.since ? Date.parse(d.since) : 0 },
+    ]),
   );
   const seen = new Set<string>();
   // A deprecated route gets its own onSend hook; every other answer only gets the Link header.
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     for (const method of methods) seen.add(`${method} ${route.url}`);
-    const deprecated = new Map(methods.flatMap((method) => {
-      const deprecation = retiring.get(`${method} ${route.url}`);
-      return deprecation ? [[method, deprecation] as const] : [];
-    }));
+    const deprecated = new Map(
+      methods.flatMap((method) => {
+        const deprecation = retiring.get(`${method} ${route.url}`);
+        return deprecation ? [[method, deprecation] as const] : [];
+      }),
+    );
     if (deprecated.size === 0) return;
     const announce: onSendHookHandler = (request, reply, payload, done) => {
       const deprecation = deprecated.get(request.method);

@@ -13,11 +13,17 @@ export function parseJsonBody(text: string): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, function (this: unknown, key, value: unknown) {
-      if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'))) forbidden = true;
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'))
+      )
+        forbidden = true;
       return value;
     });
   } catch (error) {
-    throw new BodyError(`Body is not valid JSON (${(error as Error).message}); send a JSON document with "Content-Type: application/json".`);
+    throw new BodyError(
+      `Body is not valid JSON (${(error as Error).message}); send a JSON document with "Content-Type: application/json".`,
+    );
   }
   if (forbidden) throw new BodyError(`Body refused: ${FORBIDDEN_KEY}.`);
   return parsed;

@@ -17,7 +17,7 @@ export const OPENAPI_INFO = {
     'Every response carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy` (`<quota>;w=<seconds>`), counted per route and per key (per client address without a valid key); a 429 adds `Retry-After`.',
     'Every response carries `Link: <…>; rel="sunset"` pointing at the deprecation policy; a route being retired adds `Deprecation: true` and `Sunset`, at least 180 days ahead.',
     '',
-    'Errors: business rules answer `{msg, code}`; request validation answers `{statusCode, message, error}`. Another workspace\'s object is a 404, exactly like a missing one.',
+    "Errors: business rules answer `{msg, code}`; request validation answers `{statusCode, message, error}`. Another workspace's object is a 404, exactly like a missing one.",
   ].join('\n'),
 };
 
@@ -37,7 +37,9 @@ const transformObject: typeof componentsTransform = (input) => {
   }
   const referenced = (name: string) => {
     const { [name]: _self, ...rest } = schemas;
-    return JSON.stringify({ ...document, components: { ...document.components, schemas: rest } }).includes(`"#/components/schemas/${name}"`);
+    return JSON.stringify({ ...document, components: { ...document.components, schemas: rest } }).includes(
+      `"#/components/schemas/${name}"`,
+    );
   };
   let removed = true;
   while (removed) {
@@ -94,7 +96,7 @@ async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
             },
           },
           security: [{ apiKey: [] }, { oauth: [] }],
-          externalDocs: { url: urls.developers, description: 'Developers\' guide' },
+          externalDocs: { url: urls.developers, description: "Developers' guide" },
         },
         transform: jsonSchemaTransform,
         transformObject,
@@ -128,12 +130,15 @@ function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
     const [{ default: swaggerUi }, app] = await Promise.all([import('@fastify/swagger-ui'), documentApp()]);
     const instance = Fastify({ logger: false, schemaController: zodSchemaController });
     // Swagger UI asks for @fastify/swagger; the document is this app's.
-    await instance.register(fp(
+    await instance.register(
+      fp(
         async (scope) => {
-          scope.decorate('swagger', ((options?: { yaml?: boolean }) => app.swagger(options as { yaml: true })) as FastifyInstance['swagger']);
+          scope.decorate('swagger', ((options?: { yaml?: boolean }) =>
+            app.swagger(options as { yaml: true })) as FastifyInstance['swagger']);
         },
         { name: '@fastify/swagger' },
-      ));
+      ),
+    );
     await instance.register(swaggerUi, { routePrefix: '/docs' });
     await instance.ready();
     return instance;
@@ -144,7 +149,8 @@ function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
       throw error;
     });
     const answer = await (await inner).inject({ method: 'GET', url: request.url, headers: request.headers as IncomingHttpHeaders });
-    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
     return reply.status(answer.statusCode).send(answer.rawPayload);
   };
 }

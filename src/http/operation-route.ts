@@ -6,7 +6,10 @@ import { showorgHeader } from './common.schema.ts';
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
 /** Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI document), and the service call. */
-export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(app: App, op: Operation<P, Q, B, R>): void {
+export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(
+  app: App,
+  op: Operation<P, Q, B, R>,
+): void {
   const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
   app.route({
     method,
@@ -23,7 +26,9 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
       response: { [status]: response, ...errors },
     },
     handler: async (request, reply) => {
-      const input = { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as Parameters<typeof op.call>[2];
+      const input = { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as Parameters<
+        typeof op.call
+      >[2];
       const result = await op.call(app.services, request.access!, input);
       return reply.status(status).send(result);
     },

@@ -68,7 +68,8 @@ export class RedisRequestCounter implements RequestCounter {
 
   constructor(redis: Redis) {
     this.#client = redis as RedisWithCounter;
-    if (typeof this.#client.heraldRateLimit !== 'function') this.#client.defineCommand('heraldRateLimit', { numberOfKeys: 1, lua: INCREMENT });
+    if (typeof this.#client.heraldRateLimit !== 'function')
+      this.#client.defineCommand('heraldRateLimit', { numberOfKeys: 1, lua: INCREMENT });
   }
 
   async hit(key: string, windowMs: number): Promise<Counted> {

@@ -9,8 +9,20 @@ import './route-config.ts';
  * redirect URI, scope) are what a failed authorization is diagnosed by.
  */
 const OAUTH_SECRET_PARAMETERS: ReadonlySet<string> = new Set([
-  'user_code', 'state', 'code', 'code_verifier', 'device_code', 'token', 'access_token', 'refresh_token',
-  'client_secret', 'client_assertion', 'id_token_hint', 'login_hint', 'request', 'request_uri',
+  'user_code',
+  'state',
+  'code',
+  'code_verifier',
+  'device_code',
+  'token',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'client_assertion',
+  'id_token_hint',
+  'login_hint',
+  'request',
+  'request_uri',
 ]);
 
 function parameterName(part: string, eq: number): string {
@@ -26,11 +38,14 @@ function parameterName(part: string, eq: number): string {
 function queryValuesHidden(url: string, names?: ReadonlySet<string>): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
-  const parts = url.slice(start + 1).split('&').map((part) => {
-    const eq = part.indexOf('=');
-    if (!part || (names && !names.has(parameterName(part, eq)))) return part;
-    return eq >= 0 ? `${part.slice(0, eq)}=[secret]` : '[secret]';
-  });
+  const parts = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (!part || (names && !names.has(parameterName(part, eq)))) return part;
+      return eq >= 0 ? `${part.slice(0, eq)}=[secret]` : '[secret]';
+    });
   return `${url.slice(0, start)}?${parts.join('&')}`;
 }
 
@@ -133,7 +148,9 @@ class RequestLogger {
     let write = completedLines.get(this.parent);
     if (write === undefined) completedLines.set(this.parent, (write = lineWriter(this.parent, 'info', 'request completed')));
     if (!write) return false;
-    write(`${jsonMembers(this.bindings as Record<string, string>)},"req":${requestJsonForLog(request)},"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime}`);
+    write(
+      `${jsonMembers(this.bindings as Record<string, string>)},"req":${requestJsonForLog(request)},"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime}`,
+    );
     return true;
   }
 
@@ -191,6 +208,7 @@ class RequestLogger {
  */
 export const requestChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
   const pino = logger as FastifyBaseLogger & Partial<Pick<Logger, 'isLevelEnabled'>>;
-  if (typeof pino.isLevelEnabled !== 'function' || options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
+  if (typeof pino.isLevelEnabled !== 'function' || options.level !== undefined || options.serializers !== undefined)
+    return logger.child(bindings, options);
   return new RequestLogger(pino as Logger, bindings) as unknown as FastifyBaseLogger;
 };

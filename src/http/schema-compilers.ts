@@ -10,7 +10,25 @@ type Stringify = (data: unknown) => string;
 /** What a compiled serializer may meet; any other keyword leaves the route to Zod. */
 const SERIALIZED_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'nullable']);
 /** Keywords that only restrict values (the types guarantee them) or only document them. */
-const IGNORED_KEYWORDS = new Set(['$schema', 'description', 'title', 'examples', 'deprecated', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems']);
+const IGNORED_KEYWORDS = new Set([
+  '$schema',
+  'description',
+  'title',
+  'examples',
+  'deprecated',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+]);
 
 /**
  * A JSON Schema limited to what a compiled serializer writes exactly as JSON.stringify would
@@ -82,7 +100,16 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
       const schema = route.schema as z.ZodType | { properties: z.ZodType };
       const zod = schema instanceof z.ZodType ? schema : schema.properties;
       try {
-        const json = serializable(z.toJSONSchema(zod, { io: 'output', target: 'draft-7', unrepresentable: 'throw', reused: 'inline', cycles: 'throw', metadata: z.registry() }));
+        const json = serializable(
+          z.toJSONSchema(zod, {
+            io: 'output',
+            target: 'draft-7',
+            unrepresentable: 'throw',
+            reused: 'inline',
+            cycles: 'throw',
+            metadata: z.registry(),
+          }),
+        );
         if (json) compiled = buildStringify(json);
       } catch {
         // Not representable as JSON Schema (a transform, a date, a cycle): Zod serializes it.
@@ -93,7 +120,13 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
   };
 };
 
-type ZodDef = { type: string; shape?: Record<string, { _zod: { def: ZodDef } }>; catchall?: { _zod: { def: ZodDef } }; innerType?: { _zod: { def: ZodDef } }; checks?: unknown[] };
+type ZodDef = {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  catchall?: { _zod: { def: ZodDef } };
+  innerType?: { _zod: { def: ZodDef } };
+  checks?: unknown[];
+};
 
 /**
  * The header names of a headers schema that is an open object of optional plain strings (no

@@ -108,7 +108,9 @@ export class ApiKeysService {
   readonly #commits: repo.CommitWatch | undefined;
 
   /** `oauthTokens` checks OAuth access tokens (svco_…); without it they are refused. */
-  constructor(private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } }) {
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; oauthTokens?: { verify(token: string, surface: KeyKind): Promise<Principal> } },
+  ) {
     this.#commits = repo.commitWatch(deps.db);
   }
 
@@ -126,7 +128,9 @@ export class ApiKeysService {
     const scopes = input.scopes ?? [...allowed];
     const unknown = scopes.filter((s) => !isScope(s) || !allowed.includes(s));
     if (unknown.length > 0) {
-      throw new BadRequestError(`Unknown ${kind === 'mcp' ? 'MCP' : 'REST'} scope(s): ${unknown.join(', ')}. Allowed: ${allowed.join(', ')}.`);
+      throw new BadRequestError(
+        `Unknown ${kind === 'mcp' ? 'MCP' : 'REST'} scope(s): ${unknown.join(', ')}. Allowed: ${allowed.join(', ')}.`,
+      );
     }
     if (scopes.length === 0) throw new BadRequestError('A key needs at least one scope.');
     if (!(await findUserById(this.deps.db, input.userId))) throw new NotFoundError(`No user ${input.userId}.`);
@@ -194,7 +198,10 @@ export class ApiKeysService {
    */
   authenticate(header: string | undefined, surface: KeyKind): MaybePromise<Principal> {
     if (header === undefined && surface === 'mcp') {
-      throw new UnauthorizedError('Missing Authorization header. The MCP server takes an MCP key ("Authorization: Bearer svc_mcp_…") or an OAuth access token ("Authorization: Bearer svco_…").', { code: 'invalid_credential' });
+      throw new UnauthorizedError(
+        'Missing Authorization header. The MCP server takes an MCP key ("Authorization: Bearer svc_mcp_…") or an OAuth access token ("Authorization: Bearer svco_…").',
+        { code: 'invalid_credential' },
+      );
     }
     // MCP clients send every credential as a bearer token: a REST key sent so is still named as one.
     const bearerKey = surface === 'mcp' && header !== undefined ? /^[ \t]*bearer[ \t]+(svc_\S*)[ \t]*$/i.exec(header) : null;
@@ -202,7 +209,8 @@ export class ApiKeysService {
     if (parsed.form === 'invalid') throw new UnauthorizedError(parsed.reason, { code: 'invalid_credential' });
     if (parsed.form === 'oauth') {
       // Bound to `surface`'s resource (RFC 8707): a token for the MCP server is refused on REST, and back.
-      if (!this.deps.oauthTokens) throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
+      if (!this.deps.oauthTokens)
+        throw new UnauthorizedError('The OAuth access token is invalid or has expired.', { code: 'invalid_token' });
       return this.deps.oauthTokens.verify(parsed.token, surface);
     }
     if (parsed.kind !== surface) {
@@ -221,7 +229,9 @@ export class ApiKeysService {
     // The hash is compared even when the row is missing, so both refusals take the same time.
     const matches = secretMatches(secret, found?.key.hash ?? NO_HASH);
     if (!found || !matches || found.key.row.kind !== kind) {
-      throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', { code: 'invalid_credential' });
+      throw new UnauthorizedError('The API key is not valid: it may have been rotated, or it was never issued.', {
+        code: 'invalid_credential',
+      });
     }
     const { key, accessVersion, channelsVersion } = found;
     const row = key.row;
@@ -291,7 +301,11 @@ export class ApiKeysService {
     }
     const { access_version, channels_version, ...row } = found;
     const accessVersion = versionText(access_version);
-    const key: StoredKey = { row, hash: Buffer.from(row.secret_hash, 'hex'), lastUsedAt: row.last_used_at ? Date.parse(row.last_used_at) : -Infinity };
+    const key: StoredKey = {
+      row,
+      hash: Buffer.from(row.secret_hash, 'hex'),
+      lastUsedAt: row.last_used_at ? Date.parse(row.last_used_at) : -Infinity,
+    };
     if (keep && accessVersion !== undefined) {
       this.#keys.delete(id);
       if (this.#keys.size >= MAX_KEPT_KEYS) this.#keys.delete(this.#keys.keys().next().value!);

@@ -49,21 +49,31 @@ export function secretMatches(secret: string, storedHash: string | Buffer): bool
 }
 
 export type ParsedCredential =
-  | { form: 'key'; kind: KeyKind; id: string; secret: string }
-  | { form: 'oauth'; token: string }
-  | { form: 'invalid'; reason: string };
+  { form: 'key'; kind: KeyKind; id: string; secret: string } | { form: 'oauth'; token: string } | { form: 'invalid'; reason: string };
 
 /** Reads an Authorization header value and says what kind of credential it is. */
 export function parseAuthorization(header: string | undefined): ParsedCredential {
-  if (header === undefined) return { form: 'invalid', reason: 'Missing Authorization header. Send your API key as the whole header value: "Authorization: svc_…".' };
+  if (header === undefined)
+    return {
+      form: 'invalid',
+      reason: 'Missing Authorization header. Send your API key as the whole header value: "Authorization: svc_…".',
+    };
   const plain = PLAIN_REST_KEY.exec(header);
   if (plain) return { form: 'key', kind: 'rest', id: plain[1]!, secret: plain[2]! };
   // HTTP allows only spaces and tabs around a value; anything else (a non-breaking space) is part of it.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
-  if (value === '') return { form: 'invalid', reason: 'The Authorization header is empty. Send your API key as the whole header value: "Authorization: svc_…".' };
+  if (value === '')
+    return {
+      form: 'invalid',
+      reason: 'The Authorization header is empty. Send your API key as the whole header value: "Authorization: svc_…".',
+    };
 
   if (/[^\x21-\x7e \t]/.test(value)) {
-    return { form: 'invalid', reason: 'The Authorization header holds characters no credential has (a non-breaking space, a line break or a non-ASCII letter): send the key exactly as it was shown.' };
+    return {
+      form: 'invalid',
+      reason:
+        'The Authorization header holds characters no credential has (a non-breaking space, a line break or a non-ASCII letter): send the key exactly as it was shown.',
+    };
   }
   const bearer = /^bearer[ \t]+(.*)$/i.exec(value);
   if (bearer) {
@@ -72,7 +82,10 @@ export function parseAuthorization(header: string | undefined): ParsedCredential
     // MCP clients are usually configured with a bearer token: an MCP key is accepted either way.
     if (token.startsWith(MCP_PREFIX)) return parseAuthorization(token);
     if (token.startsWith(REST_PREFIX)) {
-      return { form: 'invalid', reason: 'API keys are sent without "Bearer": use "Authorization: svc_…". "Bearer" is only for OAuth tokens (svco_…).' };
+      return {
+        form: 'invalid',
+        reason: 'API keys are sent without "Bearer": use "Authorization: svc_…". "Bearer" is only for OAuth tokens (svco_…).',
+      };
     }
     return { form: 'invalid', reason: 'Unrecognised bearer token. OAuth tokens start with "svco_"; API keys are sent without "Bearer".' };
   }

@@ -40,7 +40,11 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     const { current, ttl } = hit instanceof Promise ? await hit : hit;
     if (current > options.rateLimit.max) {
       const reset = Math.ceil(ttl / 1000);
-      throw new AppError(429, 'rate_limited', `Too many calls of ${tool}: the quota is ${options.rateLimit.max} per ${options.rateLimit.windowSeconds} s for each credential. Retry in ${reset} s.`);
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many calls of ${tool}: the quota is ${options.rateLimit.max} per ${options.rateLimit.windowSeconds} s for each credential. Retry in ${reset} s.`,
+      );
     }
   }
 

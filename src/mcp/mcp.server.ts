@@ -35,7 +35,11 @@ const SERVER_INFO = { name: 'herald', title: 'Herald', version: '1.0.0' };
 /** A tool's failure as the client sees it: an error result carrying the API's own sentence, never a transport error. */
 function toolError(error: unknown, request: FastifyRequest): CallToolResult {
   if (error instanceof AppError && error.statusCode < 500) {
-    return { isError: true, content: [{ type: 'text', text: error.message }], _meta: { 'herald/error': { status: error.statusCode, code: error.code, ...error.details } } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: error.message }],
+      _meta: { 'herald/error': { status: error.statusCode, code: error.code, ...error.details } },
+    };
   }
   if (error instanceof AppError) request.log.error({ err: error.cause ?? error }, error.message);
   else request.log.error({ err: error }, 'MCP tool failed');
@@ -50,7 +54,13 @@ function serverFor(deps: EndpointDeps, call: RequestCall): McpServer {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           await deps.limit(call.request, tool.name);
@@ -111,7 +121,12 @@ export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
       const principal = request.principal!;
       const response = await handler.fetch(webRequest, {
         ...(request.body !== undefined && { parsedBody: request.body }),
-        authInfo: { token: principal.keyId, clientId: principal.keyId, scopes: [...principal.scopes], extra: { call: { request, principal } satisfies RequestCall } },
+        authInfo: {
+          token: principal.keyId,
+          clientId: principal.keyId,
+          scopes: [...principal.scopes],
+          extra: { call: { request, principal } satisfies RequestCall },
+        },
       });
       return reply.send(response);
     },

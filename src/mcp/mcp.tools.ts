@@ -79,8 +79,9 @@ const workspaceArg = z
   .min(1)
   .max(100)
   .optional()
-  .describe('The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.');
-
+  .describe(
+    'The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.',
+  );
 
 const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
 
@@ -95,7 +96,6 @@ export const MCP_INSTRUCTIONS = [
 const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType).describe(
   'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and creates nothing new; the same key with other arguments is refused. Kept 48 hours.',
 );
-
 
 export const TOOLS: Tool[] = [
   tool({
@@ -112,7 +112,8 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_workspaces',
     title: 'List workspaces',
-    description: 'The workspaces this credential can act in, with the role its owner holds in each and whether the plan includes API access. Pass a workspace id as `workspace` to other tools when there are several.',
+    description:
+      'The workspaces this credential can act in, with the role its owner holds in each and whether the plan includes API access. Pass a workspace id as `workspace` to other tools when there are several.',
     input: z.object({ workspace: workspaceArg.describe('Mark this workspace as `current` (optional).') }),
     output: z.object({ workspaces: z.array(workspaceSchema) }),
     scope: null,
@@ -123,15 +124,19 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_channels',
     title: 'List channels',
-    description: 'The social channels (accounts) of the workspace that posts can go to. Each channel `id` is what create_post takes as `integration.id`; `identifier` is its platform (the `settings.__type` of a post). A disabled channel cannot publish until it is reconnected.',
+    description:
+      'The social channels (accounts) of the workspace that posts can go to. Each channel `id` is what create_post takes as `integration.id`; `identifier` is its platform (the `settings.__type` of a post). A disabled channel cannot publish until it is reconnected.',
     input: listChannelsQuery.extend({ workspace: workspaceArg }),
     output: z.object({ channels: z.array(channelSchema) }),
     scope: 'channels:read',
     annotations: READ_ONLY,
     run: async (ctx, access, args) => ({
-      channels: (await ctx.services.channels.visible(access, args.group)).map((channel) => presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`)),
+      channels: (await ctx.services.channels.visible(access, args.group)).map((channel) =>
+        presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`),
+      ),
     }),
-    summary: (o) => `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
   }),
   operationTool(listGroups),
   operationTool(getChannelSettings),
@@ -152,8 +157,11 @@ export const TOOLS: Tool[] = [
     output: z.object({ posts: createPostsResponse }),
     scope: 'posts:draft',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({ posts: await ctx.services.posts.create(access, input, key as string | undefined) }),
-    summary: (o) => `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
+    run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({
+      posts: await ctx.services.posts.create(access, input, key as string | undefined),
+    }),
+    summary: (o) =>
+      `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
   }),
   operationTool(changePostStatus),
   operationTool(checkPostMissing),

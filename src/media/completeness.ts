@@ -348,21 +348,30 @@ export class CompletenessCheck {
       const whole = walker.status === 'complete' || walker.nextAt === this.#size;
       if (!whole) missing = MISSING[this.type.mimeType]!;
       else if (this.type.mimeType === 'video/mp4' && !walker.types.has('moov')) {
-        throw new BadRequestError(`The video "${name}" has no index (no moov box), so it cannot be played; it may have been cut off, or written by a recorder that was stopped. Upload the whole file.`, {
-          code: 'truncated_file',
-        });
+        throw new BadRequestError(
+          `The video "${name}" has no index (no moov box), so it cannot be played; it may have been cut off, or written by a recorder that was stopped. Upload the whole file.`,
+          {
+            code: 'truncated_file',
+          },
+        );
       }
     } else if (walker) {
       if (walker.status !== 'complete') missing = MISSING[this.type.mimeType]!;
     } else if (this.type.mimeType === 'image/tiff') {
       const end = await tiffDataEnd(this.#size, read);
-      if (end === 'damaged') throw new BadRequestError(`The file "${name}" is not a valid ${label}: its directory lies outside the file.`, { code: 'damaged_file' });
+      if (end === 'damaged')
+        throw new BadRequestError(`The file "${name}" is not a valid ${label}: its directory lies outside the file.`, {
+          code: 'damaged_file',
+        });
       if (end !== null && end > this.#size) missing = MISSING[this.type.mimeType]!;
     }
     if (missing) {
-      throw new BadRequestError(`The file "${name}" is incomplete: the ${label} ends before ${missing}, after ${this.#size} bytes; it may have been cut off in transfer. Upload the whole file.`, {
-        code: 'truncated_file',
-      });
+      throw new BadRequestError(
+        `The file "${name}" is incomplete: the ${label} ends before ${missing}, after ${this.#size} bytes; it may have been cut off in transfer. Upload the whole file.`,
+        {
+          code: 'truncated_file',
+        },
+      );
     }
   }
 }

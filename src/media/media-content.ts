@@ -69,9 +69,14 @@ export async function recogniseType(head: Buffer, name: string): Promise<Accepte
 
 export class TooLargeError extends AppError {
   constructor(name: string, type: AcceptedType, limit: number) {
-    super(413, 'too_large', `The file "${name}" is too large: ${type.type === 'video' ? 'videos' : 'images'} can be at most ${formatBytes(limit)}.`, {
-      details: { limit },
-    });
+    super(
+      413,
+      'too_large',
+      `The file "${name}" is too large: ${type.type === 'video' ? 'videos' : 'images'} can be at most ${formatBytes(limit)}.`,
+      {
+        details: { limit },
+      },
+    );
   }
 }
 
@@ -149,7 +154,7 @@ function boxAt(buffer: Buffer, offset: number, limit: number): Box | null {
 function children(buffer: Buffer, parent: { start: number; headerSize: number; size: number }): Box[] {
   const boxes: Box[] = [];
   const end = parent.start + parent.size;
-  for (let offset = parent.start + parent.headerSize; boxes.length < 256; ) {
+  for (let offset = parent.start + parent.headerSize; boxes.length < 256;) {
     const box = boxAt(buffer, offset, end);
     if (!box) break;
     boxes.push(box);
@@ -174,7 +179,10 @@ export function dimensionsFromMoov(moov: Buffer): Dimensions | null {
     if (width <= 0 || height <= 0) continue;
     const mdia = parts.find((b) => b.type === 'mdia');
     const hdlr = mdia && children(moov, mdia).find((b) => b.type === 'hdlr');
-    const handler = hdlr && hdlr.start + hdlr.headerSize + 12 <= hdlr.start + hdlr.size ? moov.toString('latin1', hdlr.start + hdlr.headerSize + 8, hdlr.start + hdlr.headerSize + 12) : null;
+    const handler =
+      hdlr && hdlr.start + hdlr.headerSize + 12 <= hdlr.start + hdlr.size
+        ? moov.toString('latin1', hdlr.start + hdlr.headerSize + 8, hdlr.start + hdlr.headerSize + 12)
+        : null;
     if (handler === 'vide') return { width, height };
     fallback ??= { width, height };
   }

@@ -58,7 +58,9 @@ export const mediaFilesRoutes: FastifyPluginAsync = async (app) => {
       const range = rangeAllowed ? parseRange(request.headers.range, stat.size) : ({ kind: 'whole' } as const);
       if (range.kind === 'unsatisfiable') {
         reply.header('content-range', `bytes */${stat.size}`);
-        return reply.status(416).send({ msg: `The range ${request.headers.range} is outside the file (${stat.size} bytes).`, code: 'range_not_satisfiable' });
+        return reply
+          .status(416)
+          .send({ msg: `The range ${request.headers.range} is outside the file (${stat.size} bytes).`, code: 'range_not_satisfiable' });
       }
 
       reply.headers({

@@ -39,7 +39,8 @@ export const uploadFromUrl = operation({
   },
   mcp: {
     title: 'Add a file from a URL',
-    description: 'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
+    description:
+      'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     output: uploadResultSchema,
     summary: (o) => `In the library as ${o.id}: ${o.path}`,
@@ -59,15 +60,18 @@ export const listMedia = operation({
     url: '/media',
     tags: ['Media'],
     summary: 'List the media library',
-    description: 'The workspace\'s files, newest first, a page at a time (`page` from zero). A listing reaches the newest 10,000 files: `(page + 1) × pageSize` is at most 10,000.',
+    description:
+      "The workspace's files, newest first, a page at a time (`page` from zero). A listing reaches the newest 10,000 files: `(page + 1) × pageSize` is at most 10,000.",
     response: mediaPageSchema,
     errors: authErrors,
   },
   mcp: {
     title: 'List the media library',
-    description: 'Files in the workspace\'s media library, newest first, a page at a time. A file\'s `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.',
+    description:
+      "Files in the workspace's media library, newest first, a page at a time. A file's `path` is what create_post takes in `value[].image[].path`. Needs mcp:write, as the library needs media:write on the REST API.",
     annotations: READ_ONLY,
     output: mediaPageSchema,
-    summary: (o) => `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
+    summary: (o) =>
+      `Page ${o.page} of the library (${plural(o.total, 'file')} in all): ${o.results.map((m) => `${m.name} ${m.path}`).join('; ') || 'empty'}.`,
   },
 });

@@ -59,7 +59,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Media'],
         summary: 'Delete a file from the media library',
         description:
-          'Removes the file and its stored bytes. A file still attached to a post that is not yet published is kept: the answer is a 409 whose `posts` lists those posts. Another workspace\'s file is a 404, like a missing one.',
+          "Removes the file and its stored bytes. A file still attached to a post that is not yet published is kept: the answer is a 409 whose `posts` lists those posts. Another workspace's file is a 404, like a missing one.",
         headers: showorgHeader,
         params: mediaIdParamsSchema,
         response: { 200: deletedMediaSchema, ...authErrors, 404: apiErrorSchema, 409: apiErrorSchema },

@@ -84,7 +84,11 @@ export function cleanFileName(raw: string | undefined | null, fallback: string):
   if (chars.length <= 200) return printable || fallback;
   const dot = printable.lastIndexOf('.');
   const extension = dot > 0 && printable.length - dot <= 10 ? printable.slice(dot) : '';
-  return Array.from(printable.slice(0, printable.length - extension.length)).slice(0, 200 - extension.length).join('') + extension;
+  return (
+    Array.from(printable.slice(0, printable.length - extension.length))
+      .slice(0, 200 - extension.length)
+      .join('') + extension
+  );
 }
 
 function asBuffer(chunk: unknown): Buffer {
@@ -201,7 +205,9 @@ export class MediaService {
           yield chunk;
         }
       }
-      await this.deps.store.put(key, Readable.from(metered(), { objectMode: false, highWaterMark: 64 * 1024 }), { contentType: type.mimeType });
+      await this.deps.store.put(key, Readable.from(metered(), { objectMode: false, highWaterMark: 64 * 1024 }), {
+        contentType: type.mimeType,
+      });
       try {
         await completeness.check(displayName, (start, end) => this.#readRange(key, { start, end }));
       } catch (error) {
@@ -210,7 +216,10 @@ export class MediaService {
       }
       let dimensions: Dimensions | null;
       try {
-        dimensions = type.type === 'image' ? imageDimensions(meter.head()) : await mp4Dimensions(meter.size, (start, end) => this.#readRange(key, { start, end }));
+        dimensions =
+          type.type === 'image'
+            ? imageDimensions(meter.head())
+            : await mp4Dimensions(meter.size, (start, end) => this.#readRange(key, { start, end }));
       } catch {
         dimensions = null;
       }
@@ -231,7 +240,11 @@ export class MediaService {
    * the answer and the staged copy is removed: the unique index decides, so two identical
    * uploads racing each other still end with one row and one stored object.
    */
-  async commit(workspaceId: string, staged: StagedUpload, options: { uploadLinkId?: string | null } = {}): Promise<{ media: Media; created: boolean }> {
+  async commit(
+    workspaceId: string,
+    staged: StagedUpload,
+    options: { uploadLinkId?: string | null } = {},
+  ): Promise<{ media: Media; created: boolean }> {
     const { db } = this.deps;
     const row: repo.MediaRow = {
       id: newId(),
@@ -301,7 +314,8 @@ export class MediaService {
     } catch {
       throw new BadRequestError(`"${rawUrl.slice(0, 200)}" is not a valid URL.`, { code: 'invalid_url' });
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError('Only http and https URLs can be fetched.', { code: 'invalid_url' });
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new BadRequestError('Only http and https URLs can be fetched.', { code: 'invalid_url' });
     const what = `the URL (${url.host})`;
     const timeoutMs = this.limits.fetchTimeoutMs;
     let response: Response;
@@ -316,8 +330,12 @@ export class MediaService {
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-      if (response.status >= 500) throw new AppError(502, 'upstream_failed', `${what} answered ${status}.`, { details: { upstreamStatus: response.status } });
-      throw new BadRequestError(`${what} answered ${status}; nothing was fetched.`, { code: 'source_refused', details: { upstreamStatus: response.status } });
+      if (response.status >= 500)
+        throw new AppError(502, 'upstream_failed', `${what} answered ${status}.`, { details: { upstreamStatus: response.status } });
+      throw new BadRequestError(`${what} answered ${status}; nothing was fetched.`, {
+        code: 'source_refused',
+        details: { upstreamStatus: response.status },
+      });
     }
     const declared = response.headers.get('content-length');
     const source = response.body ? Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>) : Readable.from([]);
@@ -349,7 +367,9 @@ export class MediaService {
     requireScope(access, 'media:write');
     const workspaceId = access.workspace.id;
     if ((options.page + 1) * options.pageSize > MEDIA_LIST_DEPTH) {
-      throw new BadRequestError(`page: the listing reaches the newest ${MEDIA_LIST_DEPTH} files; with pageSize ${options.pageSize} the last page is ${Math.floor(MEDIA_LIST_DEPTH / options.pageSize) - 1}.`);
+      throw new BadRequestError(
+        `page: the listing reaches the newest ${MEDIA_LIST_DEPTH} files; with pageSize ${options.pageSize} the last page is ${Math.floor(MEDIA_LIST_DEPTH / options.pageSize) - 1}.`,
+      );
     }
     const [rows, count] = await Promise.all([
       repo.listMedia(this.deps.db, workspaceId, { offset: options.page * options.pageSize, limit: options.pageSize }),
@@ -373,10 +393,13 @@ export class MediaService {
       const posts = using.slice(0, IN_USE_LISTED);
       const more = using.length > IN_USE_LISTED;
       const count = more ? `more than ${IN_USE_LISTED} posts` : posts.length === 1 ? 'a post' : `${posts.length} posts`;
-      throw new ConflictError(`The file is attached to ${count} not yet published (${more ? `the first ${IN_USE_LISTED}: ` : ''}${posts.join(', ')}); remove it from ${posts.length === 1 ? 'that post' : 'them'} first.`, {
-        code: 'media_in_use',
-        details: { posts, more },
-      });
+      throw new ConflictError(
+        `The file is attached to ${count} not yet published (${more ? `the first ${IN_USE_LISTED}: ` : ''}${posts.join(', ')}); remove it from ${posts.length === 1 ? 'that post' : 'them'} first.`,
+        {
+          code: 'media_in_use',
+          details: { posts, more },
+        },
+      );
     }
     const result = await repo.deleteMedia(this.deps.db, workspaceId, id);
     if (Number(result.numDeletedRows) === 0) throw new NotFoundError(`No media ${id} in this workspace.`, { code: 'media_not_found' });

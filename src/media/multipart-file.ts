@@ -7,7 +7,8 @@ import { formatBytes } from './media-content.ts';
 /** Room for the multipart framing around the file itself. */
 const FRAMING_BYTES = 64 * 1024;
 
-const MALFORMED = /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found|Malformed content type|Multipart: /i;
+const MALFORMED =
+  /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found|Malformed content type|Multipart: /i;
 
 /** Errors of the multipart parser are the client's (400); anything else (the disk, the store) is not. */
 function asRequestError(error: unknown): unknown {
@@ -20,7 +21,10 @@ function asRequestError(error: unknown): unknown {
     return new BadRequestError('Send exactly one part, the file, named "file".', { code: 'unexpected_part', cause: error });
   }
   if (e.code === 'ERR_STREAM_PREMATURE_CLOSE') {
-    return new BadRequestError('The upload ended before the file was complete (the multipart body is incomplete or malformed).', { code: 'bad_multipart', cause: error });
+    return new BadRequestError('The upload ended before the file was complete (the multipart body is incomplete or malformed).', {
+      code: 'bad_multipart',
+      cause: error,
+    });
   }
   if (typeof e.message === 'string' && MALFORMED.test(e.message)) {
     return new BadRequestError(`The multipart body is incomplete or malformed (${e.message}).`, { code: 'bad_multipart', cause: error });
@@ -47,7 +51,9 @@ export async function receiveOneFile<T>(
   }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxBytes + FRAMING_BYTES) {
-    throw new AppError(413, 'too_large', `The upload is larger than the largest file accepted (${formatBytes(options.maxBytes)}).`, { details: { limit: options.maxBytes } });
+    throw new AppError(413, 'too_large', `The upload is larger than the largest file accepted (${formatBytes(options.maxBytes)}).`, {
+      details: { limit: options.maxBytes },
+    });
   }
   let parts: AsyncIterableIterator<Awaited<ReturnType<FastifyRequest['file']>>>;
   let first;

@@ -12,14 +12,15 @@ export const createUploadLink = operation({
     tags: ['Media'],
     summary: 'Create a browser upload link',
     description:
-      'A page where a person without an account can drop files into this workspace\'s library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app\'s access for an OAuth token) or its user can no longer upload here.',
+      "A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here.",
     response: uploadLinkSchema,
     status: 201,
     errors: authErrors,
   },
   mcp: {
     title: 'Create a browser upload link',
-    description: 'A page, valid two hours, where a person can drop files into this workspace\'s library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.',
+    description:
+      "A page, valid two hours, where a person can drop files into this workspace's library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     output: uploadLinkSchema,
     summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
@@ -43,9 +44,13 @@ export const getUploadLink = operation({
   },
   mcp: {
     title: 'Read an upload link',
-    description: 'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
+    description:
+      'The files that arrived through an upload link, oldest first. `empty` is not an error: the person has not uploaded yet. Needs mcp:write, as on the REST API (media:write).',
     annotations: READ_ONLY,
     output: uploadLinkContentsSchema,
-    summary: (o) => (o.status === 'empty' ? `Nothing has arrived through link ${o.id} yet.` : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`),
+    summary: (o) =>
+      o.status === 'empty'
+        ? `Nothing has arrived through link ${o.id} yet.`
+        : `${plural(o.count, 'file')}: ${o.files.map((f) => `${f.name} ${f.path}`).join('; ')}.`,
   },
 });

@@ -19,9 +19,13 @@ export function findUploadLinkByTokenHash(db: Executor, tokenHash: string) {
     .selectFrom('upload_links')
     .innerJoin('workspaces', 'workspaces.id', 'upload_links.workspace_id')
     .leftJoin('api_keys', 'api_keys.id', 'upload_links.created_by_key_id')
-    .leftJoin('oauth_records as grants', (join) => join.onRef('grants.grant_id', '=', 'upload_links.created_by_grant_id').on('grants.model', '=', 'Grant'))
+    .leftJoin('oauth_records as grants', (join) =>
+      join.onRef('grants.grant_id', '=', 'upload_links.created_by_grant_id').on('grants.model', '=', 'Grant'),
+    )
     .leftJoin('memberships', (join) =>
-      join.onRef('memberships.workspace_id', '=', 'upload_links.workspace_id').onRef('memberships.user_id', '=', 'upload_links.created_by_user_id'),
+      join
+        .onRef('memberships.workspace_id', '=', 'upload_links.workspace_id')
+        .onRef('memberships.user_id', '=', 'upload_links.created_by_user_id'),
     )
     .select([
       'upload_links.id',
@@ -48,7 +52,15 @@ export function listUploadLinkFiles(db: Executor, linkId: string) {
   return db
     .selectFrom('upload_link_files')
     .innerJoin('media', 'media.id', 'upload_link_files.media_id')
-    .select(['media.id', 'upload_link_files.name', 'media.storage_key', 'media.type', 'media.mime_type', 'media.size', 'upload_link_files.created_at'])
+    .select([
+      'media.id',
+      'upload_link_files.name',
+      'media.storage_key',
+      'media.type',
+      'media.mime_type',
+      'media.size',
+      'upload_link_files.created_at',
+    ])
     .where('upload_link_files.upload_link_id', '=', linkId)
     .orderBy('upload_link_files.created_at')
     .orderBy('media.id')
@@ -57,7 +69,11 @@ export function listUploadLinkFiles(db: Executor, linkId: string) {
 
 /** What a link has taken so far. */
 export function uploadLinkUsage(db: Executor, linkId: string) {
-  return db.selectFrom('upload_links').select(['files_used as files', 'bytes_used as bytes']).where('id', '=', linkId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('upload_links')
+    .select(['files_used as files', 'bytes_used as bytes'])
+    .where('id', '=', linkId)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -65,7 +81,12 @@ export function uploadLinkUsage(db: Executor, linkId: string) {
  * conditional update: the database decides, so concurrent uploads cannot go past the limits.
  * True when the file was counted.
  */
-export async function takeUploadLinkSlot(db: Executor, linkId: string, bytes: number, limits: { maxFiles: number; maxBytes: number }): Promise<boolean> {
+export async function takeUploadLinkSlot(
+  db: Executor,
+  linkId: string,
+  bytes: number,
+  limits: { maxFiles: number; maxBytes: number },
+): Promise<boolean> {
   const result = await db
     .updateTable('upload_links')
     .set((eb) => ({ files_used: eb('files_used', '+', 1), bytes_used: eb('bytes_used', '+', bytes) }))

@@ -142,7 +142,12 @@ export class UploadLinksService {
   #creatorMayUpload(row: NonNullable<Awaited<ReturnType<typeof repo.findUploadLinkByTokenHash>>>): boolean {
     const mayUpload = (scopes: string[]) => grantedScopes(scopes.filter(isScope)).has('media:write');
     if (row.created_by_key_id !== null) {
-      return row.key_scopes !== null && row.key_revoked_at === null && mayUpload(JSON.parse(row.key_scopes) as string[]) && (row.key_workspace_id === null || row.key_workspace_id === row.workspace_id);
+      return (
+        row.key_scopes !== null &&
+        row.key_revoked_at === null &&
+        mayUpload(JSON.parse(row.key_scopes) as string[]) &&
+        (row.key_workspace_id === null || row.key_workspace_id === row.workspace_id)
+      );
     }
     if (row.grant_payload === null || row.grant_workspace_id !== row.workspace_id) return false;
     if (row.grant_expires_at !== null && Number(row.grant_expires_at) * 1000 <= this.deps.clock.now().getTime()) return false;
@@ -185,7 +190,12 @@ export class UploadLinksService {
     try {
       const { media } = await this.deps.media.commit(link.workspaceId, staged, { uploadLinkId: link.linkId });
       // The same file twice through one link is one entry, counted once.
-      recorded = await repo.insertUploadLinkFile(db, { upload_link_id: link.linkId, media_id: media.id, name: staged.name, created_at: this.deps.clock.now().toISOString() });
+      recorded = await repo.insertUploadLinkFile(db, {
+        upload_link_id: link.linkId,
+        media_id: media.id,
+        name: staged.name,
+        created_at: this.deps.clock.now().toISOString(),
+      });
       return { id: media.id, name: staged.name, path: media.path, type: media.type };
     } finally {
       if (!recorded) await repo.releaseUploadLinkSlot(db, link.linkId, staged.size);
@@ -199,8 +209,13 @@ export class UploadLinksService {
 
   #fullError(what: 'files' | 'bytes'): ForbiddenError {
     return what === 'files'
-      ? new ForbiddenError(`This link has taken the most files it accepts (${this.limits.maxFiles}). Ask for a new link.`, { code: 'link_full' })
-      : new ForbiddenError(`This link has taken the most data it accepts (${formatBytes(this.limits.maxBytes)} in all). Ask for a new link.`, { code: 'link_full' });
+      ? new ForbiddenError(`This link has taken the most files it accepts (${this.limits.maxFiles}). Ask for a new link.`, {
+          code: 'link_full',
+        })
+      : new ForbiddenError(
+          `This link has taken the most data it accepts (${formatBytes(this.limits.maxBytes)} in all). Ask for a new link.`,
+          { code: 'link_full' },
+        );
   }
 
   async #requireActive(token: string): Promise<Extract<LinkState, { state: 'active' }>> {

@@ -264,7 +264,12 @@ const SCRIPT = String.raw`
  * the page posts no form.
  */
 export function uploadPageHeaders(mediaOrigin: string): Record<string, string> {
-  return pageHeaders({ script: SCRIPT, img: `'self' ${mediaOrigin} blob: data:`, media: `'self' ${mediaOrigin} blob:`, formAction: "'none'" });
+  return pageHeaders({
+    script: SCRIPT,
+    img: `'self' ${mediaOrigin} blob: data:`,
+    media: `'self' ${mediaOrigin} blob:`,
+    formAction: "'none'",
+  });
 }
 
 /** The page behind an active link. `uploadUrl` and `filesUrl` are relative to the site. */

@@ -46,7 +46,11 @@ export const uploadPageRoutes: FastifyPluginAsyncZod<{ baseUrl: string; clock: C
     '/u/:token/files',
     {
       config: { auth: 'none' },
-      schema: { ...hidden, params: uploadPageParamsSchema, response: { 200: z.object({ files: z.array(uploadLinkFileSchema) }), '4xx': apiErrorSchema } },
+      schema: {
+        ...hidden,
+        params: uploadPageParamsSchema,
+        response: { 200: z.object({ files: z.array(uploadLinkFileSchema) }), '4xx': apiErrorSchema },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
@@ -59,7 +63,13 @@ export const uploadPageRoutes: FastifyPluginAsyncZod<{ baseUrl: string; clock: C
     {
       config: { auth: 'none', quota: UPLOAD_PAGE_QUOTA },
       validatorCompiler: streamedBodyValidator,
-      schema: { ...hidden, params: uploadPageParamsSchema, consumes: ['multipart/form-data'], body: uploadBodySchema, response: { 200: uploadLinkFileSchema, '4xx': apiErrorSchema } },
+      schema: {
+        ...hidden,
+        params: uploadPageParamsSchema,
+        consumes: ['multipart/form-data'],
+        body: uploadBodySchema,
+        response: { 200: uploadLinkFileSchema, '4xx': apiErrorSchema },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');

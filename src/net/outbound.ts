@@ -39,14 +39,16 @@ export function refusedTarget(url: string, policy: { allowLoopback: boolean }): 
   } catch (error) {
     throw new AppError(400, 'invalid_url', `"${url.slice(0, 200)}" is not a valid URL.`, { cause: error });
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return new OutboundRefusedError(`the scheme "${parsed.protocol}" is not http or https`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return new OutboundRefusedError(`the scheme "${parsed.protocol}" is not http or https`);
   if (parsed.username || parsed.password) return new OutboundRefusedError('URLs with credentials are not fetched');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     const verdict = checkAddress(host, policy);
     return verdict.allowed ? null : new OutboundRefusedError(verdict.reason, { loopback: verdict.loopback });
   }
-  if (isLocalhostName(host) && !policy.allowLoopback) return new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true });
+  if (isLocalhostName(host) && !policy.allowLoopback)
+    return new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true });
   return null;
 }
 
@@ -148,7 +150,9 @@ type OutboundRequest = { method: string; headers: Record<string, string>; body: 
 
 /** Ports the Fetch standard never fetches ("bad ports"); `request` refuses them as `fetch` does. */
 const BAD_PORTS = new Set(
-  '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(' '),
+  '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -169,7 +173,8 @@ async function decoded(body: Buffer, coding: string, limit: number): Promise<Buf
 
 /** Refuses what neither `fetch` nor `request` ever sends: a scheme other than http(s), or credentials in the URL. */
 function refuseUnfetchable(url: URL): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefusedError(`the scheme "${url.protocol}" is not http or https`);
   if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are not fetched');
 }
 
@@ -210,46 +215,59 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   const policy = { allowLoopback: options.allowLoopback ?? false };
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  const guardedConnect = (base: buildConnector.connector): buildConnector.connector => (opts, callback) => {
-    const host = opts.hostname.replace(/^\[|\]$/g, '');
-    // The connection goes to the literal address; TLS still verifies the certificate against the name.
-    const servername = opts.servername ?? (isIP(host) ? undefined : host);
-    const connectTo = (addresses: string[], index: number) => {
-      base({ ...opts, hostname: addresses[index]!, servername }, (...args) => {
-        const [error] = args;
-        const code = (error as { code?: string } | null)?.code;
-        if (error && index + 1 < addresses.length && code && TRY_NEXT_ADDRESS.has(code)) return connectTo(addresses, index + 1);
-        callback(...args);
+  const guardedConnect =
+    (base: buildConnector.connector): buildConnector.connector =>
+    (opts, callback) => {
+      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      // The connection goes to the literal address; TLS still verifies the certificate against the name.
+      const servername = opts.servername ?? (isIP(host) ? undefined : host);
+      const connectTo = (addresses: string[], index: number) => {
+        base({ ...opts, hostname: addresses[index]!, servername }, (...args) => {
+          const [error] = args;
+          const code = (error as { code?: string } | null)?.code;
+          if (error && index + 1 < addresses.length && code && TRY_NEXT_ADDRESS.has(code)) return connectTo(addresses, index + 1);
+          callback(...args);
+        });
+      };
+      if (isIP(host)) {
+        const verdict = checkAddress(host, policy);
+        if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason, { loopback: verdict.loopback }), null);
+        return connectTo([host], 0);
+      }
+      // The lookup counts towards the connection time, so a resolver that never answers cannot hold a connection (or close()) forever.
+      let timer: NodeJS.Timeout | undefined;
+      const slowLookup = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              Object.assign(new Error(`Resolving ${host} took longer than ${connectTimeout} ms`), { code: 'EAI_AGAIN', hostname: host }),
+            ),
+          connectTimeout,
+        );
       });
+      Promise.race([Promise.resolve().then(() => lookup(host)), slowLookup])
+        .finally(() => clearTimeout(timer))
+        .then(
+          (answers) => {
+            if (answers.length === 0)
+              return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host }), null);
+            // Every address the name resolves to must be allowed, so a name cannot mix a public and a private one.
+            for (const { address } of answers) {
+              const verdict = checkAddress(address, policy);
+              if (!verdict.allowed)
+                return callback(
+                  new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback }),
+                  null,
+                );
+            }
+            connectTo(
+              answers.map((a) => a.address),
+              0,
+            );
+          },
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+        );
     };
-    if (isIP(host)) {
-      const verdict = checkAddress(host, policy);
-      if (!verdict.allowed) return callback(new OutboundRefusedError(verdict.reason, { loopback: verdict.loopback }), null);
-      return connectTo([host], 0);
-    }
-    // The lookup counts towards the connection time, so a resolver that never answers cannot hold a connection (or close()) forever.
-    let timer: NodeJS.Timeout | undefined;
-    const slowLookup = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`Resolving ${host} took longer than ${connectTimeout} ms`), { code: 'EAI_AGAIN', hostname: host })), connectTimeout);
-    });
-    Promise.race([Promise.resolve().then(() => lookup(host)), slowLookup])
-      .finally(() => clearTimeout(timer))
-      .then(
-        (answers) => {
-          if (answers.length === 0) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host }), null);
-          // Every address the name resolves to must be allowed, so a name cannot mix a public and a private one.
-          for (const { address } of answers) {
-            const verdict = checkAddress(address, policy);
-            if (!verdict.allowed) return callback(new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback }), null);
-          }
-          connectTo(
-            answers.map((a) => a.address),
-            0,
-          );
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
-      );
-  };
 
   type Loaded = { agent: Dispatcher; fetch: (typeof import('undici'))['fetch'] };
   let client: Promise<Loaded> | undefined;
@@ -260,7 +278,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       ? Promise.reject(new Error('This outbound client is closed.'))
       : (client ??= loadUndici().then(({ Agent, buildConnector, fetch }) => {
           const base = options.connector ?? buildConnector({ timeout: connectTimeout });
-          const agent = new Agent({ connect: guardedConnect(base), connectTimeout, headersTimeout: defaultTimeout, bodyTimeout: defaultTimeout });
+          const agent = new Agent({
+            connect: guardedConnect(base),
+            connectTimeout,
+            headersTimeout: defaultTimeout,
+            bodyTimeout: defaultTimeout,
+          });
           ready = closing ? undefined : { agent, fetch };
           return { agent, fetch };
         }));
@@ -288,7 +311,10 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     try {
       return new URL(input, base);
     } catch (error) {
-      if (base) throw new AppError(502, 'bad_redirect', `${base.host} redirected to an invalid address ("${input.slice(0, 200)}").`, { cause: error });
+      if (base)
+        throw new AppError(502, 'bad_redirect', `${base.host} redirected to an invalid address ("${input.slice(0, 200)}").`, {
+          cause: error,
+        });
       throw new AppError(400, 'invalid_url', `"${input.slice(0, 200)}" is not a valid URL.`, { cause: error });
     }
   }
@@ -320,7 +346,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     }
   }
 
-  async function hops<T, L>(first: URL, init: OutboundInit, token: L, send: (url: URL, request: OutboundRequest, token: L) => Promise<Hop<T>>): Promise<T> {
+  async function hops<T, L>(
+    first: URL,
+    init: OutboundInit,
+    token: L,
+    send: (url: URL, request: OutboundRequest, token: L) => Promise<Hop<T>>,
+  ): Promise<T> {
     let url = first;
     // A copy: dropping credentials on a redirect must not change the caller's object.
     const request: OutboundRequest = { method: init.method ?? 'GET', headers: { ...init.headers }, body: init.body };
@@ -332,8 +363,16 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       } catch (error) {
         // Fetch never connects to ports reserved for other protocols (the Fetch standard's "bad ports").
         if (!isBadPort(error)) throw error;
-        if (hop > 0) throw new AppError(502, 'bad_redirect', `A redirect led to port ${url.port} of ${url.hostname}, which is never fetched.`, { cause: error });
-        throw new AppError(400, 'port_refused', `Port ${url.port} (in ${url.host}) is reserved for other protocols and is never fetched; use a URL on an HTTP port (80, 443, 8080…).`, { cause: error });
+        if (hop > 0)
+          throw new AppError(502, 'bad_redirect', `A redirect led to port ${url.port} of ${url.hostname}, which is never fetched.`, {
+            cause: error,
+          });
+        throw new AppError(
+          400,
+          'port_refused',
+          `Port ${url.port} (in ${url.host}) is reserved for other protocols and is never fetched; use a URL on an HTTP port (80, 443, 8080…).`,
+          { cause: error },
+        );
       }
       const location = response.location;
       if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response.answer;
@@ -359,7 +398,13 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     const { agent } = ready ?? (await connect());
     // As fetch: an abort surfaces as its reason (a TimeoutError for the time limit).
     if (callLimit.aborted) throw callLimit.reason;
-    const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: request.method as Dispatcher.HttpMethod, headers: withDefaults(request.headers), body: request.body ?? null };
+    const options = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: withDefaults(request.headers),
+      body: request.body ?? null,
+    };
     const whole = await dispatchWhole(agent, options, callLimit, limit, requestFailure);
     const raw = whole.headers;
     const headers: AnswerHeaders = {
@@ -385,7 +430,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         },
         async (url, request, signal) => {
           const response = await fetchOnce(url, request, signal);
-          return { status: response.status, location: response.headers.get('location'), answer: response, discard: async () => void (await response.body?.cancel()) };
+          return {
+            status: response.status,
+            location: response.headers.get('location'),
+            answer: response,
+            discard: async () => void (await response.body?.cancel()),
+          };
         },
       ),
     request: (input, init) =>
@@ -405,16 +455,22 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     socketLookup: (hostname, lookupOptions, callback) => {
       const host = hostname.replace(/^\[|\]$/g, '');
       Promise.resolve()
-        .then(() => (isLocalhostName(host) && !policy.allowLoopback ? Promise.reject(new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true })) : lookup(host)))
+        .then(() =>
+          isLocalhostName(host) && !policy.allowLoopback
+            ? Promise.reject(new OutboundRefusedError(`${host} is this machine, a loopback address`, { loopback: true }))
+            : lookup(host),
+        )
         .then((answers) => {
           if (answers.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND', hostname: host });
           for (const { address } of answers) {
             const verdict = checkAddress(address, policy);
-            if (!verdict.allowed) throw new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback });
+            if (!verdict.allowed)
+              throw new OutboundRefusedError(`${host} resolves to ${address}, ${verdict.range}`, { loopback: verdict.loopback });
           }
           const wanted = Number(lookupOptions.family) || 0;
           const usable = wanted ? answers.filter((a) => a.family === wanted) : answers;
-          if (usable.length === 0) throw Object.assign(new Error(`${host} has no IPv${wanted} address`), { code: 'ENOTFOUND', hostname: host });
+          if (usable.length === 0)
+            throw Object.assign(new Error(`${host} has no IPv${wanted} address`), { code: 'ENOTFOUND', hostname: host });
           if (lookupOptions.all) callback(null, usable);
           else callback(null, usable[0]!.address, usable[0]!.family);
         })
@@ -447,9 +503,18 @@ export function wasNotSent(error: unknown): boolean {
   if (error instanceof OutboundRefusedError) return true;
   if (error instanceof AppError && (error.code === 'invalid_url' || error.code === 'outbound_refused')) return true;
   const codes = errorCodes(error);
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED'].some((c) =>
-    codes.has(c),
-  );
+  return [
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_HAS_EXPIRED',
+  ].some((c) => codes.has(c));
 }
 
 function isBadPort(error: unknown): boolean {
@@ -468,12 +533,17 @@ export function explainOutboundFailure(error: unknown, what: string, timeoutMs: 
   const codes = errorCodes(error);
   const has = (...list: string[]) => list.some((c) => codes.has(c));
   if (name === 'TimeoutError' || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) {
-    return new AppError(502, 'upstream_timeout', `${what} did not answer in time (limit ${Math.round(timeoutMs / 1000)} s).`, { cause: error });
+    return new AppError(502, 'upstream_timeout', `${what} did not answer in time (limit ${Math.round(timeoutMs / 1000)} s).`, {
+      cause: error,
+    });
   }
-  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA')) return new AppError(400, 'host_not_found', `The host of ${what} could not be found.`, { cause: error });
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA'))
+    return new AppError(400, 'host_not_found', `The host of ${what} could not be found.`, { cause: error });
   if (has('ECONNREFUSED')) return new AppError(502, 'upstream_unreachable', `${what} refused the connection.`, { cause: error });
-  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) return new AppError(502, 'upstream_unreachable', `${what} cannot be reached from this server.`, { cause: error });
-  if ([...codes].some((c) => c.startsWith('ERR_TLS') || c.includes('CERT'))) return new AppError(502, 'upstream_tls', `${what} does not present a valid TLS certificate.`, { cause: error });
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'))
+    return new AppError(502, 'upstream_unreachable', `${what} cannot be reached from this server.`, { cause: error });
+  if ([...codes].some((c) => c.startsWith('ERR_TLS') || c.includes('CERT')))
+    return new AppError(502, 'upstream_tls', `${what} does not present a valid TLS certificate.`, { cause: error });
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE')) {
     return new AppError(502, 'upstream_failed', `${what} closed the connection before the answer was complete.`, { cause: error });
   }

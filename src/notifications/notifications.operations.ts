@@ -13,15 +13,17 @@ export const listNotifications = operation({
     tags: ['Notifications'],
     summary: 'List notifications, newest first',
     description:
-      'Failed publishing (naming the post and the platform\'s reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels\' notifications and the workspace-wide ones.',
+      "Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones.",
     response: notificationPageSchema,
     errors: authErrors,
   },
   mcp: {
     title: 'List notifications',
-    description: 'Failed publishing (with the platform\'s reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.',
+    description:
+      "Failed publishing (with the platform's reason), channels that need reconnecting and plan limits close to their end, newest first, 20 a page.",
     annotations: READ_ONLY,
     output: notificationPageSchema,
-    summary: (o) => `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
   },
 });

@@ -6,14 +6,16 @@ export function insertNotification(db: Executor, row: NotificationsTable) {
 }
 
 /** Newest first; with `channelIds`, only those channels' notifications and the ones about no channel. */
-export function listNotifications(db: Executor, workspaceId: string, page: { offset: number; limit: number; channelIds: readonly string[] | null }) {
+export function listNotifications(
+  db: Executor,
+  workspaceId: string,
+  page: { offset: number; limit: number; channelIds: readonly string[] | null },
+) {
   const { offset, limit, channelIds } = page;
   let query = db.selectFrom('notifications').selectAll().where('workspace_id', '=', workspaceId);
-  if (channelIds) query = query.where((eb) => eb.or([eb('channel_id', 'is', null), ...(channelIds.length ? [eb('channel_id', 'in', [...channelIds])] : [])]));
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
+  if (channelIds)
+    query = query.where((eb) =>
+      eb.or([eb('channel_id', 'is', null), ...(channelIds.length ? [eb('channel_id', 'in', [...channelIds])] : [])]),
+    );
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }

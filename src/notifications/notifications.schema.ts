@@ -5,7 +5,11 @@ import { LAST_PAGE, NOTIFICATION_KINDS } from './notifications.service.ts';
 export const notificationSchema = z
   .object({
     id: z.string(),
-    type: z.enum(NOTIFICATION_KINDS).describe('publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting) or limit_warning.'),
+    type: z
+      .enum(NOTIFICATION_KINDS)
+      .describe(
+        'publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting) or limit_warning.',
+      ),
     message: z.string(),
     postId: z.string().nullable(),
     integration: z.string().nullable().describe('The channel ID, when the notification is about one.'),
@@ -13,8 +17,15 @@ export const notificationSchema = z
   })
   .meta({ id: 'Notification' });
 
-export const listNotificationsQuery = z.object({ page: z.coerce.number().int().min(0).max(LAST_PAGE).default(0).describe('Page number, from zero (at most 499).') });
+export const listNotificationsQuery = z.object({
+  page: z.coerce.number().int().min(0).max(LAST_PAGE).default(0).describe('Page number, from zero (at most 499).'),
+});
 
 export const notificationPageSchema = z
-  .object({ notifications: z.array(notificationSchema), page: wholeNumber(0, LAST_PAGE), pageSize: wholeNumber(1, 100), hasMore: z.boolean() })
+  .object({
+    notifications: z.array(notificationSchema),
+    page: wholeNumber(0, LAST_PAGE),
+    pageSize: wholeNumber(1, 100),
+    hasMore: z.boolean(),
+  })
   .meta({ id: 'NotificationPage' });

@@ -52,10 +52,14 @@ export class NotificationsService {
    * Newest first, `PAGE_SIZE` a page, pages counted from zero up to `LAST_PAGE`. A key limited
    * to some channels sees the notifications about those channels and the workspace-wide ones.
    */
-  async list(access: WorkspaceAccess, page: number): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
+  async list(
+    access: WorkspaceAccess,
+    page: number,
+  ): Promise<{ notifications: Notification[]; page: number; pageSize: number; hasMore: boolean }> {
     requireScope(access, 'posts:read');
     const { workspace, channelIds } = access;
-    if (page > LAST_PAGE) throw new BadRequestError(`page: at most ${LAST_PAGE}; the newest ${(LAST_PAGE + 1) * PAGE_SIZE} notifications can be read.`);
+    if (page > LAST_PAGE)
+      throw new BadRequestError(`page: at most ${LAST_PAGE}; the newest ${(LAST_PAGE + 1) * PAGE_SIZE} notifications can be read.`);
     const rows = await repo.listNotifications(this.deps.db, workspace.id, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1, channelIds });
     return {
       notifications: rows.slice(0, PAGE_SIZE).map((row) => ({

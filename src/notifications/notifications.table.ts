@@ -1,4 +1,10 @@
-export const NOTIFICATION_KINDS = ['publish_failed', 'comment_failed', 'publish_confirmed', 'channel_disconnected', 'limit_warning'] as const;
+export const NOTIFICATION_KINDS = [
+  'publish_failed',
+  'comment_failed',
+  'publish_confirmed',
+  'channel_disconnected',
+  'limit_warning',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface NotificationsTable {

@@ -19,7 +19,8 @@ export function clientMetadataDocuments(outbound: OutboundClient) {
     } catch {
       return undefined;
     }
-    if (url.protocol !== 'https:' || url.pathname === '/' || url.hash || url.username || url.password || url.href !== clientId) return undefined;
+    if (url.protocol !== 'https:' || url.pathname === '/' || url.hash || url.username || url.password || url.href !== clientId)
+      return undefined;
     let document: Record<string, unknown>;
     try {
       const response = await outbound.fetch(url, { headers: { accept: 'application/json' }, timeoutMs: 5000, maxRedirects: 0 });
@@ -33,7 +34,13 @@ export function clientMetadataDocuments(outbound: OutboundClient) {
     const method = document.token_endpoint_auth_method ?? 'none';
     const uris = document.redirect_uris;
     if (method !== 'none' || 'client_secret' in document) return undefined;
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > CLIENT_LIMITS.redirectUris || uris.some((u) => typeof u !== 'string' || !acceptableRedirectUri(u))) return undefined;
+    if (
+      !Array.isArray(uris) ||
+      uris.length === 0 ||
+      uris.length > CLIENT_LIMITS.redirectUris ||
+      uris.some((u) => typeof u !== 'string' || !acceptableRedirectUri(u))
+    )
+      return undefined;
     const name = typeof document.client_name === 'string' ? document.client_name.slice(0, CLIENT_LIMITS.name) : undefined;
     if (name !== undefined && reservedName(name)) return undefined;
     return {

@@ -37,7 +37,25 @@ export function firstPartyName(clientId: string): string | undefined {
 }
 
 /** Characters drawn like the letters of "herald" in common fonts (Cyrillic and Greek lookalikes; I, 1 and | for l). */
-const LOOKALIKES: Record<string, string> = { Н: 'h', һ: 'h', Һ: 'h', Е: 'e', е: 'e', Ε: 'e', А: 'a', а: 'a', Α: 'a', α: 'a', ɑ: 'a', Ӏ: 'l', ӏ: 'l', I: 'l', 1: 'l', '|': 'l', ԁ: 'd' };
+const LOOKALIKES: Record<string, string> = {
+  Н: 'h',
+  һ: 'h',
+  Һ: 'h',
+  Е: 'e',
+  е: 'e',
+  Ε: 'e',
+  А: 'a',
+  а: 'a',
+  Α: 'a',
+  α: 'a',
+  ɑ: 'a',
+  Ӏ: 'l',
+  ӏ: 'l',
+  I: 'l',
+  1: 'l',
+  '|': 'l',
+  ԁ: 'd',
+};
 
 /**
  * Names that read as Herald's own are reserved: compared as people read them (compatibility
@@ -46,7 +64,10 @@ const LOOKALIKES: Record<string, string> = { Н: 'h', һ: 'h', Һ: 'h', Е: 'e',
  */
 export function reservedName(name: string): boolean {
   const read = [...name.normalize('NFKC')].map((c) => LOOKALIKES[c] ?? c).join('');
-  return read.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '').includes('herald');
+  return read
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .includes('herald');
 }
 
 /** Plain ASCII: the registration endpoint repeats its refusals in a WWW-Authenticate header. */
@@ -77,10 +98,12 @@ export function registrationProblem(metadata: Record<string, unknown>): string |
     const most = field === 'redirect_uris' ? CLIENT_LIMITS.redirectUris : CLIENT_LIMITS.listItems;
     if (typeof value === 'string' && value.length > longest) return `Too long: ${field} has at most ${longest} characters.`;
     if (Array.isArray(value) && value.length > most) return `Too many entries: ${field} has at most ${most}.`;
-    if (Array.isArray(value) && value.some((entry) => typeof entry === 'string' && entry.length > CLIENT_LIMITS.text)) return `An entry of ${field} is too long: at most ${CLIENT_LIMITS.text} characters.`;
+    if (Array.isArray(value) && value.some((entry) => typeof entry === 'string' && entry.length > CLIENT_LIMITS.text))
+      return `An entry of ${field} is too long: at most ${CLIENT_LIMITS.text} characters.`;
   }
   if (typeof metadata.client_name === 'string' && reservedName(metadata.client_name)) return RESERVED_NAME_MESSAGE;
-  if (Buffer.byteLength(JSON.stringify(metadata)) > CLIENT_LIMITS.metadataBytes) return `The metadata is too large: at most ${CLIENT_LIMITS.metadataBytes} bytes as JSON.`;
+  if (Buffer.byteLength(JSON.stringify(metadata)) > CLIENT_LIMITS.metadataBytes)
+    return `The metadata is too large: at most ${CLIENT_LIMITS.metadataBytes} bytes as JSON.`;
   return null;
 }
 
@@ -97,7 +120,15 @@ export type ClientFacts = {
 export function clientFacts(clientId: string, metadata: { client_name?: unknown; client_id_issued_at?: unknown } | undefined): ClientFacts {
   const own = firstPartyName(clientId);
   if (own !== undefined) return { clientId, name: own, firstParty: true, registeredAt: null };
-  const name = typeof metadata?.client_name === 'string' && metadata.client_name.trim() ? metadata.client_name.trim().slice(0, CLIENT_LIMITS.name) : clientId;
+  const name =
+    typeof metadata?.client_name === 'string' && metadata.client_name.trim()
+      ? metadata.client_name.trim().slice(0, CLIENT_LIMITS.name)
+      : clientId;
   const issued = Number(metadata?.client_id_issued_at);
-  return { clientId, name, firstParty: false, registeredAt: Number.isSafeInteger(issued) && issued > 0 ? new Date(issued * 1000).toISOString() : null };
+  return {
+    clientId,
+    name,
+    firstParty: false,
+    registeredAt: Number.isSafeInteger(issued) && issued > 0 ? new Date(issued * 1000).toISOString() : null,
+  };
 }

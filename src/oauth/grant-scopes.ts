@@ -7,7 +7,9 @@ import { isScope, type Scope } from '../auth/scopes.ts';
  */
 export function grantScopes(payload: string): Scope[] {
   const resources = (JSON.parse(payload) as { resources?: Record<string, string> }).resources ?? {};
-  return Object.values(resources).flatMap((scope) => scope.split(' ')).filter(isScope);
+  return Object.values(resources)
+    .flatMap((scope) => scope.split(' '))
+    .filter(isScope);
 }
 
 /** The grant an OAuth principal's access token belongs to (its key id is `oauth:<grant id>`); null for an API key or a token of no grant. */

@@ -9,7 +9,13 @@ type SigningKey = Kept<{ jwk: Record<string, unknown> }>;
 type CookieKey = Kept<{ key: string }>;
 
 /** The stored form: newest first. (The first deployments kept one `jwk` and `cookieKeys` strings.) */
-type StoredKeys = { signing?: SigningKey[]; cookies?: CookieKey[]; rotatedAt?: number; jwk?: Record<string, unknown>; cookieKeys?: string[] };
+type StoredKeys = {
+  signing?: SigningKey[];
+  cookies?: CookieKey[];
+  rotatedAt?: number;
+  jwk?: Record<string, unknown>;
+  cookieKeys?: string[];
+};
 
 /** What the authorization server is configured with: newest first (the first signs, every one verifies). */
 export type OAuthKeys = { jwks: Array<Record<string, unknown>>; cookieKeys: string[]; rotatedAt: number };
@@ -51,7 +57,19 @@ async function read(db: Db): Promise<StoredKeys | undefined> {
 }
 
 function keysRow(payload: StoredKeys) {
-  return { model: 'HeraldKeys', id_hash: ID_HASH, payload: JSON.stringify(payload), grant_id: null, uid: null, user_code_hash: null, user_id: null, workspace_id: null, client_id: null, expires_at: null, consumed_at: null };
+  return {
+    model: 'HeraldKeys',
+    id_hash: ID_HASH,
+    payload: JSON.stringify(payload),
+    grant_id: null,
+    uid: null,
+    user_code_hash: null,
+    user_id: null,
+    workspace_id: null,
+    client_id: null,
+    expires_at: null,
+    consumed_at: null,
+  };
 }
 
 /** The signing and cookie keys, made once per deployment and shared by every process. */
@@ -68,7 +86,12 @@ export async function keysRotatedAt(db: Db): Promise<number> {
   return stored ? normalise(stored).rotatedAt : 0;
 }
 
-export type RotationResult = { signingKeyId: string; signingKeys: number; cookieKeys: number; dropped: { signing: number; cookie: number } };
+export type RotationResult = {
+  signingKeyId: string;
+  signingKeys: number;
+  cookieKeys: number;
+  dropped: { signing: number; cookie: number };
+};
 
 /**
  * Adds a new signing key and a new cookie key, used from now on; the previous ones keep
@@ -78,7 +101,8 @@ export type RotationResult = { signingKeyId: string; signingKeys: number; cookie
 export async function rotateKeys(db: Db, now: number): Promise<RotationResult> {
   const current = normalise((await read(db)) ?? {});
   const at = Math.floor(now / 1000);
-  const keep = <T extends Kept<object>>(keys: T[], retention: number) => keys.filter((k) => k.retiredAt === undefined || k.retiredAt + retention > at).map((k) => ({ ...k, retiredAt: k.retiredAt ?? at }));
+  const keep = <T extends Kept<object>>(keys: T[], retention: number) =>
+    keys.filter((k) => k.retiredAt === undefined || k.retiredAt + retention > at).map((k) => ({ ...k, retiredAt: k.retiredAt ?? at }));
   const signing = [newSigningKey(), ...keep(current.signing, KEY_RETENTION.signing)];
   const cookies = [newCookieKey(), ...keep(current.cookies, KEY_RETENTION.cookie)];
   // Rotations within one second still differ: rotatedAt only ever grows.

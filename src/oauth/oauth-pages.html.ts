@@ -50,8 +50,12 @@ export type ConsentInput = {
 export function consentPage(input: ConsentInput): string {
   const error = input.error ? html`<div class="banner bad" role="alert">${input.error}</div>` : '';
   if (input.workspaces.length === 0) {
-    return layout('Allow access', html`<h1>${input.client.name} asks for access</h1><p>You are not a member of any workspace, so there is nothing to allow. Ask an owner to invite you.</p>
-<form method="post" action="/oauth/interaction/${input.uid}">${csrfField(input.csrf)}<input type="hidden" name="decision" value="deny"><div class="actions"><button type="submit" class="secondary">Back to the app</button></div></form>`, input.chrome);
+    return layout(
+      'Allow access',
+      html`<h1>${input.client.name} asks for access</h1><p>You are not a member of any workspace, so there is nothing to allow. Ask an owner to invite you.</p>
+<form method="post" action="/oauth/interaction/${input.uid}">${csrfField(input.csrf)}<input type="hidden" name="decision" value="deny"><div class="actions"><button type="submit" class="secondary">Back to the app</button></div></form>`,
+      input.chrome,
+    );
   }
   const body = html`<h1>Allow <span id="client-name">${input.client.name}</span> to use Herald for you?</h1>
 ${error}
@@ -71,7 +75,14 @@ ${error}
   return layout('Allow access', body, input.chrome);
 }
 
-export type AllowedApp = { grantId: string; clientName: string; clientId: string; workspaceName: string; scopes: string[]; resources: string[] };
+export type AllowedApp = {
+  grantId: string;
+  clientName: string;
+  clientId: string;
+  workspaceName: string;
+  scopes: string[];
+  resources: string[];
+};
 
 /** The apps the user allowed, each with “revoke access”. */
 export function allowedAppsPage(input: { chrome: PageChrome; csrf: string; apps: AllowedApp[]; notice?: string | undefined }): string {
@@ -85,7 +96,11 @@ export function allowedAppsPage(input: { chrome: PageChrome; csrf: string; apps:
 </li>`,
       )}</ul>`
     : html`<p class="muted">You have not allowed any app.</p>`;
-  return layout('Apps you allowed', html`<h1>Apps you allowed</h1>${notice}<p class="muted">Apps that act for you with OAuth. Revoking access ends their tokens at once.</p>${list}`, input.chrome);
+  return layout(
+    'Apps you allowed',
+    html`<h1>Apps you allowed</h1>${notice}<p class="muted">Apps that act for you with OAuth. Revoking access ends their tokens at once.</p>${list}`,
+    input.chrome,
+  );
 }
 
 export type OwnApp = { clientId: string; name: string; redirectUris: string[]; confidential: boolean; createdAt: string };

@@ -6,7 +6,14 @@ import { parseAccountId } from './oauth.service.ts';
 import { UNUSED_CLIENT_TTL_SECONDS } from './client-rules.ts';
 
 /** Models found by their id, which is a secret (the token itself): the id is not kept in the stored payload. */
-const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken', 'DeviceCode']);
+const SECRET_IDS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'RegistrationAccessToken',
+  'DeviceCode',
+]);
 
 /**
  * A device code found by its user code (the person typed it on the verification page) is handed
@@ -82,7 +89,13 @@ export class OAuthStore implements Adapter {
 
   async find(id: string) {
     const found = this.#read(await repo.findRecord(this.db, this.model, this.#idHash(id)), id);
-    if (found && this.model === 'DeviceCode' && id.startsWith(DEVICE_HANDLE) && (found.accountId !== undefined || found.error !== undefined)) return undefined;
+    if (
+      found &&
+      this.model === 'DeviceCode' &&
+      id.startsWith(DEVICE_HANDLE) &&
+      (found.accountId !== undefined || found.error !== undefined)
+    )
+      return undefined;
     if (found || !this.fetchDocument || !id.startsWith('https://')) return found;
     const document = await this.fetchDocument(id);
     // Kept an hour (every process reads it from here), then fetched again.

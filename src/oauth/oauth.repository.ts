@@ -36,7 +36,13 @@ export function deleteByGrant(db: Executor, grantId: string, model?: string) {
 
 /** A registered client that was to expire unless used is kept. */
 export function keepClient(db: Executor, clientId: string) {
-  return db.updateTable('oauth_records').set({ expires_at: null }).where('model', '=', 'Client').where('client_id', '=', clientId).where('expires_at', 'is not', null).execute();
+  return db
+    .updateTable('oauth_records')
+    .set({ expires_at: null })
+    .where('model', '=', 'Client')
+    .where('client_id', '=', clientId)
+    .where('expires_at', 'is not', null)
+    .execute();
 }
 
 export function deleteByClient(db: Executor, clientId: string) {
@@ -51,7 +57,12 @@ export function deleteExpired(db: Executor, nowSeconds: number, limit = 500) {
       eb(
         'id_hash',
         'in',
-        eb.selectFrom('oauth_records').select('id_hash').where('expires_at', 'is not', null).where('expires_at', '<=', nowSeconds).limit(limit),
+        eb
+          .selectFrom('oauth_records')
+          .select('id_hash')
+          .where('expires_at', 'is not', null)
+          .where('expires_at', '<=', nowSeconds)
+          .limit(limit),
       ),
     )
     .where('expires_at', '<=', nowSeconds)
@@ -59,11 +70,24 @@ export function deleteExpired(db: Executor, nowSeconds: number, limit = 500) {
 }
 
 export function listGrantsOfUser(db: Executor, userId: string) {
-  return db.selectFrom('oauth_records').selectAll().where('user_id', '=', userId).where('model', '=', 'Grant').orderBy('expires_at', 'desc').limit(200).execute();
+  return db
+    .selectFrom('oauth_records')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('model', '=', 'Grant')
+    .orderBy('expires_at', 'desc')
+    .limit(200)
+    .execute();
 }
 
 export function findGrantOfUser(db: Executor, userId: string, grantId: string) {
-  return db.selectFrom('oauth_records').select(['id_hash', 'grant_id', 'client_id']).where('user_id', '=', userId).where('model', '=', 'Grant').where('grant_id', '=', grantId).executeTakeFirst();
+  return db
+    .selectFrom('oauth_records')
+    .select(['id_hash', 'grant_id', 'client_id'])
+    .where('user_id', '=', userId)
+    .where('model', '=', 'Grant')
+    .where('grant_id', '=', grantId)
+    .executeTakeFirst();
 }
 
 const tokenWithVersion = precompiledReadFirst((db, param) =>
@@ -83,9 +107,20 @@ export function findAccessToken(db: Executor, idHash: string) {
 
 /** Inserts unless a record with that model and id exists (another process got there first). */
 export function insertRecordIfAbsent(db: Executor, row: OAuthRecordsTable) {
-  return db.insertInto('oauth_records').values(row).onConflict((oc) => oc.columns(['model', 'id_hash']).doNothing()).execute();
+  return db
+    .insertInto('oauth_records')
+    .values(row)
+    .onConflict((oc) => oc.columns(['model', 'id_hash']).doNothing())
+    .execute();
 }
 
 export function listClientsOfUser(db: Executor, userId: string) {
-  return db.selectFrom('oauth_records').select('payload').where('user_id', '=', userId).where('model', '=', 'Client').orderBy('id_hash').limit(100).execute();
+  return db
+    .selectFrom('oauth_records')
+    .select('payload')
+    .where('user_id', '=', userId)
+    .where('model', '=', 'Client')
+    .orderBy('id_hash')
+    .limit(100)
+    .execute();
 }

@@ -40,7 +40,9 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     mount.removeAllContentTypeParsers();
     mount.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     // The library's request handler, made once per server (a new one after the keys are rotated).
-    let served: { provider: Awaited<ReturnType<typeof provider>>; handler: (req: FastifyRequest['raw'], res: FastifyReply['raw']) => void } | undefined;
+    let served:
+      | { provider: Awaited<ReturnType<typeof provider>>; handler: (req: FastifyRequest['raw'], res: FastifyReply['raw']) => void }
+      | undefined;
     const forward = async (request: FastifyRequest, reply: FastifyReply, url?: string) => {
       const current = await provider();
       if (served?.provider !== current) served = { provider: current, handler: current.callback() };
@@ -63,20 +65,28 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       const { current, ttl } = await app.requestCounter.hit(`POST /oauth/register per hour|ip:${request.ip}`, HOUR_MS);
       if (current > REGISTRATIONS_PER_HOUR) {
         const retry = String(Math.ceil(ttl / 1000));
-        throw new AppError(429, 'rate_limited', `Too many app registrations from this address: at most ${REGISTRATIONS_PER_HOUR} an hour. Retry in ${retry} s.`, { headers: { 'Retry-After': retry } });
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many app registrations from this address: at most ${REGISTRATIONS_PER_HOUR} an hour. Retry in ${retry} s.`,
+          { headers: { 'Retry-After': retry } },
+        );
       }
       return forward(request, reply);
     });
     mount.get('/.well-known/openid-configuration', route, async (request, reply) => forward(request, reply));
     // RFC 8414 metadata: the same document, at the name OAuth clients look for.
-    mount.get('/.well-known/oauth-authorization-server', route, async (request, reply) => forward(request, reply, '/.well-known/openid-configuration'));
+    mount.get('/.well-known/oauth-authorization-server', route, async (request, reply) =>
+      forward(request, reply, '/.well-known/openid-configuration'),
+    );
   });
 
   // Pages a person sees: the session, the layout and the CSRF check of the account pages.
   await app.register(async (pages) => {
     await pages.register(webPagesPlugin, options.web);
     const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
-    const send = (reply: FastifyReply, body: string, status = 200, headers: Record<string, string> = pageHeaders()) => reply.status(status).headers(headers).send(body);
+    const send = (reply: FastifyReply, body: string, status = 200, headers: Record<string, string> = pageHeaders()) =>
+      reply.status(status).headers(headers).send(body);
 
     const chrome = (request: FastifyRequest, reply: FastifyReply, current: string) => pageChrome(request, reply, options.web, current);
 
@@ -89,13 +99,23 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     }
 
     const expired = (reply: FastifyReply) =>
-      send(reply, messagePage('This request has expired', 'The app’s request is no longer open (it was answered, or it waited too long). Go back to the app and start again.', { href: '/account', label: 'Your account' }), 400);
+      send(
+        reply,
+        messagePage(
+          'This request has expired',
+          'The app’s request is no longer open (it was answered, or it waited too long). Go back to the app and start again.',
+          { href: '/account', label: 'Your account' },
+        ),
+        400,
+      );
 
     function scopesAsked(interaction: InteractionDetails): { resource: string; scopes: string[] } {
       const asked = interaction.params.resource;
-      const resource = Array.isArray(asked) ? asked[0] ?? resources.rest : (asked ?? resources.rest);
+      const resource = Array.isArray(asked) ? (asked[0] ?? resources.rest) : (asked ?? resources.rest);
       const allowed: readonly string[] = resource === resources.mcp ? MCP_SCOPES : REST_SCOPES;
-      const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      const requested = String(interaction.params.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
       return { resource, scopes: requested.filter((s) => allowed.includes(s)) };
     }
 
@@ -145,12 +165,22 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
         result = { error: 'access_denied', error_description: 'The user denied the request.' };
       } else {
         const membership = account.memberships.find((m) => m.workspace.id === form.workspace);
-        if (!membership) return send(reply, messagePage('Choose a workspace', 'Pick one of your workspaces for the app to act in.', { href: `/oauth/interaction/${uid}`, label: 'Back' }), 400);
+        if (!membership)
+          return send(
+            reply,
+            messagePage('Choose a workspace', 'Pick one of your workspaces for the app to act in.', {
+              href: `/oauth/interaction/${uid}`,
+              label: 'Back',
+            }),
+            400,
+          );
         const { resource, scopes } = scopesAsked(interaction);
         const accountId = accountIdOf(account.session.userId, membership.workspace.id);
         const grant = new p.Grant({ accountId, clientId: String(interaction.params.client_id) });
         if (scopes.length) grant.addResourceScope(resource, scopes.join(' '));
-        const offline = String(interaction.params.scope ?? '').split(' ').includes('offline_access');
+        const offline = String(interaction.params.scope ?? '')
+          .split(' ')
+          .includes('offline_access');
         if (offline) grant.addOAuthScope('offline_access');
         const grantId = await grant.save();
         result = { login: { accountId }, consent: { grantId } };
@@ -163,22 +193,46 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     pages.get('/account/apps', { ...page, preHandler: requireUser }, async (request, reply) => {
       const account = request.account!;
       const names = new Map(account.memberships.map((m) => [m.workspace.id, m.workspace.name]));
-      const apps = (await oauth.allowedApps(account.session.userId)).map((a) => ({ ...a, workspaceName: names.get(a.workspaceId) ?? 'a workspace you left' }));
+      const apps = (await oauth.allowedApps(account.session.userId)).map((a) => ({
+        ...a,
+        workspaceName: names.get(a.workspaceId) ?? 'a workspace you left',
+      }));
       const notice = readForm(noticeQuery, request.query).revoked === '1' ? 'Access revoked: the app’s tokens no longer work.' : undefined;
-      return send(reply, allowedAppsPage({ chrome: chrome(request, reply, '/account/apps'), csrf: csrfToken(request, reply, options.web), apps, notice }));
+      return send(
+        reply,
+        allowedAppsPage({ chrome: chrome(request, reply, '/account/apps'), csrf: csrfToken(request, reply, options.web), apps, notice }),
+      );
     });
 
     pages.post('/account/apps/:id/revoke', { ...page, preHandler: requireUser }, async (request, reply) => {
       const { id } = grantParam.parse(request.params);
       if (!(await oauth.revokeGrant(request.account!.session.userId, id))) {
-        return send(reply, layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`), 404);
+        return send(
+          reply,
+          layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`),
+          404,
+        );
       }
       return reply.redirect('/account/apps?revoked=1', 303);
     });
 
     // --- Your apps (registered by the user) ---
-    const ownApps = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<Parameters<typeof ownAppsPage>[0], 'chrome' | 'csrf' | 'apps'> = {}, status = 200) =>
-      send(reply, ownAppsPage({ chrome: chrome(request, reply, '/account/developer-apps'), csrf: csrfToken(request, reply, options.web), apps: await oauth.ownApps(request.account!.session.userId), ...extra }), status);
+    const ownApps = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      extra: Omit<Parameters<typeof ownAppsPage>[0], 'chrome' | 'csrf' | 'apps'> = {},
+      status = 200,
+    ) =>
+      send(
+        reply,
+        ownAppsPage({
+          chrome: chrome(request, reply, '/account/developer-apps'),
+          csrf: csrfToken(request, reply, options.web),
+          apps: await oauth.ownApps(request.account!.session.userId),
+          ...extra,
+        }),
+        status,
+      );
     const refusal = (error: unknown) => {
       if (error instanceof AppError && error.statusCode < 500) return error;
       throw error;
@@ -193,7 +247,11 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       const posted = readForm(appForm, request.body);
       const form = { name: posted.name, redirectUris: posted.redirect_uris, confidential: posted.kind !== 'public' };
       try {
-        const created = await oauth.registerApp(request.account!.session.userId, { name: form.name, redirectUris: form.redirectUris.split(/\r?\n/), confidential: form.confidential });
+        const created = await oauth.registerApp(request.account!.session.userId, {
+          name: form.name,
+          redirectUris: form.redirectUris.split(/\r?\n/),
+          confidential: form.confidential,
+        });
         return ownApps(request, reply, { created: { ...created, rotated: false } });
       } catch (error) {
         const e = refusal(error);

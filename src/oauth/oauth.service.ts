@@ -8,7 +8,14 @@ import type { OutboundClient } from '../net/outbound.ts';
 import { publicUrls } from '../status/status.service.ts';
 import type Provider from 'oidc-provider';
 import * as repo from './oauth.repository.ts';
-import { acceptableRedirectUri, CLIENT_LIMITS, clientFacts, reservedName, RESERVED_NAME_MESSAGE, type ClientFacts } from './client-rules.ts';
+import {
+  acceptableRedirectUri,
+  CLIENT_LIMITS,
+  clientFacts,
+  reservedName,
+  RESERVED_NAME_MESSAGE,
+  type ClientFacts,
+} from './client-rules.ts';
 import { deploymentKeys, keysRotatedAt, rotateKeys, type RotationResult } from './oauth-keys.ts';
 
 /** How often (at most) a process checks whether the authorization server's keys were rotated. */
@@ -64,7 +71,9 @@ export class OAuthService {
   /** When the running server's keys were rotated, and when that was last compared with the database's. */
   #keys = { rotatedAt: 0, checkedAt: 0 };
 
-  constructor(private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient; oauthDevicePollSeconds?: number }) {
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient; oauthDevicePollSeconds?: number },
+  ) {
     this.#resources = oauthResources(deps.baseUrl);
   }
 
@@ -81,7 +90,15 @@ export class OAuthService {
     this.#provider ??= Promise.all([import('./provider.ts'), deploymentKeys(this.deps.db)])
       .then(([module, keys]) => {
         this.#keys = { rotatedAt: keys.rotatedAt, checkedAt: now };
-        return module.createProvider({ db: this.deps.db, now: () => this.deps.clock.now().getTime(), baseUrl: this.deps.baseUrl, trustProxy: options.trustProxy, keys, devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS, ...(this.deps.outbound && { outbound: this.deps.outbound }) });
+        return module.createProvider({
+          db: this.deps.db,
+          now: () => this.deps.clock.now().getTime(),
+          baseUrl: this.deps.baseUrl,
+          trustProxy: options.trustProxy,
+          keys,
+          devicePollSeconds: this.deps.oauthDevicePollSeconds ?? DEVICE_POLL_SECONDS,
+          ...(this.deps.outbound && { outbound: this.deps.outbound }),
+        });
       })
       .catch((error: unknown) => {
         this.#provider = undefined;
@@ -96,7 +113,8 @@ export class OAuthService {
   }
 
   async verify(token: string, surface: KeyKind): Promise<OAuthPrincipal> {
-    const invalid = () => new UnauthorizedError('The OAuth access token is invalid, has expired or was revoked.', { code: 'invalid_token' });
+    const invalid = () =>
+      new UnauthorizedError('The OAuth access token is invalid, has expired or was revoked.', { code: 'invalid_token' });
     if (token.length > 200) throw invalid();
     const row = await repo.findAccessToken(this.deps.db, sha256(token));
     if (!row || row.user_id === null || row.workspace_id === null) throw invalid();
@@ -128,7 +146,9 @@ export class OAuthService {
   }
 
   /** The apps a user allowed (their live grants), newest first. */
-  async allowedApps(userId: string): Promise<Array<{ grantId: string; clientId: string; clientName: string; workspaceId: string; scopes: string[]; resources: string[] }>> {
+  async allowedApps(
+    userId: string,
+  ): Promise<Array<{ grantId: string; clientId: string; clientName: string; workspaceId: string; scopes: string[]; resources: string[] }>> {
     const rows = await repo.listGrantsOfUser(this.deps.db, userId);
     const now = this.deps.clock.now().getTime();
     const apps = [];
@@ -137,8 +157,21 @@ export class OAuthService {
       const grant = JSON.parse(row.payload) as { clientId?: string; resources?: Record<string, string> };
       const clientId = grant.clientId ?? row.client_id ?? '';
       const resources = Object.keys(grant.resources ?? {});
-      const scopes = [...new Set(Object.values(grant.resources ?? {}).flatMap((s) => s.split(' ')).filter(Boolean))];
-      apps.push({ grantId: row.grant_id!, clientId, clientName: await this.clientName(clientId), workspaceId: row.workspace_id ?? '', scopes, resources });
+      const scopes = [
+        ...new Set(
+          Object.values(grant.resources ?? {})
+            .flatMap((s) => s.split(' '))
+            .filter(Boolean),
+        ),
+      ];
+      apps.push({
+        grantId: row.grant_id!,
+        clientId,
+        clientName: await this.clientName(clientId),
+        workspaceId: row.workspace_id ?? '',
+        scopes,
+        resources,
+      });
     }
     return apps;
   }
@@ -169,15 +202,24 @@ export class OAuthService {
   }
 
   /** Registers an app; a confidential one gets a secret, returned this once and stored hashed. */
-  async registerApp(userId: string, input: { name: string; redirectUris: string[]; confidential: boolean }): Promise<{ app: RegisteredApp; secret: string | null }> {
+  async registerApp(
+    userId: string,
+    input: { name: string; redirectUris: string[]; confidential: boolean },
+  ): Promise<{ app: RegisteredApp; secret: string | null }> {
     const name = input.name.trim();
-    if (!name || name.length > CLIENT_LIMITS.name) throw new BadRequestError(`Give the app a name of 1 to ${CLIENT_LIMITS.name} characters.`);
+    if (!name || name.length > CLIENT_LIMITS.name)
+      throw new BadRequestError(`Give the app a name of 1 to ${CLIENT_LIMITS.name} characters.`);
     if (reservedName(name)) throw new BadRequestError(RESERVED_NAME_MESSAGE, { code: 'reserved_name' });
     const uris = [...new Set(input.redirectUris.map((u) => u.trim()).filter(Boolean))];
-    if (uris.length === 0 || uris.length > CLIENT_LIMITS.redirectUris) throw new BadRequestError(`Give 1 to ${CLIENT_LIMITS.redirectUris} redirect URIs, one per line.`);
+    if (uris.length === 0 || uris.length > CLIENT_LIMITS.redirectUris)
+      throw new BadRequestError(`Give 1 to ${CLIENT_LIMITS.redirectUris} redirect URIs, one per line.`);
     const bad = uris.find((u) => !acceptableRedirectUri(u));
-    if (bad !== undefined) throw new BadRequestError(`"${bad.slice(0, 100)}" cannot be a redirect URI: use https, or http on 127.0.0.1, [::1] or localhost, without a #fragment.`);
-    if ((await repo.listClientsOfUser(this.deps.db, userId)).length >= 50) throw new BadRequestError('You have 50 apps already: delete one first.');
+    if (bad !== undefined)
+      throw new BadRequestError(
+        `"${bad.slice(0, 100)}" cannot be a redirect URI: use https, or http on 127.0.0.1, [::1] or localhost, without a #fragment.`,
+      );
+    if ((await repo.listClientsOfUser(this.deps.db, userId)).length >= 50)
+      throw new BadRequestError('You have 50 apps already: delete one first.');
     const clientId = `app_${newSecret().slice(0, 20)}`;
     const secret = input.confidential ? `svcs_${newSecret()}` : null;
     const metadata: ClientMetadata = {

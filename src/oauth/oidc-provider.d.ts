@@ -51,9 +51,16 @@ declare module 'oidc-provider' {
     issuer: string;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     on(event: string, listener: (...args: any[]) => void): this;
-    Grant: (new (input: { accountId: string; clientId: string }) => GrantInstance) & { find(id: string): Promise<GrantInstance | undefined> };
+    Grant: (new (input: { accountId: string; clientId: string }) => GrantInstance) & {
+      find(id: string): Promise<GrantInstance | undefined>;
+    };
     Client: { find(id: string): Promise<ClientInstance | undefined>; prototype: { compareClientSecret(actual: string): Promise<boolean> } };
     AccessToken: { prototype: { generateTokenId(): string } };
     RefreshToken: { prototype: { generateTokenId(): string } };

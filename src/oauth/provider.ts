@@ -38,7 +38,12 @@ export const OAUTH_ROUTES = {
   pushed_authorization_request: '/oauth/par',
 } as const;
 
-type PageContext = { type: string; body: string; set(headers: Record<string, string>): void; oidc: { client?: { clientId: string; clientName?: string; metadata(): Record<string, unknown> } } };
+type PageContext = {
+  type: string;
+  body: string;
+  set(headers: Record<string, string>): void;
+  oidc: { client?: { clientId: string; clientName?: string; metadata(): Record<string, unknown> } };
+};
 
 /** A page of the authorization server in Herald's layout, with the account pages' headers (and CSP). */
 function render(ctx: PageContext, title: string, body: ReturnType<typeof html>): void {
@@ -48,12 +53,19 @@ function render(ctx: PageContext, title: string, body: ReturnType<typeof html>):
 }
 
 function errorPage(ctx: PageContext, out: Record<string, string>): void {
-  render(ctx, 'Authorization failed', html`<h1>The app's request cannot be completed</h1><p>${out.error_description ?? out.error ?? 'Unknown error.'}</p><p class="muted">Error: <code>${out.error ?? 'server_error'}</code></p><p><a href="/account">Back to your account</a></p>`);
+  render(
+    ctx,
+    'Authorization failed',
+    html`<h1>The app's request cannot be completed</h1><p>${out.error_description ?? out.error ?? 'Unknown error.'}</p><p class="muted">Error: <code>${out.error ?? 'server_error'}</code></p><p><a href="/account">Back to your account</a></p>`,
+  );
 }
 
 /** The library escapes the code it puts in its form; the page escapes it again. */
 function unescapeHtml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[name]!);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|#x27);/g,
+    (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[name]!,
+  );
 }
 
 /** The library's device forms carry an inline handler the pages' CSP refuses: only their action and anti-forgery token are kept. */
@@ -68,8 +80,17 @@ function formParts(form: string): { action: string; xsrf: string; code: string }
 /** Step 1 of the device flow (RFC 8628): the person types the code their device shows. */
 function userCodeInputPage(ctx: PageContext, form: string, _out: unknown, err?: { userCode?: string; name?: string }): void {
   const { action, xsrf, code } = formParts(form);
-  const problem = err ? (err.userCode || err.name === 'NoCodeError' ? 'That code is not right, or it has expired. Check it and try again.' : err.name === 'AbortedError' ? 'The sign-in was cancelled.' : 'Something went wrong; try again.') : null;
-  render(ctx, 'Connect a device', html`<h1>Connect a device</h1>
+  const problem = err
+    ? err.userCode || err.name === 'NoCodeError'
+      ? 'That code is not right, or it has expired. Check it and try again.'
+      : err.name === 'AbortedError'
+        ? 'The sign-in was cancelled.'
+        : 'Something went wrong; try again.'
+    : null;
+  render(
+    ctx,
+    'Connect a device',
+    html`<h1>Connect a device</h1>
 <p class="muted">Enter the code your device or terminal shows (for example after <code>herald login</code>).</p>
 ${problem ? html`<div class="banner bad" role="alert">${problem}</div>` : ''}
 <form method="post" action="${action}">
@@ -77,7 +98,8 @@ ${problem ? html`<div class="banner bad" role="alert">${problem}</div>` : ''}
   <label for="user-code">Code</label>
   <input id="user-code" class="code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required maxlength="20" value="${err?.userCode ?? unescapeHtml(code)}">
   <div class="actions"><button type="submit">Continue</button></div>
-</form>`);
+</form>`,
+  );
 }
 
 /** Step 2: the person checks the code and the app before going on to the consent page. */
@@ -85,19 +107,27 @@ function userCodeConfirmPage(ctx: PageContext, form: string, _client: unknown, _
   const { action, xsrf } = formParts(form);
   const client = ctx.oidc.client ? clientFacts(ctx.oidc.client.clientId, ctx.oidc.client.metadata()) : undefined;
   const hidden = html`<input type="hidden" name="xsrf" value="${xsrf}"><input type="hidden" name="user_code" value="${userCode}">`;
-  render(ctx, 'Confirm the device', html`<h1>Is this your device?</h1>
+  render(
+    ctx,
+    'Confirm the device',
+    html`<h1>Is this your device?</h1>
 <p><strong id="device-client">${client?.name ?? 'An app'}</strong> asks to connect.${client ? clientIdentity(client) : ''} Your device should show this code:</p>
 <p><code id="device-code" class="code">${userCode}</code></p>
 <p class="muted">If you did not start this, or the code differs, cancel.</p>
 <div class="actions">
   <form class="inline" method="post" action="${action}">${hidden}<input type="hidden" name="confirm" value="yes"><button type="submit" id="device-confirm">Continue</button></form>
   <form class="inline" method="post" action="${action}">${hidden}<input type="hidden" name="abort" value="yes"><button type="submit" class="secondary">Cancel</button></form>
-</div>`);
+</div>`,
+  );
 }
 
 function deviceSuccessPage(ctx: PageContext): void {
   const client = ctx.oidc.client;
-  render(ctx, 'Device connected', html`<h1 id="device-done">Device connected</h1><p>${client?.clientName ?? 'The app'} can now act for you as you allowed. You can close this page and go back to your device.</p><p><a href="/account/apps">Apps you allowed</a></p>`);
+  render(
+    ctx,
+    'Device connected',
+    html`<h1 id="device-done">Device connected</h1><p>${client?.clientName ?? 'The app'} can now act for you as you allowed. You can close this page and go back to your device.</p><p><a href="/account/apps">Apps you allowed</a></p>`,
+  );
 }
 
 /**
@@ -105,7 +135,15 @@ function deviceSuccessPage(ctx: PageContext): void {
  * bound to one resource (the REST API or the MCP server), their values start with Herald's
  * prefixes, and everything is stored in the database. Loaded on the first OAuth request only.
  */
-export async function createProvider(options: { db: Db; now: () => number; baseUrl: string; trustProxy: boolean; keys: OAuthKeys; devicePollSeconds: number; outbound?: OutboundClient }): Promise<Provider> {
+export async function createProvider(options: {
+  db: Db;
+  now: () => number;
+  baseUrl: string;
+  trustProxy: boolean;
+  keys: OAuthKeys;
+  devicePollSeconds: number;
+  outbound?: OutboundClient;
+}): Promise<Provider> {
   const { db, baseUrl, keys } = options;
   const resources = oauthResources(baseUrl);
   const secure = baseUrl.startsWith('https:');
@@ -115,7 +153,8 @@ export async function createProvider(options: { db: Db; now: () => number; baseU
   };
 
   const provider = new Provider(baseUrl, {
-    adapter: (name: string) => new OAuthStore(name, db, options.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
+    adapter: (name: string) =>
+      new OAuthStore(name, db, options.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
     // Client ID Metadata Documents: an https client_id is fetched as the client's metadata.
     discovery: { client_id_metadata_document_supported: Boolean(options.outbound) },
     clients: [
@@ -183,9 +222,13 @@ export async function createProvider(options: { db: Db; now: () => number; baseU
           throw new errors.InvalidClientMetadata!(description);
         };
         if (value !== undefined) refuse('herald_owner cannot be registered.');
-        if (metadata.token_endpoint_auth_method !== 'none') refuse('Dynamically registered apps are public clients: register with token_endpoint_auth_method "none" (and PKCE).');
+        if (metadata.token_endpoint_auth_method !== 'none')
+          refuse('Dynamically registered apps are public clients: register with token_endpoint_auth_method "none" (and PKCE).');
         const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
-        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri))) refuse(`Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost), of at most ${CLIENT_LIMITS.text} characters.`);
+        if (uris.some((uri) => typeof uri !== 'string' || !acceptableRedirectUri(uri)))
+          refuse(
+            `Redirect URIs must be https, or http on a loopback address (127.0.0.1, [::1], localhost), of at most ${CLIENT_LIMITS.text} characters.`,
+          );
         const problem = registrationProblem(metadata);
         if (problem) refuse(problem);
       },
@@ -220,10 +263,18 @@ export async function createProvider(options: { db: Db; now: () => number; baseU
   });
   // Client secrets of apps registered in the developer settings are stored hashed.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
-    return typeof this.clientSecret === 'string' && typeof actual === 'string' && actual.length <= 200 && secretMatches(actual, this.clientSecret);
+    return (
+      typeof this.clientSecret === 'string' &&
+      typeof actual === 'string' &&
+      actual.length <= 200 &&
+      secretMatches(actual, this.clientSecret)
+    );
   };
   // Opaque token values are their stored ids: give them Herald's prefixes.
-  for (const [Model, prefix] of [[provider.AccessToken, ACCESS_TOKEN_PREFIX], [provider.RefreshToken, REFRESH_TOKEN_PREFIX]] as const) {
+  for (const [Model, prefix] of [
+    [provider.AccessToken, ACCESS_TOKEN_PREFIX],
+    [provider.RefreshToken, REFRESH_TOKEN_PREFIX],
+  ] as const) {
     const original = Model.prototype.generateTokenId;
     Model.prototype.generateTokenId = function prefixed(this: unknown) {
       return `${prefix}${original.call(this)}`;

@@ -52,9 +52,19 @@ export type Operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = N
 };
 
 /** Declares an operation, checking its parts against each other. */
-export function operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = NoInput, B extends z.ZodObject = NoInput, R = unknown, O extends z.ZodObject = z.ZodObject>(
+export function operation<
+  P extends z.ZodObject = NoInput,
+  Q extends z.ZodObject = NoInput,
+  B extends z.ZodObject = NoInput,
+  R = unknown,
+  O extends z.ZodObject = z.ZodObject,
+>(
   spec: Omit<Operation<P, Q, B, R>, 'mcp'> & {
-    mcp: Omit<Operation['mcp'], 'output' | 'present' | 'summary'> & { output: O; present?(result: R): z.input<O>; summary(output: z.output<O>): string };
+    mcp: Omit<Operation['mcp'], 'output' | 'present' | 'summary'> & {
+      output: O;
+      present?(result: R): z.input<O>;
+      summary(output: z.output<O>): string;
+    };
   },
 ): Operation<P, Q, B, R> {
   return spec as unknown as Operation<P, Q, B, R>;

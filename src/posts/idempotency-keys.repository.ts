@@ -10,7 +10,14 @@ export function findIdempotencyKey(db: Executor, workspaceId: string, key: strin
 }
 
 /** Stores the answer of the request that holds the key since `claimedAt`; no row changes when another took it over. */
-export function completeIdempotencyKey(db: Executor, workspaceId: string, key: string, claimedAt: string, statusCode: number, response: string) {
+export function completeIdempotencyKey(
+  db: Executor,
+  workspaceId: string,
+  key: string,
+  claimedAt: string,
+  statusCode: number,
+  response: string,
+) {
   return db
     .updateTable('idempotency_keys')
     .set({ status_code: statusCode, response })
@@ -23,11 +30,23 @@ export function completeIdempotencyKey(db: Executor, workspaceId: string, key: s
 
 /** Gives up an unanswered key held since `claimedAt`. */
 export function deleteIdempotencyKey(db: Executor, workspaceId: string, key: string, claimedAt: string) {
-  return db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null).execute();
+  return db
+    .deleteFrom('idempotency_keys')
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .where('created_at', '=', claimedAt)
+    .where('status_code', 'is', null)
+    .execute();
 }
 
 /** Hands a key to a new request, if it is still as it was read (`readCreatedAt`): only one taker wins. */
-export function takeOverIdempotencyKey(db: Executor, workspaceId: string, key: string, readCreatedAt: string, changes: { request_hash: string; created_at: string }) {
+export function takeOverIdempotencyKey(
+  db: Executor,
+  workspaceId: string,
+  key: string,
+  readCreatedAt: string,
+  changes: { request_hash: string; created_at: string },
+) {
   return db
     .updateTable('idempotency_keys')
     .set({ ...changes, status_code: null, response: null })

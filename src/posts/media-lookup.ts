@@ -18,7 +18,16 @@ export interface MediaLookup {
 }
 
 export function toPublishMedia(file: LibraryFile, read: () => Promise<Buffer>): PublishMedia {
-  return { id: file.id, url: file.path, name: file.name, mimeType: file.mimeType, size: file.size, width: file.width, height: file.height, read };
+  return {
+    id: file.id,
+    url: file.path,
+    name: file.name,
+    mimeType: file.mimeType,
+    size: file.size,
+    width: file.width,
+    height: file.height,
+    read,
+  };
 }
 
 export function describeMedia(file: LibraryFile): Omit<PublishMedia, 'read'> {

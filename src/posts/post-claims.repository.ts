@@ -23,11 +23,29 @@ export function statementsAreRoundTrips(db: Db): boolean {
  * PENDING part of every post sits under one key (a planner with stale statistics picks it).
  */
 function firstPendingIdx(db: Kysely<Database>, postId: Expression<string>) {
-  return db.selectFrom('post_parts as fp').select('fp.idx').where('fp.post_id', '=', postId).where('fp.state', '=', 'PENDING').orderBy('fp.idx').limit(1);
+  return db
+    .selectFrom('post_parts as fp')
+    .select('fp.idx')
+    .where('fp.post_id', '=', postId)
+    .where('fp.state', '=', 'PENDING')
+    .orderBy('fp.idx')
+    .limit(1);
 }
 
 /** The channel columns a claim reads along with its post (what a publish needs of the channel). */
-const CLAIM_CHANNEL_COLUMNS = ['workspace_id', 'provider', 'name', 'picture', 'profile', 'disabled', 'disabled_reason', 'client_group_id', 'credentials', 'internal_id', 'preferred_settings'] as const;
+const CLAIM_CHANNEL_COLUMNS = [
+  'workspace_id',
+  'provider',
+  'name',
+  'picture',
+  'profile',
+  'disabled',
+  'disabled_reason',
+  'client_group_id',
+  'credentials',
+  'internal_id',
+  'preferred_settings',
+] as const;
 
 /**
  * Claims the post `id` if its next step is due at `now`: a post in QUEUE becomes PUBLISHING, a
@@ -60,26 +78,45 @@ function claimedPostExtras(db: Kysely<Database>) {
     eb
       .selectFrom('channels')
       .leftJoin('client_groups', 'client_groups.id', 'channels.client_group_id')
-      .select((cb) => jsonObject(db, [...CLAIM_CHANNEL_COLUMNS.map((column) => [column, cb.ref(`channels.${column}`)] as const), ['client_group_name', cb.ref('client_groups.name')]]).as('c'))
+      .select((cb) =>
+        jsonObject(db, [
+          ...CLAIM_CHANNEL_COLUMNS.map((column) => [column, cb.ref(`channels.${column}`)] as const),
+          ['client_group_name', cb.ref('client_groups.name')],
+        ]).as('c'),
+      )
       .whereRef('channels.id', '=', 'posts.channel_id')
       .as('channel'),
-    eb.selectFrom('post_parts').select((pb) => pb.fn.countAll<number | string>().as('n')).whereRef('post_parts.post_id', '=', 'posts.id').as('part_count'),
+    eb
+      .selectFrom('post_parts')
+      .select((pb) => pb.fn.countAll<number | string>().as('n'))
+      .whereRef('post_parts.post_id', '=', 'posts.id')
+      .as('part_count'),
   ];
 }
 
-const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPostRow>((db, param) =>
-  db
-    .updateTable('posts')
-    .set(claimedPostChanges(param))
-    .where('id', '=', param('id'))
-    .where('deleted_at', 'is', null)
-    .where('state', 'in', ['QUEUE', 'PUBLISHED'])
-    .where('next_run_at', '>=', '0')
-    .where('next_run_at', '<=', param('now'))
-    // A deleted channel publishes nothing.
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'posts.channel_id').where('channels.deleted_at', 'is not', null))))
-    .returningAll()
-    .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
+const claimDuePostStatement = precompiled<{ id: string; now: string }, ClaimedPostRow>(
+  (db, param) =>
+    db
+      .updateTable('posts')
+      .set(claimedPostChanges(param))
+      .where('id', '=', param('id'))
+      .where('deleted_at', 'is', null)
+      .where('state', 'in', ['QUEUE', 'PUBLISHED'])
+      .where('next_run_at', '>=', '0')
+      .where('next_run_at', '<=', param('now'))
+      // A deleted channel publishes nothing.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('channels')
+              .select('channels.id')
+              .whereRef('channels.id', '=', 'posts.channel_id')
+              .where('channels.deleted_at', 'is not', null),
+          ),
+        ),
+      )
+      .returningAll()
+      .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
 );
 
 /** Compiled once: every publish runs it (see `precompiled`). */
@@ -98,7 +135,11 @@ const claimNextPartStatement = precompiled<{ postId: string; claimedAt: string; 
 );
 
 /** Claims the first PENDING part of a post (the one just claimed with `claimDuePost`), reading it as claimed. */
-export async function claimNextPart(db: Executor, postId: string, claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable | undefined> {
+export async function claimNextPart(
+  db: Executor,
+  postId: string,
+  claim: { claimedAt: string; leaseUntil: string },
+): Promise<PostPartsTable | undefined> {
   return (await claimNextPartStatement(db, { postId, ...claim }))[0];
 }
 
@@ -115,36 +156,40 @@ function duePosts(db: Kysely<Database>, platforms: PlatformFilter, param: (name:
   // Each check on a candidate is a probe by key (a subquery of one value), which PostgreSQL runs
   // per candidate: the scan below reads posts in (next_run_at, id) order from the index of posts
   // that can come due and stops at `limit`, whatever the number of PENDING parts or channels.
-  const provider = (eb: Due) => eb.selectFrom('channels as c').select('c.provider').whereRef('c.id', '=', 'p.channel_id').where('c.deleted_at', 'is', null);
+  const provider = (eb: Due) =>
+    eb.selectFrom('channels as c').select('c.provider').whereRef('c.id', '=', 'p.channel_id').where('c.deleted_at', 'is', null);
   const lane = (eb: Due) => {
     // A deleted channel publishes nothing: its provider reads as null, in no lane.
     if ('only' in platforms) return eb(provider(eb), 'in', platforms.only);
     if (platforms.except.length > 0) return eb(provider(eb), 'not in', platforms.except);
     return eb(provider(eb), 'is not', null);
   };
-  const firstPartState = (eb: Due) => eb.selectFrom('post_parts as pp').select('pp.state').whereRef('pp.post_id', '=', 'p.id').where('pp.idx', '=', 0);
-  return db
-    .selectFrom('posts as p')
-    .select('p.id')
-    .where('p.deleted_at', 'is', null)
-    .where('p.next_run_at', '>=', '0')
-    .where('p.next_run_at', '<=', param('now'))
-    // Its next step: the post itself (part 0, PENDING) while in QUEUE, a comment (a PENDING part after the first) once PUBLISHED.
-    // A CASE, not an OR of states: SQLite would otherwise read the posts by state and sort them.
-    .where((eb) =>
-      eb
-        .case()
-        .when('p.state', '=', 'QUEUE')
-        .then(eb(firstPartState(eb), '=', 'PENDING'))
-        .when('p.state', '=', 'PUBLISHED')
-        .then(eb(firstPendingIdx(db, eb.ref('p.id')), '>', 0))
-        .else(eb.lit(false))
-        .end(),
-    )
-    .where(lane)
-    .orderBy('p.next_run_at')
-    .orderBy('p.id')
-    .limit(param('limit') as unknown as number);
+  const firstPartState = (eb: Due) =>
+    eb.selectFrom('post_parts as pp').select('pp.state').whereRef('pp.post_id', '=', 'p.id').where('pp.idx', '=', 0);
+  return (
+    db
+      .selectFrom('posts as p')
+      .select('p.id')
+      .where('p.deleted_at', 'is', null)
+      .where('p.next_run_at', '>=', '0')
+      .where('p.next_run_at', '<=', param('now'))
+      // Its next step: the post itself (part 0, PENDING) while in QUEUE, a comment (a PENDING part after the first) once PUBLISHED.
+      // A CASE, not an OR of states: SQLite would otherwise read the posts by state and sort them.
+      .where((eb) =>
+        eb
+          .case()
+          .when('p.state', '=', 'QUEUE')
+          .then(eb(firstPartState(eb), '=', 'PENDING'))
+          .when('p.state', '=', 'PUBLISHED')
+          .then(eb(firstPendingIdx(db, eb.ref('p.id')), '>', 0))
+          .else(eb.lit(false))
+          .end(),
+      )
+      .where(lane)
+      .orderBy('p.next_run_at')
+      .orderBy('p.id')
+      .limit(param('limit') as unknown as number)
+  );
 }
 
 /**
@@ -155,13 +200,14 @@ function duePosts(db: Kysely<Database>, platforms: PlatformFilter, param: (name:
  * both in one statement instead).
  */
 function claimDuePostsStatement(platforms: PlatformFilter) {
-  return precompiled<{ now: string; limit: number }, ClaimedPostRow>((db, param) =>
-    db
-      .updateTable('posts')
-      .set(claimedPostChanges(param))
-      .where((eb) => inSubquery(db, eb.ref('id'), skippingLockedRows(db, duePosts(db, platforms, param), 'p')))
-      .returningAll()
-      .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
+  return precompiled<{ now: string; limit: number }, ClaimedPostRow>(
+    (db, param) =>
+      db
+        .updateTable('posts')
+        .set(claimedPostChanges(param))
+        .where((eb) => inSubquery(db, eb.ref('id'), skippingLockedRows(db, duePosts(db, platforms, param), 'p')))
+        .returningAll()
+        .returning(claimedPostExtras(db)) as unknown as Compilable<ClaimedPostRow>,
   );
 }
 
@@ -194,7 +240,11 @@ const claimFirstPartsStatement = precompiled<{ postIds: string; claimedAt: strin
 );
 
 /** Claims the first PENDING part of each of the posts (just claimed with `claimDuePosts`), reading them as claimed; one statement. */
-export function claimFirstParts(db: Executor, postIds: readonly string[], claim: { claimedAt: string; leaseUntil: string }): Promise<PostPartsTable[]> {
+export function claimFirstParts(
+  db: Executor,
+  postIds: readonly string[],
+  claim: { claimedAt: string; leaseUntil: string },
+): Promise<PostPartsTable[]> {
   return claimFirstPartsStatement(db, { postIds: JSON.stringify(postIds), ...claim });
 }
 
@@ -212,39 +262,45 @@ export type ClaimedStepRow = ClaimedPostRow & { part: unknown };
  * in it waits for a lock.
  */
 function claimDueStepsStatement(platforms: PlatformFilter) {
-  return precompiled<{ now: string; limit: number; claimedAt: string; leaseUntil: string }, ClaimedStepRow>((db, param) =>
-    db
-      .with('due', () => duePosts(db, platforms, param).select(['p.state', 'p.next_run_at']).forUpdate('p').skipLocked())
-      .with('parts', (qc) =>
-        qc
-          .updateTable('post_parts')
-          .from('due')
-          .set((eb) => ({ state: 'SENDING', claimed_at: param('claimedAt'), lease_until: param('leaseUntil'), attempts: eb('post_parts.attempts', '+', 1) }))
-          .whereRef('post_parts.post_id', '=', 'due.id')
-          // Looked up by key, whatever the planner guesses of the batch's size.
-          .where((eb) => inSubquery(db, eb.ref('post_parts.post_id'), eb.selectFrom('due').select('due.id')))
-          .where('post_parts.idx', '=', (eb) => firstPendingIdx(db, eb.ref('post_parts.post_id')))
-          // The post's next step: part 0 while the post is in QUEUE, a comment once it is published.
-          .where(sql<boolean>`("due"."state" = 'QUEUE') = ("post_parts"."idx" = 0)`)
-          .returningAll('post_parts'),
-      )
-      .with('claimed', (qc) =>
-        qc
-          .updateTable('posts')
-          .from('parts')
-          .set(claimedPostChanges(param))
-          .whereRef('posts.id', '=', 'parts.post_id')
-          .where((eb) => inSubquery(db, eb.ref('posts.id'), eb.selectFrom('parts').select('parts.post_id')))
-          .returningAll('posts')
-          .returning(claimedPostExtras(db)),
-      )
-      .selectFrom('claimed')
-      .innerJoin('parts', 'parts.post_id', 'claimed.id')
-      .innerJoin('due', 'due.id', 'claimed.id')
-      .selectAll('claimed')
-      .select(sql<unknown>`to_json("parts")`.as('part'))
-      .orderBy('due.next_run_at')
-      .orderBy('due.id') as unknown as Compilable<ClaimedStepRow>,
+  return precompiled<{ now: string; limit: number; claimedAt: string; leaseUntil: string }, ClaimedStepRow>(
+    (db, param) =>
+      db
+        .with('due', () => duePosts(db, platforms, param).select(['p.state', 'p.next_run_at']).forUpdate('p').skipLocked())
+        .with('parts', (qc) =>
+          qc
+            .updateTable('post_parts')
+            .from('due')
+            .set((eb) => ({
+              state: 'SENDING',
+              claimed_at: param('claimedAt'),
+              lease_until: param('leaseUntil'),
+              attempts: eb('post_parts.attempts', '+', 1),
+            }))
+            .whereRef('post_parts.post_id', '=', 'due.id')
+            // Looked up by key, whatever the planner guesses of the batch's size.
+            .where((eb) => inSubquery(db, eb.ref('post_parts.post_id'), eb.selectFrom('due').select('due.id')))
+            .where('post_parts.idx', '=', (eb) => firstPendingIdx(db, eb.ref('post_parts.post_id')))
+            // The post's next step: part 0 while the post is in QUEUE, a comment once it is published.
+            .where(sql<boolean>`("due"."state" = 'QUEUE') = ("post_parts"."idx" = 0)`)
+            .returningAll('post_parts'),
+        )
+        .with('claimed', (qc) =>
+          qc
+            .updateTable('posts')
+            .from('parts')
+            .set(claimedPostChanges(param))
+            .whereRef('posts.id', '=', 'parts.post_id')
+            .where((eb) => inSubquery(db, eb.ref('posts.id'), eb.selectFrom('parts').select('parts.post_id')))
+            .returningAll('posts')
+            .returning(claimedPostExtras(db)),
+        )
+        .selectFrom('claimed')
+        .innerJoin('parts', 'parts.post_id', 'claimed.id')
+        .innerJoin('due', 'due.id', 'claimed.id')
+        .selectAll('claimed')
+        .select(sql<unknown>`to_json("parts")`.as('part'))
+        .orderBy('due.next_run_at')
+        .orderBy('due.id') as unknown as Compilable<ClaimedStepRow>,
   );
 }
 
@@ -254,7 +310,12 @@ const claimDueStepsFor = perLane(claimDueStepsStatement);
  * Claims the next step of up to `limit` due posts of a lane, earliest first, by one statement
  * (PostgreSQL; see `claimDueStepsStatement`): each post and its part as claimed at `claimedAt`.
  */
-export function claimDueSteps(db: Executor, platforms: PlatformFilter, claim: { now: string; claimedAt: string; leaseUntil: string }, limit: number): Promise<ClaimedStepRow[]> {
+export function claimDueSteps(
+  db: Executor,
+  platforms: PlatformFilter,
+  claim: { now: string; claimedAt: string; leaseUntil: string },
+  limit: number,
+): Promise<ClaimedStepRow[]> {
   return claimDueStepsFor(platforms)(db, { ...claim, limit });
 }
 
@@ -278,18 +339,29 @@ export function publishedPartColumns<Id, Text>(answer: { releaseId: Id; releaseU
   };
 }
 
-const recordPartPublishedStatement = precompiledWrite<{ postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns>((db, param) =>
-  db
-    .updateTable('post_parts')
-    .set(publishedPartColumns({ releaseId: param('releaseId'), releaseUrl: param('releaseUrl'), releaseMeta: param('releaseMeta'), stamp: param('stamp') }))
-    .where('post_id', '=', param('postId'))
-    .where('idx', '=', param('idx') as unknown as number)
-    .where('state', '=', 'SENDING')
-    .where('claimed_at', '=', param('claimedAt')),
+const recordPartPublishedStatement = precompiledWrite<{ postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns>(
+  (db, param) =>
+    db
+      .updateTable('post_parts')
+      .set(
+        publishedPartColumns({
+          releaseId: param('releaseId'),
+          releaseUrl: param('releaseUrl'),
+          releaseMeta: param('releaseMeta'),
+          stamp: param('stamp'),
+        }),
+      )
+      .where('post_id', '=', param('postId'))
+      .where('idx', '=', param('idx') as unknown as number)
+      .where('state', '=', 'SENDING')
+      .where('claimed_at', '=', param('claimedAt')),
 );
 
 /** Records part `idx` as published if it is still SENDING under the claim made at `claimedAt`; the number of rows changed (0 or 1). */
-export function recordPartPublished(db: Executor, part: { postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns): Promise<number> {
+export function recordPartPublished(
+  db: Executor,
+  part: { postId: string; idx: number; claimedAt: string; stamp: string } & ReleaseColumns,
+): Promise<number> {
   return recordPartPublishedStatement(db, part);
 }
 
@@ -311,35 +383,68 @@ function postPublishedColumns<Id, Text, Stamp, Next>(answer: { releaseId: Id; re
   };
 }
 
-const recordPostPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns>((db, param) =>
+const recordPostPublishedStatement = precompiledWrite<
+  { id: string; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns
+>((db, param) =>
   db
     .updateTable('posts')
-    .set(postPublishedColumns({ releaseId: param('releaseId'), releaseUrl: param('releaseUrl'), stamp: param('stamp'), nextRunAt: param('nextRunAt') }))
+    .set(
+      postPublishedColumns({
+        releaseId: param('releaseId'),
+        releaseUrl: param('releaseUrl'),
+        stamp: param('stamp'),
+        nextRunAt: param('nextRunAt'),
+      }),
+    )
     .where('id', '=', param('id'))
     .where('deleted_at', 'is', null)
     .where('version', '=', param('version') as unknown as number),
 );
 
-const recordCommentPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null }>((db, param) =>
-  db
-    .updateTable('posts')
-    .set(commentPublishedColumns({ stamp: param('stamp'), nextRunAt: param('nextRunAt') }))
-    .where('id', '=', param('id'))
-    .where('deleted_at', 'is', null)
-    .where('version', '=', param('version') as unknown as number),
+const recordCommentPublishedStatement = precompiledWrite<{ id: string; version: number; stamp: string; nextRunAt: string | null }>(
+  (db, param) =>
+    db
+      .updateTable('posts')
+      .set(commentPublishedColumns({ stamp: param('stamp'), nextRunAt: param('nextRunAt') }))
+      .where('id', '=', param('id'))
+      .where('deleted_at', 'is', null)
+      .where('version', '=', param('version') as unknown as number),
 );
 
 /**
  * Records on a live post at `version` that its part `idx` was published (the post itself for
  * part 0, a comment otherwise) and when its next step is due; the number of rows changed (0 or 1).
  */
-export function recordPostPublished(db: Executor, post: { id: string; idx: number; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns): Promise<number> {
+export function recordPostPublished(
+  db: Executor,
+  post: { id: string; idx: number; version: number; stamp: string; nextRunAt: string | null } & ReleaseColumns,
+): Promise<number> {
   const { id, version, stamp, nextRunAt } = post;
-  return post.idx === 0 ? recordPostPublishedStatement(db, { id, version, stamp, nextRunAt, releaseId: post.releaseId, releaseUrl: post.releaseUrl, releaseMeta: post.releaseMeta }) : recordCommentPublishedStatement(db, { id, version, stamp, nextRunAt });
+  return post.idx === 0
+    ? recordPostPublishedStatement(db, {
+        id,
+        version,
+        stamp,
+        nextRunAt,
+        releaseId: post.releaseId,
+        releaseUrl: post.releaseUrl,
+        releaseMeta: post.releaseMeta,
+      })
+    : recordCommentPublishedStatement(db, { id, version, stamp, nextRunAt });
 }
 
 /** One success of a batch to record (see `recordAllPublished`). */
-export type PublishedRecord = { post_id: string; idx: number; claimed_at: string; version: number; stamp: string; next_run_at: string | null; release_id: string; release_url: string | null; release_meta: string | null };
+export type PublishedRecord = {
+  post_id: string;
+  idx: number;
+  claimed_at: string;
+  version: number;
+  stamp: string;
+  next_run_at: string | null;
+  release_id: string;
+  release_url: string | null;
+  release_meta: string | null;
+};
 
 const PUBLISHED_RECORD_COLUMNS = {
   post_id: 'text',
@@ -395,7 +500,14 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { ok: numbe
       qc
         .updateTable('post_parts')
         .from(['r', 'held_parts'])
-        .set((eb) => publishedPartColumns({ releaseId: eb.ref('r.release_id'), releaseUrl: eb.ref('r.release_url'), releaseMeta: eb.ref('r.release_meta'), stamp: eb.ref('r.stamp') }))
+        .set((eb) =>
+          publishedPartColumns({
+            releaseId: eb.ref('r.release_id'),
+            releaseUrl: eb.ref('r.release_url'),
+            releaseMeta: eb.ref('r.release_meta'),
+            stamp: eb.ref('r.stamp'),
+          }),
+        )
         .whereRef('post_parts.post_id', '=', 'r.post_id')
         .whereRef('post_parts.idx', '=', 'r.idx')
         .whereRef('held_parts.post_id', '=', 'r.post_id')
@@ -408,8 +520,14 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { ok: numbe
         .from(['r', 'parts'])
         .set((eb) => {
           // Part 0 is the post itself (every column of the lone record); a comment sets only its own and keeps the others.
-          const first = <T,>(then: Expression<T>, otherwise: Expression<T>) => eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
-          const post = postPublishedColumns({ releaseId: eb.ref('r.release_id'), releaseUrl: eb.ref('r.release_url'), stamp: eb.ref('r.stamp'), nextRunAt: eb.ref('r.next_run_at') });
+          const first = <T>(then: Expression<T>, otherwise: Expression<T>) =>
+            eb.case().when('r.idx', '=', 0).then(then).else(otherwise).end();
+          const post = postPublishedColumns({
+            releaseId: eb.ref('r.release_id'),
+            releaseUrl: eb.ref('r.release_url'),
+            stamp: eb.ref('r.stamp'),
+            nextRunAt: eb.ref('r.next_run_at'),
+          });
           return {
             state: first(eb.val(post.state as PostState), eb.ref('posts.state')),
             release_id: first(post.release_id, eb.ref('posts.release_id')),
@@ -430,7 +548,11 @@ const recordAllPublishedStatement = precompiled<{ records: string }, { ok: numbe
     .with('checked', (qc) =>
       qc
         .selectFrom([sql`(select count(*) as "n" from "parts")`.as('p'), sql`(select count(*) as "n" from "done")`.as('d')])
-        .select(sql<number>`case when "p"."n" = "d"."n" then 0 else cast('recorded ' || "p"."n" || ' parts but ' || "d"."n" || ' posts' as integer) end`.as('ok')),
+        .select(
+          sql<number>`case when "p"."n" = "d"."n" then 0 else cast('recorded ' || "p"."n" || ' parts but ' || "d"."n" || ' posts' as integer) end`.as(
+            'ok',
+          ),
+        ),
     )
     // From the check, and its value read, so that it is evaluated even when no post was recorded
     // (a column nobody reads is never computed).
@@ -461,7 +583,10 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
   let query = pendingPosts(db).select(['posts.id', 'posts.next_run_at', 'channels.provider']).where('posts.next_run_at', '<=', until);
   if (cursor) {
     query = query.where((eb) =>
-      eb.or([eb('posts.next_run_at', '>', cursor.nextRunAt), eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)])]),
+      eb.or([
+        eb('posts.next_run_at', '>', cursor.nextRunAt),
+        eb.and([eb('posts.next_run_at', '=', cursor.nextRunAt), eb('posts.id', '>', cursor.id)]),
+      ]),
     );
   }
   return query.orderBy('posts.next_run_at').orderBy('posts.id').limit(limit).execute();
@@ -469,7 +594,12 @@ export function listDuePosts(db: Executor, until: string, cursor: DueCursor | nu
 
 /** When the first post with a next step due after `after` is due (null when none is); as `listDuePosts`, extended-year instants are left out. */
 export async function firstDueAfter(db: Executor, after: string): Promise<string | null> {
-  const row = await pendingPosts(db).select('posts.next_run_at').where('posts.next_run_at', '>', after).orderBy('posts.next_run_at').limit(1).executeTakeFirst();
+  const row = await pendingPosts(db)
+    .select('posts.next_run_at')
+    .where('posts.next_run_at', '>', after)
+    .orderBy('posts.next_run_at')
+    .limit(1)
+    .executeTakeFirst();
   return row?.next_run_at ?? null;
 }
 
@@ -521,17 +651,29 @@ export function listStaleSendingParts(
   let query = db.selectFrom('post_parts').select(['post_id', 'idx', 'claimed_at']).where('state', '=', 'SENDING');
   if (expired) {
     query = query.where((eb) =>
-      eb.or([eb('lease_until', '<', expired.leaseEndedBy), eb.and([eb('lease_until', 'is', null), eb('claimed_at', '<', expired.claimedBefore)])]),
+      eb.or([
+        eb('lease_until', '<', expired.leaseEndedBy),
+        eb.and([eb('lease_until', 'is', null), eb('claimed_at', '<', expired.claimedBefore)]),
+      ]),
     );
   }
   const after = page.after;
-  if (after) query = query.where((eb) => eb.or([eb('post_id', '>', after.postId), eb.and([eb('post_id', '=', after.postId), eb('idx', '>', after.idx)])]));
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('post_id', '>', after.postId), eb.and([eb('post_id', '=', after.postId), eb('idx', '>', after.idx)])]),
+    );
   return query.orderBy('post_id').orderBy('idx').limit(page.limit).execute();
 }
 
 /** Marks the parts after `idx` that never went out as failed, with `error`. */
 export function failPendingPartsAfter(db: Executor, postId: string, idx: number, error: string) {
-  return db.updateTable('post_parts').set({ state: 'ERROR', error }).where('post_id', '=', postId).where('idx', '>', idx).where('state', '=', 'PENDING').execute();
+  return db
+    .updateTable('post_parts')
+    .set({ state: 'ERROR', error })
+    .where('post_id', '=', postId)
+    .where('idx', '>', idx)
+    .where('state', '=', 'PENDING')
+    .execute();
 }
 
 /** Puts back the parts after `idx` that were failed only because `idx` failed (never attempted). */

@@ -30,7 +30,9 @@ export type Claim = {
 };
 
 /** The channel of a claimed post, as stored (its credentials still sealed). */
-export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | 'deleted_at' | 'renewing_until' | 'renewing_by'> & { client_group_name: string | null };
+export type ClaimedChannel = Omit<ChannelsTable, 'created_at' | 'updated_at' | 'deleted_at' | 'renewing_until' | 'renewing_by'> & {
+  client_group_name: string | null;
+};
 
 /** A claimed step with what publishing it needs: the post and part as claimed, the channel (null if it is gone), how many parts the post has. */
 export type DueClaim = { claim: Claim; post: PostRow; part: PartRow; channel: ClaimedChannel | null; partCount: number };
@@ -47,7 +49,15 @@ function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string):
   const post: PostRow = row;
   const columns = readJsonObject<engine.ClaimedChannelColumns>(channelColumns);
   const channel: ClaimedChannel | null = columns ? { id: post.channel_id, ...columns, disabled: Number(columns.disabled) } : null;
-  const claim: Claim = { postId: post.id, workspaceId: post.workspace_id, channelId: post.channel_id, idx: Number(part.idx), version: Number(post.version), claimedAt: stamp, attempts: Number(part.attempts) };
+  const claim: Claim = {
+    postId: post.id,
+    workspaceId: post.workspace_id,
+    channelId: post.channel_id,
+    idx: Number(part.idx),
+    version: Number(post.version),
+    claimedAt: stamp,
+    attempts: Number(part.attempts),
+  };
   return { claim, post, part, channel, partCount: Number(partCount) };
 }
 
@@ -102,11 +112,17 @@ export type Published =
 /** The answer to a person changing a post that is being published (or already is). */
 export function refusal(state: PostState, postId: string, action: string): AppError {
   if (state === 'PUBLISHING') {
-    return new ConflictError(`Post ${postId} is being published right now; it cannot be ${action}. Read it again once it is PUBLISHED or ERROR.`, {
-      code: 'post_publishing',
-    });
+    return new ConflictError(
+      `Post ${postId} is being published right now; it cannot be ${action}. Read it again once it is PUBLISHED or ERROR.`,
+      {
+        code: 'post_publishing',
+      },
+    );
   }
-  const names: Partial<Record<PostState, string>> = { PUBLISHED: 'already published', ERROR: 'in error (edit it with POST /posts and its group)' };
+  const names: Partial<Record<PostState, string>> = {
+    PUBLISHED: 'already published',
+    ERROR: 'in error (edit it with POST /posts and its group)',
+  };
   return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
 }
 
@@ -121,7 +137,9 @@ const PURGE_PAGE = 500;
 
 /** What a person writes of a post for one channel (POST /posts); the rest of the row is this module's to set. */
 export type Composition = {
-  post: Pick<PostRow, 'workspace_id' | 'group_id' | 'channel_id' | 'publish_at' | 'settings' | 'tags' | 'short_link'> & { state: 'DRAFT' | 'QUEUE' };
+  post: Pick<PostRow, 'workspace_id' | 'group_id' | 'channel_id' | 'publish_at' | 'settings' | 'tags' | 'short_link'> & {
+    state: 'DRAFT' | 'QUEUE';
+  };
   parts: Array<Pick<PartRow, 'content' | 'images' | 'delay_minutes'>>;
   /** The media files the parts attach. */
   mediaIds: string[];
@@ -155,7 +173,11 @@ export class PostTransitions {
     const batches = { maxBatch: MAX_BATCH, parallel: this.#roundTrips ? PARALLEL_BATCHES_REMOTE : 1 };
     this.#claims = new GroupCommit(
       deps.db,
-      { inBatch: (trx, request) => this.#claimIn(trx, request), alone: (request) => this.#claimAlone(request), order: (a, b) => compare(a.postId, b.postId) },
+      {
+        inBatch: (trx, request) => this.#claimIn(trx, request),
+        alone: (request) => this.#claimAlone(request),
+        order: (a, b) => compare(a.postId, b.postId),
+      },
       batches,
     );
     this.#records = new GroupCommit(
@@ -243,7 +265,8 @@ export class PostTransitions {
 
   /** DRAFT → QUEUE, due at `publishAt`. */
   async schedule(post: PostRow): Promise<void> {
-    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at }))) throw refusal(await this.currentState(post), post.id, 'scheduled');
+    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at })))
+      throw refusal(await this.currentState(post), post.id, 'scheduled');
   }
 
   /** QUEUE → DRAFT: its scheduling stops. */
@@ -286,7 +309,13 @@ export class PostTransitions {
     const stamp = this.deps.clock.now().toISOString();
     await this.deps.db.transaction().execute(async (trx) => {
       for (const post of posts) {
-        const updated = await repo.updatePostIf(trx, post.id, { notStates: ['PUBLISHING'] }, { deleted_at: stamp, next_run_at: null, updated_at: stamp }, { bump: true });
+        const updated = await repo.updatePostIf(
+          trx,
+          post.id,
+          { notStates: ['PUBLISHING'] },
+          { deleted_at: stamp, next_run_at: null, updated_at: stamp },
+          { bump: true },
+        );
         if (Number(updated.numUpdatedRows) === 1) continue;
         const now = await repo.findPostForEngine(trx, post.id);
         if (now && now.deleted_at === null) throw refusal(now.state, post.id, 'deleted');
@@ -384,11 +413,20 @@ export class PostTransitions {
     return this.deps.db.transaction().execute(async (trx) => {
       const posts = await engine.claimDuePosts(trx, platforms, stamp, limit);
       if (posts.length === 0) return [];
-      const parts = new Map((await engine.claimFirstParts(trx, posts.map((post) => post.id), { claimedAt: stamp, leaseUntil })).map((part) => [part.post_id, part]));
+      const parts = new Map(
+        (
+          await engine.claimFirstParts(
+            trx,
+            posts.map((post) => post.id),
+            { claimedAt: stamp, leaseUntil },
+          )
+        ).map((part) => [part.post_id, part]),
+      );
       return posts.map((claimed) => {
         const part = parts.get(claimed.id);
         // The first statement takes only posts with a step to claim, and a claimed post's parts cannot change meanwhile: throwing rolls back every claim of the batch.
-        if (!part || !claimable(claimed, part)) throw new Error(`Post ${claimed.id} was claimed without a part it may send; no claim of this batch is kept.`);
+        if (!part || !claimable(claimed, part))
+          throw new Error(`Post ${claimed.id} was claimed without a part it may send; no claim of this batch is kept.`);
         return dueClaim(claimed, part, stamp);
       });
     });
@@ -397,7 +435,13 @@ export class PostTransitions {
   /** Extends the claim's lease while its call is in flight; false once the claim is no longer held. */
   async renewLease(claim: Claim, leaseMs: number): Promise<boolean> {
     const until = new Date(this.deps.clock.now().getTime() + leaseMs).toISOString();
-    const renewed = await repo.updatePartIf(this.deps.db, claim.postId, claim.idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, { lease_until: until });
+    const renewed = await repo.updatePartIf(
+      this.deps.db,
+      claim.postId,
+      claim.idx,
+      { states: ['SENDING'], claimedAt: claim.claimedAt },
+      { lease_until: until },
+    );
     return Number(renewed.numUpdatedRows) === 1;
   }
 
@@ -410,22 +454,37 @@ export class PostTransitions {
   async published(claim: Claim, release: Release, following: { delayMinutes: number } | undefined): Promise<Published> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
-    const outcome = (await this.#records.run({ claim, release, following, now })) ?? (await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
-      const post = await repo.findPostForEngine(trx, claim.postId);
-      const part = await repo.findPart(trx, claim.postId, claim.idx);
-      if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
-      if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
-      const confirmedLate = part.state === 'ERROR';
-      const recorded = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: [part.state], claimedAt: part.claimed_at }, engine.publishedPartColumns({ releaseId: release.id, releaseUrl: release.url ?? null, releaseMeta: release.meta ? JSON.stringify(release.meta) : null, stamp }));
-      if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
-      if (confirmedLate) await engine.restorePartsAfter(trx, claim.postId, claim.idx);
-      const nextRunAt = following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
-      const changes: Partial<PostRow> = { next_run_at: nextRunAt, updated_at: stamp };
-      if (claim.idx === 0) Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
-      if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
-      await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
-      return { recorded: true, nextRunAt, confirmedLate };
-    }));
+    const outcome =
+      (await this.#records.run({ claim, release, following, now })) ??
+      (await this.deps.db.transaction().execute(async (trx): Promise<Published> => {
+        const post = await repo.findPostForEngine(trx, claim.postId);
+        const part = await repo.findPart(trx, claim.postId, claim.idx);
+        if (!post || !part || part.state === 'PUBLISHED') return { recorded: false, edited: false };
+        if (Number(post.version) !== claim.version) return { recorded: false, edited: true };
+        const confirmedLate = part.state === 'ERROR';
+        const recorded = await repo.updatePartIf(
+          trx,
+          claim.postId,
+          claim.idx,
+          { states: [part.state], claimedAt: part.claimed_at },
+          engine.publishedPartColumns({
+            releaseId: release.id,
+            releaseUrl: release.url ?? null,
+            releaseMeta: release.meta ? JSON.stringify(release.meta) : null,
+            stamp,
+          }),
+        );
+        if (Number(recorded.numUpdatedRows) !== 1) throw new Error('the part changed while its success was being recorded');
+        if (confirmedLate) await engine.restorePartsAfter(trx, claim.postId, claim.idx);
+        const nextRunAt =
+          following && post.deleted_at === null ? new Date(now.getTime() + following.delayMinutes * 60_000).toISOString() : null;
+        const changes: Partial<PostRow> = { next_run_at: nextRunAt, updated_at: stamp };
+        if (claim.idx === 0)
+          Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
+        if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
+        await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
+        return { recorded: true, nextRunAt, confirmedLate };
+      }));
     if (outcome.recorded && outcome.confirmedLate) {
       const what = claim.idx === 0 ? `Post ${claim.postId}` : `Comment ${claim.idx} of post ${claim.postId}`;
       await this.deps.notifications.notify(claim.workspaceId, {
@@ -487,24 +546,38 @@ export class PostTransitions {
    */
   async #recordAll(db: Db, requests: RecordRequest[]): Promise<Array<Published | null>> {
     // Two steps of one post in a batch (a lapsed claim's late answer beside the next one's): each alone.
-    if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length) return Promise.all(requests.map((request) => this.#recordAlone(request)));
+    if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length)
+      return Promise.all(requests.map((request) => this.#recordAlone(request)));
     const records = requests.map(publishedRecord);
     const recorded = new Set(await engine.recordAllPublished(db, records));
-    return records.map((record) => (recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null));
+    return records.map((record) =>
+      recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null,
+    );
   }
 
   /** Gives the claimed part back for another attempt at `runAt`; false when the claim was no longer held. */
   async release(claim: Claim, runAt: string, message: string): Promise<boolean> {
     const stamp = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
-      const released = await repo.updatePartIf(trx, claim.postId, claim.idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, {
-        state: 'PENDING',
-        claimed_at: null,
-        lease_until: null,
-        error: `Attempt ${claim.attempts} failed, retrying: ${message}`,
-      });
+      const released = await repo.updatePartIf(
+        trx,
+        claim.postId,
+        claim.idx,
+        { states: ['SENDING'], claimedAt: claim.claimedAt },
+        {
+          state: 'PENDING',
+          claimed_at: null,
+          lease_until: null,
+          error: `Attempt ${claim.attempts} failed, retrying: ${message}`,
+        },
+      );
       if (Number(released.numUpdatedRows) !== 1) return false;
-      await repo.updatePostIf(trx, claim.postId, { version: claim.version }, { ...(claim.idx === 0 && { state: 'QUEUE' as const }), next_run_at: runAt, updated_at: stamp });
+      await repo.updatePostIf(
+        trx,
+        claim.postId,
+        { version: claim.version },
+        { ...(claim.idx === 0 && { state: 'QUEUE' as const }), next_run_at: runAt, updated_at: stamp },
+      );
       return true;
     });
   }
@@ -517,17 +590,36 @@ export class PostTransitions {
     const stamp = this.deps.clock.now().toISOString();
     const idx = claim.idx;
     const settled = await this.deps.db.transaction().execute(async (trx) => {
-      const result = await repo.updatePartIf(trx, claim.postId, idx, { states: ['SENDING'], claimedAt: claim.claimedAt }, { state: 'ERROR', claimed_at: null, lease_until: null, error: reason });
+      const result = await repo.updatePartIf(
+        trx,
+        claim.postId,
+        idx,
+        { states: ['SENDING'], claimedAt: claim.claimedAt },
+        { state: 'ERROR', claimed_at: null, lease_until: null, error: reason },
+      );
       if (Number(result.numUpdatedRows) !== 1) return false;
-      await engine.failPendingPartsAfter(trx, claim.postId, idx, idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`);
+      await engine.failPendingPartsAfter(
+        trx,
+        claim.postId,
+        idx,
+        idx === 0 ? 'Not published: the post itself failed.' : `Not published: comment ${idx} before it failed.`,
+      );
       const changes = idx === 0 ? { state: 'ERROR' as const, error: reason } : { error: `Comment ${idx} failed: ${reason}` };
-      await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp });
+      await repo.updatePostIf(
+        trx,
+        claim.postId,
+        { version: claim.version, includeDeleted: true },
+        { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp },
+      );
       return true;
     });
     if (!settled) return false;
     await this.deps.notifications.notify(claim.workspaceId, {
       kind: idx === 0 ? 'publish_failed' : 'comment_failed',
-      message: idx === 0 ? `Post ${claim.postId} was not published: ${reason}` : `Comment ${idx} of post ${claim.postId} was not published: ${reason}`,
+      message:
+        idx === 0
+          ? `Post ${claim.postId} was not published: ${reason}`
+          : `Comment ${idx} of post ${claim.postId} was not published: ${reason}`,
       postId: claim.postId,
       channelId: claim.channelId,
     });
@@ -543,7 +635,9 @@ export class PostTransitions {
     page: { after: engine.StalePartPosition | null; limit: number },
   ): Promise<{ claims: Claim[]; next: engine.StalePartPosition | null }> {
     const now = this.deps.clock.now();
-    const expired = options.all ? null : { leaseEndedBy: now.toISOString(), claimedBefore: new Date(now.getTime() - options.leaseMs).toISOString() };
+    const expired = options.all
+      ? null
+      : { leaseEndedBy: now.toISOString(), claimedBefore: new Date(now.getTime() - options.leaseMs).toISOString() };
     const claims: Claim[] = [];
     const rows = await engine.listStaleSendingParts(this.deps.db, expired, page);
     for (const { post_id, idx } of rows) {

@@ -1,6 +1,15 @@
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
 import { operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
-import { changeStatusBody, deletedSchema, groupParams, listPostsQuery, missingSchema, postIdParams, postListSchema, postSchema } from './posts.schema.ts';
+import {
+  changeStatusBody,
+  deletedSchema,
+  groupParams,
+  listPostsQuery,
+  missingSchema,
+  postIdParams,
+  postListSchema,
+  postSchema,
+} from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
 /** What a change to a post answers while the engine is publishing it. */
@@ -18,7 +27,7 @@ export const listPosts = operation({
     tags: ['Posts'],
     summary: 'Read the calendar',
     description:
-      'Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel\'s id, which GET /integrations no longer lists).',
+      "Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).",
     response: postListSchema,
     errors,
   },
@@ -27,7 +36,8 @@ export const listPosts = operation({
     description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
     annotations: READ_ONLY,
     output: postListSchema,
-    summary: (o) => `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
   },
 });
 
@@ -41,16 +51,18 @@ export const getPost = operation({
     url: '/posts/:id',
     tags: ['Posts'],
     summary: 'Read one post',
-    description: 'A post of a deleted channel stays readable: `integration` keeps the deleted channel\'s id and platform.',
+    description: "A post of a deleted channel stays readable: `integration` keeps the deleted channel's id and platform.",
     response: postSchema,
     errors,
   },
   mcp: {
     title: 'Read one post',
-    description: 'One post with its content, state, comments, and the platform\'s id and address once published; `error` says why it failed.',
+    description:
+      "One post with its content, state, comments, and the platform's id and address once published; `error` says why it failed.",
     annotations: READ_ONLY,
     output: postSchema,
-    summary: (p) => `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
+    summary: (p) =>
+      `Post ${p.id} on ${p.integration.providerIdentifier}: ${p.state}, publish date ${p.publishDate}${p.releaseURL ? `, live at ${p.releaseURL}` : ''}${p.error ? `; error: ${p.error}` : ''}.`,
   },
 });
 
@@ -64,16 +76,21 @@ export const checkPostMissing = operation({
     url: '/posts/:id/missing',
     tags: ['Posts'],
     summary: 'What a publish would lack right now',
-    description: 'Required platform settings, media, title, text over the platform\'s limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.',
+    description:
+      "Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.",
     response: missingSchema,
     errors: { ...errors, 409: apiErrorSchema },
   },
   mcp: {
     title: 'Check a post before publishing',
-    description: 'What a publish of this post would lack right now: required platform settings, media, a title, text over the platform\'s limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.',
+    description:
+      "What a publish of this post would lack right now: required platform settings, media, a title, text over the platform's limit, a channel that needs reconnecting. Run it before scheduling; `ready` true means nothing is missing.",
     annotations: READ_ONLY,
     output: missingSchema,
-    summary: (o) => (o.ready ? `Post ${o.postId} is ready to publish.` : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`),
+    summary: (o) =>
+      o.ready
+        ? `Post ${o.postId} is ready to publish.`
+        : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`,
   },
 });
 
@@ -94,7 +111,8 @@ export const changePostStatus = operation({
   },
   mcp: {
     title: 'Schedule or unschedule a post',
-    description: '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
+    description:
+      '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     output: postSchema,
     summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
@@ -117,7 +135,8 @@ export const deletePost = operation({
   },
   mcp: {
     title: 'Delete a post',
-    description: 'Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald\'s record goes.',
+    description:
+      "Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald's record goes.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     output: deletedSchema,
     summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,

@@ -20,12 +20,22 @@ export function replaceMediaLinks(db: Executor, postId: string, mediaIds: string
   return (async () => {
     await db.deleteFrom('post_media').where('post_id', '=', postId).execute();
     const unique = [...new Set(mediaIds)];
-    if (unique.length) await db.insertInto('post_media').values(unique.map((media_id) => ({ post_id: postId, media_id }))).execute();
+    if (unique.length)
+      await db
+        .insertInto('post_media')
+        .values(unique.map((media_id) => ({ post_id: postId, media_id })))
+        .execute();
   })();
 }
 
 export function findPost(db: Executor, workspaceId: string, id: string) {
-  return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('posts')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** The engine reads posts without a workspace: it acts for whichever workspace owns them. */
@@ -34,7 +44,15 @@ export function findPostForEngine(db: Executor, id: string) {
 }
 
 export function listGroupPosts(db: Executor, workspaceId: string, groupId: string) {
-  return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('group_id', '=', groupId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('posts')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', '=', groupId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Where a page of posts in (publish_at, id) order starts: after this post (a calendar page, a channel's posts in one state). */
@@ -45,7 +63,10 @@ export type PublishPosition = { publishAt: string; id: string };
  * reads them as one range from the position: `publish_at >= x and (publish_at > x or id > y)`.
  */
 export function afterPublishPosition(eb: ExpressionBuilder<Database, 'posts'>, after: PublishPosition) {
-  return eb.and([eb('posts.publish_at', '>=', after.publishAt), eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)])]);
+  return eb.and([
+    eb('posts.publish_at', '>=', after.publishAt),
+    eb.or([eb('posts.publish_at', '>', after.publishAt), eb('posts.id', '>', after.id)]),
+  ]);
 }
 
 /**
@@ -55,7 +76,14 @@ export function afterPublishPosition(eb: ExpressionBuilder<Database, 'posts'>, a
 export function listPostsInWindow(
   db: Executor,
   workspaceId: string,
-  window: { from: string; to: string; groupId?: string | undefined; channelIds?: readonly string[] | null | undefined; after?: PublishPosition | null | undefined; limit: number },
+  window: {
+    from: string;
+    to: string;
+    groupId?: string | undefined;
+    channelIds?: readonly string[] | null | undefined;
+    after?: PublishPosition | null | undefined;
+    limit: number;
+  },
 ) {
   let query = db
     .selectFrom('posts')
@@ -93,7 +121,13 @@ export type PostGuard = {
 };
 
 /** Updates a post if it meets `guard`; `bump` counts the change in `version` (edits and state moves by people). */
-export function updatePostIf(db: Executor, id: string, guard: PostGuard, changes: Updateable<PostsTable>, options: { bump?: boolean } = {}) {
+export function updatePostIf(
+  db: Executor,
+  id: string,
+  guard: PostGuard,
+  changes: Updateable<PostsTable>,
+  options: { bump?: boolean } = {},
+) {
   let query = db
     .updateTable('posts')
     .set((eb) => (options.bump ? { ...changes, version: eb('version', '+', 1) } : changes))
@@ -111,9 +145,21 @@ export function findPart(db: Executor, postId: string, idx: number) {
 }
 
 /** Updates a part if it is in one of `states` (and, with `claimedAt`, still under that claim). */
-export function updatePartIf(db: Executor, postId: string, idx: number, guard: { states: readonly PartState[]; claimedAt?: string | null }, changes: Updateable<PostPartsTable>) {
-  let query = db.updateTable('post_parts').set(changes).where('post_id', '=', postId).where('idx', '=', idx).where('state', 'in', guard.states);
-  if (guard.claimedAt !== undefined) query = guard.claimedAt === null ? query.where('claimed_at', 'is', null) : query.where('claimed_at', '=', guard.claimedAt);
+export function updatePartIf(
+  db: Executor,
+  postId: string,
+  idx: number,
+  guard: { states: readonly PartState[]; claimedAt?: string | null },
+  changes: Updateable<PostPartsTable>,
+) {
+  let query = db
+    .updateTable('post_parts')
+    .set(changes)
+    .where('post_id', '=', postId)
+    .where('idx', '=', idx)
+    .where('state', 'in', guard.states);
+  if (guard.claimedAt !== undefined)
+    query = guard.claimedAt === null ? query.where('claimed_at', 'is', null) : query.where('claimed_at', '=', guard.claimedAt);
   return query.executeTakeFirst();
 }
 
@@ -146,7 +192,12 @@ export function listUnpublishedPostsUsingMedia(db: Executor, workspaceId: string
  * one range of posts_channel_state_idx, read in its order and stopped at the limit.
  */
 export function listChannelPostsInState(db: Executor, channelId: string, state: PostState, after: PublishPosition | null, limit: number) {
-  let query = db.selectFrom('posts').selectAll().where('channel_id', '=', channelId).where('state', '=', state).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('posts')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('state', '=', state)
+    .where('deleted_at', 'is', null);
   if (after) {
     query = query.where((eb) => afterPublishPosition(eb, after));
   }
@@ -168,5 +219,8 @@ export async function deleteChannelPosts(db: Executor, channelId: string, limit:
 
 /** Whether a part of the post is being sent right now (the post itself, or a comment of a published one). */
 export async function hasSendingPart(db: Executor, postId: string): Promise<boolean> {
-  return (await db.selectFrom('post_parts').select('idx').where('post_id', '=', postId).where('state', '=', 'SENDING').executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('post_parts').select('idx').where('post_id', '=', postId).where('state', '=', 'SENDING').executeTakeFirst()) !==
+    undefined
+  );
 }

@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
 import { operationRoute } from '../http/operation-route.ts';
-import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts, PUBLISHING_CONFLICT } from './posts.operations.ts';
+import {
+  changePostStatus,
+  checkPostMissing,
+  deletePost,
+  deletePostGroup,
+  getPost,
+  listPosts,
+  PUBLISHING_CONFLICT,
+} from './posts.operations.ts';
 import { createPostsBody, createPostsResponse, idempotencyHeaders, postIdParams, postSchema, releaseIdBody } from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
@@ -17,7 +25,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Create, schedule or publish posts (one per channel)',
         description:
-          'Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan\'s monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). ' +
+          "Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). " +
           PUBLISHING_CONFLICT,
         headers: idempotencyHeaders,
         body: createPostsBody,
@@ -41,7 +49,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { scope: 'posts:publish' },
       schema: {
         tags: ['Posts'],
-        summary: 'Record the platform\'s ID (and URL) for a post',
+        summary: "Record the platform's ID (and URL) for a post",
         description: `No state change. ${PUBLISHING_CONFLICT} So does a post one of whose comments is being sent.`,
         headers: showorgHeader,
         params: postIdParams,

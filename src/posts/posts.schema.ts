@@ -31,7 +31,9 @@ export function isStorableInstant(value: string): boolean {
 export const instantSchema = z.iso
   .datetime({ offset: true, abort: true, error: (issue) => instantError(issue.input) })
   .refine(isStorableInstant, { error: (issue) => `"${String(issue.input)}" falls outside the years 0000–9999 once converted to UTC.` })
-  .describe('ISO 8601 date-time in UTC (e.g. 2026-12-01T09:30:00Z); an explicit offset is accepted and converted to UTC. A time without a zone is refused.');
+  .describe(
+    'ISO 8601 date-time in UTC (e.g. 2026-12-01T09:30:00Z); an explicit offset is accepted and converted to UTC. A time without a zone is refused.',
+  );
 
 export const imageRefSchema = z
   .object({
@@ -39,8 +41,10 @@ export const imageRefSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file\'s id.'),
-    path: z.url().describe('The `path` of a file in this workspace\'s media library, as returned by POST /upload.'),
+      .describe(
+        "Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id.",
+      ),
+    path: z.url().describe("The `path` of a file in this workspace's media library, as returned by POST /upload."),
   })
   .meta({ id: 'ImageRef' });
 
@@ -66,9 +70,13 @@ export const valueItemSchema = z
 export const postItemSchema = z
   .object({
     integration: z.object({ id: z.string().min(1).describe('The channel ID.') }),
-    value: z.array(valueItemSchema).min(1).max(26).describe('The first element is the post; the rest are published as comments under it, in order.'),
+    value: z
+      .array(valueItemSchema)
+      .min(1)
+      .max(26)
+      .describe('The first element is the post; the rest are published as comments under it, in order.'),
     settings: z
-      .looseObject({ __type: z.string().min(1).describe('The platform ID; must equal the channel\'s `identifier`.') })
+      .looseObject({ __type: z.string().min(1).describe("The platform ID; must equal the channel's `identifier`.") })
       .optional()
       .describe('Platform-specific settings; GET /integration-settings/:id lists them.'),
   })
@@ -76,9 +84,11 @@ export const postItemSchema = z
 
 export const createPostsBody = z
   .object({
-    type: z.enum(['draft', 'schedule', 'now']).describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
+    type: z
+      .enum(['draft', 'schedule', 'now'])
+      .describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
     date: instantSchema.describe(
-      'Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server\'s clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.',
+      "Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.",
     ),
     shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
     tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]).describe('Internal labels; not sent to the platform.'),
@@ -86,15 +96,32 @@ export const createPostsBody = z
       .string()
       .min(1)
       .optional()
-      .describe('An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one.'),
+      .describe(
+        'An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one.',
+      ),
     posts: z.array(postItemSchema).min(1).max(100).describe('One item per channel; a channel may appear once.'),
   })
   .meta({
     id: 'CreatePosts',
     examples: [
-      { type: 'schedule', date: '2026-12-01T09:30:00Z', posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Hello from Herald</p>' }] }] },
-      { type: 'draft', date: '2026-12-01T09:30:00+01:00', tags: ['launch'], posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>A draft: date is still required</p>' }] }] },
-      { type: 'now', date: '2026-12-01T09:30:00Z', posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Out at once; date is required but the server clock is used</p>' }] }] },
+      {
+        type: 'schedule',
+        date: '2026-12-01T09:30:00Z',
+        posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Hello from Herald</p>' }] }],
+      },
+      {
+        type: 'draft',
+        date: '2026-12-01T09:30:00+01:00',
+        tags: ['launch'],
+        posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>A draft: date is still required</p>' }] }],
+      },
+      {
+        type: 'now',
+        date: '2026-12-01T09:30:00Z',
+        posts: [
+          { integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>Out at once; date is required but the server clock is used</p>' }] },
+        ],
+      },
     ],
   });
 
@@ -111,13 +138,15 @@ export const postSchema = z
     state: postStateSchema,
     publishDate: z.string().describe('ISO 8601 UTC.'),
     integration: z.object({ id: z.string(), providerIdentifier: z.string() }),
-    content: z.string().describe('The post\'s sanitised HTML (value[0].content).'),
+    content: z.string().describe("The post's sanitised HTML (value[0].content)."),
     value: z.array(
       z.object({
         content: z.string(),
         image: z.array(imageRefSchema),
         delay: wholeNumber(0, 10_080),
-        state: z.enum(['PENDING', 'SENDING', 'PUBLISHED', 'ERROR']).describe('Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.'),
+        state: z
+          .enum(['PENDING', 'SENDING', 'PUBLISHED', 'ERROR'])
+          .describe('Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.'),
         releaseId: z.string().nullable(),
         releaseURL: z.string().nullable(),
         publishedAt: z.string().nullable(),
@@ -127,9 +156,12 @@ export const postSchema = z
     settings: z.record(z.string(), z.unknown()),
     tags: z.array(z.string()),
     shortLink: z.boolean(),
-    releaseId: z.string().nullable().describe('The post\'s ID on the platform, once published (or recorded with PUT /posts/:id/release-id).'),
+    releaseId: z
+      .string()
+      .nullable()
+      .describe("The post's ID on the platform, once published (or recorded with PUT /posts/:id/release-id)."),
     releaseURL: z.string().nullable(),
-    error: z.string().nullable().describe('Why the post (or one of its comments) failed, in the platform\'s words where it gave any.'),
+    error: z.string().nullable().describe("Why the post (or one of its comments) failed, in the platform's words where it gave any."),
     errorKind: z
       .enum(ERROR_KINDS)
       .nullable()
@@ -175,23 +207,35 @@ export const postIdParams = z.object({ id: z.string().min(1).max(100) });
 export const groupParams = z.object({ group: z.string().min(1).max(100) });
 
 export const changeStatusBody = z.object({
-  status: z.enum(['draft', 'schedule']).describe('`schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out of it.'),
+  status: z
+    .enum(['draft', 'schedule'])
+    .describe('`schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out of it.'),
 });
 
 export const releaseIdBody = z.object({
-  releaseId: z.string().trim().min(1).max(500).describe('The post\'s ID on the platform.'),
-  releaseURL: z.url({ protocol: /^https?$/ }).optional().describe('The post\'s address on the platform.'),
+  releaseId: z.string().trim().min(1).max(500).describe("The post's ID on the platform."),
+  releaseURL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("The post's address on the platform."),
 });
 
 export const missingSchema = z
   .object({
     postId: z.string(),
     ready: z.boolean().describe('True when nothing is missing.'),
-    missing: z.array(z.object({ field: z.string().describe('The request field at fault, e.g. `value[0].content` or `settings.title`.'), reason: z.string() })),
+    missing: z.array(
+      z.object({
+        field: z.string().describe('The request field at fault, e.g. `value[0].content` or `settings.title`.'),
+        reason: z.string(),
+      }),
+    ),
   })
   .meta({ id: 'MissingCheck' });
 
-export const deletedSchema = z.object({ deleted: count().describe('How many posts were removed.'), ids: z.array(z.string()) }).meta({ id: 'Deleted' });
+export const deletedSchema = z
+  .object({ deleted: count().describe('How many posts were removed.'), ids: z.array(z.string()) })
+  .meta({ id: 'Deleted' });
 
 export const idempotencyHeaders = z.looseObject({
   'idempotency-key': z

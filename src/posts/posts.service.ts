@@ -65,7 +65,6 @@ export type PostsDeps = {
   transitions: PostTransitions;
 };
 
-
 function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
@@ -107,9 +106,12 @@ export function checkScheduleHorizon(date: Date, now: Date): void {
   const horizon = new Date(now);
   horizon.setUTCFullYear(horizon.getUTCFullYear() + SCHEDULE_HORIZON_YEARS);
   if (date.getTime() > horizon.getTime()) {
-    throw new BadRequestError(`The date ${date.toISOString()} is more than ${SCHEDULE_HORIZON_YEARS} years ahead (after ${horizon.toISOString()}); posts are scheduled within ${SCHEDULE_HORIZON_YEARS} years.`, {
-      code: 'date_too_far',
-    });
+    throw new BadRequestError(
+      `The date ${date.toISOString()} is more than ${SCHEDULE_HORIZON_YEARS} years ahead (after ${horizon.toISOString()}); posts are scheduled within ${SCHEDULE_HORIZON_YEARS} years.`,
+      {
+        code: 'date_too_far',
+      },
+    );
   }
 }
 
@@ -125,7 +127,10 @@ function decodeCalendarCursor(cursor: string): repo.PublishPosition {
   } catch {
     // Falls through to the refusal.
   }
-  throw new BadRequestError('cursor: not a cursor this API gave; send the `nextCursor` of the previous page unchanged, or leave it out for the first page.', { code: 'invalid_cursor' });
+  throw new BadRequestError(
+    'cursor: not a cursor this API gave; send the `nextCursor` of the previous page unchanged, or leave it out for the first page.',
+    { code: 'invalid_cursor' },
+  );
 }
 
 /** Posts: the calendar, compositions across channels, and the transitions a person can make. */
@@ -141,7 +146,11 @@ export class PostsService {
    * key, a retry of the same request answers the first result and creates nothing. Every
    * permission check runs first, so a stored answer is replayed only to a caller that may see it.
    */
-  async create(access: WorkspaceAccess, input: CreatePostsInput, idempotencyKey?: string): Promise<Array<{ postId: string; integration: string }>> {
+  async create(
+    access: WorkspaceAccess,
+    input: CreatePostsInput,
+    idempotencyKey?: string,
+  ): Promise<Array<{ postId: string; integration: string }>> {
     await this.authorizeCreate(access, input);
     if (!idempotencyKey) return this.createOnce(access, input);
 
@@ -155,9 +164,12 @@ export class PostsService {
       return await this.createOnce(access, input, async (trx, result) => {
         const stored = await keys.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
         if (Number(stored.numUpdatedRows) !== 1) {
-          throw new ConflictError('This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.', {
-            code: 'idempotency_in_progress',
-          });
+          throw new ConflictError(
+            'This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.',
+            {
+              code: 'idempotency_in_progress',
+            },
+          );
         }
       });
     } catch (error) {
@@ -178,7 +190,14 @@ export class PostsService {
     const now = clock.now();
     const stamp = now.toISOString();
     try {
-      await keys.insertIdempotencyKey(db, { workspace_id: workspaceId, key, request_hash: hash, status_code: null, response: null, created_at: stamp });
+      await keys.insertIdempotencyKey(db, {
+        workspace_id: workspaceId,
+        key,
+        request_hash: hash,
+        status_code: null,
+        response: null,
+        created_at: stamp,
+      });
       return stamp;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -214,18 +233,23 @@ export class PostsService {
       channel = await this.deps.channels.forPosts(access.workspace.id, id);
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
-      if (error instanceof AppError) throw new AppError(error.statusCode, error.code, `${where}.integration.id: ${error.message}`, { details: error.details });
+      if (error instanceof AppError)
+        throw new AppError(error.statusCode, error.code, `${where}.integration.id: ${error.message}`, { details: error.details });
       throw error;
     }
     if (!mayUseChannel(access, id)) {
-      throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, { code: 'channel_forbidden' });
+      throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, {
+        code: 'channel_forbidden',
+      });
     }
     return channel;
   }
 
   /** The posts of a group the key can see; a group with none is "not found", exactly like DELETE /posts/group/:group. */
   private async visibleGroup(access: WorkspaceAccess, groupId: string): Promise<PostRow[]> {
-    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) => mayUseChannel(access, p.channel_id));
+    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) =>
+      mayUseChannel(access, p.channel_id),
+    );
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
     return posts;
   }
@@ -234,15 +258,24 @@ export class PostsService {
     const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
     for (;;) {
       const row = await keys.findIdempotencyKey(this.deps.db, workspaceId, key);
-      if (!row) throw new ConflictError('The first request with this Idempotency-Key failed while this one waited; send it again.', { code: 'idempotency_retry' });
-      if (row.request_hash !== hash) {
-        throw new BadRequestError('This Idempotency-Key was already used with a different request body; use a new key for a new request.', { code: 'idempotency_key_reused' });
-      }
-      if (row.status_code !== null && row.response !== null) return JSON.parse(row.response) as Array<{ postId: string; integration: string }>;
-      if (Date.now() > deadline) {
-        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly. A request the server never finished releases its key after 2 minutes.', {
-          code: 'idempotency_in_progress',
+      if (!row)
+        throw new ConflictError('The first request with this Idempotency-Key failed while this one waited; send it again.', {
+          code: 'idempotency_retry',
         });
+      if (row.request_hash !== hash) {
+        throw new BadRequestError('This Idempotency-Key was already used with a different request body; use a new key for a new request.', {
+          code: 'idempotency_key_reused',
+        });
+      }
+      if (row.status_code !== null && row.response !== null)
+        return JSON.parse(row.response) as Array<{ postId: string; integration: string }>;
+      if (Date.now() > deadline) {
+        throw new ConflictError(
+          'A request with this Idempotency-Key is still being processed; retry shortly. A request the server never finished releases its key after 2 minutes.',
+          {
+            code: 'idempotency_in_progress',
+          },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -322,7 +355,9 @@ export class PostsService {
     const date = new Date(input.date);
     if (input.type === 'schedule') {
       if (date.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {
-        throw new BadRequestError(`The date ${date.toISOString()} is in the past; schedule for a later time or use type "now".`, { code: 'date_in_past' });
+        throw new BadRequestError(`The date ${date.toISOString()} is in the past; schedule for a later time or use type "now".`, {
+          code: 'date_in_past',
+        });
       }
       checkScheduleHorizon(date, now);
     }
@@ -343,7 +378,8 @@ export class PostsService {
         const why = channel.disabledReason === 'needs_reconnect' ? 'it needs reconnecting' : 'it is disabled';
         throw new BadRequestError(`${where}.integration.id: channel "${channel.name}" cannot post: ${why}.`, { code: 'channel_disabled' });
       }
-      if (!isProviderIdentifier(channel.provider)) throw new BadRequestError(`${where}: the channel's platform "${channel.provider}" is not available on this server.`);
+      if (!isProviderIdentifier(channel.provider))
+        throw new BadRequestError(`${where}: the channel's platform "${channel.provider}" is not available on this server.`);
       const type = item.settings?.__type;
       if (type !== undefined && type !== channel.provider) {
         throw new BadRequestError(`${where}.settings.__type: "${type}" does not match the channel's platform "${channel.provider}".`);
@@ -364,7 +400,10 @@ export class PostsService {
         value.image.forEach((image, k) => {
           const where = `posts[${i}].value[${j}].image[${k}]`;
           const file = found.get(image.path);
-          if (!file) throw new BadRequestError(`${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`);
+          if (!file)
+            throw new BadRequestError(
+              `${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`,
+            );
         }),
       ),
     );
@@ -429,7 +468,8 @@ export class PostsService {
     if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
     const yearLater = new Date(start);
     yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
-    if (end.getTime() > yearLater.getTime()) throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
+    if (end.getTime() > yearLater.getTime())
+      throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
     if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
     const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
     let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
@@ -447,7 +487,10 @@ export class PostsService {
         limit: want + 1,
       });
       const batch = rows.slice(0, want);
-      const parts = await repo.listParts(this.deps.db, batch.map((p) => p.id));
+      const parts = await repo.listParts(
+        this.deps.db,
+        batch.map((p) => p.id),
+      );
       const partsOf = new Map<string, PartRow[]>();
       for (const part of parts) {
         const list = partsOf.get(part.post_id);
@@ -460,7 +503,8 @@ export class PostsService {
         bytes += own.reduce((sum, part) => sum + part.content.length + part.images.length, 0);
         const more = i < batch.length - 1 || rows.length > want;
         // Large posts end a page early, so an answer stays a few megabytes whatever the posts hold.
-        if (more && bytes >= POSTS_PAGE_BYTES) return { posts, nextCursor: encodeCalendarCursor({ publishAt: row.publish_at, id: row.id }) };
+        if (more && bytes >= POSTS_PAGE_BYTES)
+          return { posts, nextCursor: encodeCalendarCursor({ publishAt: row.publish_at, id: row.id }) };
       }
       const last = batch.at(-1);
       if (rows.length <= want || !last) return { posts, nextCursor: null };
@@ -506,11 +550,15 @@ export class PostsService {
       if (post.state === 'QUEUE') return this.record(post);
       if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
-        throw new BadRequestError(`The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`, { code: 'date_in_past' });
+        throw new BadRequestError(
+          `The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`,
+          { code: 'date_in_past' },
+        );
       }
       checkScheduleHorizon(new Date(post.publish_at), now);
       const channel = await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
-      if (channel.disabled) throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
+      if (channel.disabled)
+        throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
       await this.transitions.schedule(post);
       await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
@@ -538,8 +586,8 @@ export class PostsService {
 
   async deleteGroup(access: WorkspaceAccess, groupId: string): Promise<{ deleted: number; ids: string[] }> {
     requireScope(access, 'posts:draft');
-    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter(
-      (p) => mayUseChannel(access, p.channel_id),
+    const posts = (await repo.listGroupPosts(this.deps.db, access.workspace.id, groupId)).filter((p) =>
+      mayUseChannel(access, p.channel_id),
     );
     if (posts.length === 0) throw new NotFoundError(`No group ${groupId} in this workspace.`);
     return this.remove(posts);
@@ -559,7 +607,11 @@ export class PostsService {
     const { channel, config } = await this.deps.channels.withConfig(post.workspace_id, post.channel_id);
     const provider = getProvider(channel.provider);
     const parts = await repo.listParts(this.deps.db, [post.id]);
-    const partImages = parts.map((p) => ({ idx: Number(p.idx), content: p.content, images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []) }));
+    const partImages = parts.map((p) => ({
+      idx: Number(p.idx),
+      content: p.content,
+      images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []),
+    }));
     const paths = [...new Set(partImages.flatMap((p) => p.images.map((i) => i.path)))];
     const files = paths.length ? await this.deps.media.findByPaths(post.workspace_id, paths) : new Map();
     const media = new Map([...files].map(([path, file]) => [path, describeMedia(file)]));

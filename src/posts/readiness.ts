@@ -31,7 +31,10 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
   if (input.channel.disabled) {
     missing.push({
       field: 'integration',
-      reason: input.channel.disabledReason === 'needs_reconnect' ? 'The channel needs reconnecting before it can publish.' : 'The channel is disabled.',
+      reason:
+        input.channel.disabledReason === 'needs_reconnect'
+          ? 'The channel needs reconnecting before it can publish.'
+          : 'The channel is disabled.',
     });
   }
   const settings = settingsWithoutType(input.settings);
@@ -50,20 +53,41 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
       if (!found) missing.push({ field: `${where}.image[${i}]`, reason: 'This file is no longer in the media library.' });
       else media.push(found);
     });
-    if (text.trim() === '' && part.images.length === 0) missing.push({ field: `${where}.content`, reason: 'There is no text and no media to publish.' });
+    if (text.trim() === '' && part.images.length === 0)
+      missing.push({ field: `${where}.content`, reason: 'There is no text and no media to publish.' });
     const length = provider.countText(text);
     if (length > provider.textLimit.max) {
-      missing.push({ field: `${where}.content`, reason: `The text is ${length} ${provider.textLimit.unit} long; ${provider.name} allows ${provider.textLimit.max}.` });
+      missing.push({
+        field: `${where}.content`,
+        reason: `The text is ${length} ${provider.textLimit.unit} long; ${provider.name} allows ${provider.textLimit.max}.`,
+      });
     }
     const rules = provider.mediaRules;
-    if (media.length > rules.maxItems) missing.push({ field: `${where}.image`, reason: `${provider.name} takes at most ${rules.maxItems} files per post; there are ${media.length}.` });
-    if (part.idx === 0 && rules.required && part.images.length === 0) missing.push({ field: `${where}.image`, reason: `${provider.name} needs at least one image or video.` });
+    if (media.length > rules.maxItems)
+      missing.push({
+        field: `${where}.image`,
+        reason: `${provider.name} takes at most ${rules.maxItems} files per post; there are ${media.length}.`,
+      });
+    if (part.idx === 0 && rules.required && part.images.length === 0)
+      missing.push({ field: `${where}.image`, reason: `${provider.name} needs at least one image or video.` });
     media.forEach((m, i) => {
-      if (!rules.mimeTypes.includes(m.mimeType)) missing.push({ field: `${where}.image[${i}]`, reason: `${provider.name} does not take ${m.mimeType} files.` });
-      else if (m.size > rules.maxBytes) missing.push({ field: `${where}.image[${i}]`, reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.` });
+      if (!rules.mimeTypes.includes(m.mimeType))
+        missing.push({ field: `${where}.image[${i}]`, reason: `${provider.name} does not take ${m.mimeType} files.` });
+      else if (m.size > rules.maxBytes)
+        missing.push({
+          field: `${where}.image[${i}]`,
+          reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.`,
+        });
     });
     // The provider's own checks may restate a generic one in its words: one reason per field is enough.
-    for (const item of provider.validate({ text, media, settings, part: part.idx, config: input.config, platformApps: input.platformApps })) {
+    for (const item of provider.validate({
+      text,
+      media,
+      settings,
+      part: part.idx,
+      config: input.config,
+      platformApps: input.platformApps,
+    })) {
       if (!missing.some((m) => m.field === item.field)) missing.push(item);
     }
   }

@@ -29,7 +29,12 @@ function textOf(node: DomNode): string {
 }
 
 const sameLink = (text: string, href: string) => {
-  const norm = (s: string) => s.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
+  const norm = (s: string) =>
+    s
+      .trim()
+      .replace(/^https?:\/\//i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
   return norm(text) === norm(href);
 };
 
@@ -87,7 +92,17 @@ function compileFor(dialect: MarkupDialect): (html: string) => string {
     wordwrap: false,
     preserveNewlines: false,
     encodeCharacters: dialect.characters,
-    formatters: { bold: wrap(dialect.bold), italic: wrap(dialect.italic), strike: wrap(dialect.strike), underline: wrap(dialect.underline), anchor, inlineCode, pre, quote, heading },
+    formatters: {
+      bold: wrap(dialect.bold),
+      italic: wrap(dialect.italic),
+      strike: wrap(dialect.strike),
+      underline: wrap(dialect.underline),
+      anchor,
+      inlineCode,
+      pre,
+      quote,
+      heading,
+    },
     selectors: [
       { selector: 'a', format: 'anchor' },
       { selector: 'strong', format: 'bold' },
@@ -120,6 +135,8 @@ export function markupConverter(dialect: MarkupDialect): (html: string) => strin
   let convert: ((html: string) => string) | undefined;
   return (html) => {
     convert ??= compileFor(dialect);
-    return convert(html).replace(/\n{3,}/g, '\n\n').trim();
+    return convert(html)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   };
 }

@@ -51,10 +51,17 @@ export async function renewWithRefreshToken(
   const { refreshToken } = config;
   try {
     const tokens = await request(refreshToken);
-    return { ...config, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken, ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }) };
+    return {
+      ...config,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? refreshToken,
+      ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+    };
   } catch (error) {
     if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
-      throw new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+      throw new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, {
+        status: error.options.status,
+      });
     }
     throw error;
   }

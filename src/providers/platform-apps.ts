@@ -56,7 +56,13 @@ export function appUnavailable(settings: PlatformApps, platform: AppPlatform): s
 export function platformApp(settings: PlatformApps, platform: AppPlatform): PlatformApp {
   const app = settings.apps[platform];
   if (!app.clientId || !app.clientSecret) throw new ProviderError('auth', appUnavailable(settings, platform)!);
-  return { clientId: app.clientId, clientSecret: app.clientSecret, apiBase: app.apiBase ?? DEFAULT_API_BASES[platform], signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform], version: app.version };
+  return {
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    apiBase: app.apiBase ?? DEFAULT_API_BASES[platform],
+    signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform],
+    version: app.version,
+  };
 }
 
 /** Why platforms that fetch media from Herald cannot reach BASE_URL, or null when it looks public. */

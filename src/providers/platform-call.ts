@@ -90,13 +90,22 @@ function conceal(text: string, secret: string | undefined): string {
  * credential problem), a request that certainly never left is transient, and anything else (a
  * timeout after sending, a reset) is an unknown outcome for a write and transient for the rest.
  */
-export function noAnswerFailure(error: unknown, platform: Pick<Platform, 'name' | 'secret' | 'notCalled' | 'unreachable' | 'outcome'>, write: boolean): ProviderError {
+export function noAnswerFailure(
+  error: unknown,
+  platform: Pick<Platform, 'name' | 'secret' | 'notCalled' | 'unreachable' | 'outcome'>,
+  write: boolean,
+): ProviderError {
   if (error instanceof ProviderError) return error;
   const why = conceal(error instanceof Error ? error.message : String(error), platform.secret);
   const cause = platform.secret ? {} : { cause: error };
   if (isRefusal(error)) return new ProviderError('rejected', platform.notCalled?.(why) ?? `${platform.name} was not called. ${why}`, cause);
-  if (wasNotSent(error) || !write) return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, cause);
-  return new ProviderError('unknown_outcome', `${platform.name} did not answer in time; ${platform.outcome ?? 'the request may or may not have been applied'}.`, cause);
+  if (wasNotSent(error) || !write)
+    return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, cause);
+  return new ProviderError(
+    'unknown_outcome',
+    `${platform.name} did not answer in time; ${platform.outcome ?? 'the request may or may not have been applied'}.`,
+    cause,
+  );
 }
 
 /** "<platform> answered <status>: <reason>", the usual wording of a refusal. */
@@ -105,12 +114,18 @@ export function answered(name: string, status: number, reason?: string): string 
 }
 
 /** Maps an answer that is not a success to the engine's failure kinds, with the platform's own reading. */
-export function answerFailure(answer: PlatformAnswer, platform: Pick<Platform, 'name' | 'authStatuses' | 'readError' | 'secret'>): ProviderError {
+export function answerFailure(
+  answer: PlatformAnswer,
+  platform: Pick<Platform, 'name' | 'authStatuses' | 'readError' | 'secret'>,
+): ProviderError {
   const read = platform.readError?.(answer) ?? {};
   const status = read.status ?? answer.status;
   const message = read.message ?? answered(platform.name, status, read.reason);
   const retry = read.retryAfterMs ?? retryAfterMs(answer.headers.get('retry-after'));
-  return new ProviderError(read.kind ?? failureKind(status, platform.authStatuses), conceal(message, platform.secret), { status, ...(retry !== undefined && { retryAfterMs: retry }) });
+  return new ProviderError(read.kind ?? failureKind(status, platform.authStatuses), conceal(message, platform.secret), {
+    status,
+    ...(retry !== undefined && { retryAfterMs: retry }),
+  });
 }
 
 /**
@@ -118,7 +133,12 @@ export function answerFailure(answer: PlatformAnswer, platform: Pick<Platform, '
  * engine's failure kinds: before an answer as `noAnswerFailure` says, after it by status
  * (`failureKind`), with the wait the platform asks for (`Retry-After`, or its own reading).
  */
-export async function callPlatform(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, platform: Platform, url: string, request: PlatformRequest = {}): Promise<PlatformAnswer> {
+export async function callPlatform(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  platform: Platform,
+  url: string,
+  request: PlatformRequest = {},
+): Promise<PlatformAnswer> {
   const headers: Record<string, string> = { ...platform.headers, ...request.headers };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let body: string | Uint8Array | undefined;
@@ -183,7 +203,9 @@ export async function readMedia(item: PublishMedia): Promise<Buffer> {
   try {
     return await item.read();
   } catch (error) {
-    throw new ProviderError('transient', `Could not read ${item.name} from the media library: ${(error as Error).message}`, { cause: error });
+    throw new ProviderError('transient', `Could not read ${item.name} from the media library: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -103,19 +103,36 @@ export class ProviderError extends Error {
  */
 export function readConfig<T>(schema: z.ZodType<T>, config: Record<string, unknown>, platform: string, invalid?: () => string): T {
   const parsed = schema.safeParse(config);
-  if (!parsed.success) throw new ProviderError('auth', invalid?.() ?? `The ${platform} channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+  if (!parsed.success)
+    throw new ProviderError(
+      'auth',
+      invalid?.() ?? `The ${platform} channel's configuration is invalid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`,
+    );
   return parsed.data;
 }
 
 /** The settings' issues with the platform's schema, as missing items (`settings.<path>`). */
 export function settingsIssues(schema: z.ZodType, settings: Record<string, unknown>): MissingItem[] {
   const parsed = schema.safeParse(settings);
-  return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
 }
 
 /** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
-export function refuseInvalid(provider: Pick<Provider, 'validate'>, ctx: Pick<ProviderContext, 'config' | 'platformApps'>, input: PublishInput): void {
-  const problems = provider.validate({ text: input.text, media: input.media, settings: input.settings, part: input.part, config: ctx.config, platformApps: ctx.platformApps });
+export function refuseInvalid(
+  provider: Pick<Provider, 'validate'>,
+  ctx: Pick<ProviderContext, 'config' | 'platformApps'>,
+  input: PublishInput,
+): void {
+  const problems = provider.validate({
+    text: input.text,
+    media: input.media,
+    settings: input.settings,
+    part: input.part,
+    config: ctx.config,
+    platformApps: ctx.platformApps,
+  });
   if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
 }
 
@@ -123,7 +140,12 @@ export function refuseInvalid(provider: Pick<Provider, 'validate'>, ctx: Pick<Pr
 export interface OAuthAppStore {
   get(provider: string, host: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string } | null>;
   /** Stores a registration; when another process stored one first, that one is kept and returned. */
-  put(provider: string, host: string, redirectUri: string, app: { clientId: string; clientSecret: string }): Promise<{ clientId: string; clientSecret: string }>;
+  put(
+    provider: string,
+    host: string,
+    redirectUri: string,
+    app: { clientId: string; clientSecret: string },
+  ): Promise<{ clientId: string; clientSecret: string }>;
   /** Forgets a registration the platform no longer knows, so the next sign-in registers again. */
   remove(provider: string, host: string, redirectUri: string): Promise<void>;
 }
@@ -145,7 +167,10 @@ export interface BrowserSignIn {
   /** What the connect request carries besides `provider` (e.g. Mastodon's `instance`). */
   readonly startSchema: z.ZodType;
   /** Registers Herald with the platform where needed and builds the URL the person opens. */
-  start(ctx: SignInContext, input: { start: Record<string, unknown>; state: string }): Promise<{ url: string; pending: Record<string, unknown> }>;
+  start(
+    ctx: SignInContext,
+    input: { start: Record<string, unknown>; state: string },
+  ): Promise<{ url: string; pending: Record<string, unknown> }>;
   /**
    * Exchanges the code for credentials: the channel configuration and whose account it is; or,
    * when the person must pick what to connect (e.g. one of the LinkedIn pages they administer),

@@ -13,7 +13,19 @@ import { xProvider } from './x/x.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
 const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
-  [webhookProvider, blueskyProvider, mastodonProvider, telegramProvider, discordProvider, slackProvider, nostrProvider, xProvider, linkedinProvider, linkedinPageProvider, threadsProvider].map((p) => [p.identifier, p]),
+  [
+    webhookProvider,
+    blueskyProvider,
+    mastodonProvider,
+    telegramProvider,
+    discordProvider,
+    slackProvider,
+    nostrProvider,
+    xProvider,
+    linkedinProvider,
+    linkedinPageProvider,
+    threadsProvider,
+  ].map((p) => [p.identifier, p]),
 );
 
 export const PROVIDER_IDENTIFIERS: readonly string[] = [...PROVIDERS.keys()];

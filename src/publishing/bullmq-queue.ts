@@ -122,7 +122,11 @@ export class BullmqQueue implements JobQueue {
 
   async #add(lane: string, runAt: number, id: string): Promise<void> {
     const delay = Math.max(0, runAt - this.#options.clock.now().getTime());
-    await this.#queue(lane).add('due', { runAt }, { jobId: id, delay, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } });
+    await this.#queue(lane).add(
+      'due',
+      { runAt },
+      { jobId: id, delay, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
+    );
   }
 
   /** What the handler of a lane's wakes is given. */
@@ -152,7 +156,9 @@ export class BullmqQueue implements JobQueue {
         maxStalledCount: 1,
         autorun: true,
       });
-      worker.on('error', (error) => this.#options.log?.warn({ err: error, lane: name }, 'publishing queue worker error (it retries by itself)'));
+      worker.on('error', (error) =>
+        this.#options.log?.warn({ err: error, lane: name }, 'publishing queue worker error (it retries by itself)'),
+      );
       this.#workers.push(worker);
     }
     this.#unsubscribe = this.#options.clock.onJump?.(() => void this.#promoteDue().catch(() => {})) ?? null;
@@ -184,7 +190,9 @@ export class BullmqQueue implements JobQueue {
 
   /** Jobs waiting in Redis (delayed or ready) over every lane; for tests and diagnostics. */
   async size(): Promise<number> {
-    const counts = await Promise.all(this.#lanes.map((lane) => this.#queue(lane).getJobCounts('delayed', 'waiting', 'prioritized', 'paused')));
+    const counts = await Promise.all(
+      this.#lanes.map((lane) => this.#queue(lane).getJobCounts('delayed', 'waiting', 'prioritized', 'paused')),
+    );
     return counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
   }
 
@@ -201,7 +209,9 @@ export class BullmqQueue implements JobQueue {
     for (;;) {
       await Promise.all(this.#soon.values());
       const due = await this.#promoteDue();
-      const counts = await Promise.all(this.#lanes.map((lane) => this.#queue(lane).getJobCounts('waiting', 'active', 'prioritized', 'paused')));
+      const counts = await Promise.all(
+        this.#lanes.map((lane) => this.#queue(lane).getJobCounts('waiting', 'active', 'prioritized', 'paused')),
+      );
       const busy = counts.some((count) => Object.values(count).some((n) => n > 0));
       if (!busy && due === 0 && this.#soon.size === 0) {
         // A publish that finishes may queue what comes next (a comment, a retry): look again after it.
@@ -225,7 +235,9 @@ export class BullmqQueue implements JobQueue {
       return;
     }
     await this.#handlers!.due(lane, () => {
-      this.#wake(lane.name, this.#options.clock.now().getTime()).catch((error: unknown) => this.#options.log?.warn({ err: error, lane: lane.name }, 'could not ask another worker to share due posts'));
+      this.#wake(lane.name, this.#options.clock.now().getTime()).catch((error: unknown) =>
+        this.#options.log?.warn({ err: error, lane: lane.name }, 'could not ask another worker to share due posts'),
+      );
     });
   }
 

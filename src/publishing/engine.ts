@@ -17,7 +17,11 @@ export type EngineParts = {
 };
 
 /** Builds the publishing engine's worker. */
-export function createPublisher(parts: EngineParts, log: PublisherDeps['log'], extra: Pick<PublisherDeps, 'hooks' | 'options'> = {}): Publisher {
+export function createPublisher(
+  parts: EngineParts,
+  log: PublisherDeps['log'],
+  extra: Pick<PublisherDeps, 'hooks' | 'options'> = {},
+): Publisher {
   const { services, config } = parts;
   return new Publisher({
     db: parts.db,
@@ -31,6 +35,11 @@ export function createPublisher(parts: EngineParts, log: PublisherDeps['log'], e
     outbound: parts.outbound,
     log,
     ...(extra.hooks && { hooks: extra.hooks }),
-    options: { maxAttempts: config.publishing.maxAttempts, leaseMs: config.publishing.leaseSeconds * 1000, horizonMs: config.publishing.horizonSeconds * 1000, ...extra.options },
+    options: {
+      maxAttempts: config.publishing.maxAttempts,
+      leaseMs: config.publishing.leaseSeconds * 1000,
+      horizonMs: config.publishing.horizonSeconds * 1000,
+      ...extra.options,
+    },
   });
 }

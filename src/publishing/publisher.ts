@@ -140,7 +140,10 @@ export class Publisher {
     await this.advanceHorizon();
     await this.#deps.queue.start(
       {
-        post: (job) => this.handle(job).catch((error: unknown) => this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again')),
+        post: (job) =>
+          this.handle(job).catch((error: unknown) =>
+            this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again'),
+          ),
         due: (lane, share) => this.#pump(lane).drain(share),
         beyond: (runAt) => {
           this.#nextArrival = Math.min(this.#nextArrival, runAt.getTime());
@@ -277,14 +280,19 @@ export class Publisher {
    * Enqueues posts with a next step due by `before`, a page at a time from `state.cursor`, at most
    * `state.budget`; `state.cursor` is left where it stopped. Duplicates are harmless.
    */
-  async enqueuePending(before: Date, state: { cursor: engine.DueCursor | null; budget: number }): Promise<{ enqueued: number; complete: boolean }> {
+  async enqueuePending(
+    before: Date,
+    state: { cursor: engine.DueCursor | null; budget: number },
+  ): Promise<{ enqueued: number; complete: boolean }> {
     const { db, queue } = this.#deps;
     const until = before.toISOString();
     let enqueued = 0;
     for (;;) {
       const limit = Math.min(this.#options.sweepPage, state.budget - enqueued);
       const page = await engine.listDuePosts(db, until, state.cursor, limit);
-      await Promise.all(page.map((post) => queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider })));
+      await Promise.all(
+        page.map((post) => queue.enqueue({ postId: post.id, runAt: new Date(post.next_run_at!), provider: post.provider })),
+      );
       enqueued += page.length;
       if (page.length < limit) {
         state.cursor = null;
@@ -306,11 +314,17 @@ export class Publisher {
     let after: engine.StalePartPosition | null = null;
     // In bounded batches, yielding between them: after a crash under load there may be many.
     for (;;) {
-      const { claims, next } = await this.#transitions.stale({ all: options.all, leaseMs: this.#options.leaseMs }, { after, limit: RECOVERY_BATCH });
+      const { claims, next } = await this.#transitions.stale(
+        { all: options.all, leaseMs: this.#options.leaseMs },
+        { after, limit: RECOVERY_BATCH },
+      );
       for (const claim of claims) {
         const channel = await this.#deps.channels.getAnyState(claim.workspaceId, claim.channelId).catch(() => null);
         const provider = channel ? getProvider(channel.provider) : null;
-        const failure = new ProviderError('unknown_outcome', 'The worker publishing this stopped before the platform answered; the outcome is unknown.');
+        const failure = new ProviderError(
+          'unknown_outcome',
+          'The worker publishing this stopped before the platform answered; the outcome is unknown.',
+        );
         await this.#settleFailure(claim, provider, failure);
       }
       settled += claims.length;
@@ -394,7 +408,9 @@ export class Publisher {
   /** Publishes a claimed part, renewing its lease meanwhile; true when it succeeded and the next part is already due. */
   async #publishClaimed(post: Post, part: Part, parts: Part[], claim: Claim, channelRow: ClaimedChannel | null): Promise<boolean> {
     const renewal = setInterval(() => {
-      this.#transitions.renewLease(claim, this.#options.leaseMs).catch((error: unknown) => this.#deps.log.warn({ err: error, postId: post.id }, 'could not renew a publishing lease'));
+      this.#transitions
+        .renewLease(claim, this.#options.leaseMs)
+        .catch((error: unknown) => this.#deps.log.warn({ err: error, postId: post.id }, 'could not renew a publishing lease'));
     }, this.#options.renewEveryMs);
     renewal.unref();
     try {
@@ -410,7 +426,8 @@ export class Publisher {
     let provider: Provider | null = null;
     let sent = false;
     try {
-      if (!channelRow || channelRow.workspace_id !== post.workspace_id) throw new Error(`No channel ${post.channel_id} in the post's workspace.`);
+      if (!channelRow || channelRow.workspace_id !== post.workspace_id)
+        throw new Error(`No channel ${post.channel_id} in the post's workspace.`);
       const opened = channels.open(channelRow);
       const { channel } = opened;
       let { config } = opened;
@@ -428,7 +445,12 @@ export class Publisher {
       // The channel's preferred settings fill in what the post leaves out.
       const settings = { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) };
       const images = parseJsonOr<Images>(part.images, []);
-      const files = images.length ? await library.findByPaths(post.workspace_id, images.map((i) => i.path)) : new Map();
+      const files = images.length
+        ? await library.findByPaths(
+            post.workspace_id,
+            images.map((i) => i.path),
+          )
+        : new Map();
 
       // Converted once: the readiness check counts this text, and it is what is sent.
       let text = provider.toText(part.content);
@@ -443,7 +465,11 @@ export class Publisher {
       });
       if (missing.length > 0) {
         const reason = missing.map((m) => `${m.field}: ${m.reason}`).join(' ');
-        await this.#fail(claim, channel.disabled ? 'channel_disabled' : 'missing', channel.disabled ? `The channel cannot post: ${reason}` : `Not ready to publish: ${reason}`);
+        await this.#fail(
+          claim,
+          channel.disabled ? 'channel_disabled' : 'missing',
+          channel.disabled ? `The channel cannot post: ${reason}` : `Not ready to publish: ${reason}`,
+        );
         return false;
       }
 
@@ -475,11 +501,19 @@ export class Publisher {
       if (!sent) {
         // Nothing reached the platform: release the claim and try again later.
         this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'could not prepare a publish; will retry');
-        await this.#settleFailure(claim, provider, new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }));
+        await this.#settleFailure(
+          claim,
+          provider,
+          new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }),
+        );
         return false;
       }
       this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'publish failed with an unexpected error');
-      await this.#settleFailure(claim, provider, new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }));
+      await this.#settleFailure(
+        claim,
+        provider,
+        new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }),
+      );
       return false;
     }
   }
@@ -505,7 +539,9 @@ export class Publisher {
   async #settleFailure(claim: Claim, provider: Provider | null, error: ProviderError): Promise<void> {
     const attempts = claim.attempts;
     const retryable =
-      error.kind === 'rate_limited' || error.kind === 'transient' || (error.kind === 'unknown_outcome' && provider !== null && provider.idempotentWrites);
+      error.kind === 'rate_limited' ||
+      error.kind === 'transient' ||
+      (error.kind === 'unknown_outcome' && provider !== null && provider.idempotentWrites);
     if (retryable && attempts < this.#options.maxAttempts) {
       await this.#retry(claim, provider?.identifier ?? 'unknown', error);
       return;
@@ -540,12 +576,16 @@ export class Publisher {
     const wait = Math.max(jittered, error.options.retryAfterMs ?? 0);
     const runAt = new Date(now.getTime() + wait).toISOString();
     if (!(await this.#transitions.release(claim, runAt, error.message))) return;
-    this.#deps.log.warn({ postId: claim.postId, part: claim.idx, attempt: claim.attempts, retryAt: runAt, reason: error.message }, 'publish failed; retrying');
+    this.#deps.log.warn(
+      { postId: claim.postId, part: claim.idx, attempt: claim.attempts, retryAt: runAt, reason: error.message },
+      'publish failed; retrying',
+    );
     await this.#deps.queue.enqueue({ postId: claim.postId, runAt: new Date(runAt), provider });
   }
 
   /** Records a failure that will not be retried; the workspace is told. */
   async #fail(claim: Claim, kind: ErrorKind, reason: string): Promise<void> {
-    if (await this.#transitions.fail(claim, kind, reason)) this.#deps.log.warn({ postId: claim.postId, part: claim.idx, kind, reason }, 'publish failed');
+    if (await this.#transitions.fail(claim, kind, reason))
+      this.#deps.log.warn({ postId: claim.postId, part: claim.idx, kind, reason }, 'publish failed');
   }
 }

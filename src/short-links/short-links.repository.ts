@@ -14,5 +14,9 @@ export function findShortLink(db: Executor, code: string) {
 }
 
 export function countClick(db: Executor, code: string) {
-  return db.updateTable('short_links').set((eb) => ({ clicks: eb('clicks', '+', 1) })).where('code', '=', code).execute();
+  return db
+    .updateTable('short_links')
+    .set((eb) => ({ clicks: eb('clicks', '+', 1) }))
+    .where('code', '=', code)
+    .execute();
 }

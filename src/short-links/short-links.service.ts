@@ -17,7 +17,14 @@ export class ShortLinksService {
     if (existing) return this.address(existing.code);
     const code = randomToken(8);
     try {
-      await repo.insertShortLink(db, { code, workspace_id: workspaceId, post_id: postId, url, clicks: 0, created_at: this.deps.clock.now().toISOString() });
+      await repo.insertShortLink(db, {
+        code,
+        workspace_id: workspaceId,
+        post_id: postId,
+        url,
+        clicks: 0,
+        created_at: this.deps.clock.now().toISOString(),
+      });
       return this.address(code);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

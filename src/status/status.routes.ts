@@ -10,9 +10,15 @@ import { buildStatus } from './status.service.ts';
 const connectionCheckSchema = z
   .object({
     connected: z.boolean(),
-    workspace: z.object({ id: z.string(), name: z.string() }).optional().describe('The workspace the request acted on (only when connected).'),
+    workspace: z
+      .object({ id: z.string(), name: z.string() })
+      .optional()
+      .describe('The workspace the request acted on (only when connected).'),
     role: roleSchema.optional().describe("The key's owner's role in that workspace (only when connected)."),
-    scopes: z.array(z.string()).optional().describe("The scopes the key may use there: its own, within its owner's role (only when connected)."),
+    scopes: z
+      .array(z.string())
+      .optional()
+      .describe("The scopes the key may use there: its own, within its owner's role (only when connected)."),
   })
   .meta({ id: 'ConnectionCheck' });
 
@@ -49,7 +55,12 @@ export const statusRoutes: FastifyPluginAsyncZod<{ baseUrl: string; clock: Clock
       const memberships = await access.memberships(request.principal!);
       if (memberships.length === 0) return { connected: false };
       const chosen = await access.select(request.principal!, readShoworg(request));
-      return { connected: true, workspace: { id: chosen.workspace.id, name: chosen.workspace.name }, role: chosen.role, scopes: [...chosen.scopes].sort() };
+      return {
+        connected: true,
+        workspace: { id: chosen.workspace.id, name: chosen.workspace.name },
+        role: chosen.role,
+        scopes: [...chosen.scopes].sort(),
+      };
     },
   );
 };

@@ -42,10 +42,15 @@ export const statusSchema = z
           identifier: z.string().describe('The platform id: `provider` when connecting, `settings.__type` in posts.'),
           name: z.string(),
           available: z.boolean().describe('Whether channels of this platform can be connected on this server.'),
-          unavailable: z.string().optional().describe('When not available: why, and what the operator must set (e.g. the platform app\'s variables).'),
+          unavailable: z
+            .string()
+            .optional()
+            .describe("When not available: why, and what the operator must set (e.g. the platform app's variables)."),
         }),
       )
-      .describe('The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable.'),
+      .describe(
+        'The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable.',
+      ),
   })
   .meta({ id: 'Status', description: 'What this service is, where its documentation lives, and how to authenticate.' });
 

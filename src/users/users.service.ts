@@ -16,7 +16,12 @@ export class UsersService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
   async create(input: { email: string; name?: string | null | undefined }): Promise<User> {
-    const row = { id: newId(), email: normaliseEmail(input.email), name: input.name ?? null, created_at: this.deps.clock.now().toISOString() };
+    const row = {
+      id: newId(),
+      email: normaliseEmail(input.email),
+      name: input.name ?? null,
+      created_at: this.deps.clock.now().toISOString(),
+    };
     try {
       await repo.insertUser(this.deps.db, row);
     } catch (error) {

@@ -104,7 +104,13 @@ function siteHeader(chrome: PageChrome | undefined): SafeHtml {
  * the page's inline `script` if any (allowed by the same `script` given to `pageHeaders`). A
  * `bare` page (see PageSources) has only its title and `main`.
  */
-export function pageDocument(page: { title: string; main: SafeHtml; chrome?: PageChrome | undefined; script?: string; bare?: boolean }): string {
+export function pageDocument(page: {
+  title: string;
+  main: SafeHtml;
+  chrome?: PageChrome | undefined;
+  script?: string;
+  bare?: boolean;
+}): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">

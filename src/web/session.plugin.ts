@@ -97,7 +97,13 @@ export const webPagesPlugin = fp<WebOptions>(
       return reply
         .status(403)
         .headers(pageHeaders())
-        .send(messagePage('This form has expired', 'The form was not sent from this site, or the page was open too long. Go back, reload the page and try again.', { href: '/account', label: 'Back to your account' }));
+        .send(
+          messagePage(
+            'This form has expired',
+            'The form was not sent from this site, or the page was open too long. Go back, reload the page and try again.',
+            { href: '/account', label: 'Back to your account' },
+          ),
+        );
     });
   },
   { name: 'herald-web-pages' },

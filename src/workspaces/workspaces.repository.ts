@@ -18,7 +18,12 @@ export function insertMembership(db: Executor, row: MembershipsTable) {
 }
 
 export function updateMembershipRole(db: Executor, workspaceId: string, userId: string, role: string) {
-  return db.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .updateTable('memberships')
+    .set({ role })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export function deleteMembership(db: Executor, workspaceId: string, userId: string) {
@@ -76,8 +81,16 @@ export function listMembers(db: Executor, workspaceId: string) {
 /** What a workspace still holds that deleting it would lose without a trace: channels (with their posts) and media files. */
 export async function countContents(db: Executor, workspaceId: string) {
   const [channels, media] = await Promise.all([
-    db.selectFrom('channels').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
-    db.selectFrom('media').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('channels')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('media')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { channels: Number(channels.n), media: Number(media.n) };
 }

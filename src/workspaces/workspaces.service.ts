@@ -46,7 +46,8 @@ export class WorkspacesService {
   async create(input: { name: string; plan?: Partial<Plan>; ownerId?: string | undefined }): Promise<Workspace> {
     const name = input.name.trim();
     if (!name) throw new BadRequestError('A workspace needs a name.');
-    if (input.ownerId !== undefined && !(await findUserById(this.deps.db, input.ownerId))) throw new NotFoundError(`No user ${input.ownerId}.`);
+    if (input.ownerId !== undefined && !(await findUserById(this.deps.db, input.ownerId)))
+      throw new NotFoundError(`No user ${input.ownerId}.`);
     const plan = { ...DEFAULT_PLAN, ...input.plan };
     const row = {
       id: newId(),
@@ -60,7 +61,8 @@ export class WorkspacesService {
     const ownerId = input.ownerId;
     await this.deps.db.transaction().execute(async (trx) => {
       await repo.insertWorkspace(trx, row);
-      if (ownerId !== undefined) await repo.insertMembership(trx, { workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: row.created_at });
+      if (ownerId !== undefined)
+        await repo.insertMembership(trx, { workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: row.created_at });
     });
     return toWorkspace(row);
   }
@@ -71,7 +73,12 @@ export class WorkspacesService {
 
   async members(workspaceId: string): Promise<Array<{ userId: string; email: string; name: string | null; role: Role }>> {
     await this.get(workspaceId);
-    return (await repo.listMembers(this.deps.db, workspaceId)).map((m) => ({ userId: m.id, email: m.email, name: m.name, role: m.role as Role }));
+    return (await repo.listMembers(this.deps.db, workspaceId)).map((m) => ({
+      userId: m.id,
+      email: m.email,
+      name: m.name,
+      role: m.role as Role,
+    }));
   }
 
   /**
@@ -83,8 +90,13 @@ export class WorkspacesService {
     const workspace = await this.get(id);
     const left = await repo.countContents(this.deps.db, id);
     if (left.channels > 0 || left.media > 0) {
-      const what = [left.channels > 0 && `${left.channels} channel(s)`, left.media > 0 && `${left.media} media file(s)`].filter(Boolean).join(' and ');
-      throw new ConflictError(`Workspace ${id} still has ${what}; delete them first (herald admin channel delete --purge, DELETE /public/v1/media/:id).`, { code: 'workspace_not_empty' });
+      const what = [left.channels > 0 && `${left.channels} channel(s)`, left.media > 0 && `${left.media} media file(s)`]
+        .filter(Boolean)
+        .join(' and ');
+      throw new ConflictError(
+        `Workspace ${id} still has ${what}; delete them first (herald admin channel delete --purge, DELETE /public/v1/media/:id).`,
+        { code: 'workspace_not_empty' },
+      );
     }
     await repo.deleteWorkspace(this.deps.db, id);
     return workspace;
@@ -97,7 +109,10 @@ export class WorkspacesService {
   }
 
   async setPlan(id: string, changes: Partial<Plan>): Promise<Workspace> {
-    for (const [name, size] of [['postsPerMonth', changes.postsPerMonth], ['channels', changes.channels]] as const) {
+    for (const [name, size] of [
+      ['postsPerMonth', changes.postsPerMonth],
+      ['channels', changes.channels],
+    ] as const) {
       if (size !== undefined && size !== null && !(Number.isInteger(size) && size >= 0)) {
         throw new BadRequestError(`The ${name} quota must be a whole number of at least 0, or unlimited.`);
       }
@@ -127,7 +142,8 @@ export class WorkspacesService {
         created_at: this.deps.clock.now().toISOString(),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError('That user is already a member of the workspace; use set-role to change the role.', { cause: error });
+      if (isUniqueViolation(error))
+        throw new ConflictError('That user is already a member of the workspace; use set-role to change the role.', { cause: error });
       throw error;
     }
     return { workspaceId, userId, role: checked };
@@ -137,7 +153,12 @@ export class WorkspacesService {
    * Changes a member's role. With `keepAnOwner` (the members page), the last owner cannot be
    * demoted; the operator's command may leave a workspace without one on purpose.
    */
-  async setRole(workspaceId: string, userId: string, role: string, options: { keepAnOwner?: boolean } = {}): Promise<{ workspaceId: string; userId: string; role: Role }> {
+  async setRole(
+    workspaceId: string,
+    userId: string,
+    role: string,
+    options: { keepAnOwner?: boolean } = {},
+  ): Promise<{ workspaceId: string; userId: string; role: Role }> {
     const checked = checkRole(role);
     await this.deps.db.transaction().execute(async (trx) => {
       if (options.keepAnOwner && checked !== 'owner') await refuseLastOwner(trx, workspaceId, userId, 'change the role of');
@@ -167,7 +188,9 @@ async function refuseLastOwner(trx: Executor, workspaceId: string, userId: strin
   const [membership] = await repo.listMembershipsOfUser(trx, userId, workspaceId);
   if (membership?.role !== 'owner') return;
   if (Number((await repo.countOwners(trx, workspaceId)).n) <= 1) {
-    throw new ConflictError(`You cannot ${action} the last owner of the workspace; make another member owner first.`, { code: 'last_owner' });
+    throw new ConflictError(`You cannot ${action} the last owner of the workspace; make another member owner first.`, {
+      code: 'last_owner',
+    });
   }
 }
 

@@ -12,7 +12,13 @@ const clock = new ManualClock('2026-11-23T10:00:00.000Z');
 
 beforeAll(async () => {
   mail = await startMailServer();
-  t = await createTestApp({ clock, env: { SMTP_URL: mail.url, RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /public/v1/signup/start': 10_000, 'POST /account/sign-in': 10_000 }) } });
+  t = await createTestApp({
+    clock,
+    env: {
+      SMTP_URL: mail.url,
+      RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /public/v1/signup/start': 10_000, 'POST /account/sign-in': 10_000 }),
+    },
+  });
 });
 
 const signedInOwner = () => ownerOf(t, mail);
@@ -45,8 +51,18 @@ describe('CSRF', () => {
     const page = await agent.get('/account/keys');
     const token = csrfIn(page.body);
     expect((await agent.post('/account/keys', { name: 'x', kind: 'rest', scopes: 'posts:read' })).statusCode).toBe(403);
-    expect((await agent.post('/account/keys', { _csrf: 'a'.repeat(64), name: 'x', kind: 'rest', scopes: 'posts:read' })).statusCode).toBe(403);
-    expect((await agent.post('/account/keys', { _csrf: token, name: 'x', kind: 'rest', scopes: 'posts:read' }, { headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(403);
+    expect((await agent.post('/account/keys', { _csrf: 'a'.repeat(64), name: 'x', kind: 'rest', scopes: 'posts:read' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (
+        await agent.post(
+          '/account/keys',
+          { _csrf: token, name: 'x', kind: 'rest', scopes: 'posts:read' },
+          { headers: { 'sec-fetch-site': 'cross-site' } },
+        )
+      ).statusCode,
+    ).toBe(403);
     // Another browser's token is refused too.
     const other = await signedInOwner();
     const otherToken = csrfIn((await other.agent.get('/account/keys')).body);
@@ -65,7 +81,11 @@ describe('developer settings', () => {
   it('makes a key shown once that works against the API, stops the old secret on rotate, and dies on revoke', async () => {
     const { agent, workspaceId } = await signedInOwner();
     const page = await agent.get('/account/keys');
-    const created = await agent.post('/account/keys', { name: 'script', kind: 'rest', scopes: ['posts:read', 'channels:read'] }, { from: page.body });
+    const created = await agent.post(
+      '/account/keys',
+      { name: 'script', kind: 'rest', scopes: ['posts:read', 'channels:read'] },
+      { from: page.body },
+    );
     expect(created.statusCode, created.body).toBe(200);
     const secret = secretIn(created.body)!;
     expect(secret).toMatch(/^svc_[0-9A-Za-z]{16}_[0-9A-Za-z]{40}$/);
@@ -77,7 +97,10 @@ describe('developer settings', () => {
     const call = (key: string) => t.request({ method: 'GET', url: '/public/v1/integrations', key });
     expect((await call(secret)).statusCode).toBe(200);
     // Its scopes are the ones chosen.
-    expect((await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-11-01T00:00:00Z&endDate=2026-11-02T00:00:00Z', key: secret })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-11-01T00:00:00Z&endDate=2026-11-02T00:00:00Z', key: secret }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.request({ method: 'POST', url: '/public/v1/upload-link', key: secret })).statusCode).toBe(403);
     const keyId = secret.slice(4, 20);
     expect((await t.services.apiKeys.list()).find((k) => k.id === keyId)?.workspaceId).toBe(workspaceId);
@@ -101,13 +124,21 @@ describe('developer settings', () => {
     const user = await t.services.users.create({ email: viewer });
     await t.services.workspaces.addMember(workspaceId, user.id, 'viewer');
     const page = await agent.get('/account/keys');
-    const mcp = await agent.post('/account/keys', { name: 'agent', kind: 'mcp', scopes: ['mcp:read', 'mcp:write', 'posts:read'] }, { from: page.body });
+    const mcp = await agent.post(
+      '/account/keys',
+      { name: 'agent', kind: 'mcp', scopes: ['mcp:read', 'mcp:write', 'posts:read'] },
+      { from: page.body },
+    );
     expect(secretIn(mcp.body)).toMatch(/^svc_mcp_/);
 
     const viewerAgent = await signIn(viewer);
     const viewerPage = await viewerAgent.get('/account/keys');
     expect(viewerPage.body).not.toContain('value="posts:publish"');
-    const refused = await viewerAgent.post('/account/keys', { name: 'x', kind: 'rest', scopes: ['posts:publish'] }, { from: viewerPage.body });
+    const refused = await viewerAgent.post(
+      '/account/keys',
+      { name: 'x', kind: 'rest', scopes: ['posts:publish'] },
+      { from: viewerPage.body },
+    );
     expect(refused.statusCode).toBe(400);
     expect(secretIn(refused.body)).toBeNull();
     // Another user's key cannot be rotated or revoked from here.
@@ -171,7 +202,10 @@ describe('members', () => {
     const adminPage = await admin.get('/account/members');
     expect(adminPage.body).not.toContain('<option value="owner"');
     expect((await admin.post(`/account/members/${userId}/remove`, {}, { from: adminPage.body })).statusCode).toBe(403);
-    expect((await admin.post('/account/members/invite', { email: `${unique('x')}@example.test`, role: 'owner' }, { from: adminPage.body })).statusCode).toBe(403);
+    expect(
+      (await admin.post('/account/members/invite', { email: `${unique('x')}@example.test`, role: 'owner' }, { from: adminPage.body }))
+        .statusCode,
+    ).toBe(403);
 
     // The last owner stays.
     page = await agent.get('/account/members');

@@ -21,10 +21,13 @@ let mail: Awaited<ReturnType<typeof startMailServer>>;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
-beforeAll(async () => {
-  mail = await startMailServer();
-  ({ t, origin, browser } = await servedToChromium(ARTIFACTS, { env: { SMTP_URL: mail.url, SIGNUP: 'open' } }));
-}, processBudget(1, 30_000));
+beforeAll(
+  async () => {
+    mail = await startMailServer();
+    ({ t, origin, browser } = await servedToChromium(ARTIFACTS, { env: { SMTP_URL: mail.url, SIGNUP: 'open' } }));
+  },
+  processBudget(1, 30_000),
+);
 
 afterAll(async () => {
   await browser?.close();
@@ -112,7 +115,10 @@ describe('account pages in a browser', () => {
     await member.page.click('form[action="/account/sign-in"] button[type=submit]');
     const code = codeOf(await waiting);
     await member.page.fill('#code', code);
-    await Promise.all([member.page.waitForURL(/\/account\/keys$/), member.page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
+    await Promise.all([
+      member.page.waitForURL(/\/account\/keys$/),
+      member.page.click('form[action="/account/sign-in/verify"] button[type=submit]'),
+    ]);
     // A new account (open sign-up) gets a workspace of its own; the invitation waits for an answer, naming who sent it.
     expect(await member.page.locator('main').innerText()).toContain('where your role is owner');
     expect(await member.page.locator('[data-received-invitation]').innerText()).toContain(ownerEmail);
@@ -124,10 +130,22 @@ describe('account pages in a browser', () => {
     const options = await member.page.locator('#workspace-switch option').allInnerTexts();
     expect(options).toHaveLength(2);
     await shoot(member.page, 'keys-switcher');
-    const ownerWorkspace = (await t.services.sessions.context({ id: '', userId: (await t.services.users.get(ownerEmail)).id, email: ownerEmail, name: null, createdAt: '', expiresAt: '', workspaceId: null })).current!.workspace;
+    const ownerWorkspace = (
+      await t.services.sessions.context({
+        id: '',
+        userId: (await t.services.users.get(ownerEmail)).id,
+        email: ownerEmail,
+        name: null,
+        createdAt: '',
+        expiresAt: '',
+        workspaceId: null,
+      })
+    ).current!.workspace;
     await member.page.selectOption('#workspace-switch', ownerWorkspace.id);
     await member.page.click('form.switcher button[type=submit]');
-    await expect.poll(() => member.page.locator('main').innerText()).toContain(`Your keys in ${ownerWorkspace.name}, where your role is editor`);
+    await expect
+      .poll(() => member.page.locator('main').innerText())
+      .toContain(`Your keys in ${ownerWorkspace.name}, where your role is editor`);
 
     await owner.page.reload();
     expect(await owner.page.locator(`[data-member="${invited}"]`).count()).toBe(1);

@@ -59,7 +59,9 @@ describe('inviting an address that has an account', () => {
     const toStranger = await invite(owner.agent, stranger);
     expect(toKnown.statusCode).toBe(200);
     expect(toStranger.statusCode).toBe(200);
-    expect(banner(toKnown.body, 'good')!.replaceAll(known.email, 'ADDRESS')).toBe(banner(toStranger.body, 'good')!.replaceAll(stranger, 'ADDRESS'));
+    expect(banner(toKnown.body, 'good')!.replaceAll(known.email, 'ADDRESS')).toBe(
+      banner(toStranger.body, 'good')!.replaceAll(stranger, 'ADDRESS'),
+    );
     // Both wait on the members page; neither is a member.
     expect(toStranger.body).toContain(`data-invitation="${known.email}"`);
     expect(toStranger.body).not.toContain(`data-member="${known.email}"`);
@@ -268,7 +270,10 @@ describe('rate limits', () => {
     expect(banner(refused.body, 'bad')).toMatch(/^Too many invitations: you may send 10 an hour\. Try again in \d+ minutes?\.$/);
     // Only the accepted ones were mailed.
     expect(mail.messages.filter((m) => m.to.startsWith('burst-') && addresses.includes(m.to))).toHaveLength(perInviter);
-    expect((await t.services.members.list({ userId: owner.userId, email: owner.email, workspaceId: owner.workspaceId, role: 'owner' })).invitations).toHaveLength(perInviter);
+    expect(
+      (await t.services.members.list({ userId: owner.userId, email: owner.email, workspaceId: owner.workspaceId, role: 'owner' }))
+        .invitations,
+    ).toHaveLength(perInviter);
 
     // Other admins of the workspace share its limit.
     const admins: WebAgent[] = [];
@@ -296,7 +301,8 @@ describe('asking for sign-in codes on the page', () => {
     const agent = new WebAgent(strict);
     const form = await agent.get('/account/sign-in');
     const answers = [];
-    for (let i = 0; i < 11; i += 1) answers.push(await agent.post('/account/sign-in', { email: `${unique('burst')}@example.test` }, { from: form.body }));
+    for (let i = 0; i < 11; i += 1)
+      answers.push(await agent.post('/account/sign-in', { email: `${unique('burst')}@example.test` }, { from: form.body }));
     expect(answers.map((a) => a.statusCode)).toEqual([...Array(10).fill(303), 429]);
     const refused = answers[10]!;
     expect(refused.headers['content-type']).toMatch(/^text\/html/);

@@ -67,7 +67,12 @@ describe('POST /signup/start: the same answer for every address', () => {
       // The same statements, in the same order, with as many parameters: no lookup that differs by address.
       expect(answer.work).toEqual(answers[0]!.work);
     }
-    expect(JSON.parse(answers[0]!.body)).toEqual({ status: 'accepted', message: expect.any(String), codeExpiresInSeconds: 900, verify: 'http://herald.test/public/v1/signup/verify' });
+    expect(JSON.parse(answers[0]!.body)).toEqual({
+      status: 'accepted',
+      message: expect.any(String),
+      codeExpiresInSeconds: 900,
+      verify: 'http://herald.test/public/v1/signup/verify',
+    });
     // Only the known and the invited address get a code (invite policy).
     expect(mail.to(known)).toHaveLength(2);
     expect(mail.to(invited).filter((m) => m.subject.startsWith('Your Herald code'))).toHaveLength(1);
@@ -202,7 +207,9 @@ describe('policies', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().created).toBe(true);
     const user = await open.services.users.get(email);
-    const role = (await open.services.sessions.context({ id: 'x', userId: user.id, email, name: null, createdAt: '', expiresAt: '', workspaceId: null })).current?.role;
+    const role = (
+      await open.services.sessions.context({ id: 'x', userId: user.id, email, name: null, createdAt: '', expiresAt: '', workspaceId: null })
+    ).current?.role;
     expect(role).toBe('owner');
     await open.close();
   });
@@ -216,7 +223,11 @@ describe('policies', () => {
     const workspace = (await t.services.workspaces.create({ name: unique('ws'), ownerId: owner.id })).id;
     const invited = `${unique('invited')}@example.test`;
     const invitation = mail.next(invited);
-    await t.services.members.invite({ userId: owner.id, email: owner.email, workspaceId: workspace, role: 'owner' }, invited, 'contributor');
+    await t.services.members.invite(
+      { userId: owner.id, email: owner.email, workspaceId: workspace, role: 'owner' },
+      invited,
+      'contributor',
+    );
     expect((await invitation).text).toContain(`http://herald.test/account/sign-in?email=${encodeURIComponent(invited)}`);
     const codeMail = mail.next(invited);
     await start(invited);

@@ -12,8 +12,8 @@ async function twoProcesses(): Promise<[TestApp, TestApp]> {
   return [a, b];
 }
 
-
-const roles = async (t: TestApp, key: string) => ((await t.request({ method: 'GET', url: '/public/v1/workspaces', key })).json() as Array<{ role: string }>).map((w) => w.role);
+const roles = async (t: TestApp, key: string) =>
+  ((await t.request({ method: 'GET', url: '/public/v1/workspaces', key })).json() as Array<{ role: string }>).map((w) => w.role);
 
 describe('cached access decisions, two API processes sharing one database', () => {
   it('a demotion, a removal, a plan without API access, a rotation and a revocation made through one process apply on the very next request to the other', async () => {
@@ -60,15 +60,23 @@ describe('cached access decisions, two API processes sharing one database', () =
 
   // The embedded database's other writer is the operator command: its commit, from another
   // operating-system process, must count on the next request.
-  it.skipIf(BACKEND !== 'sqlite')('a revocation by the operator command, another process, applies on the very next request', async () => {
-    const t = await createTestApp();
-    const tenant = await createTenant(t);
-    const integrations = () => t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key });
-    for (let i = 0; i < 3; i++) expect((await integrations()).statusCode).toBe(200);
-    const revoked = await herald(['admin', 'key', 'revoke', tenant.keyId], { DATA_DIR: t.database.dataDir, SECRET_KEY: TEST_SECRET_KEY, BOOTSTRAP: 'false' });
-    expect(revoked.code, revoked.stderr).toBe(0);
-    expect((await integrations()).json()).toMatchObject({ code: 'revoked_credential' });
-  }, processBudget(1, 30_000));
+  it.skipIf(BACKEND !== 'sqlite')(
+    'a revocation by the operator command, another process, applies on the very next request',
+    async () => {
+      const t = await createTestApp();
+      const tenant = await createTenant(t);
+      const integrations = () => t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key });
+      for (let i = 0; i < 3; i++) expect((await integrations()).statusCode).toBe(200);
+      const revoked = await herald(['admin', 'key', 'revoke', tenant.keyId], {
+        DATA_DIR: t.database.dataDir,
+        SECRET_KEY: TEST_SECRET_KEY,
+        BOOTSTRAP: 'false',
+      });
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect((await integrations()).json()).toMatchObject({ code: 'revoked_credential' });
+    },
+    processBudget(1, 30_000),
+  );
 
   it('the version moves with every change to keys, memberships, workspaces and users, and not when a key is used', async () => {
     const t = await createTestApp();

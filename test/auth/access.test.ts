@@ -14,7 +14,7 @@ async function accessOf(key: string) {
 }
 
 describe('effective access', () => {
-  it('is the key\'s scopes within the owner\'s role, read afresh on every call', async () => {
+  it("is the key's scopes within the owner's role, read afresh on every call", async () => {
     const tenant = await createTenant(t);
     let access = await accessOf(tenant.key);
     expect(() => requireScope(access, 'posts:publish')).not.toThrow();
@@ -32,7 +32,15 @@ describe('effective access', () => {
 
     await t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'admin');
     access = await accessOf(tenant.key);
-    expect([...access.scopes].sort()).toEqual(['analytics:read', 'channels:read', 'channels:write', 'media:write', 'posts:draft', 'posts:publish', 'posts:read']);
+    expect([...access.scopes].sort()).toEqual([
+      'analytics:read',
+      'channels:read',
+      'channels:write',
+      'media:write',
+      'posts:draft',
+      'posts:publish',
+      'posts:read',
+    ]);
   });
 
   it('never grants more than the key carries, whatever the role', async () => {
@@ -52,8 +60,12 @@ describe('effective access', () => {
 
   it('refuses unknown scopes and REST scopes on MCP keys', async () => {
     const tenant = await createTenant(t);
-    await expect(t.services.apiKeys.create({ userId: tenant.userId, scopes: ['posts:everything'] })).rejects.toMatchObject({ statusCode: 400 });
-    await expect(t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp', scopes: ['posts:read'] })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(t.services.apiKeys.create({ userId: tenant.userId, scopes: ['posts:everything'] })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp', scopes: ['posts:read'] })).rejects.toMatchObject({
+      statusCode: 400,
+    });
     const mcp = await t.services.apiKeys.create({ userId: tenant.userId, kind: 'mcp' });
     expect(mcp.secret).toMatch(/^svc_mcp_/);
     expect(mcp.key.scopes).toEqual(['mcp:read', 'mcp:write']);
@@ -67,11 +79,14 @@ describe('the Authorization header', () => {
     const { port } = new URL(address);
     const send = (headers: string[]) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, path: '/public/v1/integrations', method: 'GET', headers: ['Host', `127.0.0.1:${port}`, ...headers] }, (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, path: '/public/v1/integrations', method: 'GET', headers: ['Host', `127.0.0.1:${port}`, ...headers] },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -85,7 +100,9 @@ describe('the Authorization header', () => {
 
   it('a key wrapped in non-breaking spaces is refused: only spaces and tabs are trimmed', async () => {
     const tenant = await createTenant(t);
-    expect((await t.request({ method: 'GET', url: '/public/v1/integrations', headers: { authorization: ` \t${tenant.key}\t ` } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: '/public/v1/integrations', headers: { authorization: ` \t${tenant.key}\t ` } })).statusCode,
+    ).toBe(200);
     for (const wrapped of [`\u00a0${tenant.key}\u00a0`, `${tenant.key}\u00a0`, `Bearer\u00a0svco_abc`]) {
       const res = await t.request({ method: 'GET', url: '/public/v1/integrations', headers: { authorization: wrapped } });
       expect(res.statusCode, JSON.stringify(wrapped)).toBe(401);

@@ -25,7 +25,12 @@ async function access(options: { role?: Role; scopes?: string[]; channelIds?: st
 beforeAll(async () => {
   t = await createTestApp();
   owner = await createTenant(t);
-  const channel = (name: string) => t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+  const channel = (name: string) =>
+    t.services.channels.create(owner.workspaceId, {
+      provider: 'webhook',
+      name,
+      config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+    });
   channelId = (await channel('Mine')).id;
   other = (await channel('Other')).id;
 });
@@ -39,15 +44,21 @@ describe('services refuse a caller without the scope', () => {
     await expect(t.services.groups.list(reader)).rejects.toMatchObject(missing('channels:read'));
 
     const viewer = await access({ role: 'viewer' });
-    await expect(t.services.channels.update(viewer, channelId, { name: 'Renamed' })).rejects.toMatchObject(missing('channels:write', 'viewer'));
+    await expect(t.services.channels.update(viewer, channelId, { name: 'Renamed' })).rejects.toMatchObject(
+      missing('channels:write', 'viewer'),
+    );
     await expect(t.services.channels.deleteFor(viewer, channelId)).rejects.toMatchObject(missing('channels:write', 'viewer'));
-    await expect(t.services.connect.connect(viewer, { provider: 'webhook', fields: {} })).rejects.toMatchObject(missing('channels:write', 'viewer'));
+    await expect(t.services.connect.connect(viewer, { provider: 'webhook', fields: {} })).rejects.toMatchObject(
+      missing('channels:write', 'viewer'),
+    );
     await expect(t.services.connect.reconnect(viewer, channelId, {})).rejects.toMatchObject(missing('channels:write', 'viewer'));
     expect((await t.services.channels.get(owner.workspaceId, channelId)).name).toBe('Mine');
   });
 
   it('notifications need posts:read', async () => {
-    await expect(t.services.notifications.list(await access({ scopes: ['channels:read'] }), 0)).rejects.toMatchObject(missing('posts:read'));
+    await expect(t.services.notifications.list(await access({ scopes: ['channels:read'] }), 0)).rejects.toMatchObject(
+      missing('posts:read'),
+    );
   });
 
   it('media: deleting and recording an upload need media:write; a refused upload is not kept', async () => {
@@ -63,7 +74,7 @@ describe('services refuse a caller without the scope', () => {
 });
 
 describe('services keep a channel-limited key to its channels', () => {
-  it('another channel is not found, as another workspace\'s is', async () => {
+  it("another channel is not found, as another workspace's is", async () => {
     const limited = await access({ channelIds: [channelId] });
     await expect(t.services.channels.settingsFor(limited, other)).rejects.toMatchObject(notFound);
     await expect(t.services.channels.update(limited, other, { name: 'Renamed' })).rejects.toMatchObject(notFound);

@@ -16,22 +16,35 @@ describe('a channel configuration URL the outbound policy refuses', () => {
   beforeAll(async () => {
     // No real lookup and no real connection: `inside.test` resolves to loopback, `public.test` to a public address.
     connections = recorder();
-    const outbound = createOutboundClient({ lookup: resolver({ 'inside.test': ['127.0.0.1'], 'public.test': ['93.184.216.34'] }).lookup, connector: connections.connector });
+    const outbound = createOutboundClient({
+      lookup: resolver({ 'inside.test': ['127.0.0.1'], 'public.test': ['93.184.216.34'] }).lookup,
+      connector: connections.connector,
+    });
     t = await createTestApp({ engine: true, outbound });
   });
 
   it('is refused when the channel is created, naming the field and OUTBOUND_ALLOW_LOOPBACK for loopback', async () => {
     const { workspaceId } = await createTenant(t);
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:3000/hook', 'http://[::1]/hook', 'http://app.localhost/hook']) {
-      const attempt = t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Local', config: { url, secret: TEST_WEBHOOK_SECRET } });
+      const attempt = t.services.channels.create(workspaceId, {
+        provider: 'webhook',
+        name: 'Local',
+        config: { url, secret: TEST_WEBHOOK_SECRET },
+      });
       await expect(attempt, url).rejects.toMatchObject({
         statusCode: 400,
         code: 'outbound_refused',
-        message: expect.stringMatching(/^The webhook configuration's url cannot be used: Refused to connect: .*loopback address.*OUTBOUND_ALLOW_LOOPBACK=true/),
+        message: expect.stringMatching(
+          /^The webhook configuration's url cannot be used: Refused to connect: .*loopback address.*OUTBOUND_ALLOW_LOOPBACK=true/,
+        ),
       });
     }
     // A private address is refused too, and no setting lets it through, so none is named.
-    const privateAttempt = t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Lan', config: { url: 'http://10.0.0.7/hook', secret: TEST_WEBHOOK_SECRET } });
+    const privateAttempt = t.services.channels.create(workspaceId, {
+      provider: 'webhook',
+      name: 'Lan',
+      config: { url: 'http://10.0.0.7/hook', secret: TEST_WEBHOOK_SECRET },
+    });
     await expect(privateAttempt).rejects.toMatchObject({ statusCode: 400, message: expect.not.stringMatching(/OUTBOUND_ALLOW_LOOPBACK/) });
     await expect(privateAttempt).rejects.toMatchObject({ message: expect.stringMatching(/10\.0\.0\.7 is a private address/) });
     // A Bluesky service is checked the same way.
@@ -40,33 +53,51 @@ describe('a channel configuration URL the outbound policy refuses', () => {
       name: 'Sky',
       config: { service: 'http://127.0.0.1:2583', identifier: 'me.test', appPassword: 'abcd-efgh-ijkl-mnop' },
     });
-    await expect(bluesky).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/bluesky configuration's service cannot be used/) });
+    await expect(bluesky).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/bluesky configuration's service cannot be used/),
+    });
     expect(await t.services.channels.list(workspaceId)).toEqual([]);
   });
 
   it('is refused when a channel is reconnected with it, and the stored configuration stays as it was', async () => {
     const { workspaceId } = await createTenant(t);
-    const channel = await t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Hook', config: { url: 'https://public.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    const channel = await t.services.channels.create(workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: 'https://public.test/hook', secret: TEST_WEBHOOK_SECRET },
+    });
     await expect(t.services.channels.reconnect(workspaceId, channel.id, { url: 'http://127.0.0.1/hook' })).rejects.toMatchObject({
       statusCode: 400,
       message: expect.stringMatching(/url cannot be used: .*OUTBOUND_ALLOW_LOOPBACK/),
     });
-    expect(await t.services.channels.config(workspaceId, channel.id)).toEqual({ url: 'https://public.test/hook', secret: TEST_WEBHOOK_SECRET });
+    expect(await t.services.channels.config(workspaceId, channel.id)).toEqual({
+      url: 'https://public.test/hook',
+      secret: TEST_WEBHOOK_SECRET,
+    });
   });
 
   it('a name that resolves to a refused address at publish time is a rejection (the post fails), not an authentication failure', async () => {
     const tenant = await createTenant(t);
     // Names are resolved when a connection is made, so this one passes the check at creation.
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Inside', config: { url: 'http://inside.test/hook', secret: TEST_WEBHOOK_SECRET } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Inside',
+      config: { url: 'http://inside.test/hook', secret: TEST_WEBHOOK_SECRET },
+    });
     const [created] = await createOk(t, tenant, postBody(channel.id, { type: 'now' }));
     await t.settle();
     const post = await getPost(t, tenant, created!.postId);
     expect(post).toMatchObject({ state: 'ERROR', errorKind: 'rejected' });
-    expect(post.error).toMatch(/^The webhook channel's url was not called\. Refused to connect: inside\.test resolves to 127\.0\.0\.1, a loopback address\. .*OUTBOUND_ALLOW_LOOPBACK=true/);
+    expect(post.error).toMatch(
+      /^The webhook channel's url was not called\. Refused to connect: inside\.test resolves to 127\.0\.0\.1, a loopback address\. .*OUTBOUND_ALLOW_LOOPBACK=true/,
+    );
     expect(post.error).not.toMatch(/credentials|reconnect/);
     // The channel stays enabled: nothing is wrong with its credentials.
     expect(await t.services.channels.get(tenant.workspaceId, channel.id)).toMatchObject({ disabled: false, disabledReason: null });
-    const notifications = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json() as { notifications: Array<{ type: string }> };
+    const notifications = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json() as {
+      notifications: Array<{ type: string }>;
+    };
     expect(notifications.notifications.map((n) => n.type)).not.toContain('channel_disconnected');
     expect(connections.opened).toEqual([]);
   });
@@ -76,10 +107,22 @@ describe('local development: OUTBOUND_ALLOW_LOOPBACK=true', () => {
   it('accepts a loopback webhook URL, and still refuses a private one', async () => {
     const t = await createTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     const { workspaceId } = await createTenant(t);
-    await expect(t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Local', config: { url: 'http://127.0.0.1:8080/hook', secret: TEST_WEBHOOK_SECRET } })).resolves.toMatchObject({
+    await expect(
+      t.services.channels.create(workspaceId, {
+        provider: 'webhook',
+        name: 'Local',
+        config: { url: 'http://127.0.0.1:8080/hook', secret: TEST_WEBHOOK_SECRET },
+      }),
+    ).resolves.toMatchObject({
       name: 'Local',
     });
-    await expect(t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Lan', config: { url: 'http://192.168.1.2/hook', secret: TEST_WEBHOOK_SECRET } })).rejects.toMatchObject({
+    await expect(
+      t.services.channels.create(workspaceId, {
+        provider: 'webhook',
+        name: 'Lan',
+        config: { url: 'http://192.168.1.2/hook', secret: TEST_WEBHOOK_SECRET },
+      }),
+    ).rejects.toMatchObject({
       statusCode: 400,
     });
   });
@@ -97,12 +140,20 @@ describe('reconnecting a channel changes only what is given', () => {
 
   it('a new url keeps the secret (which cannot be read back), and the channel is enabled again', async () => {
     const tenant = await createTenant(t);
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET, requireTitle: true } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET, requireTitle: true },
+    });
     await t.services.channels.disable(channel.id, 'needs_reconnect');
 
     const reconnected = await t.services.channels.reconnect(tenant.workspaceId, channel.id, { url: moved.url });
     expect(reconnected).toMatchObject({ disabled: false, disabledReason: null });
-    expect(await t.services.channels.config(tenant.workspaceId, channel.id)).toEqual({ url: moved.url, secret: TEST_WEBHOOK_SECRET, requireTitle: true });
+    expect(await t.services.channels.config(tenant.workspaceId, channel.id)).toEqual({
+      url: moved.url,
+      secret: TEST_WEBHOOK_SECRET,
+      requireTitle: true,
+    });
 
     // Deliveries go to the new URL, signed with the secret kept from before.
     const body = postBody(channel.id, { type: 'now' }, [{ content: '<p>moved</p>' }]);
@@ -117,8 +168,21 @@ describe('reconnecting a channel changes only what is given', () => {
   it('the configurations kept are the most recently used: past the limit, the least recently used is decrypted again', async () => {
     const tenant = await createTenant(t);
     const { db, clock, secretBox, outbound } = t.runtime;
-    const channels = new ChannelsService({ db, clock, secretBox, outbound, platformApps: t.services.channels.platformApps, notifications: t.services.notifications, postTransitions: t.services.postTransitions, maxOpened: 2 });
-    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => channels.create(tenant.workspaceId, { provider: 'webhook', name, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })));
+    const channels = new ChannelsService({
+      db,
+      clock,
+      secretBox,
+      outbound,
+      platformApps: t.services.channels.platformApps,
+      notifications: t.services.notifications,
+      postTransitions: t.services.postTransitions,
+      maxOpened: 2,
+    });
+    const [a, b, c] = await Promise.all(
+      ['A', 'B', 'C'].map((name) =>
+        channels.create(tenant.workspaceId, { provider: 'webhook', name, config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } }),
+      ),
+    );
     const opens = vi.spyOn(secretBox, 'open');
     try {
       const open = async (id: string) => {
@@ -136,7 +200,11 @@ describe('reconnecting a channel changes only what is given', () => {
 
   it('a configuration is decrypted once per stored value and shared frozen; new credentials are used by the very next publish', async () => {
     const tenant = await createTenant(t);
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
     const opens = vi.spyOn(t.runtime.secretBox, 'open');
     try {
       const first = await t.services.channels.config(tenant.workspaceId, channel.id);
@@ -161,7 +229,9 @@ describe('reconnecting a channel changes only what is given', () => {
       const [delivery] = moved.deliveries.filter((d) => d.body.data.postId === after);
       expect(receiver.deliveries.filter((d) => d.body.data.postId === after)).toHaveLength(0);
       const key = Buffer.from(OTHER_SECRET.slice('whsec_'.length), 'base64');
-      expect(delivery!.signature).toBe(`v1,${createHmac('sha256', key).update(`${delivery!.id}.${delivery!.timestamp}.${delivery!.raw}`).digest('base64')}`);
+      expect(delivery!.signature).toBe(
+        `v1,${createHmac('sha256', key).update(`${delivery!.id}.${delivery!.timestamp}.${delivery!.raw}`).digest('base64')}`,
+      );
       expect(await t.services.channels.config(tenant.workspaceId, channel.id)).toEqual({ url: moved.url, secret: OTHER_SECRET });
     } finally {
       opens.mockRestore();
@@ -170,7 +240,11 @@ describe('reconnecting a channel changes only what is given', () => {
 
   it('null removes a field, nothing given only enables the channel, and a bad merged configuration is refused whole', async () => {
     const { workspaceId } = await createTenant(t);
-    const channel = await t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET, requireTitle: true } });
+    const channel = await t.services.channels.create(workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET, requireTitle: true },
+    });
     await t.services.channels.reconnect(workspaceId, channel.id, { requireTitle: null, secret: OTHER_SECRET });
     expect(await t.services.channels.config(workspaceId, channel.id)).toEqual({ url: receiver.url, secret: OTHER_SECRET });
 
@@ -178,8 +252,14 @@ describe('reconnecting a channel changes only what is given', () => {
     expect(await t.services.channels.reconnect(workspaceId, channel.id)).toMatchObject({ disabled: false });
     expect(await t.services.channels.config(workspaceId, channel.id)).toEqual({ url: receiver.url, secret: OTHER_SECRET });
 
-    await expect(t.services.channels.reconnect(workspaceId, channel.id, { secret: 'not-a-secret' })).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/secret/) });
-    await expect(t.services.channels.reconnect(workspaceId, channel.id, { url: null })).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/url/) });
+    await expect(t.services.channels.reconnect(workspaceId, channel.id, { secret: 'not-a-secret' })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/secret/),
+    });
+    await expect(t.services.channels.reconnect(workspaceId, channel.id, { url: null })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/url/),
+    });
     expect(await t.services.channels.config(workspaceId, channel.id)).toEqual({ url: receiver.url, secret: OTHER_SECRET });
   });
 });

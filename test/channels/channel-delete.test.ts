@@ -22,7 +22,12 @@ const GROUP = '-1009876543210';
 const inHours = (h: number) => new Date(clock.now().getTime() + h * 3_600_000).toISOString();
 
 async function connect(tenant: Tenant, chatId: string) {
-  return t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'telegram', botToken: bot.token, chatId, apiBase: bot.url } });
+  return t.request({
+    method: 'POST',
+    url: '/public/v1/integrations/connect',
+    key: tenant.key,
+    payload: { provider: 'telegram', botToken: bot.token, chatId, apiBase: bot.url },
+  });
 }
 
 async function connected(tenant: Tenant, chatId = NEWS) {
@@ -37,8 +42,10 @@ async function listedIds(tenant: Tenant) {
   return (res.json() as Array<{ id: string }>).map((c) => c.id);
 }
 
-const remove = (tenant: Tenant, id: string, query = '') => t.request({ method: 'DELETE', url: `/public/v1/integrations/${id}${query}`, key: tenant.key });
-const setStatus = (tenant: Tenant, id: string, status: string) => t.request({ method: 'PUT', url: `/public/v1/posts/${id}/status`, key: tenant.key, payload: { status } });
+const remove = (tenant: Tenant, id: string, query = '') =>
+  t.request({ method: 'DELETE', url: `/public/v1/integrations/${id}${query}`, key: tenant.key });
+const setStatus = (tenant: Tenant, id: string, status: string) =>
+  t.request({ method: 'PUT', url: `/public/v1/posts/${id}/status`, key: tenant.key, payload: { status } });
 const sentTexts = () => bot.calls.filter((c) => c.method === 'sendMessage').map((c) => String(c.params.text));
 
 describe('deleting a channel', () => {
@@ -62,18 +69,29 @@ describe('deleting a channel', () => {
 
     // Gone as a channel: from the (kept) list, the settings, the tools, a second delete.
     expect(await listedIds(tenant)).toEqual([]);
-    expect((await t.request({ method: 'GET', url: `/public/v1/integration-settings/${integration.id}`, key: tenant.key })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/public/v1/integration-settings/${integration.id}`, key: tenant.key })).statusCode).toBe(
+      404,
+    );
     expect((await remove(tenant, integration.id)).statusCode).toBe(404);
-    expect((await t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: tenant.key, payload: { name: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: tenant.key, payload: { name: 'x' } }))
+        .statusCode,
+    ).toBe(404);
 
     // Its posts stay, under the deleted channel's id and platform.
     const kept = await getPost(t, tenant, scheduled!.postId);
     expect(kept).toMatchObject({ state: 'DRAFT', integration: { id: integration.id, providerIdentifier: 'telegram' } });
     expect(await getPost(t, tenant, draft!.postId)).toMatchObject({ state: 'DRAFT' });
     expect(await getPost(t, tenant, published!.postId)).toMatchObject({ state: 'PUBLISHED', integration: { id: integration.id } });
-    const window = await t.request({ method: 'GET', url: `/public/v1/posts?startDate=${inHours(-1)}&endDate=${inHours(4)}`, key: tenant.key });
+    const window = await t.request({
+      method: 'GET',
+      url: `/public/v1/posts?startDate=${inHours(-1)}&endDate=${inHours(4)}`,
+      key: tenant.key,
+    });
     expect(window.statusCode, window.body).toBe(200);
-    expect((window.json().posts as Array<{ id: string }>).map((p) => p.id).sort()).toEqual([published!.postId, scheduled!.postId, draft!.postId].sort());
+    expect((window.json().posts as Array<{ id: string }>).map((p) => p.id).sort()).toEqual(
+      [published!.postId, scheduled!.postId, draft!.postId].sort(),
+    );
 
     // They cannot be scheduled again, nor can new posts be written for the channel: a 409 naming it.
     const schedule = await setStatus(tenant, scheduled!.postId, 'schedule');
@@ -81,11 +99,18 @@ describe('deleting a channel', () => {
     expect(schedule.json()).toMatchObject({ code: 'channel_deleted' });
     expect(schedule.json().msg).toContain(integration.id);
     expect(schedule.json().msg).toContain('Herald News');
-    const fresh = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, payload: postBody(integration.id, { date: inHours(5) }) });
+    const fresh = await t.request({
+      method: 'POST',
+      url: '/public/v1/posts',
+      key: tenant.key,
+      payload: postBody(integration.id, { date: inHours(5) }),
+    });
     expect(fresh.statusCode).toBe(409);
     expect(fresh.json()).toMatchObject({ code: 'channel_deleted' });
     expect(fresh.json().msg).toMatch(/^posts\[0\]\.integration\.id: Channel /);
-    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${scheduled!.postId}/missing`, key: tenant.key })).statusCode).toBe(409);
+    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${scheduled!.postId}/missing`, key: tenant.key })).statusCode).toBe(
+      409,
+    );
 
     // Nothing was sent for the draft when its date passed.
     clock.set(inHours(2.5));

@@ -45,7 +45,9 @@ async function recorded(run: () => Promise<unknown>): Promise<Statement[]> {
 /** The plan of one statement as text: SQLite's query plan, or PostgreSQL's with sequential scans made a last resort. */
 async function planOf(statement: Statement): Promise<string> {
   if (BACKEND === 'sqlite') {
-    const plan = await t.runtime.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]));
+    const plan = await t.runtime.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
+    );
     return plan.rows.map((row) => row.detail).join('\n');
   }
   return (t.runtime.db as Kysely<Database>).transaction().execute(async (trx: Transaction<Database>) => {
@@ -75,18 +77,61 @@ async function seedPosts(workspaceId: string, channelId: string, count: number, 
     const id = `${state.toLowerCase()}-${channelId}-${String(i).padStart(4, '0')}`;
     // Four posts at each instant, so that pages end in the middle of one.
     const at = new Date(clock.now().getTime() + (published ? -1 : 1) * (1 + Math.floor(i / 4)) * 60_000).toISOString();
-    posts.push({ id, workspace_id: workspaceId, group_id: id, channel_id: channelId, state, publish_at: at, settings: '{"__type":"webhook"}', tags: '[]', short_link: 0, release_id: published ? `r-${i}` : null, release_url: null, error: null, error_kind: null, next_run_at: published ? null : at, published_at: published ? at : null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 });
+    posts.push({
+      id,
+      workspace_id: workspaceId,
+      group_id: id,
+      channel_id: channelId,
+      state,
+      publish_at: at,
+      settings: '{"__type":"webhook"}',
+      tags: '[]',
+      short_link: 0,
+      release_id: published ? `r-${i}` : null,
+      release_url: null,
+      error: null,
+      error_kind: null,
+      next_run_at: published ? null : at,
+      published_at: published ? at : null,
+      created_at: stamp,
+      updated_at: stamp,
+      deleted_at: null,
+      version: 0,
+    });
     for (let idx = 0; idx < (published ? 2 : 1); idx++) {
-      parts.push({ post_id: id, idx, content: `<p>Post ${i}.${idx}</p>`, images: '[]', delay_minutes: 0, state: published ? 'PUBLISHED' : 'PENDING', attempts: published ? 1 : 0, claimed_at: null, release_id: published ? `r-${i}-${idx}` : null, release_url: null, release_meta: null, error: null, published_at: published ? at : null, lease_until: null });
+      parts.push({
+        post_id: id,
+        idx,
+        content: `<p>Post ${i}.${idx}</p>`,
+        images: '[]',
+        delay_minutes: 0,
+        state: published ? 'PUBLISHED' : 'PENDING',
+        attempts: published ? 1 : 0,
+        claimed_at: null,
+        release_id: published ? `r-${i}-${idx}` : null,
+        release_url: null,
+        release_meta: null,
+        error: null,
+        published_at: published ? at : null,
+        lease_until: null,
+      });
     }
   }
-  for (let i = 0; i < posts.length; i += 200) await t.runtime.db.insertInto('posts').values(posts.slice(i, i + 200)).execute();
-  for (let i = 0; i < parts.length; i += 200) await t.runtime.db.insertInto('post_parts').values(parts.slice(i, i + 200)).execute();
+  for (let i = 0; i < posts.length; i += 200)
+    await t.runtime.db
+      .insertInto('posts')
+      .values(posts.slice(i, i + 200))
+      .execute();
+  for (let i = 0; i < parts.length; i += 200)
+    await t.runtime.db
+      .insertInto('post_parts')
+      .values(parts.slice(i, i + 200))
+      .execute();
   return posts.map((p) => p.id);
 }
 
 describe('a channel with many scheduled posts', () => {
-  it('deleted with force moves every one of them to draft, a page at a time, and leaves other channels\' posts alone', async () => {
+  it("deleted with force moves every one of them to draft, a page at a time, and leaves other channels' posts alone", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
     const ids = await seedPosts(tenant.workspaceId, tenant.channelId, 450);
@@ -95,21 +140,30 @@ describe('a channel with many scheduled posts', () => {
       const res = await t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}?force=true`, key: tenant.key });
       expect(res.statusCode, res.body).toBe(200);
     });
-    const states = await t.runtime.db.selectFrom('posts').select(['id', 'state', 'next_run_at']).where('id', 'in', [...ids, ...others]).execute();
+    const states = await t.runtime.db
+      .selectFrom('posts')
+      .select(['id', 'state', 'next_run_at'])
+      .where('id', 'in', [...ids, ...others])
+      .execute();
     const byId = new Map(states.map((row) => [row.id, row]));
     for (const id of ids) expect(byId.get(id)).toMatchObject({ state: 'DRAFT', next_run_at: null });
     for (const id of others) expect(byId.get(id)).toMatchObject({ state: 'QUEUE' });
     // 450 posts in pages of 200: three pages, the last one short.
-    const pages = statements.filter((s) => readsPostsByChannel(s) && /order by/.test(s.sql) && s.parameters.includes('QUEUE') && s.parameters.at(-1) === 200);
+    const pages = statements.filter(
+      (s) => readsPostsByChannel(s) && /order by/.test(s.sql) && s.parameters.includes('QUEUE') && s.parameters.at(-1) === 200,
+    );
     expect(pages).toHaveLength(3);
   });
 });
 
 describe('a channel purged with many posts', () => {
-  it('deletes them a page of 500 at a time, along the channel index, then the channel; other channels\' posts stay', async () => {
+  it("deletes them a page of 500 at a time, along the channel index, then the channel; other channels' posts stay", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
-    const ids = [...(await seedPosts(tenant.workspaceId, tenant.channelId, 1_050, 'PUBLISHED')), ...(await seedPosts(tenant.workspaceId, tenant.channelId, 50))];
+    const ids = [
+      ...(await seedPosts(tenant.workspaceId, tenant.channelId, 1_050, 'PUBLISHED')),
+      ...(await seedPosts(tenant.workspaceId, tenant.channelId, 50)),
+    ];
     const others = await seedPosts(other.workspaceId, other.channelId, 10, 'PUBLISHED');
     // A timer set while the first page is deleted: it fires before the next page (the purge lets
     // the event loop turn between pages), not after the whole purge.
@@ -150,8 +204,12 @@ describe('query plans', () => {
   it('a channel deletion reads its own scheduled posts along the channel index', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const scheduled = [];
-    for (let h = 1; h <= 3; h++) scheduled.push(...(await createOk(t, tenant, postBody(tenant.channelId, { date: new Date(clock.now().getTime() + h * 3_600_000).toISOString() }))));
-    const remove = (query: string) => t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}${query}`, key: tenant.key });
+    for (let h = 1; h <= 3; h++)
+      scheduled.push(
+        ...(await createOk(t, tenant, postBody(tenant.channelId, { date: new Date(clock.now().getTime() + h * 3_600_000).toISOString() }))),
+      );
+    const remove = (query: string) =>
+      t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}${query}`, key: tenant.key });
 
     let refused;
     const statements = await recorded(async () => {
@@ -175,7 +233,7 @@ describe('query plans', () => {
     }
   });
 
-  it('the publisher\'s due reads and claims go along the due order, not over every post', async () => {
+  it("the publisher's due reads and claims go along the due order, not over every post", async () => {
     const db = t.runtime.db;
     const now = clock.now().toISOString();
     const statements = await recorded(async () => {

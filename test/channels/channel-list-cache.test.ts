@@ -17,11 +17,12 @@ async function twoProcesses(): Promise<[TestApp, TestApp]> {
   return [a, b];
 }
 
-
 const names = async (t: TestApp, key: string, query = '') => {
   const res = await t.request({ method: 'GET', url: `/public/v1/integrations${query}`, key });
   expect(res.statusCode).toBe(200);
-  return (res.json() as Array<{ name: string; disabled: boolean; customer: { name: string } | null }>).map((c) => `${c.name}${c.disabled ? ' (off)' : ''}${c.customer ? ` [${c.customer.name}]` : ''}`);
+  return (res.json() as Array<{ name: string; disabled: boolean; customer: { name: string } | null }>).map(
+    (c) => `${c.name}${c.disabled ? ' (off)' : ''}${c.customer ? ` [${c.customer.name}]` : ''}`,
+  );
 };
 
 describe('channel lists kept per process, two API processes sharing one database', () => {
@@ -30,7 +31,12 @@ describe('channel lists kept per process, two API processes sharing one database
     const tenant = await createTenant(a);
     const create = (name: string, groupId: string | null = null) => {
       clock.advance(1000);
-      return a.services.channels.create(tenant.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+      return a.services.channels.create(tenant.workspaceId, {
+        provider: 'webhook',
+        name,
+        groupId,
+        config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET },
+      });
     };
     const group = await a.services.groups.create(tenant.workspaceId, 'Acme');
     const first = await create('First', group.id);
@@ -65,7 +71,12 @@ describe('channel lists kept per process, two API processes sharing one database
     const group = await t.services.groups.create(owner.workspaceId, 'Acme');
     const create = (name: string, groupId: string | null = null) => {
       clock.advance(1000);
-      return t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, groupId, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } });
+      return t.services.channels.create(owner.workspaceId, {
+        provider: 'webhook',
+        name,
+        groupId,
+        config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET },
+      });
     };
     const one = await create('One', group.id);
     await create('Two');
@@ -78,18 +89,26 @@ describe('channel lists kept per process, two API processes sharing one database
     expect(one.id).not.toBe(three.id);
   });
 
-  it('the version moves with what a list shows, and not with a channel\'s credentials or a list being read', async () => {
+  it("the version moves with what a list shows, and not with a channel's credentials or a list being read", async () => {
     const t = await createTestApp();
     const tenant = await createTenant(t);
     const moves = await versionWatch(t, 'channels_version');
     let id = '';
     expect(
       await moves(async () => {
-        id = (await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'C', config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET } })).id;
+        id = (
+          await t.services.channels.create(tenant.workspaceId, {
+            provider: 'webhook',
+            name: 'C',
+            config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET },
+          })
+        ).id;
       }),
     ).toBe(true);
     expect(await moves(() => t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key }))).toBe(false);
-    expect(await moves(() => sql`update channels set credentials = credentials, updated_at = 'x' where id = ${id}`.execute(t.runtime.db))).toBe(false);
+    expect(
+      await moves(() => sql`update channels set credentials = credentials, updated_at = 'x' where id = ${id}`.execute(t.runtime.db)),
+    ).toBe(false);
     expect(await moves(() => t.services.channels.disableByOperator(tenant.workspaceId, id))).toBe(true);
     expect(await moves(() => t.services.workspaces.create({ name: 'Unrelated' }))).toBe(false);
     expect(await moves(() => sql`delete from workspaces where id = ${tenant.workspaceId}`.execute(t.runtime.db))).toBe(true);

@@ -11,24 +11,51 @@ async function channel(workspaceId: string, name: string, extra: { groupId?: str
   // Lists are in creation order, then by id: each channel of these tests is created in a millisecond of its own.
   const last = Date.now();
   while (Date.now() === last) await new Promise((resolve) => setImmediate(resolve));
-  return t.services.channels.create(workspaceId, { provider: 'webhook', name, config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET }, ...extra });
+  return t.services.channels.create(workspaceId, {
+    provider: 'webhook',
+    name,
+    config: { url: 'https://example.test/hook', secret: TEST_WEBHOOK_SECRET },
+    ...extra,
+  });
 }
 
 describe('GET /public/v1/integrations', () => {
-  it('lists the workspace\'s channels in the spec\'s shape', async () => {
+  it("lists the workspace's channels in the spec's shape", async () => {
     const tenant = await createTenant(t);
     const group = await t.services.groups.create(tenant.workspaceId, 'Acme');
-    const a = await channel(tenant.workspaceId, 'Alpha', { groupId: group.id, profile: '@alpha', picture: 'https://cdn.example.test/a.png' });
+    const a = await channel(tenant.workspaceId, 'Alpha', {
+      groupId: group.id,
+      profile: '@alpha',
+      picture: 'https://cdn.example.test/a.png',
+    });
     const b = await channel(tenant.workspaceId, 'Beta');
     const res = await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: a.id, name: 'Alpha', identifier: 'webhook', picture: 'https://cdn.example.test/a.png', disabled: false, disabledReason: null, profile: 'alpha', customer: { id: group.id, name: 'Acme' } },
-      { id: b.id, name: 'Beta', identifier: 'webhook', picture: 'http://herald.test/assets/channel.svg', disabled: false, disabledReason: null, profile: '', customer: null },
+      {
+        id: a.id,
+        name: 'Alpha',
+        identifier: 'webhook',
+        picture: 'https://cdn.example.test/a.png',
+        disabled: false,
+        disabledReason: null,
+        profile: 'alpha',
+        customer: { id: group.id, name: 'Acme' },
+      },
+      {
+        id: b.id,
+        name: 'Beta',
+        identifier: 'webhook',
+        picture: 'http://herald.test/assets/channel.svg',
+        disabled: false,
+        disabledReason: null,
+        profile: '',
+        customer: null,
+      },
     ]);
   });
 
-  it('never shows another workspace\'s channels', async () => {
+  it("never shows another workspace's channels", async () => {
     const mine = await createTenant(t);
     const theirs = await createTenant(t);
     await channel(theirs.workspaceId, 'Theirs');
@@ -45,7 +72,7 @@ describe('GET /public/v1/integrations', () => {
     expect((res.json() as Array<{ id: string }>).map((c) => c.id)).toEqual([inGroup.id]);
   });
 
-  it('answers 404 alike for a missing group and another workspace\'s group', async () => {
+  it("answers 404 alike for a missing group and another workspace's group", async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);
     const foreign = await t.services.groups.create(other.workspaceId, 'Foreign');
@@ -77,7 +104,7 @@ describe('GET /public/v1/integrations', () => {
 });
 
 describe('GET /public/v1/groups', () => {
-  it('lists the workspace\'s client groups only', async () => {
+  it("lists the workspace's client groups only", async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);
     await t.services.groups.create(other.workspaceId, 'Foreign');
@@ -97,7 +124,9 @@ describe('channel plan quota', () => {
     await channel(tenant.workspaceId, 'First');
     await expect(channel(tenant.workspaceId, 'Second')).rejects.toMatchObject({ statusCode: 402 });
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications;
-    expect(notes).toEqual([expect.objectContaining({ type: 'limit_warning', message: 'All 1 channels of the plan are in use; no more can be connected.' })]);
+    expect(notes).toEqual([
+      expect.objectContaining({ type: 'limit_warning', message: 'All 1 channels of the plan are in use; no more can be connected.' }),
+    ]);
   });
 
   it('warns once when the channel quota is nearly used', async () => {
@@ -120,7 +149,9 @@ describe('channel plan quota', () => {
 
   it('refuses a configuration the provider does not accept', async () => {
     const tenant = await createTenant(t);
-    await expect(t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'X', config: { url: 'ftp://x' } })).rejects.toMatchObject({
+    await expect(
+      t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'X', config: { url: 'ftp://x' } }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       message: expect.stringMatching(/url.*secret|secret.*url/s),
     });

@@ -22,7 +22,8 @@ beforeEach(() => {
 });
 afterAll(() => fake.stop());
 
-const connect = (tenant: Tenant, body: Record<string, unknown>) => t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
+const connect = (tenant: Tenant, body: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
 
 /** Opens the sign-in URL as the person's browser would; the fake instance approves at once and sends it back to Herald. */
 async function approve(url: string): Promise<string> {
@@ -42,7 +43,13 @@ async function signIn(tenant: Tenant, extra: Record<string, unknown> = {}) {
 }
 
 async function listed(tenant: Tenant) {
-  return (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Array<{ id: string; name: string; profile: string; picture: string; disabled: boolean }>;
+  return (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Array<{
+    id: string;
+    name: string;
+    profile: string;
+    picture: string;
+    disabled: boolean;
+  }>;
 }
 
 describe('browser sign-in', () => {
@@ -62,7 +69,12 @@ describe('browser sign-in', () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Alice Example');
     const [channel] = await listed(tenant);
-    expect(channel).toMatchObject({ name: 'Alice Example', profile: `alice@${fake.host}`, picture: `${fake.url}/avatars/1.png`, disabled: false });
+    expect(channel).toMatchObject({
+      name: 'Alice Example',
+      profile: `alice@${fake.host}`,
+      picture: `${fake.url}/avatars/1.png`,
+      disabled: false,
+    });
 
     const again = await signIn(tenant);
     expect(again.page.statusCode).toBe(200);
@@ -103,13 +115,15 @@ describe('browser sign-in', () => {
     expect(deniedPage.statusCode).toBe(400);
     expect(deniedPage.body).toContain('did not grant access');
     // The page loads nothing and posts no form.
-    expect(deniedPage.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(deniedPage.headers['content-security-policy']).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(deniedPage.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
     const wrongProvider = await t.request({ method: 'GET', url: `/integrations/callback/telegram?code=x&state=${state}` });
     expect(wrongProvider.statusCode).toBe(400);
   });
 
-  it('an instance that forgot Herald\'s application makes that sign-in fail, and the next one registers again', async () => {
+  it("an instance that forgot Herald's application makes that sign-in fail, and the next one registers again", async () => {
     const tenant = await createTenant(t);
     const started = await connect(tenant, { provider: 'mastodon', instance: fake.url });
     const callback = await approve(started.json().url);
@@ -135,14 +149,24 @@ describe('browser sign-in', () => {
     const tenant = await createTenant(t);
     await signIn(tenant);
     const [channel] = await listed(tenant);
-    const restart = await t.request({ method: 'POST', url: `/public/v1/integrations/${channel!.id}/reconnect`, key: tenant.key, payload: {} });
+    const restart = await t.request({
+      method: 'POST',
+      url: `/public/v1/integrations/${channel!.id}/reconnect`,
+      key: tenant.key,
+      payload: {},
+    });
     expect(restart.statusCode, restart.body).toBe(200);
     fake.signedIn = '2';
     const other = await t.request({ method: 'GET', url: await approve(restart.json().url) });
     expect(other.statusCode).toBe(400);
     expect(other.body).toContain('another Mastodon account');
     fake.signedIn = '1';
-    const again = await t.request({ method: 'POST', url: `/public/v1/integrations/${channel!.id}/reconnect`, key: tenant.key, payload: {} });
+    const again = await t.request({
+      method: 'POST',
+      url: `/public/v1/integrations/${channel!.id}/reconnect`,
+      key: tenant.key,
+      payload: {},
+    });
     const same = await t.request({ method: 'GET', url: await approve(again.json().url) });
     expect(same.statusCode).toBe(200);
     expect((await listed(tenant)).map((c) => c.id)).toEqual([channel!.id]);
@@ -152,10 +176,19 @@ describe('browser sign-in', () => {
     /** A sign-in started with a token (its own app, so deleting it touches no other test) and approved on the instance; the callback not yet opened. */
     async function startWithToken(scopes: string[] = ['channels:write', 'channels:read']) {
       const tenant = await createTenant(t);
-      const { app } = await t.services.oauth.registerApp(tenant.userId, { name: 'Connector', redirectUris: [TEST_REDIRECT_URI], confidential: false });
+      const { app } = await t.services.oauth.registerApp(tenant.userId, {
+        name: 'Connector',
+        redirectUris: [TEST_REDIRECT_URI],
+        confidential: false,
+      });
       const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes, clientId: app.clientId });
       const bearer = `Bearer ${accessToken}`;
-      const started = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: bearer, payload: { provider: 'mastodon', instance: fake.url } });
+      const started = await t.request({
+        method: 'POST',
+        url: '/public/v1/integrations/connect',
+        key: bearer,
+        payload: { provider: 'mastodon', instance: fake.url },
+      });
       expect(started.statusCode, started.body).toBe(200);
       return { tenant, bearer, clientId: app.clientId, callback: await approve(started.json().url) };
     }
@@ -167,7 +200,12 @@ describe('browser sign-in', () => {
       expect(page.body).toContain('connected to Herald');
       const [channel] = await listed(tenant);
       expect(channel).toMatchObject({ profile: expect.any(String), disabled: false });
-      const restart = await t.request({ method: 'POST', url: `/public/v1/integrations/${channel!.id}/reconnect`, key: bearer, payload: {} });
+      const restart = await t.request({
+        method: 'POST',
+        url: `/public/v1/integrations/${channel!.id}/reconnect`,
+        key: bearer,
+        payload: {},
+      });
       expect(restart.statusCode, restart.body).toBe(200);
       const again = await t.request({ method: 'GET', url: await approve(restart.json().url) });
       expect(again.statusCode, again.body).toBe(200);
@@ -176,10 +214,13 @@ describe('browser sign-in', () => {
     });
 
     const revocations: Array<[string, (x: { tenant: Tenant; clientId: string }) => Promise<unknown>]> = [
-      ['the user revokes the app\'s access', async ({ tenant }) => {
-        const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
-        expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
-      }],
+      [
+        "the user revokes the app's access",
+        async ({ tenant }) => {
+          const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+          expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
+        },
+      ],
       ['the app is deleted', ({ tenant, clientId }) => t.services.oauth.deleteApp(tenant.userId, clientId)],
       ['its user is demoted to editor', ({ tenant }) => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'editor')],
       ['its user is removed from the workspace', ({ tenant }) => t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId)],
@@ -196,7 +237,12 @@ describe('browser sign-in', () => {
     it('a token without channels:write cannot start one', async () => {
       const tenant = await createTenant(t);
       const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: ['channels:read'] });
-      const res = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: `Bearer ${accessToken}`, payload: { provider: 'mastodon', instance: fake.url } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/public/v1/integrations/connect',
+        key: `Bearer ${accessToken}`,
+        payload: { provider: 'mastodon', instance: fake.url },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().scope).toBe('channels:write');
     });
@@ -215,9 +261,16 @@ describe('browser sign-in', () => {
   it('a browser session alone cannot start one (the REST API reads no cookie)', async () => {
     const tenant = await createTenant(t);
     const { token } = await t.services.sessions.create(tenant.userId);
-    const res = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', headers: { cookie: `herald_session=${token}` }, payload: { provider: 'mastodon', instance: fake.url } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/public/v1/integrations/connect',
+      headers: { cookie: `herald_session=${token}` },
+      payload: { provider: 'mastodon', instance: fake.url },
+    });
     expect(res.statusCode).toBe(401);
-    expect(await t.runtime.db.selectFrom('connect_states').select('id').where('workspace_id', '=', tenant.workspaceId).execute()).toEqual([]);
+    expect(await t.runtime.db.selectFrom('connect_states').select('id').where('workspace_id', '=', tenant.workspaceId).execute()).toEqual(
+      [],
+    );
   });
 
   it('an instance that is not a Mastodon server, or a refused address, is a clear error', async () => {
@@ -231,7 +284,7 @@ describe('browser sign-in', () => {
 });
 
 describe('token connection', () => {
-  it('checks an access token live: a wrong one is a 400 with the instance\'s reason; a right one creates the channel', async () => {
+  it("checks an access token live: a wrong one is a 400 with the instance's reason; a right one creates the channel", async () => {
     const tenant = await createTenant(t);
     const wrong = await connect(tenant, { provider: 'mastodon', instance: fake.url, accessToken: 'tok_not_a_real_token_at_all' });
     expect(wrong.statusCode).toBe(400);
@@ -241,7 +294,10 @@ describe('token connection', () => {
     const right = await connect(tenant, { provider: 'mastodon', instance: fake.url, accessToken: fake.tokenFor('2') });
     expect(right.statusCode, right.body).toBe(200);
     expect(right.json()).toMatchObject({ reconnected: false, integration: { name: 'bob', profile: `bob@${fake.host}` } });
-    expect(await t.services.channels.config(tenant.workspaceId, right.json().integration.id)).toMatchObject({ instance: fake.url, maxCharacters: 500 });
+    expect(await t.services.channels.config(tenant.workspaceId, right.json().integration.id)).toMatchObject({
+      instance: fake.url,
+      maxCharacters: 500,
+    });
   });
 });
 
@@ -250,7 +306,12 @@ describe('publishing to Mastodon', () => {
     const tenant = await createTenant(t);
     await signIn(tenant);
     const [channel] = await listed(tenant);
-    const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(30, 20), 'kite.png', 'image/png') });
+    const uploaded = await t.request({
+      method: 'POST',
+      url: '/public/v1/upload',
+      key: tenant.key,
+      ...fileBody(png(30, 20), 'kite.png', 'image/png'),
+    });
     const image = uploaded.json() as { id: string; path: string };
     const polls = fake.calls.filter((c) => c.path.startsWith('/api/v1/media/')).length;
     const [created] = await createOk(t, tenant, {
@@ -259,7 +320,10 @@ describe('publishing to Mastodon', () => {
         {
           integration: { id: channel!.id },
           value: [
-            { content: '<p>Hello <strong>fediverse</strong></p><p>See https://example.com/a/very/long/path</p>', image: [{ id: image.id, path: image.path }] },
+            {
+              content: '<p>Hello <strong>fediverse</strong></p><p>See https://example.com/a/very/long/path</p>',
+              image: [{ id: image.id, path: image.path }],
+            },
             { content: '<p>First reply</p>' },
             { content: '<p>Second reply</p>' },
           ],
@@ -280,18 +344,23 @@ describe('publishing to Mastodon', () => {
     const [first, second] = post.value.slice(1).map((v) => fake.find(v.releaseId!)!);
     expect(first).toMatchObject({ text: 'First reply', in_reply_to_id: status.id, visibility: 'unlisted' });
     expect(second).toMatchObject({ text: 'Second reply', in_reply_to_id: first!.id });
-    const keys = fake.calls.filter((c) => c.path === '/api/v1/statuses').slice(-3).map((c) => c.headers['idempotency-key']);
+    const keys = fake.calls
+      .filter((c) => c.path === '/api/v1/statuses')
+      .slice(-3)
+      .map((c) => c.headers['idempotency-key']);
     expect(keys).toEqual([0, 1, 2].map((part) => `herald-${created!.postId}-${part}`));
   });
 
-  it('the instance\'s own limit, learnt at sign-in, decides what is missing; a URL counts 23', async () => {
+  it("the instance's own limit, learnt at sign-in, decides what is missing; a URL counts 23", async () => {
     fake.maxCharacters = 60;
     const tenant = await createTenant(t);
     await signIn(tenant);
     const [channel] = await listed(tenant);
     const url = `https://example.com/${'x'.repeat(200)}`;
     const [fits] = await createOk(t, tenant, postBody(channel!.id, { type: 'draft' }, [{ content: `<p>${'a'.repeat(30)} ${url}</p>` }]));
-    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${fits!.postId}/missing`, key: tenant.key })).json().missing).toEqual([]);
+    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${fits!.postId}/missing`, key: tenant.key })).json().missing).toEqual(
+      [],
+    );
     const [long] = await createOk(t, tenant, postBody(channel!.id, { type: 'draft' }, [{ content: `<p>${'a'.repeat(61)}</p>` }]));
     const missing = (await t.request({ method: 'GET', url: `/public/v1/posts/${long!.postId}/missing`, key: tenant.key })).json().missing;
     expect(missing).toEqual([expect.objectContaining({ field: 'value[0].content', reason: expect.stringContaining('allows 60') })]);

@@ -18,17 +18,38 @@ describe('platforms whose app is not configured', () => {
         ['threads', {}, ['THREADS_APP_ID', 'THREADS_APP_SECRET']],
       ];
       for (const [provider, fields, variables] of cases) {
-        const res = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider, ...fields } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/public/v1/integrations/connect',
+          key: tenant.key,
+          payload: { provider, ...fields },
+        });
         expect(res.statusCode, res.body).toBe(400);
         expect(res.json().code).toBe('provider_unavailable');
         for (const variable of variables) expect(res.json().msg).toContain(variable);
       }
-      const unknown = await t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'myspace' } });
-      expect(unknown.json().msg).toContain('not available on this server until the operator sets their app: x, linkedin, linkedin-page, threads');
+      const unknown = await t.request({
+        method: 'POST',
+        url: '/public/v1/integrations/connect',
+        key: tenant.key,
+        payload: { provider: 'myspace' },
+      });
+      expect(unknown.json().msg).toContain(
+        'not available on this server until the operator sets their app: x, linkedin, linkedin-page, threads',
+      );
 
       // A channel the operator made (e.g. before the app's variables were removed) cannot be reconnected either.
-      const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'x', name: 'x', config: { accessToken: 'a'.repeat(20), userId: '1', username: 'someone' } });
-      const again = await t.request({ method: 'POST', url: `/public/v1/integrations/${channel.id}/reconnect`, key: tenant.key, payload: {} });
+      const channel = await t.services.channels.create(tenant.workspaceId, {
+        provider: 'x',
+        name: 'x',
+        config: { accessToken: 'a'.repeat(20), userId: '1', username: 'someone' },
+      });
+      const again = await t.request({
+        method: 'POST',
+        url: `/public/v1/integrations/${channel.id}/reconnect`,
+        key: tenant.key,
+        payload: {},
+      });
       expect(again.statusCode, again.body).toBe(400);
       expect(again.json().code).toBe('provider_unavailable');
     } finally {
@@ -42,13 +63,36 @@ describe('Threads with a BASE_URL that is not public', () => {
     const t = await createTestApp({ env: { BASE_URL: 'http://127.0.0.1:3000', THREADS_APP_ID: '1', THREADS_APP_SECRET: 'secret' } });
     try {
       const tenant = await createTenant(t);
-      const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'threads', name: 'threads', config: { accessToken: 'a'.repeat(20), userId: '1', username: 'someone' } });
-      const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(8, 8, [1, 2, 3]), 'a.png', 'image/png') });
+      const channel = await t.services.channels.create(tenant.workspaceId, {
+        provider: 'threads',
+        name: 'threads',
+        config: { accessToken: 'a'.repeat(20), userId: '1', username: 'someone' },
+      });
+      const uploaded = await t.request({
+        method: 'POST',
+        url: '/public/v1/upload',
+        key: tenant.key,
+        ...fileBody(png(8, 8, [1, 2, 3]), 'a.png', 'image/png'),
+      });
       const image = uploaded.json() as { id: string; path: string };
-      const [withImage] = await createOk(t, tenant, { type: 'draft', date: new Date().toISOString(), posts: [{ integration: { id: channel.id }, value: [{ content: '<p>Look</p>', image: [{ id: image.id, path: image.path }] }], settings: { __type: 'threads' } }] });
+      const [withImage] = await createOk(t, tenant, {
+        type: 'draft',
+        date: new Date().toISOString(),
+        posts: [
+          {
+            integration: { id: channel.id },
+            value: [{ content: '<p>Look</p>', image: [{ id: image.id, path: image.path }] }],
+            settings: { __type: 'threads' },
+          },
+        ],
+      });
       const missing = await t.request({ method: 'GET', url: `/public/v1/posts/${withImage!.postId}/missing`, key: tenant.key });
       expect(missing.body).toContain('BASE_URL (http://127.0.0.1:3000) is not a public address');
-      const [textOnly] = await createOk(t, tenant, { type: 'draft', date: new Date().toISOString(), posts: [{ integration: { id: channel.id }, value: [{ content: '<p>Just words</p>' }], settings: { __type: 'threads' } }] });
+      const [textOnly] = await createOk(t, tenant, {
+        type: 'draft',
+        date: new Date().toISOString(),
+        posts: [{ integration: { id: channel.id }, value: [{ content: '<p>Just words</p>' }], settings: { __type: 'threads' } }],
+      });
       const none = await t.request({ method: 'GET', url: `/public/v1/posts/${textOnly!.postId}/missing`, key: tenant.key });
       expect(none.body).not.toContain('BASE_URL');
     } finally {
@@ -63,14 +107,21 @@ describe('two applications in one process', () => {
     const without = await createTestApp({ env: { BASE_URL: 'http://127.0.0.1:3000' } });
     try {
       const available = async (t: typeof withX) => {
-        const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as { platforms: Array<{ identifier: string; available: boolean }> };
+        const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as {
+          platforms: Array<{ identifier: string; available: boolean }>;
+        };
         return platforms.find((p) => p.identifier === 'x')!.available;
       };
       // The application started first keeps its X app after the second one started without it.
       expect(await available(withX)).toBe(true);
       expect(await available(without)).toBe(false);
       const tenant = await createTenant(withX);
-      const res = await withX.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: { provider: 'x' } });
+      const res = await withX.request({
+        method: 'POST',
+        url: '/public/v1/integrations/connect',
+        key: tenant.key,
+        payload: { provider: 'x' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(new URL((res.json() as { url: string }).url).searchParams.get('client_id')).toBe('x-client');
     } finally {

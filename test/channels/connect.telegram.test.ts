@@ -16,8 +16,15 @@ beforeAll(async () => {
 });
 afterAll(() => bot.stop());
 
-const connect = (tenant: Tenant, body: Record<string, unknown>) => t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
-const telegram = (extra: Record<string, unknown> = {}) => ({ provider: 'telegram', botToken: bot.token, chatId: '@heraldnews', apiBase: bot.url, ...extra });
+const connect = (tenant: Tenant, body: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
+const telegram = (extra: Record<string, unknown> = {}) => ({
+  provider: 'telegram',
+  botToken: bot.token,
+  chatId: '@heraldnews',
+  apiBase: bot.url,
+  ...extra,
+});
 
 async function connected(tenant: Tenant, extra: Record<string, unknown> = {}) {
   const res = await connect(tenant, telegram(extra));
@@ -26,14 +33,21 @@ async function connected(tenant: Tenant, extra: Record<string, unknown> = {}) {
 }
 
 async function listed(tenant: Tenant) {
-  return (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Array<{ id: string; name: string; profile: string }>;
+  return (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Array<{
+    id: string;
+    name: string;
+    profile: string;
+  }>;
 }
 
 describe('connecting through the API', () => {
-  it('checks the token live and creates the channel with the chat\'s real name and handle; again, it reconnects the same channel', async () => {
+  it("checks the token live and creates the channel with the chat's real name and handle; again, it reconnects the same channel", async () => {
     const tenant = await createTenant(t);
     const first = await connected(tenant);
-    expect(first).toMatchObject({ reconnected: false, integration: { name: 'Herald News', profile: 'heraldnews', identifier: 'telegram' } });
+    expect(first).toMatchObject({
+      reconnected: false,
+      integration: { name: 'Herald News', profile: 'heraldnews', identifier: 'telegram' },
+    });
     expect(bot.calls.filter((c) => c.method === 'getMe').length).toBeGreaterThan(0);
     // Kept by its numeric id, which survives a change of @username.
     expect(await t.services.channels.config(tenant.workspaceId, first.integration.id)).toMatchObject({ chatId: '-1001234567890' });
@@ -42,7 +56,7 @@ describe('connecting through the API', () => {
     expect((await listed(tenant)).map((c) => c.id)).toEqual([first.integration.id]);
   });
 
-  it('a wrong token is a 400 with Telegram\'s reason, and nothing is stored', async () => {
+  it("a wrong token is a 400 with Telegram's reason, and nothing is stored", async () => {
     const tenant = await createTenant(t);
     const res = await connect(tenant, telegram({ botToken: '4242424242:AAH-wrong-token-wrong-token-wrong' }));
     expect(res.statusCode).toBe(400);
@@ -71,7 +85,7 @@ describe('connecting through the API', () => {
     expect(await listed(tenant)).toEqual([]);
   });
 
-  it('needs channels:write, refuses channel-limited keys, and respects the plan\'s channel quota (402)', async () => {
+  it("needs channels:write, refuses channel-limited keys, and respects the plan's channel quota (402)", async () => {
     const reader = await createTenant(t, { scopes: ['channels:read'] });
     expect((await connect(reader, telegram())).statusCode).toBe(403);
     const limited = await createTenant(t, { channelIds: ['ch_x'] });
@@ -90,9 +104,15 @@ describe('connecting through the API', () => {
 
   it('the operator command path still creates Telegram channels (config checked by the same schema)', async () => {
     const tenant = await createTenant(t);
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'telegram', name: 'Ops', config: { botToken: bot.token, chatId: -1009876543210, apiBase: bot.url } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'telegram',
+      name: 'Ops',
+      config: { botToken: bot.token, chatId: -1009876543210, apiBase: bot.url },
+    });
     expect(channel.provider).toBe('telegram');
-    await expect(t.services.channels.create(tenant.workspaceId, { provider: 'telegram', name: 'Bad', config: { botToken: bot.token } })).rejects.toThrow(/chatId/);
+    await expect(
+      t.services.channels.create(tenant.workspaceId, { provider: 'telegram', name: 'Bad', config: { botToken: bot.token } }),
+    ).rejects.toThrow(/chatId/);
   });
 });
 
@@ -100,14 +120,23 @@ describe('publishing to Telegram', () => {
   it('a post with an image and two comments: a photo with its HTML caption, then the comments as a chain of replies', async () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
-    const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(40, 20), 'banner.png', 'image/png') });
+    const uploaded = await t.request({
+      method: 'POST',
+      url: '/public/v1/upload',
+      key: tenant.key,
+      ...fileBody(png(40, 20), 'banner.png', 'image/png'),
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const image = uploaded.json() as { id: string; path: string };
     const [created] = await createOk(
       t,
       tenant,
       postBody(integration.id, { type: 'now' }, [
-        { content: '<h1>Launch</h1><p>We <strong>ship</strong> today &amp; <a href="https://example.com/x">read more</a></p><ul><li>fast</li><li>small</li></ul>', image: [{ id: image.id, path: image.path }] },
+        {
+          content:
+            '<h1>Launch</h1><p>We <strong>ship</strong> today &amp; <a href="https://example.com/x">read more</a></p><ul><li>fast</li><li>small</li></ul>',
+          image: [{ id: image.id, path: image.path }],
+        },
         { content: '<p>First <em>comment</em></p>' },
         { content: '<p>Second comment &lt;3</p>' },
       ]),
@@ -131,8 +160,16 @@ describe('publishing to Telegram', () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
     const files = [];
-    for (const rgb of [[1, 2, 3], [4, 5, 6]] as const) {
-      const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(8, 8, [...rgb]), `a${rgb[0]}.png`, 'image/png') });
+    for (const rgb of [
+      [1, 2, 3],
+      [4, 5, 6],
+    ] as const) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/public/v1/upload',
+        key: tenant.key,
+        ...fileBody(png(8, 8, [...rgb]), `a${rgb[0]}.png`, 'image/png'),
+      });
       files.push(res.json() as { id: string; path: string });
     }
     const [album] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }, [{ content: '<p>Two</p>', image: files }]));
@@ -143,15 +180,25 @@ describe('publishing to Telegram', () => {
     expect(group).toHaveLength(2);
     expect(group[0]!.shown).toBe('Two');
 
-    const [long] = await createOk(t, tenant, postBody(integration.id, { type: 'draft' }, [{ content: `<p>${'x'.repeat(1025)}</p>`, image: [files[0]!] }]));
+    const [long] = await createOk(
+      t,
+      tenant,
+      postBody(integration.id, { type: 'draft' }, [{ content: `<p>${'x'.repeat(1025)}</p>`, image: [files[0]!] }]),
+    );
     const missing = (await t.request({ method: 'GET', url: `/public/v1/posts/${long!.postId}/missing`, key: tenant.key })).json();
-    expect(missing.missing).toEqual([expect.objectContaining({ field: 'value[0].content', reason: expect.stringMatching(/1024 characters; it has 1025/) })]);
+    expect(missing.missing).toEqual([
+      expect.objectContaining({ field: 'value[0].content', reason: expect.stringMatching(/1024 characters; it has 1025/) }),
+    ]);
   });
 
   it('a revoked bot disables the channel as needing reconnection and notifies; reconnecting keeps the id', async () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
-    bot.on(({ method }) => (method === 'sendMessage' ? { status: 403, body: { ok: false, error_code: 403, description: 'Forbidden: bot was kicked from the channel chat' } } : undefined));
+    bot.on(({ method }) =>
+      method === 'sendMessage'
+        ? { status: 403, body: { ok: false, error_code: 403, description: 'Forbidden: bot was kicked from the channel chat' } }
+        : undefined,
+    );
     const [created] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
     await t.settle();
     bot.reset();
@@ -163,10 +210,20 @@ describe('publishing to Telegram', () => {
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json();
     expect(JSON.stringify(notes)).toContain('bot was kicked');
 
-    const reconnect = await t.request({ method: 'POST', url: `/public/v1/integrations/${integration.id}/reconnect`, key: tenant.key, payload: { botToken: bot.token } });
+    const reconnect = await t.request({
+      method: 'POST',
+      url: `/public/v1/integrations/${integration.id}/reconnect`,
+      key: tenant.key,
+      payload: { botToken: bot.token },
+    });
     expect(reconnect.statusCode, reconnect.body).toBe(200);
     expect(reconnect.json()).toMatchObject({ reconnected: true, integration: { id: integration.id, disabled: false } });
-    const other = await t.request({ method: 'POST', url: `/public/v1/integrations/${integration.id}/reconnect`, key: tenant.key, payload: { chatId: '-1009876543210' } });
+    const other = await t.request({
+      method: 'POST',
+      url: `/public/v1/integrations/${integration.id}/reconnect`,
+      key: tenant.key,
+      payload: { chatId: '-1009876543210' },
+    });
     expect(other.statusCode).toBe(400);
     expect(other.json().code).toBe('different_account');
   });
@@ -174,9 +231,16 @@ describe('publishing to Telegram', () => {
   it('lists the chats the bot has seen with the recentChats tool', async () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
-    const res = await t.request({ method: 'POST', url: `/public/v1/integration-trigger/${integration.id}`, key: tenant.key, payload: { methodName: 'recentChats' } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/public/v1/integration-trigger/${integration.id}`,
+      key: tenant.key,
+      payload: { methodName: 'recentChats' },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().chats).toEqual(expect.arrayContaining([{ id: '-1001234567890', type: 'channel', title: 'Herald News', username: 'heraldnews' }]));
+    expect(res.json().chats).toEqual(
+      expect.arrayContaining([{ id: '-1001234567890', type: 'channel', title: 'Herald News', username: 'heraldnews' }]),
+    );
   });
 });
 
@@ -185,7 +249,8 @@ describe('changing and deleting channels', () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
     const group = await t.services.groups.create(tenant.workspaceId, 'Client A');
-    const patch = (payload: Record<string, unknown>) => t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: tenant.key, payload });
+    const patch = (payload: Record<string, unknown>) =>
+      t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: tenant.key, payload });
     const renamed = await patch({ name: 'News', group: group.id, preferredSettings: { disableNotification: true } });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'News', customer: { id: group.id } });
@@ -206,19 +271,28 @@ describe('changing and deleting channels', () => {
     expect(bot.calls.findLast((c) => c.method === 'sendMessage')!.params.disable_notification).toBe(true);
 
     const stranger = await createTenant(t);
-    expect((await t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: stranger.key, payload: { name: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url: `/public/v1/integrations/${integration.id}`, key: stranger.key, payload: { name: 'x' } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('DELETE refuses with 409 naming the scheduled posts; force moves them to draft and deletes the channel, keeping them', async () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
-    const [scheduled] = await createOk(t, tenant, postBody(integration.id, { type: 'schedule', date: new Date(Date.now() + 30 * 86_400_000).toISOString() }));
+    const [scheduled] = await createOk(
+      t,
+      tenant,
+      postBody(integration.id, { type: 'schedule', date: new Date(Date.now() + 30 * 86_400_000).toISOString() }),
+    );
     const refused = await t.request({ method: 'DELETE', url: `/public/v1/integrations/${integration.id}`, key: tenant.key });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'channel_has_scheduled_posts', posts: [scheduled!.postId] });
     expect(refused.json().msg).toContain(scheduled!.postId);
     const stranger = await createTenant(t);
-    expect((await t.request({ method: 'DELETE', url: `/public/v1/integrations/${integration.id}?force=true`, key: stranger.key })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/public/v1/integrations/${integration.id}?force=true`, key: stranger.key })).statusCode,
+    ).toBe(404);
 
     const forced = await t.request({ method: 'DELETE', url: `/public/v1/integrations/${integration.id}?force=true`, key: tenant.key });
     expect(forced.statusCode, forced.body).toBe(200);
@@ -238,7 +312,10 @@ describe('credentials that expire', () => {
     const tenant = await createTenant(t);
     const { integration } = await connected(tenant);
     // Due until renewed: the renewed configuration carries the new chat id.
-    provider.renewal = { due: (config) => config.chatId !== '-1009876543210', renew: async (ctx) => ({ ...ctx.config, chatId: '-1009876543210' }) };
+    provider.renewal = {
+      due: (config) => config.chatId !== '-1009876543210',
+      renew: async (ctx) => ({ ...ctx.config, chatId: '-1009876543210' }),
+    };
     const [moved] = await createOk(t, tenant, postBody(integration.id, { type: 'now' }));
     await t.settle();
     const sent = bot.find((await getPost(t, tenant, moved!.postId)).releaseId!)!;

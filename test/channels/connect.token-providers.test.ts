@@ -19,18 +19,34 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const connect = (tenant: Tenant, body: Record<string, unknown>) => t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
+const connect = (tenant: Tenant, body: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: '/public/v1/integrations/connect', key: tenant.key, payload: body });
 
 describe('bluesky', () => {
   it('signs in with the app password and names the channel after the account; a wrong password is a 400', async () => {
     const tenant = await createTenant(t);
-    const wrong = await connect(tenant, { provider: 'bluesky', service: pds.url, identifier: pds.account.handle, appPassword: 'zzzz-zzzz-zzzz-zzzz' });
+    const wrong = await connect(tenant, {
+      provider: 'bluesky',
+      service: pds.url,
+      identifier: pds.account.handle,
+      appPassword: 'zzzz-zzzz-zzzz-zzzz',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().code).toBe('platform_refused');
-    const right = await connect(tenant, { provider: 'bluesky', service: pds.url, identifier: pds.account.handle, appPassword: pds.account.appPassword });
+    const right = await connect(tenant, {
+      provider: 'bluesky',
+      service: pds.url,
+      identifier: pds.account.handle,
+      appPassword: pds.account.appPassword,
+    });
     expect(right.statusCode, right.body).toBe(200);
     expect(right.json()).toMatchObject({ reconnected: false, integration: { identifier: 'bluesky', profile: pds.account.handle } });
-    const again = await connect(tenant, { provider: 'bluesky', service: pds.url, identifier: pds.account.did, appPassword: pds.account.appPassword });
+    const again = await connect(tenant, {
+      provider: 'bluesky',
+      service: pds.url,
+      identifier: pds.account.did,
+      appPassword: pds.account.appPassword,
+    });
     expect(again.json()).toMatchObject({ reconnected: true, integration: { id: right.json().integration.id } });
   });
 });

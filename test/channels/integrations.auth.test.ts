@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => fake.stop());
 
 async function webhookChannel(app: TestApp, tenant: Tenant): Promise<string> {
-  const channel = await app.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+  const channel = await app.services.channels.create(tenant.workspaceId, {
+    provider: 'webhook',
+    name: 'Hook',
+    config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+  });
   return channel.id;
 }
 
@@ -36,7 +40,11 @@ describe('POST /public/v1/integrations/:id/reconnect', () => {
   runAuthMatrix(() => t, {
     method: 'POST',
     url: async (app, tenant) => {
-      const channel = await app.services.channels.create(tenant.workspaceId, { provider: 'mastodon', name: 'Masto', config: { instance: fake.url, accessToken: 'tok_0123456789abcdef0123' } });
+      const channel = await app.services.channels.create(tenant.workspaceId, {
+        provider: 'mastodon',
+        name: 'Masto',
+        config: { instance: fake.url, accessToken: 'tok_0123456789abcdef0123' },
+      });
       return `/public/v1/integrations/${channel.id}/reconnect`;
     },
     body: {},
@@ -45,9 +53,18 @@ describe('POST /public/v1/integrations/:id/reconnect', () => {
 });
 
 describe('PATCH /public/v1/integrations/:id', () => {
-  runAuthMatrix(() => t, { method: 'PATCH', url: async (app, tenant) => `/public/v1/integrations/${await webhookChannel(app, tenant)}`, body: { name: 'Renamed' }, scope: 'channels:write' });
+  runAuthMatrix(() => t, {
+    method: 'PATCH',
+    url: async (app, tenant) => `/public/v1/integrations/${await webhookChannel(app, tenant)}`,
+    body: { name: 'Renamed' },
+    scope: 'channels:write',
+  });
 });
 
 describe('DELETE /public/v1/integrations/:id', () => {
-  runAuthMatrix(() => t, { method: 'DELETE', url: async (app, tenant) => `/public/v1/integrations/${await webhookChannel(app, tenant)}`, scope: 'channels:write' });
+  runAuthMatrix(() => t, {
+    method: 'DELETE',
+    url: async (app, tenant) => `/public/v1/integrations/${await webhookChannel(app, tenant)}`,
+    scope: 'channels:write',
+  });
 });

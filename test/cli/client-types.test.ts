@@ -12,7 +12,9 @@ describe("the user command's API types", () => {
   it('stay on the client side: the command imports nothing of the server', () => {
     const dir = new URL('../../src/client/', import.meta.url);
     const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const imports = files.flatMap((f) => [...fs.readFileSync(new URL(f, dir), 'utf8').matchAll(/from '(\.\.?\/[^']+)'/g)].map((m) => new URL(m[1]!, new URL(f, dir)).pathname));
+    const imports = files.flatMap((f) =>
+      [...fs.readFileSync(new URL(f, dir), 'utf8').matchAll(/from '(\.\.?\/[^']+)'/g)].map((m) => new URL(m[1]!, new URL(f, dir)).pathname),
+    );
     expect(imports.filter((p) => !p.includes('/src/client/') && !p.endsWith('/package.json'))).toEqual([]);
   });
 });

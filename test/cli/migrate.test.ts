@@ -20,26 +20,34 @@ afterAll(async () => {
 });
 
 describe('herald migrate (migrations once per release)', () => {
-  it('a process started with MIGRATE_ON_START=false refuses a database that lacks migrations, naming the command', async () => {
-    const result = await herald(['serve'], { ...env, MIGRATE_ON_START: 'false', PORT: '0', HOST: '127.0.0.1' });
-    expect(result.code).toBe(78);
-    expect(result.stderr).toMatch(/lacks \d+ migration\(s\).*run `herald migrate`/);
-    expect(result.stderr).not.toMatch(/ at .*\.ts:\d+/);
-  }, processBudget(1));
+  it(
+    'a process started with MIGRATE_ON_START=false refuses a database that lacks migrations, naming the command',
+    async () => {
+      const result = await herald(['serve'], { ...env, MIGRATE_ON_START: 'false', PORT: '0', HOST: '127.0.0.1' });
+      expect(result.code).toBe(78);
+      expect(result.stderr).toMatch(/lacks \d+ migration\(s\).*run `herald migrate`/);
+      expect(result.stderr).not.toMatch(/ at .*\.ts:\d+/);
+    },
+    processBudget(1),
+  );
 
-  it('applies the pending migrations once, then reports the database up to date', async () => {
-    const first = await herald(['migrate', '--json'], env);
-    expect(first.code, first.stderr).toBe(0);
-    const applied = (JSON.parse(first.stdout) as { applied: string[] }).applied;
-    expect(applied.length).toBeGreaterThan(0);
-    expect(applied[0]).toMatch(/foundation/);
-    const again = await herald(['migrate'], env);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout.trim()).toBe('the database is up to date');
-    // And now the admin commands run without migrating anything.
-    const ws = await herald(['admin', 'workspace', 'create', '--name', 'After', '--json'], { ...env, MIGRATE_ON_START: 'false' });
-    expect(ws.code, ws.stderr).toBe(0);
-  }, processBudget(3));
+  it(
+    'applies the pending migrations once, then reports the database up to date',
+    async () => {
+      const first = await herald(['migrate', '--json'], env);
+      expect(first.code, first.stderr).toBe(0);
+      const applied = (JSON.parse(first.stdout) as { applied: string[] }).applied;
+      expect(applied.length).toBeGreaterThan(0);
+      expect(applied[0]).toMatch(/foundation/);
+      const again = await herald(['migrate'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout.trim()).toBe('the database is up to date');
+      // And now the admin commands run without migrating anything.
+      const ws = await herald(['admin', 'workspace', 'create', '--name', 'After', '--json'], { ...env, MIGRATE_ON_START: 'false' });
+      expect(ws.code, ws.stderr).toBe(0);
+    },
+    processBudget(3),
+  );
 });
 
 describe('the migration check at start-up', () => {
@@ -63,8 +71,12 @@ describe('the migration check at start-up', () => {
 
       // A migration this version has and the database lacks is pending, as the migrator reports it.
       const newest = names[names.length - 1]!;
-      const table = sql.table(fresh.target.kind === 'postgres' ? `${fresh.target.schema}.${DEFAULT_MIGRATION_TABLE}` : DEFAULT_MIGRATION_TABLE);
-      const [row] = (await sql<{ name: string; timestamp: string }>`select name, timestamp from ${table} where name = ${newest}`.execute(db)).rows;
+      const table = sql.table(
+        fresh.target.kind === 'postgres' ? `${fresh.target.schema}.${DEFAULT_MIGRATION_TABLE}` : DEFAULT_MIGRATION_TABLE,
+      );
+      const [row] = (
+        await sql<{ name: string; timestamp: string }>`select name, timestamp from ${table} where name = ${newest}`.execute(db)
+      ).rows;
       await sql`delete from ${table} where name = ${newest}`.execute(db);
       expect(await pendingMigrations(db)).toEqual([newest]);
       await sql`insert into ${table} (name, timestamp) values (${newest}, ${row!.timestamp})`.execute(db);

@@ -78,7 +78,11 @@ function readTrace(trace: string): Loaded {
   const files = lines.filter((line) => !line.startsWith('intl:') && !line.includes('/test/helpers/module-trace'));
   const compiled = files
     .filter((file) => /\/dist\/build-[^/]+\/.+\.js$/.test(file))
-    .flatMap((file) => (JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((source) => path.resolve(path.dirname(file), source)));
+    .flatMap((file) =>
+      (JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((source) =>
+        path.resolve(path.dirname(file), source),
+      ),
+    );
   return { files, intl, compiled };
 }
 
@@ -107,43 +111,53 @@ function traced(name: string): { trace: string; env: Record<string, string> } {
 }
 
 describe('what a start loads', () => {
-  it('the server runs the build and loads each heavy dependency only with its feature', async () => {
-    const { trace, env: tracedEnv } = traced('serve');
-    const server = await startServerProcess(tracedEnv);
-    try {
-      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-    const loaded = readTrace(trace);
-    const everything = packagesOf([...loaded.files, ...loaded.compiled]);
+  it(
+    'the server runs the build and loads each heavy dependency only with its feature',
+    async () => {
+      const { trace, env: tracedEnv } = traced('serve');
+      const server = await startServerProcess(tracedEnv);
+      try {
+        expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      const loaded = readTrace(trace);
+      const everything = packagesOf([...loaded.files, ...loaded.compiled]);
 
-    expect(loaded.files.some((file) => /\/dist\/build-[^/]+\/cli\.js$/.test(file))).toBe(true);
-    expect(loaded.files.filter((file) => /\.[cm]?ts$/.test(file))).toEqual([]);
+      expect(loaded.files.some((file) => /\/dist\/build-[^/]+\/cli\.js$/.test(file))).toBe(true);
+      expect(loaded.files.filter((file) => /\.[cm]?ts$/.test(file))).toEqual([]);
 
-    for (const [name, configured] of Object.entries(WITH_THEIR_FEATURE)) expect(everything.has(name), name).toBe(configured);
-    expect(everything.has('better-sqlite3')).toBe(BACKEND === 'sqlite');
-    expect(ON_FIRST_USE.filter((name) => everything.has(name))).toEqual([]);
-    expect([...packagesOf(loaded.files)].filter((name) => BUNDLED.includes(name))).toEqual([]);
+      for (const [name, configured] of Object.entries(WITH_THEIR_FEATURE)) expect(everything.has(name), name).toBe(configured);
+      expect(everything.has('better-sqlite3')).toBe(BACKEND === 'sqlite');
+      expect(ON_FIRST_USE.filter((name) => everything.has(name))).toEqual([]);
+      expect([...packagesOf(loaded.files)].filter((name) => BUNDLED.includes(name))).toEqual([]);
 
-    // Zod's messages in English only: the others (some 60 languages, over half of zod) stay out of the build's loaded code.
-    const locales = loaded.compiled.filter((source) => source.includes('/node_modules/zod/v4/locales/')).map((source) => path.basename(source));
-    expect(locales.filter((name) => name !== 'index.js')).toEqual(['en.js']);
-    // No ICU formatting at start (a number's toLocaleString in a schema's text maps several MiB of locale data).
-    expect(loaded.intl).toEqual([]);
-  }, processBudget(1));
+      // Zod's messages in English only: the others (some 60 languages, over half of zod) stay out of the build's loaded code.
+      const locales = loaded.compiled
+        .filter((source) => source.includes('/node_modules/zod/v4/locales/'))
+        .map((source) => path.basename(source));
+      expect(locales.filter((name) => name !== 'index.js')).toEqual(['en.js']);
+      // No ICU formatting at start (a number's toLocaleString in a schema's text maps several MiB of locale data).
+      expect(loaded.intl).toEqual([]);
+    },
+    processBudget(1),
+  );
 
-  it('an operator command loads neither the HTTP server nor any heavy dependency it does not use', async () => {
-    const { trace, env: tracedEnv } = traced('admin');
-    const result = await herald(['admin', 'workspace', 'create', '--name', 'Traced', '--json'], tracedEnv);
-    expect(result.code, result.stderr).toBe(0);
-    const loaded = readTrace(trace);
-    const everything = packagesOf([...loaded.files, ...loaded.compiled]);
+  it(
+    'an operator command loads neither the HTTP server nor any heavy dependency it does not use',
+    async () => {
+      const { trace, env: tracedEnv } = traced('admin');
+      const result = await herald(['admin', 'workspace', 'create', '--name', 'Traced', '--json'], tracedEnv);
+      expect(result.code, result.stderr).toBe(0);
+      const loaded = readTrace(trace);
+      const everything = packagesOf([...loaded.files, ...loaded.compiled]);
 
-    expect(loaded.files.filter((file) => /\.[cm]?ts$/.test(file))).toEqual([]);
-    expect(HTTP_SERVER.filter((name) => everything.has(name))).toEqual([]);
-    expect(loaded.intl).toEqual([]);
-    expect(ON_FIRST_USE.filter((name) => everything.has(name))).toEqual([]);
-    for (const [name, configured] of Object.entries(WITH_THEIR_FEATURE)) expect(everything.has(name) && !configured, name).toBe(false);
-  }, processBudget(1));
+      expect(loaded.files.filter((file) => /\.[cm]?ts$/.test(file))).toEqual([]);
+      expect(HTTP_SERVER.filter((name) => everything.has(name))).toEqual([]);
+      expect(loaded.intl).toEqual([]);
+      expect(ON_FIRST_USE.filter((name) => everything.has(name))).toEqual([]);
+      for (const [name, configured] of Object.entries(WITH_THEIR_FEATURE)) expect(everything.has(name) && !configured, name).toBe(false);
+    },
+    processBudget(1),
+  );
 });

@@ -18,7 +18,21 @@ describe("the user command's help", () => {
       for (const sub of command.commands) visit(sub, [...path, sub.name()]);
     };
     for (const command of program.commands) visit(command, [command.name()]);
-    expect(program.commands.map((c) => c.name())).toEqual(['login', 'logout', 'whoami', 'status', 'workspaces', 'channels', 'groups', 'posts', 'upload', 'upload-url', 'upload-link', 'media', 'notifications']);
+    expect(program.commands.map((c) => c.name())).toEqual([
+      'login',
+      'logout',
+      'whoami',
+      'status',
+      'workspaces',
+      'channels',
+      'groups',
+      'posts',
+      'upload',
+      'upload-url',
+      'upload-link',
+      'media',
+      'notifications',
+    ]);
     expect(missing).toEqual([]);
   });
 });

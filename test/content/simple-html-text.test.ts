@@ -17,7 +17,27 @@ function random(seed: number) {
   return { next, int, pick };
 }
 
-const WORDS = ['burst', 'Hello', 'x', 'a.b', 'naïve', '日本語', '🎉', 'e\u0301', 'x\u00a0y', '&amp;', '&lt;b&gt;', '&quot;q&quot;', '&#39;', '&apos;', '&nbsp;', '&amp;lt;', '1,2', '(c)', '—'];
+const WORDS = [
+  'burst',
+  'Hello',
+  'x',
+  'a.b',
+  'naïve',
+  '日本語',
+  '🎉',
+  'e\u0301',
+  'x\u00a0y',
+  '&amp;',
+  '&lt;b&gt;',
+  '&quot;q&quot;',
+  '&#39;',
+  '&apos;',
+  '&nbsp;',
+  '&amp;lt;',
+  '1,2',
+  '(c)',
+  '—',
+];
 const SPACES = ['', ' ', '  ', '\t', '\n', '\r\n', '\f', '\u200b', ' \n ', '\u00a0', '\u2003'];
 const INLINE = ['strong', 'b', 'em', 'i', 'u', 's', 'del', 'span', 'code'];
 const BREAKS = ['<br>', '<br/>', '<br />'];
@@ -128,7 +148,7 @@ describe('simple HTML to text', () => {
     ['<p>zero\u200bwidth and\u00a0nbsp and\u2003em</p>'],
     ['<p>tabs\tand\r\nnewlines\fform</p>'],
     ['<p>one</p>\n<p>two</p>'],
-  ])('gives html-to-text\'s text for %j', (html) => {
+  ])("gives html-to-text's text for %j", (html) => {
     const fast = simpleHtmlToText(html);
     expect(fast).not.toBeNull();
     expect(fast).toBe(reference(html));
@@ -155,7 +175,7 @@ describe('simple HTML to text', () => {
     expect(simpleHtmlToText(html)).toBeNull();
   });
 
-  it('gives html-to-text\'s text for generated documents of the subset', () => {
+  it("gives html-to-text's text for generated documents of the subset", () => {
     const rng = random(17);
     for (let i = 0; i < 5_000; i++) {
       const html = simpleDocument(rng);
@@ -164,7 +184,7 @@ describe('simple HTML to text', () => {
     }
   });
 
-  it('either gives html-to-text\'s text or declines, for documents with something outside the subset', () => {
+  it("either gives html-to-text's text or declines, for documents with something outside the subset", () => {
     const rng = random(42);
     let declined = 0;
     for (let i = 0; i < 5_000; i++) {
@@ -180,12 +200,32 @@ describe('simple HTML to text', () => {
     const rng = random(7);
     for (let i = 0; i < 1_000; i++) {
       const words: string[] = [];
-      for (let n = rng.int(12); n >= 0; n--) words.push(rng.pick(['Hello', 'world', 'a&b', '<tag>', '"q"', "it's", 'x\u00a0y', '🎉', '\n', '\n\n', '  ', 'https://example.com/a?b=c&d=e']));
+      for (let n = rng.int(12); n >= 0; n--)
+        words.push(
+          rng.pick([
+            'Hello',
+            'world',
+            'a&b',
+            '<tag>',
+            '"q"',
+            "it's",
+            'x\u00a0y',
+            '🎉',
+            '\n',
+            '\n\n',
+            '  ',
+            'https://example.com/a?b=c&d=e',
+          ]),
+        );
       for (const stored of [postContentToHtml(words.join(' ')), postContentToHtml(`<p>${words.join(' ')}</p>`)]) {
         const fast = simpleHtmlToText(stored);
         if (stored.includes('<a ')) continue;
         expect(fast, stored).not.toBeNull();
-        expect(htmlToPlainText(stored)).toBe(reference(stored).replace(/\n{3,}/g, '\n\n').trim());
+        expect(htmlToPlainText(stored)).toBe(
+          reference(stored)
+            .replace(/\n{3,}/g, '\n\n')
+            .trim(),
+        );
       }
     }
   });

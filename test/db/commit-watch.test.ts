@@ -56,10 +56,12 @@ describe('SQLite commit watch', () => {
     const next = reader.commitMark()!;
     expect(reader.committedSince(next)).toBe(false);
     // A transaction that rolls back publishes nothing.
-    await expect(db.transaction().execute(async (trx) => {
-      await sql`insert into notes (id, body) values (2, 'two')`.execute(trx);
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`insert into notes (id, body) values (2, 'two')`.execute(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect(reader.committedSince(next)).toBe(false);
   });
 
@@ -77,23 +79,30 @@ describe('SQLite commit watch', () => {
     expect(reader.committedSince(again)).toBe(true);
   });
 
-  it('a commit by another operating-system process moves the mark', async () => {
-    const { reader, file } = await open();
-    const mark = reader.commitMark()!;
-    const script = `const Database = require('better-sqlite3'); const db = new Database(process.argv[1]); db.prepare("insert into notes (id, body) values (7, 'from afar')").run(); db.close();`;
-    await run(process.execPath, ['-e', script, file], { cwd: process.cwd() });
-    expect(reader.committedSince(mark)).toBe(true);
-    expect(reader.first('select body from notes where id = 7', [])).toEqual({ body: 'from afar' });
-  }, processBudget(1, 20_000));
+  it(
+    'a commit by another operating-system process moves the mark',
+    async () => {
+      const { reader, file } = await open();
+      const mark = reader.commitMark()!;
+      const script = `const Database = require('better-sqlite3'); const db = new Database(process.argv[1]); db.prepare("insert into notes (id, body) values (7, 'from afar')").run(); db.close();`;
+      await run(process.execPath, ['-e', script, file], { cwd: process.cwd() });
+      expect(reader.committedSince(mark)).toBe(true);
+      expect(reader.first('select body from notes where id = 7', [])).toEqual({ body: 'from afar' });
+    },
+    processBudget(1, 20_000),
+  );
 
-  it.skipIf(process.platform !== 'linux')('its descriptor of the shared-memory file is closed with the database, after SQLite\'s own', async () => {
-    const { db, file } = await open();
-    // SQLite's connections hold the file too; the watch adds one descriptor of its own.
-    const before = shmDescriptors(file);
-    expect(before).toBeGreaterThanOrEqual(2);
-    await db.destroy();
-    opened.pop();
-    expect(shmDescriptors(file)).toBe(0);
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
-  });
+  it.skipIf(process.platform !== 'linux')(
+    "its descriptor of the shared-memory file is closed with the database, after SQLite's own",
+    async () => {
+      const { db, file } = await open();
+      // SQLite's connections hold the file too; the watch adds one descriptor of its own.
+      const before = shmDescriptors(file);
+      expect(before).toBeGreaterThanOrEqual(2);
+      await db.destroy();
+      opened.pop();
+      expect(shmDescriptors(file)).toBe(0);
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    },
+  );
 });

@@ -28,9 +28,12 @@ describe.skipIf(BACKEND !== 'postgres')('a PostgreSQL connection lost while in u
       // the moment `pg` reports the loss as an 'error' event on the client.
       await expect(sql`select 1`.execute(conn)).rejects.toThrow();
     });
-    await db.transaction().execute(async (trx) => {
-      await expect(sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx)).rejects.toThrow(/terminat/);
-    }).catch(() => {});
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await expect(sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx)).rejects.toThrow(/terminat/);
+      })
+      .catch(() => {});
     const next = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
     expect(next.rows[0]!.pid).not.toBe(pids[0]);
   });

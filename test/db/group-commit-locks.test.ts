@@ -82,6 +82,9 @@ describe.skipIf(BACKEND !== 'postgres')('group commit and row locks taken in ano
     // The batch was rolled back; each item ran alone after the other transaction's commit.
     expect(await results).toEqual([11, 11]);
     const { rows } = await sql<{ id: string; n: number }>`select id, n from gc_rows order by id`.execute(db);
-    expect(rows).toEqual([{ id: 'a', n: 11 }, { id: 'b', n: 11 }]);
+    expect(rows).toEqual([
+      { id: 'a', n: 11 },
+      { id: 'b', n: 11 },
+    ]);
   }, 60_000);
 });

@@ -7,7 +7,9 @@ import { BACKEND, freshSingleConnection, type FreshDatabase } from '../helpers/b
 
 // The statements compiled once (`precompiled`) run on PostgreSQL as prepared statements: parsed
 // once per connection, then only bound and executed.
-const userById = precompiled<{ id: string }, Record<string, unknown>>((db, param) => db.selectFrom('users').selectAll().where('id', '=', param('id')));
+const userById = precompiled<{ id: string }, Record<string, unknown>>((db, param) =>
+  db.selectFrom('users').selectAll().where('id', '=', param('id')),
+);
 
 let database: FreshDatabase;
 let db: Db;
@@ -17,14 +19,18 @@ describe.skipIf(BACKEND !== 'postgres')('prepared statements (PostgreSQL)', () =
     // One connection, so the statements the test looks for are on the connection it asks.
     ({ database, db } = await freshSingleConnection());
     await migrateToLatest(db);
-    await db.insertInto('users').values({ id: 'u1', email: 'prepared@example.test', name: null, created_at: '2026-11-23T09:00:00.000Z' }).execute();
+    await db
+      .insertInto('users')
+      .values({ id: 'u1', email: 'prepared@example.test', name: null, created_at: '2026-11-23T09:00:00.000Z' })
+      .execute();
   });
   afterAll(async () => {
     await db?.destroy();
     await database?.drop();
   });
 
-  const prepared = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map((r) => r.statement);
+  const prepared = async () =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map((r) => r.statement);
 
   it('a statement compiled once is prepared on the connection and reused, not prepared again', async () => {
     expect(await userById(db, { id: 'u1' })).toMatchObject([{ id: 'u1' }]);

@@ -17,9 +17,12 @@ let t: TestApp;
 let origin: string;
 let browser: Browser;
 
-beforeAll(async () => {
-  ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
-}, processBudget(1, 30_000));
+beforeAll(
+  async () => {
+    ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
+  },
+  processBudget(1, 30_000),
+);
 
 afterAll(async () => {
   await browser?.close();
@@ -40,13 +43,24 @@ describe('GET /developers', () => {
     // The body in the example, with a real channel id, is accepted by the API.
     const body = /-d '([\s\S]+)'/.exec(example!)![1]!;
     const tenant = await webhookTenant(t, 'https://hooks.example.test/in');
-    const res = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, headers: { 'content-type': 'application/json' }, payload: body.replace('<channel id>', tenant.channelId) });
+    const res = await t.request({
+      method: 'POST',
+      url: '/public/v1/posts',
+      key: tenant.key,
+      headers: { 'content-type': 'application/json' },
+      payload: body.replace('<channel id>', tenant.channelId),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual([{ postId: expect.any(String), integration: tenant.channelId }]);
   });
 
   it('fits a phone: nothing is wider than the window, and no code block hides part of its text', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     const page = await context.newPage();
     await page.goto(`${origin}/developers`);
     // Runs in the page (a string, as the test's TypeScript has no DOM types).

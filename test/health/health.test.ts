@@ -48,7 +48,11 @@ describe('GET /healthz and GET /readyz', () => {
       const res = await app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'down', storage: 'down' }, msg: 'Not ready: redis, storage unreachable.' });
+      expect(res.json()).toEqual({
+        status: 'unavailable',
+        checks: { database: 'ok', redis: 'down', storage: 'down' },
+        msg: 'Not ready: redis, storage unreachable.',
+      });
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
       // A worker serves nothing else.
       expect((await app.inject({ method: 'GET', url: '/public/v1/status' })).statusCode).toBe(404);
@@ -71,18 +75,25 @@ describe('GET /healthz and GET /readyz', () => {
 });
 
 describe('herald serve --role', () => {
-  it('refuses api and worker without REDIS_URL, naming it (an API alone would queue where no worker looks)', async () => {
-    for (const role of ['api', 'worker']) {
-      const result = await herald(['serve', '--role', role], { REDIS_URL: '', DATABASE_URL: 'sqlite:/nonexistent/never-opened.db' });
-      expect(result.code, result.stderr).toBe(78);
-      expect(result.stderr).toMatch(new RegExp(`--role ${role} needs REDIS_URL`));
-    }
-  }, processBudget(2));
+  it(
+    'refuses api and worker without REDIS_URL, naming it (an API alone would queue where no worker looks)',
+    async () => {
+      for (const role of ['api', 'worker']) {
+        const result = await herald(['serve', '--role', role], { REDIS_URL: '', DATABASE_URL: 'sqlite:/nonexistent/never-opened.db' });
+        expect(result.code, result.stderr).toBe(78);
+        expect(result.stderr).toMatch(new RegExp(`--role ${role} needs REDIS_URL`));
+      }
+    },
+    processBudget(2),
+  );
 
-  it('refuses a role that does not exist', async () => {
-    const result = await herald(['serve', '--role', 'scheduler'], {});
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/Allowed choices are all, api, worker/);
-  }, processBudget(1));
+  it(
+    'refuses a role that does not exist',
+    async () => {
+      const result = await herald(['serve', '--role', 'scheduler'], {});
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/Allowed choices are all, api, worker/);
+    },
+    processBudget(1),
+  );
 });
-

@@ -25,7 +25,10 @@ export async function signInWithCode(t: TestApp, mail: MailServer, email: string
 }
 
 /** A user who owns a workspace, signed in through the pages with the mailed code. */
-export async function signedInOwner(t: TestApp, mail: MailServer): Promise<{ agent: WebAgent; email: string; userId: string; workspaceId: string; workspaceName: string }> {
+export async function signedInOwner(
+  t: TestApp,
+  mail: MailServer,
+): Promise<{ agent: WebAgent; email: string; userId: string; workspaceId: string; workspaceName: string }> {
   const email = `${unique('owner')}@example.test`;
   const user = await t.services.users.create({ email });
   const ws = await t.services.workspaces.create({ name: unique('Acme'), ownerId: user.id });

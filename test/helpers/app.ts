@@ -83,13 +83,25 @@ export async function createTestApp(
       ...scaleEnv(prefix),
       ...options.env,
     });
-    runtime = await openRuntime(config, { target: fresh.target, ...(options.clock && { clock: options.clock }), ...(options.outbound && { outbound: options.outbound }), ...(options.onQuery && { onQuery: options.onQuery }), ...(options.uploadLinks && { uploadLinks: options.uploadLinks }) });
+    runtime = await openRuntime(config, {
+      target: fresh.target,
+      ...(options.clock && { clock: options.clock }),
+      ...(options.outbound && { outbound: options.outbound }),
+      ...(options.onQuery && { onQuery: options.onQuery }),
+      ...(options.uploadLinks && { uploadLinks: options.uploadLinks }),
+    });
   } catch (error) {
     await fresh.drop();
     throw error;
   }
   try {
-    app = await buildApp(config, { services: runtime.services, clock: runtime.clock, redis: runtime.redis, readiness: runtime.readiness, logger: false });
+    app = await buildApp(config, {
+      services: runtime.services,
+      clock: runtime.clock,
+      redis: runtime.redis,
+      readiness: runtime.readiness,
+      logger: false,
+    });
     options.extraRoutes?.(app);
     await app.ready();
     publisher = createPublisher(runtime, silentLog, { hooks: options.publisherHooks, options: options.publisherOptions });

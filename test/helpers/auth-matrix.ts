@@ -208,7 +208,10 @@ export function runAuthMatrix(getApp: () => TestApp, route: RouteUnderTest): voi
       const scope = route.scope;
       it(`403 naming ${scope} when the OAuth token was not granted it`, async () => {
         const tenant = await createTenant(getApp());
-        const { accessToken } = await issueOAuthToken(getApp(), { ...tenant, scopes: [scope === 'posts:read' ? 'media:write' : 'posts:read'] });
+        const { accessToken } = await issueOAuthToken(getApp(), {
+          ...tenant,
+          scopes: [scope === 'posts:read' ? 'media:write' : 'posts:read'],
+        });
         const body = expectMsg(await call(`Bearer ${accessToken}`, tenant), 403, new RegExp(scope));
         expect(body.scope).toBe(scope);
       });

@@ -145,7 +145,11 @@ export async function freshSingleConnection(): Promise<{ database: FreshDatabase
 export async function freshDatabaseUrl(): Promise<{ url: string; dataDir: string; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-proc-'));
   if (BACKEND === 'sqlite') {
-    return { url: `sqlite:${path.join(dataDir, 'herald.db')}`, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${path.join(dataDir, 'herald.db')}`,
+      dataDir,
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const database = await createPostgresDatabase('herald_t');
   return {

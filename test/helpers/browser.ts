@@ -9,15 +9,27 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /** Debian's headless Chromium, allowed to reach loopback only. */
 export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
   });
 }
 
 /** A test app listening on a loopback port (BASE_URL is its origin), Chromium to visit it, and the directory for its screenshots. */
-export async function servedToChromium(artifacts: string, options: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; origin: string; browser: Browser }> {
+export async function servedToChromium(
+  artifacts: string,
+  options: Parameters<typeof createTestApp>[0] = {},
+): Promise<{ t: TestApp; origin: string; browser: Browser }> {
   fs.mkdirSync(artifacts, { recursive: true });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -30,7 +42,9 @@ export async function servedToChromium(artifacts: string, options: Parameters<ty
 export async function shootBothWidths(page: Page, dir: string, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
-  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
+  const widths = (await page.evaluate(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  )) as { scroll: number; client: number };
   await page.screenshot({ path: path.join(dir, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 860 });
   expect(widths.scroll, `${name} is wider than a phone`).toBeLessThanOrEqual(widths.client);

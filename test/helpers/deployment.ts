@@ -22,7 +22,12 @@ export function deploymentEnv(databaseUrl: string, dataDir: string, extra: Recor
  * A workspace with `channels` webhook channels pointing at `url` (signed with the test secret),
  * an owner, and a full-scope key for that owner; straight through the services.
  */
-export async function seedWorkspace(env: Record<string, string>, url: string, channels: number, name = 'Scale'): Promise<{ key: string; channelIds: string[] }> {
+export async function seedWorkspace(
+  env: Record<string, string>,
+  url: string,
+  channels: number,
+  name = 'Scale',
+): Promise<{ key: string; channelIds: string[] }> {
   // Only the database is needed to seed: no queue, no Redis.
   const { REDIS_URL: _redis, STORAGE: _storage, ...databaseOnly } = env;
   const runtime = await openRuntime(loadConfig(databaseOnly));

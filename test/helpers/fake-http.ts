@@ -43,11 +43,16 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer> {
  * A body's fields and files by its content type: JSON, a URL-encoded form, or multipart form
  * data (strings through `field`, which may decode them). Unknown or empty bodies have no fields.
  */
-export async function parseBody(call: Pick<FakeCall, 'headers' | 'raw'>, field: (value: string) => unknown = (value) => value): Promise<{ fields: Record<string, unknown>; files: Map<string, File> }> {
+export async function parseBody(
+  call: Pick<FakeCall, 'headers' | 'raw'>,
+  field: (value: string) => unknown = (value) => value,
+): Promise<{ fields: Record<string, unknown>; files: Map<string, File> }> {
   const type = String(call.headers['content-type'] ?? '');
   const files = new Map<string, File>();
-  if (type.startsWith('application/json')) return { fields: call.raw.length ? (JSON.parse(call.raw.toString('utf8')) as Record<string, unknown>) : {}, files };
-  if (type.startsWith('application/x-www-form-urlencoded')) return { fields: Object.fromEntries(new URLSearchParams(call.raw.toString('utf8'))), files };
+  if (type.startsWith('application/json'))
+    return { fields: call.raw.length ? (JSON.parse(call.raw.toString('utf8')) as Record<string, unknown>) : {}, files };
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return { fields: Object.fromEntries(new URLSearchParams(call.raw.toString('utf8'))), files };
   const fields: Record<string, unknown> = {};
   if (type.startsWith('multipart/form-data')) {
     const form = await new Request('http://fake.test/', { method: 'POST', headers: { 'content-type': type }, body: call.raw }).formData();

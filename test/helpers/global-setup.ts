@@ -42,7 +42,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`HERALD_TEST_BACKEND=postgres needs Redis, but ${REDIS_URL} is not reachable (set REDIS_URL): ${(error as Error).message}`);
+    throw new Error(
+      `HERALD_TEST_BACKEND=postgres needs Redis, but ${REDIS_URL} is not reachable (set REDIS_URL): ${(error as Error).message}`,
+    );
   } finally {
     redis.disconnect();
   }

@@ -35,7 +35,8 @@ export async function startMailServer(): Promise<{
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          for (const rcpt of session.envelope.rcptTo) messages.push({ to: rcpt.address.toLowerCase(), subject: parsed.subject ?? '', text: parsed.text ?? '' });
+          for (const rcpt of session.envelope.rcptTo)
+            messages.push({ to: rcpt.address.toLowerCase(), subject: parsed.subject ?? '', text: parsed.text ?? '' });
           deliver();
           callback();
         })

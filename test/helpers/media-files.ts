@@ -167,7 +167,19 @@ export function bmp(width: number, height: number, rgb: Rgb = [10, 160, 90]): Bu
   for (let x = 0; x < width; x++) row.set([rgb[2], rgb[1], rgb[0]], x * 3);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
   const header = Buffer.concat([Buffer.from('BM', 'latin1'), u32le(54 + pixels.length), u32le(0), u32le(54)]);
-  const info = Buffer.concat([u32le(40), u32le(width), u32le(height), u16le(1), u16le(24), u32le(0), u32le(pixels.length), u32le(2835), u32le(2835), u32le(0), u32le(0)]);
+  const info = Buffer.concat([
+    u32le(40),
+    u32le(width),
+    u32le(height),
+    u16le(1),
+    u16le(24),
+    u32le(0),
+    u32le(pixels.length),
+    u32le(2835),
+    u32le(2835),
+    u32le(0),
+    u32le(0),
+  ]);
   return Buffer.concat([header, info, pixels]);
 }
 
@@ -183,7 +195,14 @@ export function tiff(width: number, height: number, rgb: Rgb = [240, 200, 20]): 
   entries.push([273, 4, 1, pixelsOffset], [277, 3, 1, 3], [278, 4, 1, height], [279, 4, 1, pixels.length], [284, 3, 1, 1]);
   const ifd = Buffer.concat([
     u16le(entryCount),
-    ...entries.map(([tag, type, count, value]) => Buffer.concat([u16le(tag), u16le(type), u32le(count), type === 3 && count === 1 ? Buffer.concat([u16le(value), u16le(0)]) : u32le(value)])),
+    ...entries.map(([tag, type, count, value]) =>
+      Buffer.concat([
+        u16le(tag),
+        u16le(type),
+        u32le(count),
+        type === 3 && count === 1 ? Buffer.concat([u16le(value), u16le(0)]) : u32le(value),
+      ]),
+    ),
     u32le(0),
   ]);
   return Buffer.concat([Buffer.from('II', 'latin1'), u16le(42), u32le(ifdOffset), ifd, u16le(8), u16le(8), u16le(8), pixels]);
@@ -213,7 +232,12 @@ export function webp(width: number, height: number, rgb: Rgb = [120, 20, 160]): 
     stream[i >> 3]! |= bit << (i & 7);
   });
   const data = Buffer.concat([Buffer.from([0x2f]), stream]);
-  const chunk = Buffer.concat([Buffer.from('VP8L', 'latin1'), u32le(data.length), data, data.length % 2 ? Buffer.from([0]) : Buffer.alloc(0)]);
+  const chunk = Buffer.concat([
+    Buffer.from('VP8L', 'latin1'),
+    u32le(data.length),
+    data,
+    data.length % 2 ? Buffer.from([0]) : Buffer.alloc(0),
+  ]);
   return Buffer.concat([Buffer.from('RIFF', 'latin1'), u32le(4 + chunk.length), Buffer.from('WEBP', 'latin1'), chunk]);
 }
 
@@ -244,13 +268,49 @@ const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].ma
  */
 export function mp4(width: number, height: number, options: { mdatBytes?: number; moovFirst?: boolean; fill?: number } = {}): Buffer {
   const ftyp = box('ftyp', Buffer.from('isom', 'latin1'), u32be(0x200), Buffer.from('isomiso2avc1mp41', 'latin1'));
-  const mvhd = fullBox('mvhd', 0, 0, u32be(0), u32be(0), u32be(1000), u32be(1000), u32be(0x10000), u16be(0x100), Buffer.alloc(10), MATRIX, Buffer.alloc(24), u32be(2));
-  const tkhd = fullBox('tkhd', 0, 3, u32be(0), u32be(0), u32be(1), u32be(0), u32be(1000), Buffer.alloc(8), u16be(0), u16be(0), u16be(0), u16be(0), MATRIX, u32be(width * 0x10000), u32be(height * 0x10000));
+  const mvhd = fullBox(
+    'mvhd',
+    0,
+    0,
+    u32be(0),
+    u32be(0),
+    u32be(1000),
+    u32be(1000),
+    u32be(0x10000),
+    u16be(0x100),
+    Buffer.alloc(10),
+    MATRIX,
+    Buffer.alloc(24),
+    u32be(2),
+  );
+  const tkhd = fullBox(
+    'tkhd',
+    0,
+    3,
+    u32be(0),
+    u32be(0),
+    u32be(1),
+    u32be(0),
+    u32be(1000),
+    Buffer.alloc(8),
+    u16be(0),
+    u16be(0),
+    u16be(0),
+    u16be(0),
+    MATRIX,
+    u32be(width * 0x10000),
+    u32be(height * 0x10000),
+  );
   const mdhd = fullBox('mdhd', 0, 0, u32be(0), u32be(0), u32be(1000), u32be(1000), u16be(0x55c4), u16be(0));
   const hdlr = fullBox('hdlr', 0, 0, u32be(0), Buffer.from('vide', 'latin1'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'latin1'));
   const empty = (type: string) => fullBox(type, 0, 0, u32be(0));
   const stbl = box('stbl', empty('stsd'), empty('stts'), empty('stsc'), fullBox('stsz', 0, 0, u32be(0), u32be(0)), empty('stco'));
-  const minf = box('minf', fullBox('vmhd', 0, 1, Buffer.alloc(8)), box('dinf', fullBox('dref', 0, 0, u32be(1), fullBox('url ', 0, 1))), stbl);
+  const minf = box(
+    'minf',
+    fullBox('vmhd', 0, 1, Buffer.alloc(8)),
+    box('dinf', fullBox('dref', 0, 0, u32be(1), fullBox('url ', 0, 1))),
+    stbl,
+  );
   const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
   const mdat = box('mdat', Buffer.alloc(options.mdatBytes ?? 64, options.fill ?? 0x2a));
   return options.moovFirst === false ? Buffer.concat([ftyp, mdat, moov]) : Buffer.concat([ftyp, moov, mdat]);
@@ -259,7 +319,10 @@ export function mp4(width: number, height: number, options: { mdatBytes?: number
 export type Part = { name: string; filename?: string; contentType?: string; data: Buffer | string };
 
 /** A multipart/form-data body and its Content-Type header. */
-export function multipart(parts: Part[], boundary = `----herald${randomBytes(8).toString('hex')}`): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  parts: Part[],
+  boundary = `----herald${randomBytes(8).toString('hex')}`,
+): { payload: Buffer; headers: Record<string, string> } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;

@@ -12,14 +12,29 @@ const file = process.env.HERALD_TEST_MODULE_TRACE;
 if (file) {
   module.register('./module-trace-hooks.mjs', import.meta.url, { data: { file } });
   const note = (name) => fs.appendFileSync(file, `intl:${name}\n`);
-  for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter', 'DisplayNames']) {
+  for (const name of [
+    'NumberFormat',
+    'DateTimeFormat',
+    'Collator',
+    'PluralRules',
+    'RelativeTimeFormat',
+    'ListFormat',
+    'Segmenter',
+    'DisplayNames',
+  ]) {
     const Original = Intl[name];
     Intl[name] = new Proxy(Original, {
       construct: (target, args, newTarget) => (note(name), Reflect.construct(target, args, newTarget)),
       apply: (target, self, args) => (note(name), Reflect.apply(target, self, args)),
     });
   }
-  for (const [owner, method] of [[Number.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [String.prototype, 'localeCompare']]) {
+  for (const [owner, method] of [
+    [Number.prototype, 'toLocaleString'],
+    [Date.prototype, 'toLocaleString'],
+    [Date.prototype, 'toLocaleDateString'],
+    [Date.prototype, 'toLocaleTimeString'],
+    [String.prototype, 'localeCompare'],
+  ]) {
     const original = owner[method];
     owner[method] = function (...args) {
       note(method);
@@ -28,6 +43,11 @@ if (file) {
   }
   const cache = createRequire(import.meta.url).cache;
   process.on('exit', () => {
-    fs.appendFileSync(file, Object.keys(cache).map((name) => `${name}\n`).join(''));
+    fs.appendFileSync(
+      file,
+      Object.keys(cache)
+        .map((name) => `${name}\n`)
+        .join(''),
+    );
   });
 }

@@ -18,12 +18,24 @@ function cookiesOf(res: LightMyRequestResponse, jar: Map<string, string>) {
  * workspace picked, allowed), and the token endpoint. `clientId` names a public app of the test's own
  * (registered with TEST_REDIRECT_URI); by default one app registered dynamically is shared.
  */
-export async function issueOAuthToken(t: TestApp, input: { userId: string; workspaceId: string; scopes: readonly string[]; resource?: 'rest' | 'mcp'; clientId?: string }): Promise<{ accessToken: string; refreshToken?: string; clientId: string }> {
+export async function issueOAuthToken(
+  t: TestApp,
+  input: { userId: string; workspaceId: string; scopes: readonly string[]; resource?: 'rest' | 'mcp'; clientId?: string },
+): Promise<{ accessToken: string; refreshToken?: string; clientId: string }> {
   const base = t.config.baseUrl;
   let clientId = input.clientId !== undefined ? Promise.resolve(input.clientId) : clients.get(t);
   if (!clientId) {
     clientId = t
-      .request({ method: 'POST', url: '/oauth/register', payload: { client_name: 'Matrix app', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] } })
+      .request({
+        method: 'POST',
+        url: '/oauth/register',
+        payload: {
+          client_name: 'Matrix app',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+        },
+      })
       .then((res) => {
         if (res.statusCode !== 201) throw new Error(`Registration failed: ${res.statusCode} ${res.body}`);
         return (res.json() as { client_id: string }).client_id;
@@ -47,7 +59,12 @@ export async function issueOAuthToken(t: TestApp, input: { userId: string; works
   });
   const step = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
     const path = url.startsWith(base) ? url.slice(base.length) : url;
-    const res = await t.request({ method, url: path, headers: { ...cookie(), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) }, ...(form && { payload: new URLSearchParams(form).toString() }) });
+    const res = await t.request({
+      method,
+      url: path,
+      headers: { ...cookie(), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
+      ...(form && { payload: new URLSearchParams(form).toString() }),
+    });
     cookiesOf(res, jar);
     return res;
   };
@@ -64,7 +81,13 @@ export async function issueOAuthToken(t: TestApp, input: { userId: string; works
     method: 'POST',
     url: '/oauth/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: id, code_verifier: verifier }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: id,
+      code_verifier: verifier,
+    }).toString(),
   });
   if (token.statusCode !== 200) throw new Error(`Token request failed: ${token.statusCode} ${token.body}`);
   const body = token.json() as { access_token: string; refresh_token?: string };

@@ -5,27 +5,50 @@ import type { PostsTable } from '../../src/posts/posts.table.ts';
 import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
 
 /** A tenant with one webhook channel pointing at `url`. */
-export async function webhookTenant(t: TestApp, url: string, config: Record<string, unknown> = {}, tenantOptions: Parameters<typeof createTenant>[1] = {}) {
+export async function webhookTenant(
+  t: TestApp,
+  url: string,
+  config: Record<string, unknown> = {},
+  tenantOptions: Parameters<typeof createTenant>[1] = {},
+) {
   const tenant = await createTenant(t, tenantOptions);
-  const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url, secret: TEST_WEBHOOK_SECRET, ...config } });
+  const channel = await t.services.channels.create(tenant.workspaceId, {
+    provider: 'webhook',
+    name: 'Hook',
+    config: { url, secret: TEST_WEBHOOK_SECRET, ...config },
+  });
   return { ...tenant, channelId: channel.id };
 }
 
 export type PostBody = {
   type: 'draft' | 'schedule' | 'now';
   date: string;
-  posts: Array<{ integration: { id: string }; value: Array<{ content: string; image?: Array<{ id?: string; path: string }>; delay?: number }>; settings?: Record<string, unknown> }>;
+  posts: Array<{
+    integration: { id: string };
+    value: Array<{ content: string; image?: Array<{ id?: string; path: string }>; delay?: number }>;
+    settings?: Record<string, unknown>;
+  }>;
   shortLink?: boolean;
   tags?: string[];
   group?: string;
 };
 
-export function postBody(channelId: string, overrides: Partial<PostBody> = {}, values: PostBody['posts'][number]['value'] = [{ content: '<p>Hello world</p>' }]): PostBody {
+export function postBody(
+  channelId: string,
+  overrides: Partial<PostBody> = {},
+  values: PostBody['posts'][number]['value'] = [{ content: '<p>Hello world</p>' }],
+): PostBody {
   return { type: 'schedule', date: '2026-06-01T10:00:00.000Z', posts: [{ integration: { id: channelId }, value: values }], ...overrides };
 }
 
 export async function createPosts(t: TestApp, tenant: Tenant, body: unknown, headers: Record<string, string> = {}) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, payload: body as Record<string, unknown>, headers });
+  const res = await t.request({
+    method: 'POST',
+    url: '/public/v1/posts',
+    key: tenant.key,
+    payload: body as Record<string, unknown>,
+    headers,
+  });
   return res;
 }
 
@@ -56,7 +79,11 @@ export async function getPost(t: TestApp, tenant: Tenant, id: string) {
  * tests can point at a real post whatever they do to the caller's key.
  */
 export async function seedPost(t: TestApp, workspaceId: string): Promise<{ postId: string; group: string }> {
-  const channel = await t.services.channels.create(workspaceId, { provider: 'webhook', name: 'Seed', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+  const channel = await t.services.channels.create(workspaceId, {
+    provider: 'webhook',
+    name: 'Seed',
+    config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+  });
   const workspace = await t.services.workspaces.get(workspaceId);
   const access = {
     principal: { keyId: 'seed', userId: 'seed', kind: 'rest' as const, scopes: [], channelIds: null, workspaceId: null },
@@ -65,7 +92,13 @@ export async function seedPost(t: TestApp, workspaceId: string): Promise<{ postI
     scopes: new Set(REST_SCOPES),
     channelIds: null,
   };
-  const [created] = await t.services.posts.create(access, { type: 'draft', date: '2026-05-10T10:00:00.000Z', shortLink: false, tags: [], posts: [{ integration: { id: channel.id }, value: [{ content: 'seed', image: [] }] }] });
+  const [created] = await t.services.posts.create(access, {
+    type: 'draft',
+    date: '2026-05-10T10:00:00.000Z',
+    shortLink: false,
+    tags: [],
+    posts: [{ integration: { id: channel.id }, value: [{ content: 'seed', image: [] }] }],
+  });
   const row = await t.runtime.db.selectFrom('posts').select('group_id').where('id', '=', created!.postId).executeTakeFirstOrThrow();
   return { postId: created!.postId, group: row.group_id };
 }
@@ -74,7 +107,14 @@ export async function seedPost(t: TestApp, workspaceId: string): Promise<{ postI
  * Stores `count` queued posts of `channelId` straight in the database, `nextRunAt(i)` each, 500
  * per statement (as many as a busy calendar holds, without the API's cost; no parts).
  */
-export async function seedQueuedPosts(t: TestApp, workspaceId: string, channelId: string, count: number, nextRunAt: (i: number) => string, stamp: string): Promise<void> {
+export async function seedQueuedPosts(
+  t: TestApp,
+  workspaceId: string,
+  channelId: string,
+  count: number,
+  nextRunAt: (i: number) => string,
+  stamp: string,
+): Promise<void> {
   for (let start = 0; start < count; start += 500) {
     const rows: PostsTable[] = [];
     for (let i = start; i < Math.min(count, start + 500); i++) {

@@ -33,7 +33,12 @@ function inheritedEnv(): NodeJS.ProcessEnv {
  * Runs `herald …` and returns its output; never throws on a non-zero exit, only when it outlasts
  * its budget. `input` is its standard input (empty and closed without it).
  */
-export async function herald(args: string[], env: Record<string, string>, input = '', options: { onStderr?: (text: string) => void } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function herald(
+  args: string[],
+  env: Record<string, string>,
+  input = '',
+  options: { onStderr?: (text: string) => void } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const pending = run(process.execPath, [HERALD_BIN, ...args], {
       env: { ...inheritedEnv(), ...scaleProcessEnv(env), ...env },
@@ -63,7 +68,11 @@ const OPERATOR = new Set(['serve', 'migrate', 'admin']);
  * the scale-out settings a real process gets) as its whole environment. Runs at once share none
  * of it. Much cheaper than starting Node; not for `serve`, which keeps running.
  */
-export async function heraldInProcess(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function heraldInProcess(
+  args: string[],
+  env: Record<string, string>,
+  input = '',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const collect = () => {
     const chunks: Buffer[] = [];
     const stream = new Writable({
@@ -76,20 +85,36 @@ export async function heraldInProcess(args: string[], env: Record<string, string
   };
   const stdout = collect();
   const stderr = collect();
-  const given = { stdin: Readable.from(input ? [Buffer.from(input)] : []), stdout: stdout.stream, stderr: stderr.stream, env: { ...scaleProcessEnv(env), ...env } };
-  const run = OPERATOR.has(args.find((arg) => !arg.startsWith('-')) ?? '') ? (await import('../../src/cli/operator.ts')).runOperator : (await import('../../src/client/cli.ts')).runHerald;
+  const given = {
+    stdin: Readable.from(input ? [Buffer.from(input)] : []),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: { ...scaleProcessEnv(env), ...env },
+  };
+  const run = OPERATOR.has(args.find((arg) => !arg.startsWith('-')) ?? '')
+    ? (await import('../../src/cli/operator.ts')).runOperator
+    : (await import('../../src/client/cli.ts')).runHerald;
   const code = await run(args, given);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /** Runs `herald admin … --json` (a real process unless `run` says otherwise) and parses the answer; throws with stderr when it fails. */
-export async function adminJson<T = Record<string, unknown>>(args: string[], env: Record<string, string>, run: typeof herald = herald): Promise<T> {
+export async function adminJson<T = Record<string, unknown>>(
+  args: string[],
+  env: Record<string, string>,
+  run: typeof herald = herald,
+): Promise<T> {
   const result = await run(['admin', ...args, '--json'], env);
   if (result.code !== 0) throw new Error(`herald admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
 
-export type ServerProcess = { child: ChildProcess; baseUrl: string; output: () => string; stop(signal?: NodeJS.Signals): Promise<number | null> };
+export type ServerProcess = {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
 
 /** Starts `herald serve` on a free loopback port and waits until it listens. */
 export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
@@ -105,7 +130,10 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   let listening = false;
   // A server that dies on its own mid-test shows up later as a refused connection: say why here.
   child.once('exit', (code, signal) => {
-    if (listening && !stopping) process.stderr.write(`herald serve ${args.join(' ')} exited by itself (code ${code}, signal ${signal}); its last output:\n${output.slice(-8000)}\n`);
+    if (listening && !stopping)
+      process.stderr.write(
+        `herald serve ${args.join(' ')} exited by itself (code ${code}, signal ${signal}); its last output:\n${output.slice(-8000)}\n`,
+      );
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

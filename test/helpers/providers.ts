@@ -6,7 +6,11 @@ import { TEST_BASE_URL } from './app.ts';
 /** Platform settings of a server where the operator registered no platform app. */
 export const NO_PLATFORM_APPS: PlatformApps = {
   baseUrl: TEST_BASE_URL,
-  apps: { linkedin: { clientId: null, clientSecret: null, apiBase: null }, x: { clientId: null, clientSecret: null, apiBase: null }, threads: { clientId: null, clientSecret: null, apiBase: null } },
+  apps: {
+    linkedin: { clientId: null, clientSecret: null, apiBase: null },
+    x: { clientId: null, clientSecret: null, apiBase: null },
+    threads: { clientId: null, clientSecret: null, apiBase: null },
+  },
 };
 
 /** The ProviderError a provider call fails with; the test fails if it succeeds or fails otherwise. */

@@ -30,13 +30,16 @@ export async function storedObjects(config: Config): Promise<{ objects: string[]
     region: storage.region,
     ...(storage.endpoint && { endpoint: storage.endpoint }),
     forcePathStyle: storage.forcePathStyle,
-    ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
+    ...(storage.accessKeyId &&
+      storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
   });
   try {
     const objects: string[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: storage.prefix, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: storage.prefix, ContinuationToken: token }),
+      );
       for (const item of page.Contents ?? []) if (item.Key) objects.push(item.Key.slice(storage.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

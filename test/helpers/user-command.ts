@@ -14,6 +14,12 @@ export async function userCommandServer() {
   const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const tenant = await webhookTenant(t, receiver.url);
   const group = await t.services.groups.create(tenant.workspaceId, 'Clients');
-  const news = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'News Desk', profile: 'acme-news', groupId: group.id, config: { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+  const news = await t.services.channels.create(tenant.workspaceId, {
+    provider: 'webhook',
+    name: 'News Desk',
+    profile: 'acme-news',
+    groupId: group.id,
+    config: { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  });
   return { t, url, tenant, group, news };
 }

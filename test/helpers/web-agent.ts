@@ -23,13 +23,22 @@ export class WebAgent {
   }
 
   /** Posts a form; `_csrf` comes from `from` (a page's HTML) unless given. */
-  async post(url: string, form: Record<string, string | string[]>, options: { from?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
+  async post(
+    url: string,
+    form: Record<string, string | string[]>,
+    options: { from?: string; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams();
     const csrf = options.from ? csrfIn(options.from) : undefined;
     if (csrf && form._csrf === undefined) body.append('_csrf', csrf);
     for (const [k, v] of Object.entries(form)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
     return this.#remember(
-      await this.t.request({ method: 'POST', url, payload: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.#cookieHeader(), ...options.headers } }),
+      await this.t.request({
+        method: 'POST',
+        url,
+        payload: body.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.#cookieHeader(), ...options.headers },
+      }),
     );
   }
 

@@ -2,7 +2,14 @@ import type http from 'node:http';
 import { afterAll } from 'vitest';
 import { ScriptedAnswers, sendReply, startFakeHttp } from './fake-http.ts';
 
-export type Delivery = { id: string; timestamp: string; signature: string; body: { type: string; data: Record<string, unknown> }; raw: string; at: number };
+export type Delivery = {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: { type: string; data: Record<string, unknown> };
+  raw: string;
+  at: number;
+};
 
 /** How the receiver answers the next deliveries; the default is 200 with `{id, url}`. */
 export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'drop' | 'hold';
@@ -28,7 +35,14 @@ export async function startWebhookReceiver() {
       // recorded as is
     }
     const header = (name: string) => String(call.headers[name] ?? '');
-    deliveries.push({ id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature'), body, raw, at: Date.now() });
+    deliveries.push({
+      id: header('webhook-id'),
+      timestamp: header('webhook-timestamp'),
+      signature: header('webhook-signature'),
+      body,
+      raw,
+      at: Date.now(),
+    });
     for (const waiter of waiters.filter((w) => deliveries.length >= w.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();

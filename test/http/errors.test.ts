@@ -11,11 +11,13 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { BODY_LIMIT_BYTES: '1024' },
     extraRoutes: (app) => {
-      app.withTypeProvider<ZodTypeProvider>().post(
-        '/public/v1/test-echo',
-        { config: { scope: 'posts:read' }, schema: { hide: true, body: z.object({ text: z.string().min(1) }) } },
-        async (request) => ({ echoed: request.body.text }),
-      );
+      app
+        .withTypeProvider<ZodTypeProvider>()
+        .post(
+          '/public/v1/test-echo',
+          { config: { scope: 'posts:read' }, schema: { hide: true, body: z.object({ text: z.string().min(1) }) } },
+          async (request) => ({ echoed: request.body.text }),
+        );
     },
   });
   tenant = await createTenant(t);
@@ -35,7 +37,12 @@ describe('error answers', () => {
   });
 
   it('a bodiless GET with Content-Type: application/json is served', async () => {
-    const res = await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key, headers: { 'content-type': 'application/json' } });
+    const res = await t.request({
+      method: 'GET',
+      url: '/public/v1/integrations',
+      key: tenant.key,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -74,10 +81,18 @@ describe('error answers', () => {
   });
 
   it('a prototype-poisoning body is refused with a sentence naming the key, not "not valid JSON"', async () => {
-    for (const body of ['{"text":"x","__proto__":{"admin":true}}', '{"text":"x","a":{"\\u005f_proto__":{}}}', '{"text":"x","constructor":{"prototype":{"admin":true}}}']) {
+    for (const body of [
+      '{"text":"x","__proto__":{"admin":true}}',
+      '{"text":"x","a":{"\\u005f_proto__":{}}}',
+      '{"text":"x","constructor":{"prototype":{"admin":true}}}',
+    ]) {
       const res = await echo(body);
       expect(res.statusCode, body).toBe(400);
-      expect(res.json(), body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/"__proto__".*not allowed/) });
+      expect(res.json(), body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: expect.stringMatching(/"__proto__".*not allowed/),
+      });
       expect(res.json().message, body).not.toMatch(/not valid JSON/);
     }
     // A key merely named "constructor" is fine.
@@ -116,11 +131,21 @@ describe('error answers', () => {
   it('a JSON body without Content-Type, or sent as text/plain, is a 415 saying the body must be JSON', async () => {
     const bare = await t.request({ method: 'POST', url: '/public/v1/test-echo', key: tenant.key, payload: '{"text":"hi"}' });
     expect(bare.statusCode).toBe(415);
-    expect(bare.json()).toEqual({ statusCode: 415, error: 'Unsupported Media Type', message: expect.stringMatching(/no Content-Type.*must be JSON.*application\/json/) });
+    expect(bare.json()).toEqual({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: expect.stringMatching(/no Content-Type.*must be JSON.*application\/json/),
+    });
     const text = await echo('{"text":"hi"}', 'text/plain; charset=utf-8');
     expect(text.statusCode).toBe(415);
     expect(text.json().message).toMatch(/"text\/plain".*must be JSON/);
-    const upload = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const upload = await t.request({
+      method: 'POST',
+      url: '/public/v1/upload',
+      key: tenant.key,
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(upload.statusCode).toBe(415);
     expect(upload.json().message).toMatch(/multipart\/form-data/);
   });
@@ -128,7 +153,11 @@ describe('error answers', () => {
   it('a 5xx never leaks its internal message', async () => {
     const broken = await createTestApp();
     const key = (await createTenant(broken)).key;
-    await broken.runtime.db.schema.dropTable('client_groups').ifExists().execute().catch(() => {});
+    await broken.runtime.db.schema
+      .dropTable('client_groups')
+      .ifExists()
+      .execute()
+      .catch(() => {});
     await broken.runtime.db.schema.alterTable('channels').renameTo('channels_gone').execute();
     const res = await broken.request({ method: 'GET', url: '/public/v1/integrations', key });
     expect(res.statusCode).toBe(500);

@@ -56,9 +56,10 @@ describe('rate limits', () => {
     expect((await get('/public/v1/status', undefined, '10.0.0.2')).statusCode).toBe(200);
   });
 
-  it('counts failed credentials against the caller\'s address, so guessing is limited too', async () => {
+  it("counts failed credentials against the caller's address, so guessing is limited too", async () => {
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await get('/public/v1/integrations', `svc_${'Z'.repeat(16)}_${String(i).repeat(40)}`, '10.0.0.3')).statusCode);
+    for (let i = 0; i < 4; i++)
+      codes.push((await get('/public/v1/integrations', `svc_${'Z'.repeat(16)}_${String(i).repeat(40)}`, '10.0.0.3')).statusCode);
     expect(codes).toEqual([401, 401, 401, 429]);
   });
 });
@@ -74,7 +75,8 @@ describe('rate limits: HEAD and the shared counters', () => {
 
     // And the other way round: HEAD uses up the allowance GET then finds spent.
     const other = await createTenant(t);
-    for (let i = 0; i < 3; i++) expect((await t.request({ method: 'HEAD', url: '/public/v1/integrations', key: other.key })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.request({ method: 'HEAD', url: '/public/v1/integrations', key: other.key })).statusCode).toBe(200);
     expect((await get('/public/v1/integrations', other.key)).statusCode).toBe(429);
   });
 
@@ -88,9 +90,15 @@ describe('rate limits: HEAD and the shared counters', () => {
     try {
       const keys = await redis.keys(`${prefix}:*ratelimit*`);
       // Every counter of this deployment has the one shape; no doubled prefix, no "undefined".
-      for (const key of keys) expect(key).toMatch(new RegExp(`^${prefix}:ratelimit:(GET|POST|PUT|DELETE) /public/v1/[^|]*\\|(key:[0-9A-Za-z]{16}|ip:[0-9a-f.:]+)$`));
+      for (const key of keys)
+        expect(key).toMatch(
+          new RegExp(`^${prefix}:ratelimit:(GET|POST|PUT|DELETE) /public/v1/[^|]*\\|(key:[0-9A-Za-z]{16}|ip:[0-9a-f.:]+)$`),
+        );
       expect(keys.filter((key) => key.includes(tenant.keyId) || key.includes('10.0.0.9')).sort()).toEqual(
-        [`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`, `${prefix}:ratelimit:GET /public/v1/status|ip:10.0.0.9`].sort(),
+        [
+          `${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`,
+          `${prefix}:ratelimit:GET /public/v1/status|ip:10.0.0.9`,
+        ].sort(),
       );
       expect(await redis.get(`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`)).toBe('2');
       expect(await redis.pttl(`${prefix}:ratelimit:GET /public/v1/integrations|key:${tenant.keyId}`)).toBeGreaterThan(0);

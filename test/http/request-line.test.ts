@@ -7,14 +7,18 @@ import { RequestLog, requestChildLogger, requestLogSerializers } from '../../src
 // The request line is written from its fields, not through pino (see lib/log-line.ts): the line
 // must be the one pino writes for the same request with the request log's serializers.
 const lines: string[] = [];
-const logger = pino({ level: 'info', timestamp: () => ',"time":1700000000000', serializers: requestLogSerializers }, { write: (line: string) => void lines.push(line) });
+const logger = pino(
+  { level: 'info', timestamp: () => ',"time":1700000000000', serializers: requestLogSerializers },
+  { write: (line: string) => void lines.push(line) },
+);
 const seen = new Map<string, { request: FastifyRequest; reply: FastifyReply }>();
 const app = Fastify({ loggerInstance: logger, logController: new RequestLog(), childLoggerFactory: requestChildLogger });
 
 beforeAll(async () => {
   app.addHook('onRequest', async (request, reply) => {
     seen.set(request.id, { request, reply });
-    if (request.headers['x-key']) request.principal = { keyId: String(request.headers['x-key']) } as NonNullable<FastifyRequest['principal']>;
+    if (request.headers['x-key'])
+      request.principal = { keyId: String(request.headers['x-key']) } as NonNullable<FastifyRequest['principal']>;
   });
   app.get('/*', async () => 'ok');
   app.post('/logs', async (request) => {
@@ -36,7 +40,9 @@ function rawGet(target: string, headers: Record<string, string> = {}): Promise<n
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('error', reject);
     socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1])));
-    const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const extra = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.end(Buffer.from(`GET ${target} HTTP/1.1\r\nhost: herald.test\r\nconnection: close\r\n${extra}\r\n`, 'latin1'));
   });
 }
@@ -87,9 +93,15 @@ describe('the request line', () => {
       ['/account/sign-in?next=%2Foauth%2Fdevice%3Fuser_code%3DWXYZ-QRST', '/account/sign-in?next=[secret]'],
       ['/account/link/lnk_secret456', '/account/link/[secret]'],
       ['/account/link/lnk_secret456?x=1', '/account/link/[secret]?x=[secret]'],
-      ['/integrations/callback/mastodon?code=authcode789&state=statesecret', '/integrations/callback/mastodon?code=[secret]&state=[secret]'],
+      [
+        '/integrations/callback/mastodon?code=authcode789&state=statesecret',
+        '/integrations/callback/mastodon?code=[secret]&state=[secret]',
+      ],
       ['/oauth/device?user_code=WXYZ-QRST', '/oauth/device?user_code=[secret]'],
-      ['/oauth/authorize?client_id=app_1&state=clientstate&id_token_hint=tokenhint&user%5Fcode=WXYZ', '/oauth/authorize?client_id=app_1&state=[secret]&id_token_hint=[secret]&user%5Fcode=[secret]'],
+      [
+        '/oauth/authorize?client_id=app_1&state=clientstate&id_token_hint=tokenhint&user%5Fcode=WXYZ',
+        '/oauth/authorize?client_id=app_1&state=[secret]&id_token_hint=[secret]&user%5Fcode=[secret]',
+      ],
       ['/account/sign-in?ABCDEF&&', '/account/sign-in?[secret]&&'],
       // Public addresses, and everything else, stay as they are.
       ['/media/ws_1/0123456789abcdef.png', '/media/ws_1/0123456789abcdef.png'],

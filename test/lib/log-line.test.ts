@@ -5,7 +5,10 @@ import { jsonMembers, jsonString, lineWriter } from '../../src/lib/log-line.ts';
 /** A pino logger whose lines are kept, with a fixed time so that two writes of a line compare equal. */
 function capture(options: LoggerOptions = {}, stream?: DestinationStream) {
   const lines: string[] = [];
-  const logger = pino({ timestamp: () => ',"time":1700000000000', ...options }, stream ?? { write: (line: string) => void lines.push(line) });
+  const logger = pino(
+    { timestamp: () => ',"time":1700000000000', ...options },
+    stream ?? { write: (line: string) => void lines.push(line) },
+  );
   return { logger, lines };
 }
 
@@ -33,7 +36,7 @@ describe('JSON written by hand for the hot log lines', () => {
       {},
       { reqId: 'req-1' },
       { a: 1, b: -0, c: 1.25, d: 1e21, e: Number.NaN, f: Number.POSITIVE_INFINITY, g: true, h: false, i: null, j: undefined, k: 'x"y' },
-      { 'odd "key"': 'value', '': '', 'ключ': STRINGS[9] },
+      { 'odd "key"': 'value', '': '', ключ: STRINGS[9] },
     ];
     for (const object of objects) {
       const expected = JSON.stringify(object);
@@ -58,7 +61,12 @@ describe('lineWriter', () => {
   });
 
   it('follows how the logger writes its level, its time and the end of a line', () => {
-    const { logger, lines } = capture({ formatters: { level: (label) => ({ severity: label.toUpperCase() }) }, timestamp: pino.stdTimeFunctions.isoTime, crlf: true, messageKey: 'message' });
+    const { logger, lines } = capture({
+      formatters: { level: (label) => ({ severity: label.toUpperCase() }) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      crlf: true,
+      messageKey: 'message',
+    });
     const write = lineWriter(logger, 'warn', 'slow');
     logger.warn({ took: 3 }, 'slow');
     write!(',"took":3');

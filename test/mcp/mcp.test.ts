@@ -65,10 +65,18 @@ beforeAll(async () => {
   url = await mcpUrl(t);
   owner = await createTenant(t, { mcp: true });
   rest = (await t.services.apiKeys.create({ userId: owner.userId, kind: 'rest' })).secret;
-  channelId = (await t.services.channels.create(owner.workspaceId, { provider: 'webhook', name: 'Site', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } })).id;
+  channelId = (
+    await t.services.channels.create(owner.workspaceId, {
+      provider: 'webhook',
+      name: 'Site',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    })
+  ).id;
   client = await connectClient(url, owner.key);
   const image = png(8, 8);
-  mediaServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image));
+  mediaServer = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image),
+  );
   await new Promise<void>((resolve) => mediaServer.listen(0, '127.0.0.1', resolve));
   mediaUrl = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}/picture.png`;
 });
@@ -107,15 +115,35 @@ describe('MCP server: tools', () => {
     expect(byName.get('list_posts')!.inputSchema.required).toEqual(expect.arrayContaining(['startDate', 'endDate']));
     expect(byName.get('get_status')!.outputSchema!.properties).toHaveProperty('time');
 
-    for (const name of ['get_status', 'list_workspaces', 'list_channels', 'list_groups', 'get_channel_settings', 'list_posts', 'get_post', 'check_post_missing', 'list_media', 'get_upload_link', 'list_notifications']) {
+    for (const name of [
+      'get_status',
+      'list_workspaces',
+      'list_channels',
+      'list_groups',
+      'get_channel_settings',
+      'list_posts',
+      'get_post',
+      'check_post_missing',
+      'list_media',
+      'get_upload_link',
+      'list_notifications',
+    ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }
     for (const name of ['create_post', 'delete_post', 'delete_post_group']) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }
-    expect(byName.get('change_post_status')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName.get('change_post_status')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
     expect(byName.get('upload_from_url')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
-    expect(byName.get('create_upload_link')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.get('create_upload_link')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
     expect(byName.get('trigger_channel_tool')!.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
   });
 
@@ -141,11 +169,17 @@ describe('MCP server: tools', () => {
 
   it('runs a channel tool: the webhook receiver gets the ping', async () => {
     const before = receiver.deliveries.length;
-    const { result } = (await ok(client, 'trigger_channel_tool', { id: channelId, methodName: 'ping', data: { message: 'hello from MCP' } })) as { result: { ok: boolean } };
+    const { result } = (await ok(client, 'trigger_channel_tool', {
+      id: channelId,
+      methodName: 'ping',
+      data: { message: 'hello from MCP' },
+    })) as { result: { ok: boolean } };
     expect(result.ok).toBe(true);
     expect(receiver.deliveries.length).toBe(before + 1);
     expect(receiver.deliveries.at(-1)!.body.type).toBe('ping');
-    expect(await toolError(client, 'trigger_channel_tool', { id: channelId, methodName: 'explode' })).toMatch(/^Unknown methodName "explode"/);
+    expect(await toolError(client, 'trigger_channel_tool', { id: channelId, methodName: 'explode' })).toMatch(
+      /^Unknown methodName "explode"/,
+    );
   });
 
   it('posts: draft, check, schedule, read, list, delete; effects seen through the REST API', async () => {
@@ -159,7 +193,12 @@ describe('MCP server: tools', () => {
     expect(posts).toEqual([{ postId: expect.any(String), integration: channelId }]);
     const postId = posts[0]!.postId;
     // The same idempotency key answers the first result and creates nothing.
-    const again = await ok(client, 'create_post', { type: 'draft', date, idempotencyKey: 'mcp-create-1', posts: [{ integration: { id: channelId }, value: [{ content: 'Hello from an agent' }, { content: 'A comment', delay: 5 }] }] });
+    const again = await ok(client, 'create_post', {
+      type: 'draft',
+      date,
+      idempotencyKey: 'mcp-create-1',
+      posts: [{ integration: { id: channelId }, value: [{ content: 'Hello from an agent' }, { content: 'A comment', delay: 5 }] }],
+    });
     expect(again).toEqual({ posts });
 
     const viaRest = await restGet(`/posts/${postId}`);
@@ -181,7 +220,11 @@ describe('MCP server: tools', () => {
     expect(await ok(client, 'delete_post', { id: postId })).toEqual({ deleted: 1, ids: [postId] });
     expect((await restGet(`/posts/${postId}`)).status).toBe(404);
 
-    const second = (await ok(client, 'create_post', { type: 'draft', date, posts: [{ integration: { id: channelId }, value: [{ content: '<p>Two</p>' }] }] })) as { posts: Array<{ postId: string }> };
+    const second = (await ok(client, 'create_post', {
+      type: 'draft',
+      date,
+      posts: [{ integration: { id: channelId }, value: [{ content: '<p>Two</p>' }] }],
+    })) as { posts: Array<{ postId: string }> };
     const group = (await restGet(`/posts/${second.posts[0]!.postId}`)).body.group as string;
     expect(await ok(client, 'delete_post_group', { group })).toEqual({ deleted: 1, ids: [second.posts[0]!.postId] });
     expect((await restGet(`/posts/${second.posts[0]!.postId}`)).status).toBe(404);
@@ -207,15 +250,25 @@ describe('MCP server: tools', () => {
   });
 
   it('notifications, as the REST API lists them', async () => {
-    await t.services.notifications.notify(owner.workspaceId, { kind: 'channel_disconnected', message: 'Site needs reconnecting.', channelId });
+    await t.services.notifications.notify(owner.workspaceId, {
+      kind: 'channel_disconnected',
+      message: 'Site needs reconnecting.',
+      channelId,
+    });
     const page = await ok(client, 'list_notifications');
     expect(page).toEqual((await restGet('/notifications')).body);
     expect(page.notifications).toEqual([expect.objectContaining({ type: 'channel_disconnected', message: 'Site needs reconnecting.' })]);
   });
 
-  it('a failing call is an error result carrying the API\'s sentence, never a transport failure', async () => {
+  it("a failing call is an error result carrying the API's sentence, never a transport failure", async () => {
     expect(await toolError(client, 'get_post', { id: 'missing-post' })).toBe('No post missing-post in this workspace.');
-    expect(await toolError(client, 'create_post', { type: 'schedule', date: '2027-01-01T10:00', posts: [{ integration: { id: channelId }, value: [{ content: 'x' }] }] })).toMatch(/has no time zone/);
+    expect(
+      await toolError(client, 'create_post', {
+        type: 'schedule',
+        date: '2027-01-01T10:00',
+        posts: [{ integration: { id: channelId }, value: [{ content: 'x' }] }],
+      }),
+    ).toMatch(/has no time zone/);
     expect(await toolError(client, 'upload_from_url', { url: 'http://10.0.0.1/x.png' })).toMatch(/private/i);
     // The connection is still usable afterwards.
     await ok(client, 'get_status');
@@ -224,15 +277,25 @@ describe('MCP server: tools', () => {
 
 describe('MCP server: credentials', () => {
   const post = (headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('without a credential: 401 with the protected-resource challenge, whose metadata exists', async () => {
     const res = await post({});
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://herald.test/.well-known/oauth-protected-resource/mcp-oauth", scope="mcp:read mcp:write"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="http://herald.test/.well-known/oauth-protected-resource/mcp-oauth", scope="mcp:read mcp:write"',
+    );
     const metadata = await t.request({ method: 'GET', url: '/.well-known/oauth-protected-resource/mcp-oauth' });
     expect(metadata.statusCode).toBe(200);
-    expect(metadata.json()).toMatchObject({ resource: 'http://herald.test/mcp-oauth', scopes_supported: ['mcp:read', 'mcp:write'], bearer_methods_supported: ['header'] });
+    expect(metadata.json()).toMatchObject({
+      resource: 'http://herald.test/mcp-oauth',
+      scopes_supported: ['mcp:read', 'mcp:write'],
+      bearer_methods_supported: ['header'],
+    });
   });
 
   it('a REST key is refused with 401 and says what the MCP server takes', async () => {
@@ -276,14 +339,22 @@ describe('MCP server: credentials', () => {
   it('another workspace is refused per call; a multi-workspace key names one with `workspace` or showorg', async () => {
     const other = await createTenant(t, { mcp: true });
     const text = await toolError(client, 'list_channels', { workspace: other.workspaceId });
-    expect(text).toBe(`This key has no access to workspace "${other.workspaceId}" (its owner is not a member there, or the key is limited to another workspace).`);
+    expect(text).toBe(
+      `This key has no access to workspace "${other.workspaceId}" (its owner is not a member there, or the key is limited to another workspace).`,
+    );
     // Another workspace's post is not found, like a missing one.
-    const foreign = await t.services.channels.create(other.workspaceId, { provider: 'webhook', name: 'Theirs', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const foreign = await t.services.channels.create(other.workspaceId, {
+      provider: 'webhook',
+      name: 'Theirs',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
     expect(await toolError(client, 'get_channel_settings', { id: foreign.id })).toBe(`No channel ${foreign.id} in this workspace.`);
 
     await t.services.workspaces.addMember(other.workspaceId, owner.userId, 'viewer');
     expect(await toolError(client, 'list_channels')).toMatch(/^This key spans 2 workspaces/);
-    expect(await ok(client, 'list_channels', { workspace: other.workspaceId })).toEqual({ channels: [expect.objectContaining({ id: foreign.id })] });
+    expect(await ok(client, 'list_channels', { workspace: other.workspaceId })).toEqual({
+      channels: [expect.objectContaining({ id: foreign.id })],
+    });
     const viaHeader = await connectClient(url, owner.key, { showorg: owner.workspaceId });
     expect(await ok(viaHeader, 'list_channels')).toEqual({ channels: [expect.objectContaining({ id: channelId })] });
     await viaHeader.close();
@@ -294,22 +365,32 @@ describe('MCP server: credentials', () => {
     const reader = await createTenant(t, { mcp: true, scopes: ['mcp:read'] });
     const readerClient = await connectClient(url, reader.key);
     await ok(readerClient, 'list_posts', { startDate: '2027-01-01T00:00:00Z', endDate: '2027-02-01T00:00:00Z' });
-    expect(await toolError(readerClient, 'create_upload_link')).toBe('Missing scope "mcp:write": the key was not granted it (the owner\'s role here is "owner").');
+    expect(await toolError(readerClient, 'create_upload_link')).toBe(
+      'Missing scope "mcp:write": the key was not granted it (the owner\'s role here is "owner").',
+    );
     await readerClient.close();
 
     const demoted = await createTenant(t, { mcp: true });
     const demotedClient = await connectClient(url, demoted.key);
     await ok(demotedClient, 'create_upload_link');
     await t.services.workspaces.setRole(demoted.workspaceId, demoted.userId, 'viewer');
-    expect(await toolError(demotedClient, 'create_upload_link')).toBe('Missing scope "mcp:write": the key has it, but its owner\'s role "viewer" in this workspace does not allow it.');
+    expect(await toolError(demotedClient, 'create_upload_link')).toBe(
+      'Missing scope "mcp:write": the key has it, but its owner\'s role "viewer" in this workspace does not allow it.',
+    );
     await ok(demotedClient, 'list_groups');
 
     // A contributor may draft but not schedule: the REST rule, applied by the shared service.
     await t.services.workspaces.setRole(demoted.workspaceId, demoted.userId, 'contributor');
-    const theirs = await t.services.channels.create(demoted.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const theirs = await t.services.channels.create(demoted.workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
     const body = { date: '2027-05-01T10:00:00Z', posts: [{ integration: { id: theirs.id }, value: [{ content: 'x' }] }] };
     await ok(demotedClient, 'create_post', { ...body, type: 'draft' });
-    expect(await toolError(demotedClient, 'create_post', { ...body, type: 'schedule' })).toBe('Missing scope "posts:publish": the key has it, but its owner\'s role "contributor" in this workspace does not allow it.');
+    expect(await toolError(demotedClient, 'create_post', { ...body, type: 'schedule' })).toBe(
+      'Missing scope "posts:publish": the key has it, but its owner\'s role "contributor" in this workspace does not allow it.',
+    );
     await demotedClient.close();
   });
 });
@@ -340,7 +421,12 @@ describe('MCP server: transport', () => {
     const init = await fetch(url, {
       method: 'POST',
       headers: headers(),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      }),
     });
     expect(init.status).toBe(200);
     const text = await init.text();
@@ -360,7 +446,9 @@ describe('MCP server: transport', () => {
     const limitedClient = await connectClient(await mcpUrl(limited), tenant.key);
     await ok(limitedClient, 'get_status');
     await ok(limitedClient, 'get_status');
-    expect(await toolError(limitedClient, 'get_status')).toMatch(/^Too many calls of get_status: the quota is 2 per 60 s for each credential\. Retry in \d+ s\.$/);
+    expect(await toolError(limitedClient, 'get_status')).toMatch(
+      /^Too many calls of get_status: the quota is 2 per 60 s for each credential\. Retry in \d+ s\.$/,
+    );
     await ok(limitedClient, 'list_groups');
     await limitedClient.close();
     await limited.close();
@@ -370,7 +458,11 @@ describe('MCP server: transport', () => {
 describe('MCP server with OAuth access tokens (Bearer svco_…, bound to the MCP resource)', () => {
   async function person(scopes: string[], resource: 'mcp' | 'rest' = 'mcp') {
     const tenant = await createTenant(t);
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Blog', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Blog',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
     const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes, resource });
     return { tenant, channelId: channel.id, token: `Bearer ${accessToken}` };
   }
@@ -389,9 +481,17 @@ describe('MCP server with OAuth access tokens (Bearer svco_…, bound to the MCP
     const { tenant, token } = await person(['mcp:write']);
     const writer = await connectClient(url, token);
     const link = await ok(writer, 'create_upload_link');
-    const row = await t.runtime.db.selectFrom('upload_links').selectAll().where('id', '=', link.id as string).executeTakeFirstOrThrow();
+    const row = await t.runtime.db
+      .selectFrom('upload_links')
+      .selectAll()
+      .where('id', '=', link.id as string)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ created_by_key_id: null, created_by_grant_id: expect.any(String), created_by_user_id: tenant.userId });
-    const sent = await t.request({ method: 'POST', url: `${new URL(link.url as string).pathname}/files`, ...fileBody(png(5, 4, [1, 1, 9]), 'via-oauth.png') });
+    const sent = await t.request({
+      method: 'POST',
+      url: `${new URL(link.url as string).pathname}/files`,
+      ...fileBody(png(5, 4, [1, 1, 9]), 'via-oauth.png'),
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     await writer.close();
   });
@@ -426,6 +526,8 @@ describe('MCP server with OAuth access tokens (Bearer svco_…, bound to the MCP
     });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { msg: string }).msg).toMatch(/issued for the REST API/);
-    expect(res.headers.get('www-authenticate')).toMatch(/resource_metadata="http:\/\/herald\.test\/\.well-known\/oauth-protected-resource\/mcp-oauth", scope="mcp:read mcp:write", error="invalid_token"/);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /resource_metadata="http:\/\/herald\.test\/\.well-known\/oauth-protected-resource\/mcp-oauth", scope="mcp:read mcp:write", error="invalid_token"/,
+    );
   });
 });

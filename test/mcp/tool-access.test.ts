@@ -17,7 +17,11 @@ const clock = new ManualClock('2026-05-01T12:00:00.000Z');
 const HOOK = 'https://hooks.example.test/in';
 const DATE = '2026-06-01T10:00:00.000Z';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; _meta?: Record<string, { status: number; code: string }> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  _meta?: Record<string, { status: number; code: string }>;
+};
 
 /** One caller: a REST key and an MCP key of the same person, with the same scopes and channel limit. */
 type Caller = { label: string; role: Role; mcpScopes: McpScope[]; restScopes: RestScope[]; restKey: string; mcp: Client };
@@ -37,7 +41,12 @@ function restEquivalent(mcpScopes: McpScope[]): RestScope[] {
 }
 
 async function caller(label: string, role: Role, mcpScopes: McpScope[], channelIds: string[] | null = null): Promise<Caller> {
-  const person = await createTenant(t, { workspaceId: owner.workspaceId, role, scopes: restEquivalent(mcpScopes), channelIds: channelIds ?? undefined });
+  const person = await createTenant(t, {
+    workspaceId: owner.workspaceId,
+    role,
+    scopes: restEquivalent(mcpScopes),
+    channelIds: channelIds ?? undefined,
+  });
   const { secret } = await t.services.apiKeys.create({ userId: person.userId, kind: 'mcp', scopes: mcpScopes, channelIds });
   const mcp = await connectClient(url, secret);
   clients.push(mcp);
@@ -45,7 +54,13 @@ async function caller(label: string, role: Role, mcpScopes: McpScope[], channelI
 }
 
 async function post(type: 'draft' | 'schedule', channelId = hidden): Promise<{ id: string; group: string }> {
-  const [created] = await t.services.posts.create(ownerAccess, { type, date: DATE, shortLink: false, tags: [], posts: [{ integration: { id: channelId }, value: [{ content: 'x', image: [] }] }] });
+  const [created] = await t.services.posts.create(ownerAccess, {
+    type,
+    date: DATE,
+    shortLink: false,
+    tags: [],
+    posts: [{ integration: { id: channelId }, value: [{ content: 'x', image: [] }] }],
+  });
   const { group } = await t.services.posts.get(ownerAccess, created!.postId);
   return { id: created!.postId, group };
 }
@@ -76,23 +91,38 @@ type Request = { rest: InjectOptions & { url: string }; args: Record<string, unk
  */
 type Case = { tool: string; label: string; prepare: () => Promise<Request> };
 
-const postBody = (type: string, extra: Record<string, unknown> = {}) => ({ type, date: DATE, posts: [{ integration: { id: hidden }, value: [{ content: 'x' }] }], ...extra });
+const postBody = (type: string, extra: Record<string, unknown> = {}) => ({
+  type,
+  date: DATE,
+  posts: [{ integration: { id: hidden }, value: [{ content: 'x' }] }],
+  ...extra,
+});
 
 const CASES: Case[] = [
   { tool: 'get_status', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/status' }, args: {} }) },
   { tool: 'list_workspaces', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/workspaces' }, args: {} }) },
   { tool: 'list_channels', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/integrations' }, args: {} }) },
   { tool: 'list_groups', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/groups' }, args: {} }) },
-  { tool: 'get_channel_settings', label: '', prepare: async () => ({ rest: { method: 'GET', url: `/integration-settings/${hidden}` }, args: { id: hidden } }) },
+  {
+    tool: 'get_channel_settings',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: `/integration-settings/${hidden}` }, args: { id: hidden } }),
+  },
   {
     tool: 'trigger_channel_tool',
     label: '',
-    prepare: async () => ({ rest: { method: 'POST', url: `/integration-trigger/${hidden}`, payload: { methodName: 'no_such_tool', data: {} } }, args: { id: hidden, methodName: 'no_such_tool', data: {} } }),
+    prepare: async () => ({
+      rest: { method: 'POST', url: `/integration-trigger/${hidden}`, payload: { methodName: 'no_such_tool', data: {} } },
+      args: { id: hidden, methodName: 'no_such_tool', data: {} },
+    }),
   },
   {
     tool: 'list_posts',
     label: '',
-    prepare: async () => ({ rest: { method: 'GET', url: '/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z' }, args: { startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' } }),
+    prepare: async () => ({
+      rest: { method: 'GET', url: '/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z' },
+      args: { startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' },
+    }),
   },
   {
     tool: 'get_post',
@@ -102,8 +132,16 @@ const CASES: Case[] = [
       return { rest: { method: 'GET', url: `/posts/${id}` }, args: { id } };
     },
   },
-  { tool: 'create_post', label: 'a draft', prepare: async () => ({ rest: { method: 'POST', url: '/posts', payload: postBody('draft') }, args: postBody('draft') }) },
-  { tool: 'create_post', label: 'scheduled', prepare: async () => ({ rest: { method: 'POST', url: '/posts', payload: postBody('schedule') }, args: postBody('schedule') }) },
+  {
+    tool: 'create_post',
+    label: 'a draft',
+    prepare: async () => ({ rest: { method: 'POST', url: '/posts', payload: postBody('draft') }, args: postBody('draft') }),
+  },
+  {
+    tool: 'create_post',
+    label: 'scheduled',
+    prepare: async () => ({ rest: { method: 'POST', url: '/posts', payload: postBody('schedule') }, args: postBody('schedule') }),
+  },
   {
     tool: 'create_post',
     label: 'a draft over a scheduled group',
@@ -154,7 +192,14 @@ const CASES: Case[] = [
   },
   { tool: 'list_media', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/media?pageSize=10' }, args: { pageSize: 10 } }) },
   // A refused address: whoever may upload gets the same 400, and nothing is fetched.
-  { tool: 'upload_from_url', label: '', prepare: async () => ({ rest: { method: 'POST', url: '/upload-from-url', payload: { url: 'http://10.0.0.1/x.png' } }, args: { url: 'http://10.0.0.1/x.png' } }) },
+  {
+    tool: 'upload_from_url',
+    label: '',
+    prepare: async () => ({
+      rest: { method: 'POST', url: '/upload-from-url', payload: { url: 'http://10.0.0.1/x.png' } },
+      args: { url: 'http://10.0.0.1/x.png' },
+    }),
+  },
   { tool: 'create_upload_link', label: '', prepare: async () => ({ rest: { method: 'POST', url: '/upload-link' }, args: {} }) },
   {
     tool: 'get_upload_link',
@@ -172,7 +217,8 @@ beforeAll(async () => {
   url = await mcpUrl(t);
   owner = await createTenant(t);
   ownerAccess = await t.services.access.select(await t.services.apiKeys.authenticate(owner.key, 'rest'), undefined);
-  const channel = (name: string) => t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+  const channel = (name: string) =>
+    t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
   shown = (await channel('Shown')).id;
   hidden = (await channel('Hidden')).id;
   for (const role of ROLES) {
@@ -207,36 +253,49 @@ describe('every MCP tool answers as the REST route it mirrors, for every role, s
       if (who.mcpScopes.join() === 'mcp:write' && expected !== outcome) expect(outcome, who.label).toBe('403 missing_scope');
       else expect(outcome, `${who.label}: ${JSON.stringify(result.content)}`).toBe(expected);
       // The REST route refuses whoever lacks the scope the tool declares for it.
-      if (tool.scope !== null && !effectiveScopes(who.restScopes, who.role).has(tool.scope)) expect(expected, who.label).toBe('403 missing_scope');
+      if (tool.scope !== null && !effectiveScopes(who.restScopes, who.role).has(tool.scope))
+        expect(expected, who.label).toBe('403 missing_scope');
     }
   });
 });
 
 describe('moving a post in or out of the queue takes posts:publish, on every surface', () => {
-  const callTool = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  const callTool = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
   const stateOf = async (id: string) => (await t.services.posts.get(ownerAccess, id)).state;
 
-  it('a contributor\'s MCP key can neither schedule a draft nor unschedule the owner\'s post; PUT /posts/:id/status refuses them alike', async () => {
+  it("a contributor's MCP key can neither schedule a draft nor unschedule the owner's post; PUT /posts/:id/status refuses them alike", async () => {
     const contributor = callers.find((c) => c.role === 'contributor' && c.mcpScopes.includes('mcp:write'))!;
     const draft = await post('draft');
     const scheduled = await post('schedule');
-    const refusal = 'Missing scope "posts:publish": the key has it, but its owner\'s role "contributor" in this workspace does not allow it.';
+    const refusal =
+      'Missing scope "posts:publish": the key has it, but its owner\'s role "contributor" in this workspace does not allow it.';
 
     const schedule = await callTool(contributor.mcp, 'change_post_status', { id: draft.id, status: 'schedule' });
     expect(schedule.isError).toBe(true);
     expect(schedule.content[0]!.text).toBe(refusal);
-    expect(schedule._meta?.['herald/error']).toMatchObject({ status: 403, code: 'missing_scope', scope: 'posts:publish', role: 'contributor' });
+    expect(schedule._meta?.['herald/error']).toMatchObject({
+      status: 403,
+      code: 'missing_scope',
+      scope: 'posts:publish',
+      role: 'contributor',
+    });
     const unschedule = await callTool(contributor.mcp, 'change_post_status', { id: scheduled.id, status: 'draft' });
     expect(unschedule.content[0]!.text).toBe(refusal);
     expect(await stateOf(draft.id)).toBe('DRAFT');
     expect(await stateOf(scheduled.id)).toBe('QUEUE');
 
-    const rest = await t.request({ method: 'PUT', url: `/public/v1/posts/${scheduled.id}/status`, key: contributor.restKey, payload: { status: 'draft' } });
+    const rest = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${scheduled.id}/status`,
+      key: contributor.restKey,
+      payload: { status: 'draft' },
+    });
     expect(rest.statusCode).toBe(403);
     expect(rest.json()).toMatchObject({ code: 'missing_scope', scope: 'posts:publish' });
   });
 
-  it('an editor\'s MCP key schedules and unschedules', async () => {
+  it("an editor's MCP key schedules and unschedules", async () => {
     const editor = callers.find((c) => c.role === 'editor' && c.mcpScopes.includes('mcp:write'))!;
     const { id } = await post('draft');
     expect((await callTool(editor.mcp, 'change_post_status', { id, status: 'schedule' })).isError).toBeFalsy();
@@ -250,7 +309,10 @@ describe('moving a post in or out of the queue takes posts:publish, on every sur
     const access = await t.services.access.select(await t.services.apiKeys.authenticate(contributor.restKey, 'rest'), undefined);
     const { id } = await post('draft');
     await expect(t.services.posts.changeStatus(access, id, 'schedule')).rejects.toMatchObject({ statusCode: 403, code: 'missing_scope' });
-    await expect(t.services.posts.setReleaseId(access, id, 'x', undefined)).rejects.toMatchObject({ statusCode: 403, code: 'missing_scope' });
+    await expect(t.services.posts.setReleaseId(access, id, 'x', undefined)).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'missing_scope',
+    });
     expect(await stateOf(id)).toBe('DRAFT');
   });
 });
@@ -258,24 +320,34 @@ describe('moving a post in or out of the queue takes posts:publish, on every sur
 describe('the media library and upload links take media:write, as on the REST API', () => {
   const MEDIA_TOOLS = ['list_media', 'get_upload_link', 'create_upload_link', 'upload_from_url'];
 
-  it('a viewer\'s MCP key cannot list the library or read an upload link, like its REST key', async () => {
+  it("a viewer's MCP key cannot list the library or read an upload link, like its REST key", async () => {
     const viewer = callers.find((c) => c.role === 'viewer' && c.mcpScopes.includes('mcp:write'))!;
     const id = await uploadLink();
-    for (const [name, args] of [['list_media', {}], ['get_upload_link', { id }]] as const) {
+    for (const [name, args] of [
+      ['list_media', {}],
+      ['get_upload_link', { id }],
+    ] as const) {
       const result = (await viewer.mcp.callTool({ name, arguments: args })) as ToolResult;
       expect(result.isError, name).toBe(true);
-      expect(result.content[0]!.text, name).toBe('Missing scope "mcp:write": the key has it, but its owner\'s role "viewer" in this workspace does not allow it.');
+      expect(result.content[0]!.text, name).toBe(
+        'Missing scope "mcp:write": the key has it, but its owner\'s role "viewer" in this workspace does not allow it.',
+      );
       expect((result as { structuredContent?: unknown }).structuredContent, name).toBeUndefined();
     }
     expect((await t.request({ method: 'GET', url: '/public/v1/media', key: viewer.restKey })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/public/v1/upload-link/${id}`, key: viewer.restKey })).statusCode).toBe(403);
   });
 
-  it('an owner\'s mcp:read key is told the library needs mcp:write', async () => {
+  it("an owner's mcp:read key is told the library needs mcp:write", async () => {
     const reader = callers.find((c) => c.role === 'owner' && c.label === 'owner, mcp:read')!;
     for (const name of MEDIA_TOOLS) {
-      const result = (await reader.mcp.callTool({ name, arguments: name === 'get_upload_link' ? { id: 'any' } : name === 'upload_from_url' ? { url: 'http://10.0.0.1/x.png' } : {} })) as ToolResult;
-      expect(result.content[0]!.text, name).toBe('Missing scope "mcp:write": the key was not granted it (the owner\'s role here is "owner").');
+      const result = (await reader.mcp.callTool({
+        name,
+        arguments: name === 'get_upload_link' ? { id: 'any' } : name === 'upload_from_url' ? { url: 'http://10.0.0.1/x.png' } : {},
+      })) as ToolResult;
+      expect(result.content[0]!.text, name).toBe(
+        'Missing scope "mcp:write": the key was not granted it (the owner\'s role here is "owner").',
+      );
     }
   });
 

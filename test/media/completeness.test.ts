@@ -28,7 +28,8 @@ const files: Array<[string, Buffer]> = [
 
 describe('a whole file passes, however its bytes are split', () => {
   it.each(files.map(([type, bytes], i) => [`${type} #${i}`, type, bytes] as const))('%s', async (_label, type, bytes) => {
-    for (const chunkSize of [1, 3, 7, 100, 64 * 1024]) await expect(check(type, bytes, chunkSize), `chunks of ${chunkSize}`).resolves.toBeUndefined();
+    for (const chunkSize of [1, 3, 7, 100, 64 * 1024])
+      await expect(check(type, bytes, chunkSize), `chunks of ${chunkSize}`).resolves.toBeUndefined();
   });
 
   it('a JPEG with bytes after its end marker (a camera trailer) is whole', async () => {
@@ -44,14 +45,18 @@ describe('a file cut short is refused with a 400 that says so', () => {
         await expect(check(type, bytes.subarray(0, length), chunkSize), `${length} of ${bytes.length} bytes`).rejects.toMatchObject({
           statusCode: 400,
           code: 'truncated_file',
-          message: expect.stringMatching(/^The (file|video) "file" (is incomplete: the \w+ ends before .+; it may have been cut off in transfer\. Upload the whole file\.|has no index)/),
+          message: expect.stringMatching(
+            /^The (file|video) "file" (is incomplete: the \w+ ends before .+; it may have been cut off in transfer\. Upload the whole file\.|has no index)/,
+          ),
         });
       }
     }
   });
 
-  it('names what is missing: the PNG\'s IEND, the JPEG\'s EOI, the GIF\'s trailer', async () => {
-    await expect(check('image/png', png(64, 48).subarray(0, 100))).rejects.toThrow('The file "file" is incomplete: the PNG ends before its last chunk (IEND), after 100 bytes');
+  it("names what is missing: the PNG's IEND, the JPEG's EOI, the GIF's trailer", async () => {
+    await expect(check('image/png', png(64, 48).subarray(0, 100))).rejects.toThrow(
+      'The file "file" is incomplete: the PNG ends before its last chunk (IEND), after 100 bytes',
+    );
     await expect(check('image/jpeg', jpeg(64, 48).subarray(0, 150))).rejects.toThrow(/the JPEG ends before its end marker \(EOI\)/);
     await expect(check('image/gif', gif(40, 30).subarray(0, 60))).rejects.toThrow(/the GIF ends before its trailer/);
   });
@@ -59,11 +64,17 @@ describe('a file cut short is refused with a 400 that says so', () => {
   it('an MP4 without its index (moov) is refused, even when its boxes are whole', async () => {
     const whole = mp4(320, 240, { mdatBytes: 4000, moovFirst: false });
     const moovAt = whole.lastIndexOf(Buffer.from('moov', 'latin1')) - 4;
-    await expect(check('video/mp4', whole.subarray(0, moovAt))).rejects.toMatchObject({ code: 'truncated_file', message: expect.stringMatching(/has no index \(no moov box\)/) });
+    await expect(check('video/mp4', whole.subarray(0, moovAt))).rejects.toMatchObject({
+      code: 'truncated_file',
+      message: expect.stringMatching(/has no index \(no moov box\)/),
+    });
   });
 
   it('a PNG whose chunk lengths lead nowhere, or that has no image data, is not a valid PNG', async () => {
     const noData = Buffer.concat([png(2, 2).subarray(0, 33), png(2, 2).subarray(-12)]);
-    await expect(check('image/png', noData)).rejects.toMatchObject({ code: 'damaged_file', message: expect.stringMatching(/not a valid PNG: it has no image data/) });
+    await expect(check('image/png', noData)).rejects.toMatchObject({
+      code: 'damaged_file',
+      message: expect.stringMatching(/not a valid PNG: it has no image data/),
+    });
   });
 });

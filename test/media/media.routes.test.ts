@@ -57,8 +57,26 @@ describe('POST /public/v1/upload', () => {
     { label: 'AVIF', file: () => avif(), name: 'e.avif', mime: 'image/avif', ext: 'avif', type: 'image', width: 2, height: 2 },
     { label: 'BMP', file: () => bmp(6, 5), name: 'f.bmp', mime: 'image/bmp', ext: 'bmp', type: 'image', width: 6, height: 5 },
     { label: 'TIFF', file: () => tiff(4, 9), name: 'g.tiff', mime: 'image/tiff', ext: 'tif', type: 'image', width: 4, height: 9 },
-    { label: 'MP4 (moov first)', file: () => mp4(640, 360), name: 'h.mp4', mime: 'video/mp4', ext: 'mp4', type: 'video', width: 640, height: 360 },
-    { label: 'MP4 (moov last)', file: () => mp4(320, 240, { moovFirst: false, mdatBytes: 100_000 }), name: 'i.mp4', mime: 'video/mp4', ext: 'mp4', type: 'video', width: 320, height: 240 },
+    {
+      label: 'MP4 (moov first)',
+      file: () => mp4(640, 360),
+      name: 'h.mp4',
+      mime: 'video/mp4',
+      ext: 'mp4',
+      type: 'video',
+      width: 640,
+      height: 360,
+    },
+    {
+      label: 'MP4 (moov last)',
+      file: () => mp4(320, 240, { moovFirst: false, mdatBytes: 100_000 }),
+      name: 'i.mp4',
+      mime: 'video/mp4',
+      ext: 'mp4',
+      type: 'video',
+      width: 320,
+      height: 240,
+    },
   ] as const;
 
   for (const c of accepted) {
@@ -95,7 +113,7 @@ describe('POST /public/v1/upload', () => {
     });
   }
 
-  it('refuses a file cut short (a PNG\'s first 100 bytes, a video without its index) with a 400 that says so, keeping nothing', async () => {
+  it("refuses a file cut short (a PNG's first 100 bytes, a video without its index) with a 400 that says so, keeping nothing", async () => {
     const tenant = await createTenant(t);
     const before = await storedFiles();
     const cut = await upload(tenant, png(64, 48, [9, 9, 9]).subarray(0, 100), 'cut.png');
@@ -107,9 +125,15 @@ describe('POST /public/v1/upload', () => {
     const video = mp4(320, 240, { moovFirst: false, mdatBytes: 50_000, fill: 0x17 });
     const noIndex = await upload(tenant, video.subarray(0, video.lastIndexOf(Buffer.from('moov', 'latin1')) - 4), 'clip.mp4');
     expect(noIndex.statusCode, noIndex.body).toBe(400);
-    expect(noIndex.json()).toMatchObject({ code: 'truncated_file', msg: expect.stringMatching(/^The video "clip\.mp4" has no index \(no moov box\)/) });
+    expect(noIndex.json()).toMatchObject({
+      code: 'truncated_file',
+      msg: expect.stringMatching(/^The video "clip\.mp4" has no index \(no moov box\)/),
+    });
     const halfVideo = await upload(tenant, video.subarray(0, 30_000), 'half.mp4');
-    expect(halfVideo.json()).toMatchObject({ code: 'truncated_file', msg: expect.stringMatching(/the MP4 ends before the end of its last box/) });
+    expect(halfVideo.json()).toMatchObject({
+      code: 'truncated_file',
+      msg: expect.stringMatching(/the MP4 ends before the end of its last box/),
+    });
     expect(await mediaRows(tenant.workspaceId)).toEqual([]);
     expect(await storedFiles()).toEqual(before);
   });
@@ -134,10 +158,17 @@ describe('POST /public/v1/upload', () => {
   });
 
   describe('refuses, with a clear message and nothing kept', () => {
-    const refusals: Array<{ label: string; body: () => { payload: Buffer; headers: Record<string, string> }; status: number; code: string; msg: RegExp }> = [
+    const refusals: Array<{
+      label: string;
+      body: () => { payload: Buffer; headers: Record<string, string> };
+      status: number;
+      code: string;
+      msg: RegExp;
+    }> = [
       {
         label: 'a PDF',
-        body: () => fileBody(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF\n'), 'report.pdf', 'application/pdf'),
+        body: () =>
+          fileBody(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF\n'), 'report.pdf', 'application/pdf'),
         status: 400,
         code: 'unsupported_type',
         msg: /"report\.pdf" is a PDF file \(application\/pdf\)\. Accepted: JPEG, PNG, GIF, WEBP, AVIF, BMP or TIFF images, or MP4 videos/,
@@ -151,39 +182,86 @@ describe('POST /public/v1/upload', () => {
       },
       {
         label: 'an SVG (script-capable, not accepted)',
-        body: () => fileBody(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.png', 'image/png'),
+        body: () =>
+          fileBody(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.png', 'image/png'),
         status: 400,
         code: 'unsupported_type',
         msg: /not a recognised image or video/,
       },
       {
         label: 'a HEIC photo',
-        body: () => fileBody(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.from([0, 0, 0, 0]), Buffer.from('mif1heic'), Buffer.alloc(64)]), 'IMG_0001.HEIC'),
+        body: () =>
+          fileBody(
+            Buffer.concat([
+              Buffer.from([0, 0, 0, 0x18]),
+              Buffer.from('ftypheic'),
+              Buffer.from([0, 0, 0, 0]),
+              Buffer.from('mif1heic'),
+              Buffer.alloc(64),
+            ]),
+            'IMG_0001.HEIC',
+          ),
         status: 400,
         code: 'unsupported_type',
         msg: /image\/heic/,
       },
       {
         label: 'a QuickTime movie',
-        body: () => fileBody(Buffer.concat([Buffer.from([0, 0, 0, 0x14]), Buffer.from('ftypqt  '), Buffer.from([0, 0, 0, 0]), Buffer.from('qt  '), Buffer.alloc(64)]), 'clip.mov'),
+        body: () =>
+          fileBody(
+            Buffer.concat([
+              Buffer.from([0, 0, 0, 0x14]),
+              Buffer.from('ftypqt  '),
+              Buffer.from([0, 0, 0, 0]),
+              Buffer.from('qt  '),
+              Buffer.alloc(64),
+            ]),
+            'clip.mov',
+          ),
         status: 400,
         code: 'unsupported_type',
         msg: /video\/quicktime/,
       },
-      { label: 'an empty file', body: () => fileBody(Buffer.alloc(0), 'empty.png', 'image/png'), status: 400, code: 'empty_file', msg: /"empty\.png" is empty/ },
+      {
+        label: 'an empty file',
+        body: () => fileBody(Buffer.alloc(0), 'empty.png', 'image/png'),
+        status: 400,
+        code: 'empty_file',
+        msg: /"empty\.png" is empty/,
+      },
       { label: 'a body without any part', body: () => multipart([]), status: 400, code: 'file_missing', msg: /no file.*part named "file"/ },
-      { label: 'a text field instead of the file', body: () => multipart([{ name: 'file', data: 'hello' }]), status: 400, code: 'unexpected_part', msg: /a field named "file"/ },
-      { label: 'the file under another part name', body: () => multipart([{ name: 'upload', filename: 'a.png', data: png(2, 2) }]), status: 400, code: 'unexpected_part', msg: /a file part named "upload"/ },
+      {
+        label: 'a text field instead of the file',
+        body: () => multipart([{ name: 'file', data: 'hello' }]),
+        status: 400,
+        code: 'unexpected_part',
+        msg: /a field named "file"/,
+      },
+      {
+        label: 'the file under another part name',
+        body: () => multipart([{ name: 'upload', filename: 'a.png', data: png(2, 2) }]),
+        status: 400,
+        code: 'unexpected_part',
+        msg: /a file part named "upload"/,
+      },
       {
         label: 'two files',
-        body: () => multipart([{ name: 'file', filename: 'a.png', data: png(2, 2, [1, 2, 3]) }, { name: 'file', filename: 'b.png', data: png(2, 2, [4, 5, 6]) }]),
+        body: () =>
+          multipart([
+            { name: 'file', filename: 'a.png', data: png(2, 2, [1, 2, 3]) },
+            { name: 'file', filename: 'b.png', data: png(2, 2, [4, 5, 6]) },
+          ]),
         status: 400,
         code: 'too_many_parts',
         msg: /one file per request/,
       },
       {
         label: 'a file followed by a field',
-        body: () => multipart([{ name: 'file', filename: 'a.png', data: png(2, 2, [7, 8, 9]) }, { name: 'caption', data: 'hi' }]),
+        body: () =>
+          multipart([
+            { name: 'file', filename: 'a.png', data: png(2, 2, [7, 8, 9]) },
+            { name: 'caption', data: 'hi' },
+          ]),
         status: 400,
         code: 'too_many_parts',
         msg: /one file per request/,
@@ -233,7 +311,11 @@ describe('POST /public/v1/upload', () => {
     expect(over.length).toBe(10 * MiB + 1);
     const res = await upload(tenant, over, 'big.png');
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'too_large', limit: 10 * MiB, msg: 'The file "big.png" is too large: images can be at most 10 MB.' });
+    expect(res.json()).toMatchObject({
+      code: 'too_large',
+      limit: 10 * MiB,
+      msg: 'The file "big.png" is too large: images can be at most 10 MB.',
+    });
     expect(await mediaRows(tenant.workspaceId)).toHaveLength(1);
     expect(await storedFiles()).toEqual(before);
   });
@@ -262,7 +344,10 @@ describe('POST /public/v1/upload', () => {
       req.write('--x\r\n');
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'too_large', msg: 'The upload is larger than the largest file accepted (1 GB).' });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'too_large',
+      msg: 'The upload is larger than the largest file accepted (1 GB).',
+    });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -291,7 +376,10 @@ describe('POST /public/v1/upload', () => {
         });
       });
       req.on('error', (error) => (sentWhenAnswered >= 0 ? undefined : reject(error)));
-      const head = Buffer.concat([Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n'), png(2, 2)]);
+      const head = Buffer.concat([
+        Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n'),
+        png(2, 2),
+      ]);
       req.write(head);
       sent += head.length;
       const chunk = Buffer.alloc(256 * 1024, 0x41);
@@ -353,7 +441,12 @@ describe('POST /public/v1/upload', () => {
     });
   });
 
-  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/upload', scope: 'media:write', rawBody: () => fileBody(freshPng(), 'matrix.png') });
+  runAuthMatrix(() => t, {
+    method: 'POST',
+    url: () => '/public/v1/upload',
+    scope: 'media:write',
+    rawBody: () => fileBody(freshPng(), 'matrix.png'),
+  });
 });
 
 describe('video size limit', () => {
@@ -376,8 +469,12 @@ describe('video size limit', () => {
   });
 
   it('the limits cannot be set above what the API promises', async () => {
-    await expect(createTestApp({ env: { MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 ** 3) } })).rejects.toThrow(/MEDIA_MAX_VIDEO_BYTES: at most 1 GB/);
-    await expect(createTestApp({ env: { MEDIA_MAX_IMAGE_BYTES: String(11 * 1024 ** 2) } })).rejects.toThrow(/MEDIA_MAX_IMAGE_BYTES: at most 10 MB/);
+    await expect(createTestApp({ env: { MEDIA_MAX_VIDEO_BYTES: String(2 * 1024 ** 3) } })).rejects.toThrow(
+      /MEDIA_MAX_VIDEO_BYTES: at most 1 GB/,
+    );
+    await expect(createTestApp({ env: { MEDIA_MAX_IMAGE_BYTES: String(11 * 1024 ** 2) } })).rejects.toThrow(
+      /MEDIA_MAX_IMAGE_BYTES: at most 10 MB/,
+    );
   });
 });
 
@@ -431,7 +528,12 @@ describe('serving files at their path', () => {
   });
 
   it('answers the whole file for several ranges, a malformed range, or an If-Range that no longer matches', async () => {
-    for (const headers of [{ range: 'bytes=0-1,5-6' }, { range: 'items=0-5' }, { range: 'bytes=9-2' }, { range: 'bytes=0-9', 'if-range': '"something-else"' }]) {
+    for (const headers of [
+      { range: 'bytes=0-1,5-6' },
+      { range: 'items=0-5' },
+      { range: 'bytes=9-2' },
+      { range: 'bytes=0-9', 'if-range': '"something-else"' },
+    ]) {
       const res = await t.request({ method: 'GET', url, headers });
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);
       expect(res.rawPayload.length).toBe(video.length);
@@ -451,12 +553,22 @@ describe('serving files at their path', () => {
     expect(cached.rawPayload.length).toBe(0);
     expect(cached.headers.etag).toBe(head.headers.etag);
     // A cached copy wins over a Range, even one past the end.
-    const cachedRange = await t.request({ method: 'GET', url, headers: { 'if-none-match': `"other", ${head.headers.etag}`, range: `bytes=${video.length}-` } });
+    const cachedRange = await t.request({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': `"other", ${head.headers.etag}`, range: `bytes=${video.length}-` },
+    });
     expect(cachedRange.statusCode).toBe(304);
   });
 
   it('answers 404 for unknown files and for paths that try to leave the media folder', async () => {
-    for (const bad of ['/media/aa/00000000000000000000000000000000.png', '/media/..%2F..%2Fsecret.key', '/media/%2e%2e/secret.key', '/media/aa/x.exe', '/media/']) {
+    for (const bad of [
+      '/media/aa/00000000000000000000000000000000.png',
+      '/media/..%2F..%2Fsecret.key',
+      '/media/%2e%2e/secret.key',
+      '/media/aa/x.exe',
+      '/media/',
+    ]) {
       const res = await t.request({ method: 'GET', url: bad });
       expect(res.statusCode, bad).toBe(404);
     }
@@ -464,7 +576,7 @@ describe('serving files at their path', () => {
 });
 
 describe('GET /public/v1/media', () => {
-  it('pages through the workspace\'s files, newest first', async () => {
+  it("pages through the workspace's files, newest first", async () => {
     const tenant = await createTenant(t);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -480,7 +592,7 @@ describe('GET /public/v1/media', () => {
     expect(page3.results).toEqual([]);
   });
 
-  it('never shows another workspace\'s files', async () => {
+  it("never shows another workspace's files", async () => {
     const mine = await createTenant(t);
     const theirs = await createTenant(t);
     await upload(theirs, freshPng());
@@ -526,7 +638,7 @@ describe('DELETE /public/v1/media/:id', () => {
     expect(again.id).not.toBe(id);
   });
 
-  it('answers 404 alike for a missing file and another workspace\'s file, and leaves theirs alone', async () => {
+  it("answers 404 alike for a missing file and another workspace's file, and leaves theirs alone", async () => {
     const mine = await createTenant(t);
     const theirs = await createTenant(t);
     const foreign = (await upload(theirs, freshPng())).json();
@@ -544,7 +656,9 @@ describe('DELETE /public/v1/media/:id', () => {
     scope: 'media:write',
     url: async (app, tenant) => {
       deletable += 1;
-      const { media } = await app.services.media.upload(tenant.workspaceId, Readable.from([png(2, 2, [deletable % 256, 200, 200])]), { name: 'd.png' });
+      const { media } = await app.services.media.upload(tenant.workspaceId, Readable.from([png(2, 2, [deletable % 256, 200, 200])]), {
+        name: 'd.png',
+      });
       return `/public/v1/media/${media.id}`;
     },
   });
@@ -579,18 +693,51 @@ describe('MediaService: files attached to unpublished posts', () => {
   it('a file used by many unpublished posts is refused naming the first 100, not all of them', async () => {
     const tenant = await createTenant(t);
     const { id } = (await upload(tenant, freshPng())).json();
-    const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+    const channel = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+    });
     const stamp = clock.now().toISOString();
     const ids = Array.from({ length: 150 }, (_, i) => `uses-${id}-${String(i).padStart(3, '0')}`);
     await t.runtime.db
       .insertInto('posts')
-      .values(ids.map((postId) => ({ id: postId, workspace_id: tenant.workspaceId, group_id: postId, channel_id: channel.id, state: 'DRAFT', publish_at: stamp, settings: '{}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: null, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 })))
+      .values(
+        ids.map((postId) => ({
+          id: postId,
+          workspace_id: tenant.workspaceId,
+          group_id: postId,
+          channel_id: channel.id,
+          state: 'DRAFT',
+          publish_at: stamp,
+          settings: '{}',
+          tags: '[]',
+          short_link: 0,
+          release_id: null,
+          release_url: null,
+          error: null,
+          error_kind: null,
+          next_run_at: null,
+          published_at: null,
+          created_at: stamp,
+          updated_at: stamp,
+          deleted_at: null,
+          version: 0,
+        })),
+      )
       .execute();
-    await t.runtime.db.insertInto('post_media').values(ids.map((postId) => ({ post_id: postId, media_id: id }))).execute();
+    await t.runtime.db
+      .insertInto('post_media')
+      .values(ids.map((postId) => ({ post_id: postId, media_id: id })))
+      .execute();
     const res = await t.request({ method: 'DELETE', url: `/public/v1/media/${id}`, key: tenant.key });
     expect(res.statusCode).toBe(409);
     const body = res.json();
-    expect(body).toMatchObject({ code: 'media_in_use', more: true, msg: expect.stringMatching(/^The file is attached to more than 100 posts not yet published \(the first 100: /) });
+    expect(body).toMatchObject({
+      code: 'media_in_use',
+      more: true,
+      msg: expect.stringMatching(/^The file is attached to more than 100 posts not yet published \(the first 100: /),
+    });
     expect(body.posts).toEqual(ids.slice(0, 100));
   });
 
@@ -601,14 +748,28 @@ describe('MediaService: files attached to unpublished posts', () => {
     expect(await mediaRows(tenant.workspaceId)).toEqual([]);
   });
 
-  it('findByPaths answers the workspace\'s files by path; others\' and foreign URLs are absent', async () => {
+  it("findByPaths answers the workspace's files by path; others' and foreign URLs are absent", async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);
     const mine = (await upload(tenant, jpeg(8, 8, 10), 'mine.jpg')).json();
     const theirs = (await upload(other, jpeg(8, 8, 20), 'theirs.jpg')).json();
-    const found = await t.services.media.findByPaths(tenant.workspaceId, [mine.path, theirs.path, 'https://elsewhere.test/media/aa/bb.png', 'http://herald.test/media/../x']);
+    const found = await t.services.media.findByPaths(tenant.workspaceId, [
+      mine.path,
+      theirs.path,
+      'https://elsewhere.test/media/aa/bb.png',
+      'http://herald.test/media/../x',
+    ]);
     expect([...found.keys()]).toEqual([mine.path]);
-    expect(found.get(mine.path)).toMatchObject({ id: mine.id, workspaceId: tenant.workspaceId, name: 'mine.jpg', type: 'image', mimeType: 'image/jpeg', width: 8, height: 8, uploadLinkId: null });
+    expect(found.get(mine.path)).toMatchObject({
+      id: mine.id,
+      workspaceId: tenant.workspaceId,
+      name: 'mine.jpg',
+      type: 'image',
+      mimeType: 'image/jpeg',
+      width: 8,
+      height: 8,
+      uploadLinkId: null,
+    });
     expect((await t.services.media.read(found.get(mine.path)!)).equals(jpeg(8, 8, 10))).toBe(true);
   });
 });

@@ -29,7 +29,9 @@ beforeAll(async () => {
       case '/clips/holiday%20clip.mp4':
         return res.writeHead(200, { 'content-type': 'video/mp4' }).end(served.video);
       case '/download':
-        return res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="Portrait.jpg"' }).end(served.picture);
+        return res
+          .writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="Portrait.jpg"' })
+          .end(served.picture);
       case '/page.png':
         return res.writeHead(200, { 'content-type': 'image/png' }).end('<!doctype html><title>not an image</title>');
       case '/empty.png':
@@ -90,14 +92,20 @@ afterAll(async () => {
 
 // The app fetches with allowLoopback (so the loopback source works) through a resolver that
 // knows a few names and a connector that can only ever open loopback connections.
-const dns = resolver({ 'cdn.test': ['127.0.0.1'], 'internal.test': ['10.0.0.7'], 'mixed.test': ['127.0.0.1', '192.168.1.20'], 'metadata.test': ['169.254.169.254'] });
+const dns = resolver({
+  'cdn.test': ['127.0.0.1'],
+  'internal.test': ['10.0.0.7'],
+  'mixed.test': ['127.0.0.1', '192.168.1.20'],
+  'metadata.test': ['169.254.169.254'],
+});
 const guard = loopbackOnlyConnector();
 let t: TestApp;
 // A second app with a whole-download limit of 0.6 s, for the sources that stall; the first keeps
 // the default limit, so a large download on a loaded machine is never cut by the clock.
 let hasty: TestApp;
 beforeAll(async () => {
-  const outbound = () => createOutboundClient({ allowLoopback: true, lookup: dns.lookup, connector: guard.connector, timeoutMs: 5000, maxRedirects: 3 });
+  const outbound = () =>
+    createOutboundClient({ allowLoopback: true, lookup: dns.lookup, connector: guard.connector, timeoutMs: 5000, maxRedirects: 3 });
   t = await createTestApp({ outbound: outbound() });
   hasty = await createTestApp({ outbound: outbound(), env: { MEDIA_FETCH_TIMEOUT_SECONDS: '0.6' } });
 });
@@ -114,14 +122,24 @@ async function stored(app: TestApp = t): Promise<string[]> {
 }
 
 describe('POST /public/v1/upload-from-url', () => {
-  it('fetches an image, records it under the URL\'s file name, and serves it back', async () => {
+  it("fetches an image, records it under the URL's file name, and serves it back", async () => {
     const tenant = await createTenant(t);
     const res = await fromUrl(tenant, `${source.origin}/photo.png?size=large`);
     expect(res.statusCode, res.body).toBe(200);
     const { id, path: filePath } = res.json();
     expect(filePath).toMatch(/^http:\/\/herald\.test\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.png$/);
     const list = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json();
-    expect(list.results).toEqual([expect.objectContaining({ id, name: 'photo.png', type: 'image', mimeType: 'image/png', size: served.photo.length, width: 9, height: 6 })]);
+    expect(list.results).toEqual([
+      expect.objectContaining({
+        id,
+        name: 'photo.png',
+        type: 'image',
+        mimeType: 'image/png',
+        size: served.photo.length,
+        width: 9,
+        height: 6,
+      }),
+    ]);
     expect((await t.request({ method: 'GET', url: new URL(filePath).pathname })).rawPayload.equals(served.photo)).toBe(true);
   });
 
@@ -129,7 +147,9 @@ describe('POST /public/v1/upload-from-url', () => {
     const tenant = await createTenant(t);
     expect((await fromUrl(tenant, `${source.origin}/clips/holiday%20clip.mp4`)).statusCode).toBe(200);
     expect((await fromUrl(tenant, `http://cdn.test:${source.port}/download`)).statusCode).toBe(200);
-    const names = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json().results.map((m: { name: string; type: string; width: number }) => [m.name, m.type, m.width]);
+    const names = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key }))
+      .json()
+      .results.map((m: { name: string; type: string; width: number }) => [m.name, m.type, m.width]);
     expect(names.sort()).toEqual([
       ['Portrait.jpg', 'image', 16],
       ['holiday clip.mp4', 'video', 1280],
@@ -145,7 +165,9 @@ describe('POST /public/v1/upload-from-url', () => {
   it('deduplicates with /upload and itself within a workspace, not across workspaces', async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);
-    const uploaded = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(served.photo, 'mine.png') })).json();
+    const uploaded = (
+      await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(served.photo, 'mine.png') })
+    ).json();
     const before = (await stored()).length;
     const fetched = (await fromUrl(tenant, `${source.origin}/photo.png`)).json();
     const again = (await fromUrl(tenant, `${source.origin}/photo.png`)).json();
@@ -190,10 +212,17 @@ describe('POST /public/v1/upload-from-url', () => {
       const strict = await createTestApp();
       const tenant = await createTenant(strict);
       const hitsBefore = source.hits.length;
-      for (const url of [`${source.origin}/photo.png`, `http://2130706433:${source.port}/photo.png`, `http://[::1]:${source.port}/`, `http://[::ffff:127.0.0.1]:${source.port}/`]) {
+      for (const url of [
+        `${source.origin}/photo.png`,
+        `http://2130706433:${source.port}/photo.png`,
+        `http://[::1]:${source.port}/`,
+        `http://[::ffff:127.0.0.1]:${source.port}/`,
+      ]) {
         const res = await fromUrl(tenant, url, strict);
         expect(res.statusCode, url).toBe(400);
-        expect(res.json().msg).toMatch(/loopback address\. Only public internet addresses can be fetched \(for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through\)\.$/);
+        expect(res.json().msg).toMatch(
+          /loopback address\. Only public internet addresses can be fetched \(for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through\)\.$/,
+        );
       }
       expect(source.hits.length).toBe(hitsBefore);
     });
@@ -220,7 +249,7 @@ describe('POST /public/v1/upload-from-url', () => {
       expect(res.json()).toMatchObject({ code, msg: expect.stringMatching(msg) });
     });
 
-    it('a port fetch never connects to (:1) is the caller\'s URL: 400 with a sentence, never tried', async () => {
+    it("a port fetch never connects to (:1) is the caller's URL: 400 with a sentence, never tried", async () => {
       const tenant = await createTenant(t);
       const res = await fromUrl(tenant, 'http://127.0.0.1:1/a.png');
       expect(res.statusCode).toBe(400);
@@ -241,15 +270,18 @@ describe('POST /public/v1/upload-from-url', () => {
       expect(refused.json()).toEqual({ code: 'upstream_unreachable', msg: `the URL (127.0.0.1:${port}) refused the connection.` });
     });
 
-    it.each(['/silent', '/trickle.png'])('%s: a source that stalls is cut at the time limit (502), and nothing is kept', async (pathname) => {
-      // The source never finishes: only the time limit can end this request.
-      const tenant = await createTenant(hasty);
-      const before = await stored(hasty);
-      const res = await fromUrl(tenant, `${source.origin}${pathname}`, hasty);
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toMatchObject({ code: 'upstream_timeout', msg: expect.stringMatching(/did not answer in time/) });
-      expect(await stored(hasty)).toEqual(before);
-    });
+    it.each(['/silent', '/trickle.png'])(
+      '%s: a source that stalls is cut at the time limit (502), and nothing is kept',
+      async (pathname) => {
+        // The source never finishes: only the time limit can end this request.
+        const tenant = await createTenant(hasty);
+        const before = await stored(hasty);
+        const res = await fromUrl(tenant, `${source.origin}${pathname}`, hasty);
+        expect(res.statusCode).toBe(502);
+        expect(res.json()).toMatchObject({ code: 'upstream_timeout', msg: expect.stringMatching(/did not answer in time/) });
+        expect(await stored(hasty)).toEqual(before);
+      },
+    );
   });
 
   it('refuses an image declared over 10 MB before reading it, and cuts one streamed past 10 MB off (413)', async () => {
@@ -266,7 +298,14 @@ describe('POST /public/v1/upload-from-url', () => {
 
   it('validates the body: a URL, http or https only', async () => {
     const tenant = await createTenant(t);
-    for (const payload of [{}, { url: 'not a url' }, { url: 'ftp://example.test/a.png' }, { url: 'file:///etc/passwd' }, { url: 'javascript:alert(1)' }, { url: 42 }]) {
+    for (const payload of [
+      {},
+      { url: 'not a url' },
+      { url: 'ftp://example.test/a.png' },
+      { url: 'file:///etc/passwd' },
+      { url: 'javascript:alert(1)' },
+      { url: 42 },
+    ]) {
       const res = await t.request({ method: 'POST', url: '/public/v1/upload-from-url', key: tenant.key, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: [expect.stringMatching(/^body\.url/)] });

@@ -22,7 +22,11 @@ function freshPng(): Buffer {
 }
 
 /** A link made with the tenant's API key, or with `credential` (e.g. `Bearer svco_…`). */
-async function createLink(tenant: Tenant, app: TestApp = t, credential: string = tenant.key): Promise<{ id: string; url: string; expiresAt: string; token: string; page: string }> {
+async function createLink(
+  tenant: Tenant,
+  app: TestApp = t,
+  credential: string = tenant.key,
+): Promise<{ id: string; url: string; expiresAt: string; token: string; page: string }> {
   const res = await app.request({ method: 'POST', url: '/public/v1/upload-link', key: credential });
   expect(res.statusCode, res.body).toBe(201);
   const link = res.json();
@@ -103,7 +107,7 @@ describe('GET /public/v1/upload-link/:id', () => {
     });
   });
 
-  it('answers another workspace\'s link like an unknown one: empty, not an error', async () => {
+  it("answers another workspace's link like an unknown one: empty, not an error", async () => {
     const mine = await createTenant(t);
     const theirs = await createTenant(t);
     const link = await createLink(theirs);
@@ -133,7 +137,12 @@ describe('the upload page', () => {
     const res = await t.request({ method: 'GET', url: link.page });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow', 'x-frame-options': 'DENY' });
+    expect(res.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex, nofollow',
+      'x-frame-options': 'DENY',
+    });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/default-src 'none'/);
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
@@ -173,9 +182,21 @@ describe('the upload page', () => {
   describe('stops working once its maker can no longer upload', () => {
     const cases: Array<[string, (tenant: Tenant) => Promise<unknown>, ((tenant: Tenant) => Promise<unknown>) | null]> = [
       ['the key that made it is revoked', (x) => t.services.apiKeys.revoke(x.keyId), null],
-      ['the workspace\'s plan loses API access', (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: false }), (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: true })],
-      ['its owner is removed from the workspace', (x) => t.services.workspaces.removeMember(x.workspaceId, x.userId), (x) => t.services.workspaces.addMember(x.workspaceId, x.userId, 'editor')],
-      ['its owner is demoted to viewer', (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'viewer'), (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'contributor')],
+      [
+        "the workspace's plan loses API access",
+        (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: false }),
+        (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: true }),
+      ],
+      [
+        'its owner is removed from the workspace',
+        (x) => t.services.workspaces.removeMember(x.workspaceId, x.userId),
+        (x) => t.services.workspaces.addMember(x.workspaceId, x.userId, 'editor'),
+      ],
+      [
+        'its owner is demoted to viewer',
+        (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'viewer'),
+        (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'contributor'),
+      ],
     ];
     it.each(cases)('%s', async (_label, revoke, restore) => {
       const tenant = await createTenant(t);
@@ -188,7 +209,11 @@ describe('the upload page', () => {
   describe('a link made with an OAuth access token', () => {
     async function oauthLink(options: { scopes?: string[]; clientId?: string } = {}) {
       const tenant = await createTenant(t);
-      const { accessToken } = await issueOAuthToken(t, { ...tenant, scopes: options.scopes ?? ['media:write'], ...(options.clientId && { clientId: options.clientId }) });
+      const { accessToken } = await issueOAuthToken(t, {
+        ...tenant,
+        scopes: options.scopes ?? ['media:write'],
+        ...(options.clientId && { clientId: options.clientId }),
+      });
       const link = await createLink(tenant, t, `Bearer ${accessToken}`);
       return { tenant, link, accessToken };
     }
@@ -211,20 +236,42 @@ describe('the upload page', () => {
       expect(res.json().scope).toBe('media:write');
     });
 
-    const cases: Array<[string, (x: { tenant: Tenant; owner: Tenant; clientId: string }) => Promise<unknown>, ((tenant: Tenant) => Promise<unknown>) | null]> = [
-      ['the user revokes the app\'s access', async ({ tenant }) => {
-        const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
-        expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
-      }, null],
+    const cases: Array<
+      [string, (x: { tenant: Tenant; owner: Tenant; clientId: string }) => Promise<unknown>, ((tenant: Tenant) => Promise<unknown>) | null]
+    > = [
+      [
+        "the user revokes the app's access",
+        async ({ tenant }) => {
+          const [allowed] = await t.services.oauth.allowedApps(tenant.userId);
+          expect(await t.services.oauth.revokeGrant(tenant.userId, allowed!.grantId)).toBe(true);
+        },
+        null,
+      ],
       ['the app is deleted', ({ owner, clientId }) => t.services.oauth.deleteApp(owner.userId, clientId), null],
-      ['the workspace\'s plan loses API access', ({ tenant }) => t.services.workspaces.setPlan(tenant.workspaceId, { apiAccess: false }), (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: true })],
-      ['its user is removed from the workspace', ({ tenant }) => t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId), (x) => t.services.workspaces.addMember(x.workspaceId, x.userId, 'editor')],
-      ['its user is demoted to viewer', ({ tenant }) => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'viewer'), (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'contributor')],
+      [
+        "the workspace's plan loses API access",
+        ({ tenant }) => t.services.workspaces.setPlan(tenant.workspaceId, { apiAccess: false }),
+        (x) => t.services.workspaces.setPlan(x.workspaceId, { apiAccess: true }),
+      ],
+      [
+        'its user is removed from the workspace',
+        ({ tenant }) => t.services.workspaces.removeMember(tenant.workspaceId, tenant.userId),
+        (x) => t.services.workspaces.addMember(x.workspaceId, x.userId, 'editor'),
+      ],
+      [
+        'its user is demoted to viewer',
+        ({ tenant }) => t.services.workspaces.setRole(tenant.workspaceId, tenant.userId, 'viewer'),
+        (x) => t.services.workspaces.setRole(x.workspaceId, x.userId, 'contributor'),
+      ],
     ];
     it.each(cases)('stops working once %s', async (_label, revoke, restore) => {
       const owner = await createTenant(t);
       // An app of a user of its own, so deleting it touches no other test's tokens.
-      const { app } = await t.services.oauth.registerApp(owner.userId, { name: 'Uploader', redirectUris: [TEST_REDIRECT_URI], confidential: false });
+      const { app } = await t.services.oauth.registerApp(owner.userId, {
+        name: 'Uploader',
+        redirectUris: [TEST_REDIRECT_URI],
+        confidential: false,
+      });
       const { tenant, link } = await oauthLink({ clientId: app.clientId });
       expect((await pageUpload(link, freshPng(), 'before.png')).statusCode).toBe(200);
       await revoke({ tenant, owner, clientId: app.clientId });
@@ -233,26 +280,37 @@ describe('the upload page', () => {
   });
 
   describe('uploads through the page', () => {
-    it('adds the file to the link\'s workspace, tagged with the link', async () => {
+    it("adds the file to the link's workspace, tagged with the link", async () => {
       const tenant = await createTenant(t);
       const link = await createLink(tenant);
       const res = await pageUpload(link, gif(5, 5), 'party.gif');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ id: expect.any(String), name: 'party.gif', path: expect.stringMatching(/^http:\/\/herald\.test\/media\/.+\.gif$/), type: 'image' });
+      expect(res.json()).toEqual({
+        id: expect.any(String),
+        name: 'party.gif',
+        path: expect.stringMatching(/^http:\/\/herald\.test\/media\/.+\.gif$/),
+        type: 'image',
+      });
       const library = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json();
-      expect(library.results).toEqual([expect.objectContaining({ id: res.json().id, name: 'party.gif', uploadLinkId: link.id, width: 5, height: 5 })]);
+      expect(library.results).toEqual([
+        expect.objectContaining({ id: res.json().id, name: 'party.gif', uploadLinkId: link.id, width: 5, height: 5 }),
+      ]);
     });
 
-    it('content already in the library answers with that file, listed under the person\'s name, with nothing new stored', async () => {
+    it("content already in the library answers with that file, listed under the person's name, with nothing new stored", async () => {
       const tenant = await createTenant(t);
       const data = freshPng();
-      const existing = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, 'library-name.png') })).json();
+      const existing = (
+        await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, 'library-name.png') })
+      ).json();
       const link = await createLink(tenant);
       const before = await storedObjectCount();
       const res = await pageUpload(link, data, 'their-name.png');
       expect(res.json()).toMatchObject({ id: existing.id, path: existing.path, name: 'their-name.png' });
       expect(await storedObjectCount()).toBe(before);
-      expect((await contents(tenant, link.id)).json().files).toEqual([{ id: existing.id, name: 'their-name.png', path: existing.path, type: 'image' }]);
+      expect((await contents(tenant, link.id)).json().files).toEqual([
+        { id: existing.id, name: 'their-name.png', path: existing.path, type: 'image' },
+      ]);
       const library = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json();
       expect(library.results).toEqual([expect.objectContaining({ id: existing.id, name: 'library-name.png', uploadLinkId: null })]);
     });
@@ -274,7 +332,14 @@ describe('the upload page', () => {
         [fileBody(Buffer.from('%PDF-1.4 not a picture'), 'doc.pdf'), 400, 'unsupported_type'],
         [fileBody(Buffer.alloc(0), 'nothing.png'), 400, 'empty_file'],
         [fileBody(png(2, 2, [1, 1, 1], 10 * 1024 * 1024), 'huge.png'), 413, 'too_large'],
-        [multipart([{ name: 'file', filename: 'a.png', data: freshPng() }, { name: 'file', filename: 'b.png', data: freshPng() }]), 400, 'too_many_parts'],
+        [
+          multipart([
+            { name: 'file', filename: 'a.png', data: freshPng() },
+            { name: 'file', filename: 'b.png', data: freshPng() },
+          ]),
+          400,
+          'too_many_parts',
+        ],
       ] as const;
       for (const [body, status, code] of bad) {
         const res = await t.request({ method: 'POST', url: `${link.page}/files`, ...body });
@@ -333,12 +398,22 @@ describe('the upload page', () => {
       for (let i = 0; i < rows.length; i += 100) {
         const batch = rows.slice(i, i + 100);
         await t.runtime.db.insertInto('media').values(batch).execute();
-        await t.runtime.db.insertInto('upload_link_files').values(batch.map((r) => ({ upload_link_id: link.id, media_id: r.id, name: r.name, created_at: now }))).execute();
+        await t.runtime.db
+          .insertInto('upload_link_files')
+          .values(batch.map((r) => ({ upload_link_id: link.id, media_id: r.id, name: r.name, created_at: now })))
+          .execute();
       }
-      await t.runtime.db.updateTable('upload_links').set({ files_used: UPLOAD_LINK_MAX_FILES, bytes_used: UPLOAD_LINK_MAX_FILES * 10 }).where('id', '=', link.id).execute();
+      await t.runtime.db
+        .updateTable('upload_links')
+        .set({ files_used: UPLOAD_LINK_MAX_FILES, bytes_used: UPLOAD_LINK_MAX_FILES * 10 })
+        .where('id', '=', link.id)
+        .execute();
       const res = await pageUpload(link, freshPng(), 'one-too-many.png');
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ code: 'link_full', msg: `This link has taken the most files it accepts (${UPLOAD_LINK_MAX_FILES}). Ask for a new link.` });
+      expect(res.json()).toEqual({
+        code: 'link_full',
+        msg: `This link has taken the most files it accepts (${UPLOAD_LINK_MAX_FILES}). Ask for a new link.`,
+      });
     });
   });
 });

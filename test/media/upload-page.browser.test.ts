@@ -33,7 +33,8 @@ const strayRequests: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -127,7 +128,9 @@ describe('upload page in Chromium', () => {
       { name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: jpeg(48, 64, 90) },
     ]);
     await expect.poll(countOf(page, '#files li.done'), { timeout: 20_000 }).toBe(2);
-    await expect.poll(() => page.locator('#files img.thumb').evaluateAll((images) => images.every((img) => img.complete && img.naturalWidth > 0))).toBe(true);
+    await expect
+      .poll(() => page.locator('#files img.thumb').evaluateAll((images) => images.every((img) => img.complete && img.naturalWidth > 0)))
+      .toBe(true);
     expect(await page.textContent('#count')).toBe('2 files uploaded.');
     await page.screenshot({ path: path.join(ARTIFACTS, '2-two-files-uploaded.png'), fullPage: true });
 
@@ -175,12 +178,21 @@ describe('upload page in Chromium', () => {
     await expect.poll(countOf(page, '#files li.done'), { timeout: 20_000 }).toBe(1);
 
     const byName = Object.fromEntries((await rows(page)).map((r) => [r.name, r]));
-    expect(byName['notes.txt']).toMatchObject({ state: 'failed', status: 'Not a supported type. Accepted: JPEG, PNG, GIF, WEBP, AVIF, BMP or TIFF images, or MP4 videos.' });
-    expect(byName['huge.png']).toMatchObject({ state: 'failed', status: 'Too large: images can be at most 10 MB (this file is just over 10 MB).' });
+    expect(byName['notes.txt']).toMatchObject({
+      state: 'failed',
+      status: 'Not a supported type. Accepted: JPEG, PNG, GIF, WEBP, AVIF, BMP or TIFF images, or MP4 videos.',
+    });
+    expect(byName['huge.png']).toMatchObject({
+      state: 'failed',
+      status: 'Too large: images can be at most 10 MB (this file is just over 10 MB).',
+    });
     // A file the server refused shows no broken preview.
     await expect.poll(async () => (await rows(page)).find((r) => r.name === 'fake.png')!.thumbnail).toBeNull();
     // The server's own refusal, for a file the browser could not judge by its name.
-    expect(byName['fake.png']).toMatchObject({ state: 'failed', status: expect.stringMatching(/^The file "fake\.png" is not a recognised image or video\. Accepted: /) });
+    expect(byName['fake.png']).toMatchObject({
+      state: 'failed',
+      status: expect.stringMatching(/^The file "fake\.png" is not a recognised image or video\. Accepted: /),
+    });
     expect(byName['dropped.gif']).toMatchObject({ state: 'done', status: 'Uploaded', progress: 100 });
     expect(await contents(tenant, link.id)).toMatchObject({ status: 'ready', count: 1, files: [{ name: 'dropped.gif' }] });
     await page.screenshot({ path: path.join(ARTIFACTS, '3-refusals-and-drop.png'), fullPage: true });
@@ -190,7 +202,12 @@ describe('upload page in Chromium', () => {
   it('works on a phone-sized touch screen', async () => {
     const tenant = await createTenant(t);
     const link = await createLink(tenant);
-    const { context, page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const { context, page } = await newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     await page.goto(link.url);
     const button = await page.locator('#drop').boundingBox();
     expect(button!.width).toBeLessThanOrEqual(390);

@@ -113,7 +113,12 @@ const ALLOWED_V6 = [
 
 describe('checkAddress', () => {
   it.each(REFUSED_V4)('refuses %s as %s', (address, range) => {
-    expect(checkAddress(address)).toEqual({ allowed: false, reason: `${address} is ${range}`, range, loopback: range === 'a loopback address' });
+    expect(checkAddress(address)).toEqual({
+      allowed: false,
+      reason: `${address} is ${range}`,
+      range,
+      loopback: range === 'a loopback address',
+    });
   });
 
   it.each(ALLOWED_V4)('allows the public address %s', (address) => {
@@ -130,7 +135,7 @@ describe('checkAddress', () => {
     expect(checkAddress(address)).toEqual({ allowed: true });
   });
 
-  it('refuses anything that is not an IP literal (names and odd spellings are the URL parser\'s business)', () => {
+  it("refuses anything that is not an IP literal (names and odd spellings are the URL parser's business)", () => {
     for (const text of ['localhost', '127.1', '0x7f.0.0.1', '2130706433', '0177.0.0.1', '', '1.2.3.4.5', '[::1]']) {
       expect(checkAddress(text)).toMatchObject({ allowed: false, reason: `${text} is not an IP address` });
     }

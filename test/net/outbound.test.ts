@@ -157,7 +157,9 @@ describe('names', () => {
     const rec = recorder();
     const outbound = client({ lookup: dns.lookup, connector: rec.connector });
     const error = await refusal(outbound.fetch(`https://${name}/image.png`));
-    const hint = /loopback address$/.test(reason) ? ' (for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through)' : '';
+    const hint = /loopback address$/.test(reason)
+      ? ' (for local development, OUTBOUND_ALLOW_LOOPBACK=true lets loopback addresses through)'
+      : '';
     expect(error.message).toBe(`Refused to connect: ${reason}. Only public internet addresses can be fetched${hint}.`);
     expect(dns.asked).toEqual([name]);
     expect(rec.opened).toEqual([]);
@@ -174,7 +176,8 @@ describe('names', () => {
 
   it('a resolver that changes its answer (DNS rebinding) cannot redirect a connection: one lookup per connection', async () => {
     let calls = 0;
-    const rebinding: LookupFunction = async () => (calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const rebinding: LookupFunction = async () =>
+      calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const rec = recorder();
     const outbound = client({ lookup: rebinding, connector: rec.connector });
     await expect(outbound.fetch('http://rebind.test/')).rejects.toThrow();
@@ -219,7 +222,11 @@ describe('URLs that are not fetched at all', () => {
 
   it('a string that is not a URL is a 400, not a crash', async () => {
     const outbound = client({ connector: recorder().connector, lookup: resolver({}).lookup });
-    await expect(outbound.fetch('not a url')).rejects.toMatchObject({ statusCode: 400, code: 'invalid_url', message: '"not a url" is not a valid URL.' });
+    await expect(outbound.fetch('not a url')).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'invalid_url',
+      message: '"not a url" is not a valid URL.',
+    });
   });
 });
 
@@ -267,15 +274,22 @@ describe('redirects (loopback servers)', () => {
   it('follows relative and loopback redirects (allowed here) and stops after the limit', async () => {
     const three = await outbound.fetch(`${target.origin}/hop/3`);
     expect(await three.text()).toBe('landed');
-    await expect(outbound.fetch(`${target.origin}/hop/4`)).rejects.toMatchObject({ statusCode: 502, code: 'too_many_redirects', message: 'Gave up after 3 redirects.' });
+    await expect(outbound.fetch(`${target.origin}/hop/4`)).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'too_many_redirects',
+      message: 'Gave up after 3 redirects.',
+    });
     await expect(outbound.fetch(`${target.origin}/hop/1`, { maxRedirects: 0 })).rejects.toMatchObject({ code: 'too_many_redirects' });
   });
 
   it('an unparseable Location is a 502, not a crash', async () => {
-    await expect(outbound.fetch(`${target.origin}/start?to=${encodeURIComponent('http://[::1')}`)).rejects.toMatchObject({ statusCode: 502, code: 'bad_redirect' });
+    await expect(outbound.fetch(`${target.origin}/start?to=${encodeURIComponent('http://[::1')}`)).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'bad_redirect',
+    });
   });
 
-  it('credentials never follow a redirect to another origin; the caller\'s headers are left unchanged', async () => {
+  it("credentials never follow a redirect to another origin; the caller's headers are left unchanged", async () => {
     const headers = { authorization: 'Bearer secret', cookie: 'a=b', 'x-trace': '1' };
     const res = await outbound.fetch(`${target.origin}/start?to=${encodeURIComponent(`${other.origin}/landing`)}`, { headers });
     expect(await res.text()).toBe('other');
@@ -290,9 +304,17 @@ describe('redirects (loopback servers)', () => {
   });
 
   it('a 303 after a POST continues as a GET without the body; a 307 keeps both', async () => {
-    const see = await outbound.fetch(`${target.origin}/start?status=303&to=/after`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } });
+    const see = await outbound.fetch(`${target.origin}/start?status=303&to=/after`, {
+      method: 'POST',
+      body: 'payload',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(await see.text()).toBe('GET /after');
-    const keep = await outbound.fetch(`${target.origin}/start?status=307&to=/again`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } });
+    const keep = await outbound.fetch(`${target.origin}/start?status=307&to=/again`, {
+      method: 'POST',
+      body: 'payload',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(await keep.text()).toBe('POST /again');
     expect(target.seen.at(-1)!.body).toBe('payload');
   });
@@ -301,14 +323,28 @@ describe('redirects (loopback servers)', () => {
       await refusal(outbound.request(`${target.origin}/start?status=307&to=${encodeURIComponent(to)}`, { limit: 1000 }));
     }
     expect((await outbound.request(`${target.origin}/hop/3`, { limit: 1000 })).body?.toString()).toBe('landed');
-    await expect(outbound.request(`${target.origin}/hop/4`, { limit: 1000 })).rejects.toMatchObject({ statusCode: 502, code: 'too_many_redirects' });
-    await expect(outbound.request(`${target.origin}/hop/1`, { maxRedirects: 0, limit: 1000 })).rejects.toMatchObject({ code: 'too_many_redirects' });
+    await expect(outbound.request(`${target.origin}/hop/4`, { limit: 1000 })).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'too_many_redirects',
+    });
+    await expect(outbound.request(`${target.origin}/hop/1`, { maxRedirects: 0, limit: 1000 })).rejects.toMatchObject({
+      code: 'too_many_redirects',
+    });
     const headers = { Authorization: 'Bearer secret', 'x-trace': '1' };
-    expect((await outbound.request(`${target.origin}/start?to=${encodeURIComponent(`${other.origin}/landing`)}`, { headers, limit: 1000 })).body?.toString()).toBe('other');
+    expect(
+      (
+        await outbound.request(`${target.origin}/start?to=${encodeURIComponent(`${other.origin}/landing`)}`, { headers, limit: 1000 })
+      ).body?.toString(),
+    ).toBe('other');
     expect(other.seen.at(-1)!.headers.authorization).toBeUndefined();
     expect(other.seen.at(-1)!.headers['x-trace']).toBe('1');
     expect(headers).toEqual({ Authorization: 'Bearer secret', 'x-trace': '1' });
-    const see = await outbound.request(`${target.origin}/start?status=303&to=/after`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' }, limit: 1000 });
+    const see = await outbound.request(`${target.origin}/start?status=303&to=/after`, {
+      method: 'POST',
+      body: 'payload',
+      headers: { 'content-type': 'text/plain' },
+      limit: 1000,
+    });
     expect(see.body?.toString()).toBe('GET /after');
   });
 });
@@ -321,7 +357,11 @@ describe('time and size bounds (loopback servers)', () => {
     const error = await outbound.fetch(`${silent.origin}/`).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(wasNotSent(error)).toBe(false);
-    expect(explainOutboundFailure(error, 'the URL', 300)).toMatchObject({ statusCode: 502, code: 'upstream_timeout', message: 'the URL did not answer in time (limit 0 s).' });
+    expect(explainOutboundFailure(error, 'the URL', 300)).toMatchObject({
+      statusCode: 502,
+      code: 'upstream_timeout',
+      message: 'the URL did not answer in time (limit 0 s).',
+    });
   });
 
   it('a body that trickles: reading it is cut at the time limit', async () => {
@@ -360,7 +400,11 @@ describe('time and size bounds (loopback servers)', () => {
     const outbound = client({ allowLoopback: true, connector: loopbackOnly });
     const error = await outbound.fetch(`${closed.origin}/`).catch((e: unknown) => e);
     expect(wasNotSent(error)).toBe(true);
-    expect(explainOutboundFailure(error, 'the URL', 1000)).toMatchObject({ statusCode: 502, code: 'upstream_unreachable', message: 'the URL refused the connection.' });
+    expect(explainOutboundFailure(error, 'the URL', 1000)).toMatchObject({
+      statusCode: 502,
+      code: 'upstream_unreachable',
+      message: 'the URL refused the connection.',
+    });
   });
 
   it('readLimited refuses a declared size over the limit unread, and a streamed one as soon as it passes', async () => {
@@ -374,19 +418,27 @@ describe('time and size bounds (loopback servers)', () => {
       res.end('y'.repeat(60));
     });
     const outbound = client({ allowLoopback: true, connector: loopbackOnly });
-    await expect(readLimited(await outbound.fetch(`${big.origin}/declared`), 100)).rejects.toMatchObject({ statusCode: 413, code: 'too_large' });
+    await expect(readLimited(await outbound.fetch(`${big.origin}/declared`), 100)).rejects.toMatchObject({
+      statusCode: 413,
+      code: 'too_large',
+    });
     await expect(readLimited(await outbound.fetch(`${big.origin}/chunked`), 100)).rejects.toMatchObject({ statusCode: 413 });
     expect((await readLimited(await outbound.fetch(`${big.origin}/chunked`), 120)).toString()).toBe('x'.repeat(60) + 'y'.repeat(60));
   });
 
-  it('request(): an answer read whole up to its limit (null past it), headers by any case, fetch\'s defaults unless given', async () => {
+  it("request(): an answer read whole up to its limit (null past it), headers by any case, fetch's defaults unless given", async () => {
     const server = await loopbackServer((req, res) => {
       if (req.url === '/big') return res.end('x'.repeat(1000));
       res.writeHead(201, { 'Retry-After': '7', 'content-type': 'application/json' });
       res.end(JSON.stringify({ accept: req.headers.accept, agent: req.headers['user-agent'] }));
     });
     const outbound = client({ allowLoopback: true, connector: loopbackOnly });
-    const answer = await outbound.request(`${server.origin}/`, { method: 'POST', body: '{}', headers: { Accept: 'application/json' }, limit: 1000 });
+    const answer = await outbound.request(`${server.origin}/`, {
+      method: 'POST',
+      body: '{}',
+      headers: { Accept: 'application/json' },
+      limit: 1000,
+    });
     expect(answer.status).toBe(201);
     expect(answer.headers.get('retry-after')).toBe('7');
     expect(answer.headers.get('Retry-After')).toBe('7');
@@ -402,7 +454,11 @@ describe('time and size bounds (loopback servers)', () => {
     const text = JSON.stringify({ ok: true, filler: 'y'.repeat(500) });
     const server = await loopbackServer((req, res) => {
       const coding = req.url === '/br' ? 'br' : req.url === '/identity' ? undefined : 'gzip';
-      res.writeHead(200, { 'content-type': 'application/json', 'x-asked': String(req.headers['accept-encoding']), ...(coding && { 'content-encoding': coding }) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-asked': String(req.headers['accept-encoding']),
+        ...(coding && { 'content-encoding': coding }),
+      });
       res.end(coding === 'br' ? brotliCompressSync(text) : coding === 'gzip' ? gzipSync(text) : text);
     });
     const outbound = client({ allowLoopback: true, connector: loopbackOnly });
@@ -432,7 +488,7 @@ describe('time and size bounds (loopback servers)', () => {
   });
 });
 
-describe('request(): one time limit for the whole call, and the caller\'s signal', () => {
+describe("request(): one time limit for the whole call, and the caller's signal", () => {
   it('a resolver that never answers: rejected at the time limit, nothing opened', async () => {
     const rec = recorder();
     const outbound = client({ lookup: () => new Promise(() => {}), connector: rec.connector, timeoutMs: 200, connectTimeoutMs: 5000 });
@@ -461,7 +517,7 @@ describe('request(): one time limit for the whole call, and the caller\'s signal
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
-  it('the caller\'s signal: aborted before the call, or while waiting for the answer, the call rejects with its reason', async () => {
+  it("the caller's signal: aborted before the call, or while waiting for the answer, the call rejects with its reason", async () => {
     const silent = await loopbackServer(() => {});
     const outbound = client({ allowLoopback: true, connector: loopbackOnly, timeoutMs: 10_000 });
     const reason = new Error('stopped by the caller');
@@ -472,14 +528,18 @@ describe('request(): one time limit for the whole call, and the caller\'s signal
     while (silent.seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
-    const timeout = await outbound.request(`${silent.origin}/`, { limit: 10, timeoutMs: 100, signal: new AbortController().signal }).catch((e: unknown) => e);
+    const timeout = await outbound
+      .request(`${silent.origin}/`, { limit: 10, timeoutMs: 100, signal: new AbortController().signal })
+      .catch((e: unknown) => e);
     expect(timeout).toMatchObject({ name: 'TimeoutError' });
   });
 
   it('many calls in a row on one connection: each gets its own answer and body', async () => {
     const server = await loopbackServer((req, res) => res.end(`answer to ${req.url}`));
     const outbound = client({ allowLoopback: true, connector: loopbackOnly });
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => outbound.request(`${server.origin}/${i}`, { method: 'POST', body: String(i), limit: 100 })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => outbound.request(`${server.origin}/${i}`, { method: 'POST', body: String(i), limit: 100 })),
+    );
     expect(answers.map((a) => a.body?.toString())).toEqual(Array.from({ length: 50 }, (_, i) => `answer to /${i}`));
   });
 });

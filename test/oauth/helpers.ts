@@ -12,11 +12,18 @@ export type OAuthServer = { t: TestApp; origin: string; clock: ManualClock };
  * The real app listening on loopback (OAuth clients speak HTTP), its clock at the real time (the
  * library's). Devices poll every second in the device flow (5 s by default), so its tests do not wait.
  */
-export async function startOAuthServer(env: Record<string, string> = {}, options: { outbound?: OutboundClient } = {}): Promise<OAuthServer> {
+export async function startOAuthServer(
+  env: Record<string, string> = {},
+  options: { outbound?: OutboundClient } = {},
+): Promise<OAuthServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const clock = new ManualClock(new Date());
-  const t = await createTestApp({ env: { BASE_URL: origin, OAUTH_DEVICE_POLL_SECONDS: '1', ...env }, clock, ...(options.outbound && { outbound: options.outbound }) });
+  const t = await createTestApp({
+    env: { BASE_URL: origin, OAUTH_DEVICE_POLL_SECONDS: '1', ...env },
+    clock,
+    ...(options.outbound && { outbound: options.outbound }),
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin, clock };
 }
@@ -55,7 +62,13 @@ export class CookieJar {
 export async function registerClient(origin: string, metadata: Partial<client.ClientMetadata> = {}) {
   return client.dynamicClientRegistration(
     new URL(origin),
-    { client_name: 'Test app', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], ...metadata },
+    {
+      client_name: 'Test app',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      ...metadata,
+    },
     client.None(),
     { execute: [client.allowInsecureRequests], algorithm: 'oauth2' },
   );
@@ -95,7 +108,8 @@ export async function authorize(
   expect(answer.status, await answer.clone().text()).toBe(303);
   const resume = await jar.fetch(new URL(answer.headers.get('location')!, config.serverMetadata().issuer).href);
   expect(resume.status, await resume.clone().text()).toBe(303);
-  if (!/^https?:/.test(resume.headers.get('location') ?? '')) throw new Error(`The authorization went on to ${resume.headers.get('location')}, not back to the app.`);
+  if (!/^https?:/.test(resume.headers.get('location') ?? ''))
+    throw new Error(`The authorization went on to ${resume.headers.get('location')}, not back to the app.`);
   return { callback: new URL(resume.headers.get('location')!), verifier, state, consentHtml: body };
 }
 

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 
 const insecure = { execute: [client.allowInsecureRequests], algorithm: 'oauth2' as const };
-const restStatus = async (token: string) => (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
+const restStatus = async (token: string) =>
+  (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
 /** The OAuth error code of a refusal, whether openid-client reports it plainly or as a WWW-Authenticate challenge. */
 async function oauthError(pending: Promise<unknown>): Promise<string> {
   try {
@@ -23,7 +24,11 @@ const csrf = (html: string) => /name="_csrf" value="([0-9a-f]{64})"/.exec(html)!
 
 async function postForm(jar: CookieJar, path: string, fields: Record<string, string>) {
   const page = await (await jar.fetch(`${s.origin}/account/developer-apps`)).text();
-  const res = await jar.fetch(`${s.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf(page), ...fields }).toString() });
+  const res = await jar.fetch(`${s.origin}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf(page), ...fields }).toString(),
+  });
   return { status: res.status, html: await res.text(), location: res.headers.get('location') };
 }
 
@@ -32,7 +37,9 @@ describe('dynamic client registration (RFC 7591)', () => {
     const ok = await registerClient(s.origin, { redirect_uris: ['http://127.0.0.1:8123/cb', 'https://app.example.test/cb'] });
     expect(ok.clientMetadata().client_id).toMatch(/^app_/);
     expect(await oauthError(registerClient(s.origin, { redirect_uris: ['http://app.example.test/cb'] }))).toBe('invalid_client_metadata');
-    expect(await oauthError(registerClient(s.origin, { token_endpoint_auth_method: 'client_secret_basic' }))).toBe('invalid_client_metadata');
+    expect(await oauthError(registerClient(s.origin, { token_endpoint_auth_method: 'client_secret_basic' }))).toBe(
+      'invalid_client_metadata',
+    );
     expect(await oauthError(registerClient(s.origin, { herald_owner: 'someone' } as never))).toBe('invalid_client_metadata');
   });
 });
@@ -41,7 +48,11 @@ describe('apps registered in the developer settings', () => {
   it('a confidential app: secret shown once and stored hashed, rotate, delete ends its tokens', async () => {
     const person = await createPerson(s.t);
     const jar = new CookieJar(person.sessionToken);
-    const made = await postForm(jar, '/account/developer-apps', { name: 'Reporting server', redirect_uris: 'http://127.0.0.1:9/callback', kind: 'confidential' });
+    const made = await postForm(jar, '/account/developer-apps', {
+      name: 'Reporting server',
+      redirect_uris: 'http://127.0.0.1:9/callback',
+      kind: 'confidential',
+    });
     expect(made.status).toBe(200);
     const clientId = /<code id="new-client-id">([^<]+)<\/code>/.exec(made.html)![1]!;
     const secret = /<code id="new-secret">([^<]+)<\/code>/.exec(made.html)![1]!;
@@ -72,9 +83,13 @@ describe('apps registered in the developer settings', () => {
     expect((await s.t.services.oauth.allowedApps(person.userId)).length).toBe(0);
   });
 
-  it('refuses a name reserved for Herald\'s own apps, with the form kept', async () => {
+  it("refuses a name reserved for Herald's own apps, with the form kept", async () => {
     const person = await createPerson(s.t);
-    const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', { name: 'Herald Command-Line', redirect_uris: 'http://127.0.0.1:9/callback', kind: 'public' });
+    const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', {
+      name: 'Herald Command-Line',
+      redirect_uris: 'http://127.0.0.1:9/callback',
+      kind: 'public',
+    });
     expect(res.status).toBe(400);
     expect(res.html).toContain('reserved for Herald&#39;s own apps');
     expect((await s.t.services.oauth.ownApps(person.userId)).length).toBe(0);
@@ -82,7 +97,11 @@ describe('apps registered in the developer settings', () => {
 
   it('refuses an http redirect URI on another host, with the form kept', async () => {
     const person = await createPerson(s.t);
-    const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', { name: 'Bad', redirect_uris: 'http://app.example.test/cb', kind: 'public' });
+    const res = await postForm(new CookieJar(person.sessionToken), '/account/developer-apps', {
+      name: 'Bad',
+      redirect_uris: 'http://app.example.test/cb',
+      kind: 'public',
+    });
     expect(res.status).toBe(400);
     expect(res.html).toContain('cannot be a redirect URI');
     expect(res.html).toContain('value="Bad"');

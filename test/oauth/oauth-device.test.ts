@@ -8,10 +8,17 @@ let s: OAuthServer;
 let cli: client.Configuration;
 beforeAll(async () => {
   s = await startOAuthServer();
-  cli = await client.discovery(new URL(s.origin), 'herald-cli', undefined, client.None(), { execute: [client.allowInsecureRequests], algorithm: 'oauth2' });
+  cli = await client.discovery(new URL(s.origin), 'herald-cli', undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+    algorithm: 'oauth2',
+  });
 });
 
-const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
 const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
 
 /** The verification pages up to the consent page: type the code, check it and the app, continue. */
@@ -23,7 +30,10 @@ async function confirmCode(jar: CookieJar, verificationUri: string, userCode: st
   const confirm = await jar.fetch(action, form({ xsrf: field(inputHtml, 'xsrf'), user_code: userCode }));
   const confirmHtml = await confirm.text();
   expect(confirmHtml).toContain(userCode);
-  const toConsent = await jar.fetch(action, form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code'), confirm: 'yes' }));
+  const toConsent = await jar.fetch(
+    action,
+    form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code'), confirm: 'yes' }),
+  );
   expect(toConsent.status, await toConsent.clone().text()).toBe(303);
   const interaction = new URL(toConsent.headers.get('location')!, s.origin).href;
   const consent = await jar.fetch(interaction);
@@ -68,14 +78,17 @@ describe('device authorization grant (RFC 8628)', () => {
     const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
     await approve(jar, device.verification_uri, device.user_code, person.workspaceId, 'deny');
     // One token request (not a poll, which waits the interval first): the answer is final.
-    const token = await fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }));
+    const token = await fetch(
+      `${s.origin}/oauth/token`,
+      form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'herald-cli' }),
+    );
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: 'access_denied' });
   });
 });
 
 describe('two device logins approved in the same browser', () => {
-  it('are two grants: approving the second ends neither the first\'s refresh token nor its access token', async () => {
+  it("are two grants: approving the second ends neither the first's refresh token nor its access token", async () => {
     const person = await createPerson(s.t);
     const browser = new CookieJar(person.sessionToken);
     const logins = [];
@@ -84,7 +97,8 @@ describe('two device logins approved in the same browser', () => {
       await approve(browser, device.verification_uri, device.user_code, person.workspaceId);
       logins.push(await client.pollDeviceAuthorizationGrant(cli, device));
     }
-    const rest = async (token: string) => (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const rest = async (token: string) =>
+      (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
     for (const tokens of logins) {
       expect(await rest(tokens.access_token)).toBe(200);
       const next = await client.refreshTokenGrant(cli, tokens.refresh_token!);
@@ -97,7 +111,7 @@ describe('two device logins approved in the same browser', () => {
 });
 
 describe('who asks, on the confirmation and consent pages (RFC 8628 §5.4)', () => {
-  it('the CLI is marked as Herald\'s own; another device app, whatever its name, shows its id and registration date', async () => {
+  it("the CLI is marked as Herald's own; another device app, whatever its name, shows its id and registration date", async () => {
     const jar = new CookieJar((await createPerson(s.t)).sessionToken);
     const ours = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
     const own = await confirmCode(jar, ours.verification_uri, ours.user_code);
@@ -109,11 +123,20 @@ describe('who asks, on the confirmation and consent pages (RFC 8628 §5.4)', () 
     const registration = await fetch(`${s.origin}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Command line', token_endpoint_auth_method: 'none', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], response_types: [], redirect_uris: [] }),
+      body: JSON.stringify({
+        client_name: 'Command line',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['urn:ietf:params:oauth:grant-type:device_code'],
+        response_types: [],
+        redirect_uris: [],
+      }),
     });
     expect(registration.status).toBe(201);
     const registered = (await registration.json()) as { client_id: string; client_id_issued_at: number };
-    const other = await client.discovery(new URL(s.origin), registered.client_id, undefined, client.None(), { execute: [client.allowInsecureRequests], algorithm: 'oauth2' });
+    const other = await client.discovery(new URL(s.origin), registered.client_id, undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+      algorithm: 'oauth2',
+    });
     const theirs = await client.initiateDeviceAuthorization(other, { scope: 'posts:read' });
     const page = await confirmCode(jar, theirs.verification_uri, theirs.user_code);
     for (const html of [page.confirmHtml, page.consentHtml]) {
@@ -125,16 +148,25 @@ describe('who asks, on the confirmation and consent pages (RFC 8628 §5.4)', () 
 });
 
 describe('the poll interval', () => {
-  it('is RFC 8628\'s 5 seconds unless configured', async () => {
+  it("is RFC 8628's 5 seconds unless configured", async () => {
     const t = await createTestApp();
-    const res = await t.request({ method: 'POST', url: '/oauth/device/auth', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'client_id=herald-cli&scope=posts:read' });
+    const res = await t.request({
+      method: 'POST',
+      url: '/oauth/device/auth',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'client_id=herald-cli&scope=posts:read',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ interval: 5, device_code: expect.any(String) });
   });
 });
 
 describe('device codes at rest', () => {
-  const poll = (deviceCode: string) => fetch(`${s.origin}/oauth/token`, form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'herald-cli' }));
+  const poll = (deviceCode: string) =>
+    fetch(
+      `${s.origin}/oauth/token`,
+      form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'herald-cli' }),
+    );
   const rows = () => s.t.runtime.db.selectFrom('oauth_records').selectAll().where('model', 'in', ['DeviceCode', 'Interaction']).execute();
 
   it('are stored hashed: a leaked row cannot be used to poll for the token', async () => {

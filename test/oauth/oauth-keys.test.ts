@@ -12,9 +12,10 @@ beforeAll(async () => {
 
 const kids = async () => ((await (await fetch(`${s.origin}/oauth/jwks`)).json()) as { keys: Array<{ kid: string; d?: string }> }).keys;
 /** The signature keygrip (the library's cookie signer) gives `name=value` with `key`. */
-const cookieSignature = (name: string, value: string, key: string) => createHmac('sha1', key).update(`${name}=${value}`).digest('base64url');
+const cookieSignature = (name: string, value: string, key: string) =>
+  createHmac('sha1', key).update(`${name}=${value}`).digest('base64url');
 
-describe('rotating the authorization server\'s keys (herald admin oauth rotate-keys)', () => {
+describe("rotating the authorization server's keys (herald admin oauth rotate-keys)", () => {
   it('signs with the new keys from then on, while what the old ones signed keeps working', async () => {
     const person = await createPerson(s.t);
     const config = await registerClient(s.origin);
@@ -26,7 +27,14 @@ describe('rotating the authorization server\'s keys (herald admin oauth rotate-k
     // Someone is half-way: their authorization started (its cookies signed with the old key).
     const jar = new CookieJar(person.sessionToken);
     const verifier = client.randomPKCECodeVerifier();
-    const start = await jar.fetch(client.buildAuthorizationUrl(config, { redirect_uri: 'http://127.0.0.1:9/callback', scope: 'posts:read', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }).href);
+    const start = await jar.fetch(
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        scope: 'posts:read',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }).href,
+    );
     expect(start.status).toBe(303);
     const oldCookieKey = (await deploymentKeys(s.t.runtime.db)).cookieKeys[0]!;
 
@@ -41,13 +49,19 @@ describe('rotating the authorization server\'s keys (herald admin oauth rotate-k
     const interaction = new URL(start.headers.get('location')!, s.origin).href;
     const page = await jar.fetch(interaction);
     const csrf = /name="_csrf" value="([0-9a-f]{64})"/.exec(await page.text())![1]!;
-    const answer = await jar.fetch(interaction, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, workspace: person.workspaceId, decision: 'allow' }).toString() });
+    const answer = await jar.fetch(interaction, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, workspace: person.workspaceId, decision: 'allow' }).toString(),
+    });
     expect(answer.status).toBe(303);
     const resume = await jar.fetch(new URL(answer.headers.get('location')!, s.origin).href);
     expect(resume.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/);
 
     // The token issued before the rotation still works; a new flow works, its cookies signed with the new key.
-    expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+    expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(
+      200,
+    );
     const fresh = new CookieJar(person.sessionToken);
     const { callback } = await authorize(config, fresh, { scope: 'posts:read', workspaceId: person.workspaceId });
     expect(callback.searchParams.get('code')).toBeTruthy();

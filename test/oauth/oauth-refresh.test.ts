@@ -8,10 +8,22 @@ beforeAll(async () => {
   s = await startOAuthServer();
 });
 
-const restStatus = async (token: string) => (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const restStatus = async (token: string) =>
+  (await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).status;
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 const mcpStatus = async (token: string) =>
-  (await fetch(`${s.origin}/mcp-oauth`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) })).status;
+  (
+    await fetch(`${s.origin}/mcp-oauth`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    })
+  ).status;
 const surfaces = () => [
   { name: 'REST', resource: `${s.origin}/public/v1`, scope: 'posts:read', status: restStatus },
   { name: 'MCP', resource: `${s.origin}/mcp-oauth`, scope: 'mcp:read', status: mcpStatus },
@@ -132,11 +144,24 @@ describe('tokens stored bound to a login session (as issued before each grant st
     const config = await registerClient(s.origin);
     for (const { name, resource, scope, status } of surfaces()) {
       const tokens = await codeFlow(config, new CookieJar(person.sessionToken), { scope, resource, workspaceId: person.workspaceId });
-      for (const [model, value] of [['AccessToken', tokens.access_token], ['RefreshToken', tokens.refresh_token!]] as const) {
+      for (const [model, value] of [
+        ['AccessToken', tokens.access_token],
+        ['RefreshToken', tokens.refresh_token!],
+      ] as const) {
         const idHash = createHash('sha256').update(value).digest('hex');
-        const { payload } = await s.t.runtime.db.selectFrom('oauth_records').select('payload').where('model', '=', model).where('id_hash', '=', idHash).executeTakeFirstOrThrow();
+        const { payload } = await s.t.runtime.db
+          .selectFrom('oauth_records')
+          .select('payload')
+          .where('model', '=', model)
+          .where('id_hash', '=', idHash)
+          .executeTakeFirstOrThrow();
         const bound = JSON.stringify({ ...JSON.parse(payload), expiresWithSession: true, sessionUid: 'a-session-that-ended' });
-        await s.t.runtime.db.updateTable('oauth_records').set({ payload: bound }).where('model', '=', model).where('id_hash', '=', idHash).execute();
+        await s.t.runtime.db
+          .updateTable('oauth_records')
+          .set({ payload: bound })
+          .where('model', '=', model)
+          .where('id_hash', '=', idHash)
+          .execute();
       }
       await client.tokenRevocation(config, tokens.access_token);
       expect(await status(tokens.access_token), name).toBe(401);

@@ -40,12 +40,15 @@ async function startCallbackServer() {
   };
 }
 
-beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  s = await startOAuthServer();
-  app = await startCallbackServer();
-  browser = await launchChromium();
-}, processBudget(1, 30_000));
+beforeAll(
+  async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    s = await startOAuthServer();
+    app = await startCallbackServer();
+    browser = await launchChromium();
+  },
+  processBudget(1, 30_000),
+);
 
 afterAll(async () => {
   await browser?.close();
@@ -66,7 +69,14 @@ const shoot = (page: Page, name: string) => shootBothWidths(page, ARTIFACTS, nam
 async function startAuthorization(config: client.Configuration, scope: string) {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
-  const url = client.buildAuthorizationUrl(config, { redirect_uri: app.url, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, resource: `${s.origin}/public/v1` });
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: app.url,
+    scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource: `${s.origin}/public/v1`,
+  });
   return { url: url.href, verifier, state };
 }
 
@@ -81,7 +91,10 @@ describe('consent in a browser', () => {
 
     await page.goto(url);
     await expect.poll(() => page.locator('#client-name').innerText()).toBe('Calendar helper');
-    expect(await page.locator('#scopes li').allInnerTexts()).toEqual(['Read your posts and the calendar (posts:read)', 'See your connected channels (channels:read)']);
+    expect(await page.locator('#scopes li').allInnerTexts()).toEqual([
+      'Read your posts and the calendar (posts:read)',
+      'See your connected channels (channels:read)',
+    ]);
     await shoot(page, 'consent');
     await page.selectOption('#workspace', second.id);
     const callback = app.next();
@@ -101,7 +114,9 @@ describe('consent in a browser', () => {
     await page.click('[data-grant-id] button.danger');
     await expect.poll(() => page.locator('.banner.good').count()).toBe(1);
     expect(await page.locator('[data-grant-id]').count()).toBe(0);
-    expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(
+      401,
+    );
     await context.close();
   });
 
@@ -126,48 +141,60 @@ describe('consent in a browser', () => {
 });
 
 describe('device flow in a browser, with `herald login`', () => {
-  it('herald login shows a link and a code; the user confirms and allows in Chromium; the CLI works, and logout revokes', async () => {
-    const person = await createPerson(s.t, 'editor');
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-oauth-'));
-    const env = { XDG_CONFIG_HOME: path.join(home, 'config'), TZ: 'UTC' };
-    try {
-      let stderr = '';
-      let sawLink: (link: string) => void;
-      const link = new Promise<string>((resolve) => (sawLink = resolve));
-      const login = herald(['login', '--url', s.origin], env, '', {
-        onStderr: (text) => {
-          stderr += text;
-          const found = /open (http:\/\/\S+) in a browser/.exec(stderr);
-          if (found) sawLink(found[1]!);
-        },
-      });
-      const { context, page } = await signedIn(person.sessionToken);
-      await page.goto(await link);
-      const code = /the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)![1]!;
-      // The link carries the code: the page asks to confirm it (typing it is tested over HTTP).
-      await expect.poll(() => page.locator('#device-code').innerText()).toBe(code);
-      await shoot(page, 'device-confirm');
-      await page.click('#device-confirm');
-      await expect.poll(() => page.locator('#client-name').innerText()).toBe('Herald command line');
-      await page.click('#allow');
-      await expect.poll(() => page.locator('#device-done').count()).toBe(1);
-      await shoot(page, 'device-done');
-      const result = await login;
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain(`Logged in to ${s.origin} (profile default). The access token is stored`);
-      const stored = JSON.parse(fs.readFileSync(path.join(env.XDG_CONFIG_HOME, 'herald', 'credentials.json'), 'utf8')) as { profiles: { default: { kind: string; key: string; refreshToken: string } } };
-      expect(stored.profiles.default).toMatchObject({ kind: 'oauth', key: expect.stringMatching(/^svco_/), refreshToken: expect.stringMatching(/^svcr_/) });
-      const workspaces = await herald(['workspaces', '--json'], env);
-      expect(workspaces.code, workspaces.stderr).toBe(0);
-      expect(JSON.parse(workspaces.stdout)).toEqual([expect.objectContaining({ id: person.workspaceId, role: 'editor' })]);
+  it(
+    'herald login shows a link and a code; the user confirms and allows in Chromium; the CLI works, and logout revokes',
+    async () => {
+      const person = await createPerson(s.t, 'editor');
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-oauth-'));
+      const env = { XDG_CONFIG_HOME: path.join(home, 'config'), TZ: 'UTC' };
+      try {
+        let stderr = '';
+        let sawLink: (link: string) => void;
+        const link = new Promise<string>((resolve) => (sawLink = resolve));
+        const login = herald(['login', '--url', s.origin], env, '', {
+          onStderr: (text) => {
+            stderr += text;
+            const found = /open (http:\/\/\S+) in a browser/.exec(stderr);
+            if (found) sawLink(found[1]!);
+          },
+        });
+        const { context, page } = await signedIn(person.sessionToken);
+        await page.goto(await link);
+        const code = /the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)![1]!;
+        // The link carries the code: the page asks to confirm it (typing it is tested over HTTP).
+        await expect.poll(() => page.locator('#device-code').innerText()).toBe(code);
+        await shoot(page, 'device-confirm');
+        await page.click('#device-confirm');
+        await expect.poll(() => page.locator('#client-name').innerText()).toBe('Herald command line');
+        await page.click('#allow');
+        await expect.poll(() => page.locator('#device-done').count()).toBe(1);
+        await shoot(page, 'device-done');
+        const result = await login;
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain(`Logged in to ${s.origin} (profile default). The access token is stored`);
+        const stored = JSON.parse(fs.readFileSync(path.join(env.XDG_CONFIG_HOME, 'herald', 'credentials.json'), 'utf8')) as {
+          profiles: { default: { kind: string; key: string; refreshToken: string } };
+        };
+        expect(stored.profiles.default).toMatchObject({
+          kind: 'oauth',
+          key: expect.stringMatching(/^svco_/),
+          refreshToken: expect.stringMatching(/^svcr_/),
+        });
+        const workspaces = await herald(['workspaces', '--json'], env);
+        expect(workspaces.code, workspaces.stderr).toBe(0);
+        expect(JSON.parse(workspaces.stdout)).toEqual([expect.objectContaining({ id: person.workspaceId, role: 'editor' })]);
 
-      const logout = await herald(['logout'], env);
-      expect(logout.stdout).toContain('Its access was revoked at the instance.');
-      const after = await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${stored.profiles.default.key}` } });
-      expect(after.status).toBe(401);
-      await context.close();
-    } finally {
-      fs.rmSync(home, { recursive: true, force: true });
-    }
-  }, processBudget(3));
+        const logout = await herald(['logout'], env);
+        expect(logout.stdout).toContain('Its access was revoked at the instance.');
+        const after = await fetch(`${s.origin}/public/v1/workspaces`, {
+          headers: { authorization: `Bearer ${stored.profiles.default.key}` },
+        });
+        expect(after.status).toBe(401);
+        await context.close();
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    },
+    processBudget(3),
+  );
 });

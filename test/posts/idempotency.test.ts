@@ -25,7 +25,14 @@ describe('Idempotency-Key lifetime', () => {
     // What `kill -9` between taking the key and answering leaves: the key row, no answer, no post.
     await t.runtime.db
       .insertInto('idempotency_keys')
-      .values({ workspace_id: tenant.workspaceId, key: 'crashed', request_hash: idempotencyHash(createPostsBody.parse(body)), status_code: null, response: null, created_at: clock.now().toISOString() })
+      .values({
+        workspace_id: tenant.workspaceId,
+        key: 'crashed',
+        request_hash: idempotencyHash(createPostsBody.parse(body)),
+        status_code: null,
+        response: null,
+        created_at: clock.now().toISOString(),
+      })
       .execute();
 
     // Within the lease the first request may still be running: the retry is told to wait.
@@ -44,7 +51,14 @@ describe('Idempotency-Key lifetime', () => {
     // A different body with the stuck key is still refused, lease or not.
     await t.runtime.db
       .insertInto('idempotency_keys')
-      .values({ workspace_id: tenant.workspaceId, key: 'crashed-2', request_hash: 'another body', status_code: null, response: null, created_at: clock.now().toISOString() })
+      .values({
+        workspace_id: tenant.workspaceId,
+        key: 'crashed-2',
+        request_hash: 'another body',
+        status_code: null,
+        response: null,
+        created_at: clock.now().toISOString(),
+      })
       .execute();
     clock.advance(IDEMPOTENCY_LEASE_MS);
     expect((await createPosts(t, tenant, body, { 'idempotency-key': 'crashed-2' })).json().code).toBe('idempotency_key_reused');
@@ -54,7 +68,12 @@ describe('Idempotency-Key lifetime', () => {
     const tenant = await webhookTenant(t, HOOK);
     const body = postBody(tenant.channelId, { date: '2026-05-05T11:00:00Z' });
     const ok = await createPosts(t, tenant, body, { 'idempotency-key': 'stored' });
-    const row = await t.runtime.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', tenant.workspaceId).where('key', '=', 'stored').executeTakeFirstOrThrow();
+    const row = await t.runtime.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('workspace_id', '=', tenant.workspaceId)
+      .where('key', '=', 'stored')
+      .executeTakeFirstOrThrow();
     expect(row.status_code).toBe(200);
     expect(JSON.parse(row.response!)).toEqual(ok.json());
   });
@@ -71,7 +90,9 @@ describe('Idempotency-Key lifetime', () => {
     expect(reused.statusCode, reused.body).toBe(200);
     expect(reused.json()[0].postId).not.toBe(first.json()[0].postId);
 
-    const openapi = JSON.parse(fs.readFileSync('openapi/public-api-v1.json', 'utf8')) as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; description?: string }> }>> };
+    const openapi = JSON.parse(fs.readFileSync('openapi/public-api-v1.json', 'utf8')) as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; description?: string }> }>>;
+    };
     const header = openapi.paths['/posts']!.post!.parameters!.find((p) => p.name === 'idempotency-key')!;
     expect(header.description).toMatch(/kept 48 hours/);
     expect(header.description).toMatch(/per workspace/);

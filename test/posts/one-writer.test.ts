@@ -41,7 +41,11 @@ describe('posts and parts have one writer', () => {
   it('no module but the posts repositories holds a statement that writes posts or parts', () => {
     const statements = files
       .filter((file) => !REPOSITORIES.includes(file))
-      .flatMap((file) => [...read(file).matchAll(/\b(?:updateTable|insertInto|deleteFrom)\(\s*'(?:posts|post_parts|post_media)'/g)].map((m) => `${file}: ${m[0]}`));
+      .flatMap((file) =>
+        [...read(file).matchAll(/\b(?:updateTable|insertInto|deleteFrom)\(\s*'(?:posts|post_parts|post_media)'/g)].map(
+          (m) => `${file}: ${m[0]}`,
+        ),
+      );
     expect(statements).toEqual([]);
   });
 

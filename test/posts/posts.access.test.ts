@@ -14,7 +14,11 @@ beforeAll(async () => {
 /** An owner with channels A1 and A2, and a key of the same workspace limited to A1. */
 async function twoChannels() {
   const owner = await webhookTenant(t, HOOK);
-  const a2 = await t.services.channels.create(owner.workspaceId, { provider: 'webhook', name: 'A2', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+  const a2 = await t.services.channels.create(owner.workspaceId, {
+    provider: 'webhook',
+    name: 'A2',
+    config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+  });
   const limited = await createTenant(t, { workspaceId: owner.workspaceId, channelIds: [owner.channelId] });
   return { owner, a1: owner.channelId, a2: a2.id, limited };
 }
@@ -50,7 +54,12 @@ describe('access checks that a replay or an edit must not skip', () => {
     const { group } = await getPost(t, owner, created!.postId);
     const contributor = await createTenant(t, { workspaceId: owner.workspaceId, role: 'contributor' });
 
-    const status = await t.request({ method: 'PUT', url: `/public/v1/posts/${created!.postId}/status`, key: contributor.key, payload: { status: 'draft' } });
+    const status = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${created!.postId}/status`,
+      key: contributor.key,
+      payload: { status: 'draft' },
+    });
     expect(status.statusCode).toBe(403);
     const edit = await createPosts(t, contributor, postBody(owner.channelId, { type: 'draft', group, date: '2026-05-06T10:00:00Z' }));
     expect(edit.statusCode).toBe(403);
@@ -60,7 +69,11 @@ describe('access checks that a replay or an edit must not skip', () => {
     // A contributor may still edit a draft group as a draft.
     const [draft] = await createOk(t, owner, postBody(owner.channelId, { type: 'draft', date: '2026-05-07T10:00:00Z' }));
     const draftGroup = (await getPost(t, owner, draft!.postId)).group;
-    const ok = await createPosts(t, contributor, postBody(owner.channelId, { type: 'draft', group: draftGroup, date: '2026-05-08T10:00:00Z' }));
+    const ok = await createPosts(
+      t,
+      contributor,
+      postBody(owner.channelId, { type: 'draft', group: draftGroup, date: '2026-05-08T10:00:00Z' }),
+    );
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
@@ -79,7 +92,12 @@ describe('access checks that a replay or an edit must not skip', () => {
     expect(missing.json().msg).toBe(`No group no-such-group in this workspace.`);
     expect(join.json().msg).toBe(`No group ${group} in this workspace.`);
 
-    const rows = await t.runtime.db.selectFrom('posts').select('id').where('group_id', '=', group).where('deleted_at', 'is', null).execute();
+    const rows = await t.runtime.db
+      .selectFrom('posts')
+      .select('id')
+      .where('group_id', '=', group)
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(rows.map((r) => r.id)).toEqual([hidden!.postId]);
   });
 });

@@ -35,7 +35,11 @@ describe('dates', () => {
         expect(res.statusCode, `${type} ${date}`).toBe(400);
         expect(res.json().message, date).toEqual([expect.stringMatching(/^body\.date: .*outside the years 0000–9999/)]);
       }
-      const listed = await t.request({ method: 'GET', url: `/public/v1/posts?startDate=${encodeURIComponent(date)}&endDate=2026-06-01T00:00:00Z`, key: tenant.key });
+      const listed = await t.request({
+        method: 'GET',
+        url: `/public/v1/posts?startDate=${encodeURIComponent(date)}&endDate=2026-06-01T00:00:00Z`,
+        key: tenant.key,
+      });
       expect(listed.statusCode, date).toBe(400);
     }
     const rows = await t.runtime.db.selectFrom('posts').select('publish_at').where('workspace_id', '=', tenant.workspaceId).execute();
@@ -53,7 +57,12 @@ describe('dates', () => {
     expect(far.json()).toMatchObject({ code: 'date_too_far', msg: expect.stringMatching(/more than 10 years ahead/) });
 
     const [draft] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2040-01-01T00:00:00Z' }));
-    const scheduled = await t.request({ method: 'PUT', url: `/public/v1/posts/${draft!.postId}/status`, key: tenant.key, payload: { status: 'schedule' } });
+    const scheduled = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${draft!.postId}/status`,
+      key: tenant.key,
+      payload: { status: 'schedule' },
+    });
     expect(scheduled.statusCode).toBe(400);
     expect(scheduled.json().code).toBe('date_too_far');
   });

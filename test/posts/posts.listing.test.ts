@@ -47,9 +47,25 @@ async function seed() {
         published_at: null,
         created_at: stamp,
         updated_at: stamp,
-        deleted_at: null, version: 0,
+        deleted_at: null,
+        version: 0,
       });
-      parts.push({ post_id: id, idx: 0, content: `<p>Post ${i}</p>`, images: '[]', delay_minutes: 0, state: 'PENDING', attempts: 0, claimed_at: null, release_id: null, release_url: null, release_meta: null, error: null, published_at: null, lease_until: null });
+      parts.push({
+        post_id: id,
+        idx: 0,
+        content: `<p>Post ${i}</p>`,
+        images: '[]',
+        delay_minutes: 0,
+        state: 'PENDING',
+        attempts: 0,
+        claimed_at: null,
+        release_id: null,
+        release_url: null,
+        release_meta: null,
+        error: null,
+        published_at: null,
+        lease_until: null,
+      });
     }
     await t.runtime.db.insertInto('posts').values(posts).execute();
     await t.runtime.db.insertInto('post_parts').values(parts).execute();
@@ -59,7 +75,13 @@ async function seed() {
 beforeAll(async () => {
   t = await createTestApp({ clock, onQuery: (query) => recording?.push(query) });
   owner = await webhookTenant(t, HOOK);
-  channelB = (await t.services.channels.create(owner.workspaceId, { provider: 'webhook', name: 'B', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } })).id;
+  channelB = (
+    await t.services.channels.create(owner.workspaceId, {
+      provider: 'webhook',
+      name: 'B',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    })
+  ).id;
   onlyB = await createTenant(t, { workspaceId: owner.workspaceId, channelIds: [channelB] });
   await seed();
 }, 120_000);
@@ -84,7 +106,10 @@ describe('GET /posts over 20,000 posts', () => {
     const work: Array<{ listing: number; parts: number }> = [];
     let cursor: string | null = null;
     do {
-      const { page: answer, statements }: { page: Page; statements: Statement[] } = await page(owner.key, `limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+      const { page: answer, statements }: { page: Page; statements: Statement[] } = await page(
+        owner.key,
+        `limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...answer.posts);
       expect(answer.nextCursor === null || typeof answer.nextCursor === 'string').toBe(true);
       cursor = answer.nextCursor;
@@ -108,9 +133,14 @@ describe('GET /posts over 20,000 posts', () => {
   });
 
   it.runIf(BACKEND === 'sqlite')('each batch is read along the calendar index, without sorting the window', async () => {
-    const { statements } = await page(owner.key, 'limit=10&cursor=' + Buffer.from(JSON.stringify(['2026-09-01T00:00:00.000Z', 'seed-000000'])).toString('base64url'));
+    const { statements } = await page(
+      owner.key,
+      'limit=10&cursor=' + Buffer.from(JSON.stringify(['2026-09-01T00:00:00.000Z', 'seed-000000'])).toString('base64url'),
+    );
     const [listing] = statements.filter(isListing);
-    const plan = await t.runtime.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${listing!.sql}`, [...listing!.parameters]));
+    const plan = await t.runtime.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${listing!.sql}`, [...listing!.parameters]),
+    );
     const details = plan.rows.map((r) => r.detail).join('\n');
     expect(details).toMatch(/posts_calendar_cursor_idx/);
     expect(details).not.toMatch(/TEMP B-TREE/);
@@ -123,12 +153,16 @@ describe('GET /posts over 20,000 posts', () => {
     const { page: second } = await page(owner.key, `cursor=${first.nextCursor}`);
     expect(second.posts[0]!.id > first.posts.at(-1)!.id || second.posts[0]!.publishDate > first.posts.at(-1)!.publishDate).toBe(true);
     // A short window answers whole, with no cursor.
-    const res = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-01T03:00:00Z', key: owner.key });
+    const res = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-01T03:00:00Z',
+      key: owner.key,
+    });
     expect(res.json()).toMatchObject({ nextCursor: null });
     expect(res.json().posts).toHaveLength(8);
   });
 
-  it('a channel-limited key pages through its own channel\'s posts only, in full pages', async () => {
+  it("a channel-limited key pages through its own channel's posts only, in full pages", async () => {
     let cursor: string | null = null;
     let total = 0;
     let pages = 0;
@@ -190,16 +224,56 @@ describe('GET /posts over 20,000 posts', () => {
       const id = `big-${big.workspaceId}-${String(i).padStart(2, '0')}`;
       await t.runtime.db
         .insertInto('posts')
-        .values({ id, workspace_id: big.workspaceId, group_id: id, channel_id: big.channelId, state: 'DRAFT', publish_at: '2026-07-01T00:00:00.000Z', settings: '{}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: null, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 })
+        .values({
+          id,
+          workspace_id: big.workspaceId,
+          group_id: id,
+          channel_id: big.channelId,
+          state: 'DRAFT',
+          publish_at: '2026-07-01T00:00:00.000Z',
+          settings: '{}',
+          tags: '[]',
+          short_link: 0,
+          release_id: null,
+          release_url: null,
+          error: null,
+          error_kind: null,
+          next_run_at: null,
+          published_at: null,
+          created_at: stamp,
+          updated_at: stamp,
+          deleted_at: null,
+          version: 0,
+        })
         .execute();
-      await t.runtime.db.insertInto('post_parts').values({ post_id: id, idx: 0, content, images: '[]', delay_minutes: 0, state: 'PENDING', attempts: 0, claimed_at: null, release_id: null, release_url: null, release_meta: null, error: null, published_at: null, lease_until: null }).execute();
+      await t.runtime.db
+        .insertInto('post_parts')
+        .values({
+          post_id: id,
+          idx: 0,
+          content,
+          images: '[]',
+          delay_minutes: 0,
+          state: 'PENDING',
+          attempts: 0,
+          claimed_at: null,
+          release_id: null,
+          release_url: null,
+          release_meta: null,
+          error: null,
+          published_at: null,
+          lease_until: null,
+        })
+        .execute();
     }
     const { page: first } = await page(big.key, '');
     expect(first.posts).toHaveLength(Math.ceil(POSTS_PAGE_BYTES / (content.length + 2)));
     expect(first.nextCursor).toEqual(expect.any(String));
     const { page: second } = await page(big.key, `cursor=${first.nextCursor}`);
     expect(second.nextCursor).toBeNull();
-    expect([...first.posts, ...second.posts].map((p) => p.id)).toEqual(Array.from({ length: 12 }, (_, i) => `big-${big.workspaceId}-${String(i).padStart(2, '0')}`));
+    expect([...first.posts, ...second.posts].map((p) => p.id)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `big-${big.workspaceId}-${String(i).padStart(2, '0')}`),
+    );
   });
 
   it('refuses a cursor it did not give and a limit out of range', async () => {

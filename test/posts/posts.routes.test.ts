@@ -16,7 +16,11 @@ beforeAll(async () => {
 describe('POST /public/v1/posts', () => {
   it('creates a draft per channel, grouped, with sanitised HTML, tags and settings', async () => {
     const tenant = await webhookTenant(t, HOOK);
-    const second = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Second', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+    const second = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Second',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
     const res = await createPosts(t, tenant, {
       type: 'draft',
       date: '2026-05-02T09:00:00Z',
@@ -24,7 +28,13 @@ describe('POST /public/v1/posts', () => {
       posts: [
         {
           integration: { id: tenant.channelId },
-          value: [{ content: '<p onclick="steal()">Hi <script>alert(1)</script><a href="javascript:x()">x</a><a href="https://herald.test">site</a></p>' }, { content: '<p>reply</p>', delay: 3 }],
+          value: [
+            {
+              content:
+                '<p onclick="steal()">Hi <script>alert(1)</script><a href="javascript:x()">x</a><a href="https://herald.test">site</a></p>',
+            },
+            { content: '<p>reply</p>', delay: 3 },
+          ],
           settings: { __type: 'webhook', title: 'Launch' },
         },
         { integration: { id: second.id }, value: [{ content: '<p>Other</p>' }] },
@@ -94,7 +104,7 @@ describe('POST /public/v1/posts', () => {
     expect(res.json()).toMatchObject({ scope: 'posts:publish', role: 'contributor' });
   });
 
-  it('refuses another workspace\'s channel as not found, a channel outside a limited key, and a disabled channel', async () => {
+  it("refuses another workspace's channel as not found, a channel outside a limited key, and a disabled channel", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
     const foreign = await createPosts(t, tenant, postBody(other.channelId));
@@ -126,16 +136,38 @@ describe('POST /public/v1/posts', () => {
       ['date nonsense', { ...good, date: 'tomorrow' }, /body\.date/],
       ['posts empty', { ...good, posts: [] }, /body\.posts/],
       ['value empty', { ...good, posts: [{ integration: { id: tenant.channelId }, value: [] }] }, /body\.posts\.0\.value/],
-      ['content missing', { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{}] }] }, /body\.posts\.0\.value\.0\.content/],
-      ['negative delay', { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a' }, { content: 'b', delay: -1 }] }] }, /delay/],
-      ['fractional delay', { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a' }, { content: 'b', delay: 1.5 }] }] }, /delay/],
-      ['image not a url', { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a', image: [{ path: 'cat.png' }] }] }] }, /image\.0\.path/],
+      [
+        'content missing',
+        { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{}] }] },
+        /body\.posts\.0\.value\.0\.content/,
+      ],
+      [
+        'negative delay',
+        { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a' }, { content: 'b', delay: -1 }] }] },
+        /delay/,
+      ],
+      [
+        'fractional delay',
+        { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a' }, { content: 'b', delay: 1.5 }] }] },
+        /delay/,
+      ],
+      [
+        'image not a url',
+        { ...good, posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a', image: [{ path: 'cat.png' }] }] }] },
+        /image\.0\.path/,
+      ],
       ['tags not strings', { ...good, tags: [1] }, /body\.tags\.0/],
       ['shortLink not boolean', { ...good, shortLink: 'yes' }, /shortLink/],
       ['integration missing', { ...good, posts: [{ value: [{ content: 'a' }] }] }, /integration/],
     ];
     for (const [name, body, pattern] of cases) {
-      const res = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, ...(body !== undefined && { payload: body as Record<string, unknown> }), headers: { 'content-type': 'application/json' } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/public/v1/posts',
+        key: tenant.key,
+        ...(body !== undefined && { payload: body as Record<string, unknown> }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode, name).toBe(400);
       const json = res.json();
       expect(json, name).toMatchObject({ statusCode: 400, error: 'Bad Request' });
@@ -146,10 +178,35 @@ describe('POST /public/v1/posts', () => {
   it('answers 400 {msg} for business-rule problems in the items', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const cases: Array<[string, unknown, RegExp]> = [
-      ['__type mismatch', postBody(tenant.channelId, { posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }], settings: { __type: 'bluesky' } }] }), /settings\.__type.*does not match/],
-      ['wrong setting type', postBody(tenant.channelId, { posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }], settings: { __type: 'webhook', title: 5 } }] }), /posts\[0\]\.settings\.title/],
-      ['duplicate channel', postBody(tenant.channelId, { posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }] }, { integration: { id: tenant.channelId }, value: [{ content: 'y' }] }] }), /appears twice/],
-      ['image not in library', postBody(tenant.channelId, {}, [{ content: 'x', image: [{ path: 'http://herald.test/media/nope.png' }] }]), /posts\[0\]\.value\[0\]\.image\[0\]: .* not a file of this workspace/],
+      [
+        '__type mismatch',
+        postBody(tenant.channelId, {
+          posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }], settings: { __type: 'bluesky' } }],
+        }),
+        /settings\.__type.*does not match/,
+      ],
+      [
+        'wrong setting type',
+        postBody(tenant.channelId, {
+          posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }], settings: { __type: 'webhook', title: 5 } }],
+        }),
+        /posts\[0\]\.settings\.title/,
+      ],
+      [
+        'duplicate channel',
+        postBody(tenant.channelId, {
+          posts: [
+            { integration: { id: tenant.channelId }, value: [{ content: 'x' }] },
+            { integration: { id: tenant.channelId }, value: [{ content: 'y' }] },
+          ],
+        }),
+        /appears twice/,
+      ],
+      [
+        'image not in library',
+        postBody(tenant.channelId, {}, [{ content: 'x', image: [{ path: 'http://herald.test/media/nope.png' }] }]),
+        /posts\[0\]\.value\[0\]\.image\[0\]: .* not a file of this workspace/,
+      ],
       ['schedule in the past', postBody(tenant.channelId, { date: '2026-04-01T00:00:00Z' }), /in the past/],
     ];
     for (const [name, body, pattern] of cases) {
@@ -167,7 +224,11 @@ describe('POST /public/v1/posts', () => {
     expect(first.statusCode).toBe(200);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
-    const listed = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-05-05T00:00:00Z&endDate=2026-05-06T00:00:00Z', key: tenant.key });
+    const listed = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-05-05T00:00:00Z&endDate=2026-05-06T00:00:00Z',
+      key: tenant.key,
+    });
     expect(listed.json().posts).toHaveLength(1);
     const other = await createPosts(t, tenant, { ...body, tags: ['changed'] }, { 'idempotency-key': 'retry-1' });
     expect(other.statusCode).toBe(400);
@@ -193,14 +254,26 @@ describe('POST /public/v1/posts', () => {
     expect(ok.length).toBeGreaterThanOrEqual(1);
     for (const r of answers) expect([200, 409]).toContain(r.statusCode);
     expect(new Set(ok.map((r) => r.body)).size).toBe(1);
-    const listed = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-05-07T00:00:00Z&endDate=2026-05-08T00:00:00Z', key: tenant.key });
+    const listed = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-05-07T00:00:00Z&endDate=2026-05-08T00:00:00Z',
+      key: tenant.key,
+    });
     expect(listed.json().posts).toHaveLength(1);
   });
 
   it('with `group`, updates the composition in place: edits, adds and removes channels', async () => {
     const tenant = await webhookTenant(t, HOOK);
-    const b = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'B', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
-    const c = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'C', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+    const b = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'B',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
+    const c = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'C',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
     const created = await createOk(t, tenant, {
       type: 'draft',
       date: '2026-05-08T10:00:00Z',
@@ -225,7 +298,11 @@ describe('POST /public/v1/posts', () => {
     expect(a).toMatchObject({ state: 'QUEUE', publishDate: '2026-05-09T10:00:00.000Z', content: '<p>A2</p>' });
     const gone = await t.request({ method: 'GET', url: `/public/v1/posts/${created[1]!.postId}`, key: tenant.key });
     expect(gone.statusCode).toBe(404);
-    const listed = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-05-31T00:00:00Z', key: tenant.key });
+    const listed = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-05-31T00:00:00Z',
+      key: tenant.key,
+    });
     expect((listed.json().posts as Array<{ group: string }>).filter((p) => p.group === group)).toHaveLength(2);
 
     const unknown = await createPosts(t, tenant, { ...postBody(tenant.channelId), group: 'no-such-group' });
@@ -247,7 +324,9 @@ describe('POST /public/v1/posts', () => {
     await t.services.workspaces.setPlan(tenant.workspaceId, { postsPerMonth: 5 });
     for (let i = 0; i < 4; i++) await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }));
     let notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications;
-    expect(notes).toEqual([expect.objectContaining({ type: 'limit_warning', message: '4 of the 5 posts this month\'s plan allows are used.' })]);
+    expect(notes).toEqual([
+      expect.objectContaining({ type: 'limit_warning', message: "4 of the 5 posts this month's plan allows are used." }),
+    ]);
     await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }));
     const over = await createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }));
     expect(over.statusCode).toBe(402);
@@ -273,27 +352,50 @@ describe('POST /public/v1/posts', () => {
 });
 
 describe('GET /public/v1/posts', () => {
-  it('lists the window\'s posts, oldest first, in the spec\'s shape', async () => {
+  it("lists the window's posts, oldest first, in the spec's shape", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const [late] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-05-20T10:00:00Z' }));
     const [early] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-05-10T10:00:00Z' }));
     await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-07-01T10:00:00Z' }));
-    const res = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-05-10T10:00:00Z&endDate=2026-05-20T10:00:00Z', key: tenant.key });
+    const res = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-05-10T10:00:00Z&endDate=2026-05-20T10:00:00Z',
+      key: tenant.key,
+    });
     expect(res.statusCode).toBe(200);
     const posts = res.json().posts as Array<Record<string, unknown>>;
     expect(posts.map((p) => p.id)).toEqual([early!.postId, late!.postId]);
-    expect(posts[0]).toMatchObject({ id: early!.postId, group: expect.any(String), state: 'DRAFT', publishDate: '2026-05-10T10:00:00.000Z', integration: { id: tenant.channelId, providerIdentifier: 'webhook' } });
+    expect(posts[0]).toMatchObject({
+      id: early!.postId,
+      group: expect.any(String),
+      state: 'DRAFT',
+      publishDate: '2026-05-10T10:00:00.000Z',
+      integration: { id: tenant.channelId, providerIdentifier: 'webhook' },
+    });
   });
 
   it('filters by customer (client group), 404 for an unknown one', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const group = await t.services.groups.create(tenant.workspaceId, 'Client');
-    const grouped = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'G', groupId: group.id, config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+    const grouped = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'G',
+      groupId: group.id,
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
     const [inGroup] = await createOk(t, tenant, postBody(grouped.id, { type: 'draft' }));
     await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }));
-    const res = await t.request({ method: 'GET', url: `/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-02T00:00:00Z&customer=${group.id}`, key: tenant.key });
+    const res = await t.request({
+      method: 'GET',
+      url: `/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-02T00:00:00Z&customer=${group.id}`,
+      key: tenant.key,
+    });
     expect((res.json().posts as Array<{ id: string }>).map((p) => p.id)).toEqual([inGroup!.postId]);
-    const unknown = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-02T00:00:00Z&customer=nope', key: tenant.key });
+    const unknown = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-06-01T00:00:00Z&endDate=2026-06-02T00:00:00Z&customer=nope',
+      key: tenant.key,
+    });
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -311,15 +413,23 @@ describe('GET /public/v1/posts', () => {
       const res = await t.request({ method: 'GET', url, key: tenant.key });
       expect(res.statusCode, url).toBe(400);
     }
-    const year = await t.request({ method: 'GET', url: '/public/v1/posts?startDate=2026-01-01T00:00:00Z&endDate=2027-01-01T00:00:00Z', key: tenant.key });
+    const year = await t.request({
+      method: 'GET',
+      url: '/public/v1/posts?startDate=2026-01-01T00:00:00Z&endDate=2027-01-01T00:00:00Z',
+      key: tenant.key,
+    });
     expect(year.statusCode).toBe(200);
   });
 
-  it('never shows another workspace\'s posts, and a channel-limited key sees only its channels', async () => {
+  it("never shows another workspace's posts, and a channel-limited key sees only its channels", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
     await createOk(t, other, postBody(other.channelId, { type: 'draft', date: '2026-08-01T10:00:00Z' }));
-    const second = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'S', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
+    const second = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'S',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
     const [mine] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-08-01T10:00:00Z' }));
     await createOk(t, tenant, postBody(second.id, { type: 'draft', date: '2026-08-01T10:00:00Z' }));
     const window = '/public/v1/posts?startDate=2026-08-01T00:00:00Z&endDate=2026-08-02T00:00:00Z';
@@ -329,7 +439,11 @@ describe('GET /public/v1/posts', () => {
     expect(seen.map((p) => p.id)).toEqual([mine!.postId]);
   });
 
-  runAuthMatrix(() => t, { method: 'GET', url: () => '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-05-02T00:00:00Z', scope: 'posts:read' });
+  runAuthMatrix(() => t, {
+    method: 'GET',
+    url: () => '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2026-05-02T00:00:00Z',
+    scope: 'posts:read',
+  });
 });
 
 describe('single-post routes', () => {
@@ -338,7 +452,7 @@ describe('single-post routes', () => {
     return created!.postId;
   }
 
-  it('another workspace\'s post is a 404 on every route, exactly like a missing one', async () => {
+  it("another workspace's post is a 404 on every route, exactly like a missing one", async () => {
     const tenant = await webhookTenant(t, HOOK);
     const other = await webhookTenant(t, HOOK);
     const theirs = await draft(other);
@@ -352,7 +466,11 @@ describe('single-post routes', () => {
     ];
     for (const route of routes) {
       const foreign = await t.request({ ...route, key: tenant.key });
-      const missing = await t.request({ ...route, url: route.url.replace(theirs, 'missing-id').replace(/group\/.*/, 'group/missing-id'), key: tenant.key });
+      const missing = await t.request({
+        ...route,
+        url: route.url.replace(theirs, 'missing-id').replace(/group\/.*/, 'group/missing-id'),
+        key: tenant.key,
+      });
       expect(foreign.statusCode, route.url).toBe(404);
       expect(missing.statusCode, route.url).toBe(404);
       expect(foreign.json().code).toBe(missing.json().code);
@@ -363,7 +481,8 @@ describe('single-post routes', () => {
   it('PUT status moves draft ↔ schedule only, and repeats harmlessly', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const id = await draft(tenant);
-    const put = (status: string) => t.request({ method: 'PUT', url: `/public/v1/posts/${id}/status`, key: tenant.key, payload: { status } });
+    const put = (status: string) =>
+      t.request({ method: 'PUT', url: `/public/v1/posts/${id}/status`, key: tenant.key, payload: { status } });
     expect((await put('schedule')).json().state).toBe('QUEUE');
     expect((await put('schedule')).json().state).toBe('QUEUE');
     expect((await put('draft')).json().state).toBe('DRAFT');
@@ -396,7 +515,12 @@ describe('single-post routes', () => {
   it('PUT release-id records the platform id and URL without a state change', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const id = await draft(tenant);
-    const res = await t.request({ method: 'PUT', url: `/public/v1/posts/${id}/release-id`, key: tenant.key, payload: { releaseId: 'abc123', releaseURL: 'https://platform.example/p/abc123' } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${id}/release-id`,
+      key: tenant.key,
+      payload: { releaseId: 'abc123', releaseURL: 'https://platform.example/p/abc123' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ state: 'DRAFT', releaseId: 'abc123', releaseURL: 'https://platform.example/p/abc123' });
     const bad = await t.request({ method: 'PUT', url: `/public/v1/posts/${id}/release-id`, key: tenant.key, payload: { releaseId: '' } });
@@ -405,10 +529,26 @@ describe('single-post routes', () => {
 
   it('DELETE group removes every post of the composition', async () => {
     const tenant = await webhookTenant(t, HOOK);
-    const b = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'B', config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
-    const created = await createOk(t, tenant, { type: 'draft', date: '2026-05-10T10:00:00Z', posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'a' }] }, { integration: { id: b.id }, value: [{ content: 'b' }] }] });
+    const b = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'B',
+      config: { url: HOOK, secret: TEST_WEBHOOK_SECRET },
+    });
+    const created = await createOk(t, tenant, {
+      type: 'draft',
+      date: '2026-05-10T10:00:00Z',
+      posts: [
+        { integration: { id: tenant.channelId }, value: [{ content: 'a' }] },
+        { integration: { id: b.id }, value: [{ content: 'b' }] },
+      ],
+    });
     const group = (await getPost(t, tenant, created[0]!.postId)).group;
-    const res = await t.request({ method: 'DELETE', url: `/public/v1/posts/group/${group}`, key: tenant.key, headers: { 'content-type': 'application/json' } });
+    const res = await t.request({
+      method: 'DELETE',
+      url: `/public/v1/posts/group/${group}`,
+      key: tenant.key,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().deleted).toBe(2);
     expect([...res.json().ids].sort()).toEqual(created.map((c) => c.postId).sort());
@@ -417,7 +557,11 @@ describe('single-post routes', () => {
 
   it('GET missing lists what a publish lacks, empty when ready', async () => {
     const tenant = await webhookTenant(t, HOOK, { requireTitle: true });
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: '' }, { content: `<p>${'x'.repeat(10_001)}</p>` }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'draft' }, [{ content: '' }, { content: `<p>${'x'.repeat(10_001)}</p>` }]),
+    );
     const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
     expect(res.json()).toEqual({
       postId: created!.postId,
@@ -428,15 +572,44 @@ describe('single-post routes', () => {
         { field: 'value[1].content', reason: 'The text is 10001 characters long; Webhook allows 10000.' },
       ],
     });
-    const [ready] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'ok' }], settings: { __type: 'webhook', title: 'T' } }] }));
-    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${ready!.postId}/missing`, key: tenant.key })).json()).toEqual({ postId: ready!.postId, ready: true, missing: [] });
+    const [ready] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, {
+        type: 'draft',
+        posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'ok' }], settings: { __type: 'webhook', title: 'T' } }],
+      }),
+    );
+    expect((await t.request({ method: 'GET', url: `/public/v1/posts/${ready!.postId}/missing`, key: tenant.key })).json()).toEqual({
+      postId: ready!.postId,
+      ready: true,
+      missing: [],
+    });
   });
 
   const post = async (tenant: { workspaceId: string }) => (await seedPost(t, tenant.workspaceId)).postId;
   runAuthMatrix(() => t, { method: 'GET', url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}`, scope: 'posts:read' });
-  runAuthMatrix(() => t, { method: 'GET', url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/missing`, scope: 'posts:read' });
-  runAuthMatrix(() => t, { method: 'PUT', url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/status`, body: { status: 'draft' }, scope: 'posts:publish' });
-  runAuthMatrix(() => t, { method: 'PUT', url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/release-id`, body: { releaseId: 'r' }, scope: 'posts:publish' });
+  runAuthMatrix(() => t, {
+    method: 'GET',
+    url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/missing`,
+    scope: 'posts:read',
+  });
+  runAuthMatrix(() => t, {
+    method: 'PUT',
+    url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/status`,
+    body: { status: 'draft' },
+    scope: 'posts:publish',
+  });
+  runAuthMatrix(() => t, {
+    method: 'PUT',
+    url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}/release-id`,
+    body: { releaseId: 'r' },
+    scope: 'posts:publish',
+  });
   runAuthMatrix(() => t, { method: 'DELETE', url: async (_t, tenant) => `/public/v1/posts/${await post(tenant)}`, scope: 'posts:draft' });
-  runAuthMatrix(() => t, { method: 'DELETE', url: async (_t, tenant) => `/public/v1/posts/group/${(await seedPost(t, tenant.workspaceId)).group}`, scope: 'posts:draft' });
+  runAuthMatrix(() => t, {
+    method: 'DELETE',
+    url: async (_t, tenant) => `/public/v1/posts/group/${(await seedPost(t, tenant.workspaceId)).group}`,
+    scope: 'posts:draft',
+  });
 });

@@ -54,13 +54,18 @@ describe('bodies', () => {
 
 describe('before an answer', () => {
   it('a refused address is rejected, a closed port transient', async () => {
-    const refused = await providerFailure(callPlatform(providerContext({}, { outbound: { allowLoopback: false } }), platform, `${fake.url}/x`));
+    const refused = await providerFailure(
+      callPlatform(providerContext({}, { outbound: { allowLoopback: false } }), platform, `${fake.url}/x`),
+    );
     expect(refused).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/^Example was not called\. Refused to connect/) });
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await providerFailure(callPlatform(ctx(), platform, `http://127.0.0.1:${port}/x`, { write: true }))).toMatchObject({ kind: 'transient', message: expect.stringMatching(/^Example could not be reached/) });
+    expect(await providerFailure(callPlatform(ctx(), platform, `http://127.0.0.1:${port}/x`, { write: true }))).toMatchObject({
+      kind: 'transient',
+      message: expect.stringMatching(/^Example could not be reached/),
+    });
   });
 
   it('a lost answer is an unknown outcome for a write and transient for a read', async () => {
@@ -75,12 +80,16 @@ describe('before an answer', () => {
 });
 
 describe('answers', () => {
-  it('maps 429, 5xx, 401, the platform\'s auth statuses and other refusals, with Retry-After', async () => {
+  it("maps 429, 5xx, 401, the platform's auth statuses and other refusals, with Retry-After", async () => {
     const failure = async (reply: FakeReply, over: Partial<Platform> = {}) => {
       answers.next(reply);
       return providerFailure(callPlatform(ctx(), { ...platform, ...over }, `${fake.url}/x`));
     };
-    expect(await failure({ status: 429, headers: { 'retry-after': '7' } })).toMatchObject({ kind: 'rate_limited', message: 'Example answered 429', options: { status: 429, retryAfterMs: 7000 } });
+    expect(await failure({ status: 429, headers: { 'retry-after': '7' } })).toMatchObject({
+      kind: 'rate_limited',
+      message: 'Example answered 429',
+      options: { status: 429, retryAfterMs: 7000 },
+    });
     expect((await failure({ status: 503 })).kind).toBe('transient');
     expect((await failure({ status: 401 })).kind).toBe('auth');
     expect((await failure({ status: 403 })).kind).toBe('rejected');
@@ -88,17 +97,26 @@ describe('answers', () => {
     expect((await failure({ status: 304 })).kind).toBe('rejected');
   });
 
-  it('the platform\'s hook reads its reason, kind, wait and status; what counts as success is the platform\'s', async () => {
+  it("the platform's hook reads its reason, kind, wait and status; what counts as success is the platform's", async () => {
     const api: Platform = {
       ...platform,
       succeeded: (answer) => (answer.json as { ok?: boolean } | null)?.ok === true,
       readError: (answer) => {
         const body = answer.json as { error_code: number; description: string; retry: number };
-        return { reason: body.description, status: body.error_code, retryAfterMs: body.retry * 1000, ...(body.description === 'duplicate' && { kind: 'rejected' as const }) };
+        return {
+          reason: body.description,
+          status: body.error_code,
+          retryAfterMs: body.retry * 1000,
+          ...(body.description === 'duplicate' && { kind: 'rejected' as const }),
+        };
       },
     };
     answers.next({ status: 200, body: { ok: false, error_code: 429, description: 'slow down', retry: 3 } });
-    expect(await providerFailure(callPlatform(ctx(), api, `${fake.url}/x`))).toMatchObject({ kind: 'rate_limited', message: 'Example answered 429: slow down', options: { status: 429, retryAfterMs: 3000 } });
+    expect(await providerFailure(callPlatform(ctx(), api, `${fake.url}/x`))).toMatchObject({
+      kind: 'rate_limited',
+      message: 'Example answered 429: slow down',
+      options: { status: 429, retryAfterMs: 3000 },
+    });
     answers.next({ status: 200, body: { ok: false, error_code: 500, description: 'duplicate', retry: 0 } });
     expect((await providerFailure(callPlatform(ctx(), api, `${fake.url}/x`))).kind).toBe('rejected');
   });
@@ -106,7 +124,13 @@ describe('answers', () => {
   it('keeps a secret out of every message, and reads at most the limit', async () => {
     const secret = '12345:SECRET-TOKEN';
     answers.next({ status: 400, body: { description: `bad token ${secret}` } });
-    const error = await providerFailure(callPlatform(ctx(), { ...platform, secret, readError: (a) => ({ reason: (a.json as { description: string }).description }) }, `${fake.url}/bot${secret}/x`));
+    const error = await providerFailure(
+      callPlatform(
+        ctx(),
+        { ...platform, secret, readError: (a) => ({ reason: (a.json as { description: string }).description }) },
+        `${fake.url}/bot${secret}/x`,
+      ),
+    );
     expect(error.message).toBe('Example answered 400: bad token <token>');
     answers.next({ status: 200, body: 'x'.repeat(5000) });
     const answer = await callPlatform(ctx(), { ...platform, limit: 1000 }, `${fake.url}/big`);

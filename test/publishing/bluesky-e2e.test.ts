@@ -11,11 +11,14 @@ describe.skipIf(skip)('a thread published to the reference Bluesky PDS through t
   let account: PdsAccount;
   let t: TestApp;
 
-  beforeAll(async () => {
-    peer = await startPdsPeer();
-    account = await createAccount(peer.pds, 'herald');
-    t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-  }, processBudget(1, 30_000));
+  beforeAll(
+    async () => {
+      peer = await startPdsPeer();
+      account = await createAccount(peer.pds, 'herald');
+      t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+    },
+    processBudget(1, 30_000),
+  );
 
   afterAll(async () => {
     await t?.close();
@@ -36,7 +39,9 @@ describe.skipIf(skip)('a thread published to the reference Bluesky PDS through t
       posts: [{ integration: { id: channel.id }, value: [{ content: `<p>${'é'.repeat(301)}</p>` }] }],
     });
     const report = (await t.request({ method: 'GET', url: `/public/v1/posts/${missing[0]!.postId}/missing`, key: tenant.key })).json();
-    expect(report.missing).toEqual([expect.objectContaining({ field: 'value[0].content', reason: expect.stringMatching(/301 graphemes/) })]);
+    expect(report.missing).toEqual([
+      expect.objectContaining({ field: 'value[0].content', reason: expect.stringMatching(/301 graphemes/) }),
+    ]);
 
     const [created] = await createOk(t, tenant, {
       type: 'now',
@@ -44,7 +49,11 @@ describe.skipIf(skip)('a thread published to the reference Bluesky PDS through t
       posts: [
         {
           integration: { id: channel.id },
-          value: [{ content: '<p>Launch day: <a href="https://example.com/launch">the notes</a></p>' }, { content: '<p>First reply</p>' }, { content: '<p>Second reply</p>' }],
+          value: [
+            { content: '<p>Launch day: <a href="https://example.com/launch">the notes</a></p>' },
+            { content: '<p>First reply</p>' },
+            { content: '<p>Second reply</p>' },
+          ],
           settings: { __type: 'bluesky' },
         },
       ],
@@ -55,14 +64,19 @@ describe.skipIf(skip)('a thread published to the reference Bluesky PDS through t
       await new Promise((r) => setTimeout(r, 100));
       post = await getPost(t, tenant, created!.postId);
     }
-    expect(post.value.map((v) => v.state), JSON.stringify(post)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
+    expect(
+      post.value.map((v) => v.state),
+      JSON.stringify(post),
+    ).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
     expect(post.releaseURL).toMatch(/^https:\/\/bsky\.app\/profile\/did:plc:[a-z0-9]+\/post\//);
 
-    const { data } = await xrpc<{ records: Array<{ uri: string; cid: string; value: { text: string; reply?: { root: { uri: string }; parent: { uri: string } }; facets?: unknown[] } }> }>(
-      peer.pds,
-      'com.atproto.repo.listRecords',
-      { query: { repo: account.did, collection: 'app.bsky.feed.post', limit: '10' } },
-    );
+    const { data } = await xrpc<{
+      records: Array<{
+        uri: string;
+        cid: string;
+        value: { text: string; reply?: { root: { uri: string }; parent: { uri: string } }; facets?: unknown[] };
+      }>;
+    }>(peer.pds, 'com.atproto.repo.listRecords', { query: { repo: account.did, collection: 'app.bsky.feed.post', limit: '10' } });
     const byText = new Map(data.records.map((r) => [r.value.text, r]));
     const root = byText.get('Launch day: the notes https://example.com/launch')!;
     const first = byText.get('First reply')!;

@@ -174,7 +174,11 @@ describe.skipIf(!scale)('BullMQ job queue', () => {
     const { posts, wakes, handlers } = recorder(clock);
     const old = job(clock, 0);
     const earlier = new Queue(BullmqQueue.queueName('webhook'), { connection: { url: REDIS_URL }, prefix: opened.at(-1)!.prefix });
-    await earlier.add('publish', { postId: old.postId, runAt: old.runAt.getTime(), provider: 'webhook' }, { jobId: `${old.postId}_${old.runAt.getTime()}`, removeOnComplete: true });
+    await earlier.add(
+      'publish',
+      { postId: old.postId, runAt: old.runAt.getTime(), provider: 'webhook' },
+      { jobId: `${old.postId}_${old.runAt.getTime()}`, removeOnComplete: true },
+    );
     await earlier.close();
     await queue.start(handlers);
     await queue.idle();

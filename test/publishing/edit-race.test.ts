@@ -57,7 +57,10 @@ describe('edits racing the claim (real process)', () => {
   it('posts due at one instant, edited around it: each goes out once, with the content the API shows', async () => {
     server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server!.baseUrl}/public/v1${path}`, { ...init, headers: { authorization: key, 'content-type': 'application/json', ...init.headers } });
+      fetch(`${server!.baseUrl}/public/v1${path}`, {
+        ...init,
+        headers: { authorization: key, 'content-type': 'application/json', ...init.headers },
+      });
 
     const due = new Date(Date.now() + 1500);
     due.setMilliseconds(0);
@@ -87,7 +90,14 @@ describe('edits racing the claim (real process)', () => {
           }
           const answer = (await res.json()) as { code: string };
           // A 500 carries the server's own account of it.
-          const logged = res.status >= 500 ? `\n${server!.output().split('\n').filter((line) => /"level":50/.test(line)).join('\n')}` : '';
+          const logged =
+            res.status >= 500
+              ? `\n${server!
+                  .output()
+                  .split('\n')
+                  .filter((line) => /"level":50/.test(line))
+                  .join('\n')}`
+              : '';
           expect([409, 400], JSON.stringify(answer) + logged).toContain(res.status);
           refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
           return;

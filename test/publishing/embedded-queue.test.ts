@@ -22,7 +22,11 @@ const posts = (post: JobHandlers['post']): JobHandlers => ({
   idle: async () => true,
 });
 
-const job = (postId: string, clock: ManualClock, inMs: number): PublishJob => ({ postId, runAt: new Date(clock.now().getTime() + inMs), provider: 'webhook' });
+const job = (postId: string, clock: ManualClock, inMs: number): PublishJob => ({
+  postId,
+  runAt: new Date(clock.now().getTime() + inMs),
+  provider: 'webhook',
+});
 
 describe('the embedded queue', () => {
   it('asks to prepare when a job due within the horizon is added while it runs jobs, not for later jobs nor before it runs', async () => {
@@ -31,7 +35,10 @@ describe('the embedded queue', () => {
     await queue.enqueue(job('before-start', clock, MINUTE));
     expect(prepared).toEqual([]);
     const ran: string[] = [];
-    await queue.start(posts(async (j) => void ran.push(j.postId)), { concurrency: 2 });
+    await queue.start(
+      posts(async (j) => void ran.push(j.postId)),
+      { concurrency: 2 },
+    );
     // The job waiting at start is due within the horizon.
     expect(prepared).toHaveLength(1);
     await queue.enqueue(job('tomorrow', clock, 24 * 60 * MINUTE));

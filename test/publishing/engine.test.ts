@@ -36,7 +36,10 @@ describe('publishing on time', () => {
     await at('2026-05-31T23:30:00.000Z');
     const [delivery] = deliveriesFor(postId);
     expect(delivery).toBeDefined();
-    expect(delivery!.body).toMatchObject({ type: 'post.published', data: { postId, part: 0, text: 'Hello world', html: '<p>Hello world</p>' } });
+    expect(delivery!.body).toMatchObject({
+      type: 'post.published',
+      data: { postId, part: 0, text: 'Hello world', html: '<p>Hello world</p>' },
+    });
     const key = Buffer.from(TEST_WEBHOOK_SECRET.slice('whsec_'.length), 'base64');
     const expected = createHmac('sha256', key).update(`${delivery!.id}.${delivery!.timestamp}.${delivery!.raw}`).digest('base64');
     expect(delivery!.signature).toBe(`v1,${expected}`);
@@ -81,7 +84,9 @@ describe('publishing on time', () => {
     const parts = deliveriesFor(postId);
     expect(parts.map((d) => d.body.data.part)).toEqual([0, 1, 2, 3]);
     expect(parts.map((d) => d.body.type)).toEqual(['post.published', 'comment.published', 'comment.published', 'comment.published']);
-    expect((parts[2]!.body.data.inReplyTo as { id: string }).id).toBe(parts[1]!.body.data.postId ? (await getPost(t, tenant, postId)).value[1]!.releaseId : '');
+    expect((parts[2]!.body.data.inReplyTo as { id: string }).id).toBe(
+      parts[1]!.body.data.postId ? (await getPost(t, tenant, postId)).value[1]!.releaseId : '',
+    );
     expect((parts[3]!.body.data.root as { id: string }).id).toBe((await getPost(t, tenant, postId)).releaseId);
     const post = await getPost(t, tenant, postId);
     expect(post.value.map((v) => v.state)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
@@ -92,7 +97,11 @@ describe('publishing on time', () => {
     clock.set('2026-06-03T08:00:00.000Z');
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-06-03T08:00:00Z' }));
     // Scheduled behind the queue's back, then handled by "two workers" at once.
-    await t.runtime.db.updateTable('posts').set({ state: 'QUEUE', next_run_at: '2026-06-03T08:00:00.000Z' }).where('id', '=', created!.postId).execute();
+    await t.runtime.db
+      .updateTable('posts')
+      .set({ state: 'QUEUE', next_run_at: '2026-06-03T08:00:00.000Z' })
+      .where('id', '=', created!.postId)
+      .execute();
     const job = { postId: created!.postId, runAt: new Date('2026-06-03T08:00:00.000Z'), provider: 'webhook' };
     await Promise.all([t.publisher.handle(job), t.publisher.handle(job), t.publisher.handle(job)]);
     await t.settle();
@@ -162,7 +171,9 @@ describe('failures', () => {
       const gaps = deliveriesFor(id).map((d) => d.at);
       expect(gaps).toHaveLength(8);
       const notes = await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key });
-      expect(notes.json().notifications).toEqual([expect.objectContaining({ type: 'publish_failed', postId: id, message: expect.stringMatching(/503/) })]);
+      expect(notes.json().notifications).toEqual([
+        expect.objectContaining({ type: 'publish_failed', postId: id, message: expect.stringMatching(/503/) }),
+      ]);
     } finally {
       receiver.always(null);
     }
@@ -193,7 +204,12 @@ describe('failures', () => {
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications;
     expect(notes.map((n: { type: string }) => n.type).sort()).toEqual(['channel_disconnected', 'publish_failed']);
     // Further posts to the channel are refused until it is reconnected.
-    const refused = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, payload: postBody(tenant.channelId, { type: 'now' }) });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/public/v1/posts',
+      key: tenant.key,
+      payload: postBody(tenant.channelId, { type: 'now' }),
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().msg).toMatch(/needs reconnecting/);
     await t.services.channels.reconnect(tenant.workspaceId, tenant.channelId, { url: receiver.url, secret: TEST_WEBHOOK_SECRET });
@@ -202,7 +218,7 @@ describe('failures', () => {
     expect((await getPost(t, tenant, again!.postId)).state).toBe('PUBLISHED');
   });
 
-  it('a rejected post goes to ERROR with the platform\'s reason', async () => {
+  it("a rejected post goes to ERROR with the platform's reason", async () => {
     const tenant = await webhookTenant(t, receiver.url);
     clock.set('2026-06-14T08:00:00.000Z');
     receiver.answer({ status: 422, body: { error: 'Title is required by the CMS' } });
@@ -233,7 +249,11 @@ describe('failures', () => {
     clock.set('2026-06-16T08:00:00.000Z');
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-06-16T09:00:00Z' }));
     const missing = (await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key })).json();
-    expect(missing).toEqual({ postId: created!.postId, ready: false, missing: [{ field: 'settings.title', reason: 'This webhook channel requires a title.' }] });
+    expect(missing).toEqual({
+      postId: created!.postId,
+      ready: false,
+      missing: [{ field: 'settings.title', reason: 'This webhook channel requires a title.' }],
+    });
     await at('2026-06-16T09:00:00.000Z');
     const post = await getPost(t, tenant, created!.postId);
     expect(post).toMatchObject({ state: 'ERROR', errorKind: 'missing' });
@@ -247,7 +267,11 @@ describe('failures', () => {
     const [created] = await createOk(
       t,
       tenant,
-      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>One</p>', delay: 1 }, { content: '<p>Two</p>', delay: 1 }]),
+      postBody(tenant.channelId, { type: 'now' }, [
+        { content: '<p>Post</p>' },
+        { content: '<p>One</p>', delay: 1 },
+        { content: '<p>Two</p>', delay: 1 },
+      ]),
     );
     await t.settle();
     receiver.answer({ status: 400, body: { error: 'replies are closed' } });
@@ -266,13 +290,22 @@ describe('surviving a restart', () => {
   it('a post due while the process was down goes out at start-up; pending comments survive', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     clock.set('2026-07-01T08:00:00.000Z');
-    const [early] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Later</p>', delay: 30 }]));
+    const [early] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Later</p>', delay: 30 }]),
+    );
     await t.settle();
     const [due] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-07-01T08:10:00Z' }));
     // "Crash": the engine stops with both a comment and a post pending; a new process starts later.
     await t.publisher.stop();
     const later = new ManualClock('2026-07-01T09:00:00.000Z');
-    const restarted = await createTestApp({ clock: later, engine: true, reopen: t, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', OUTBOUND_TIMEOUT_SECONDS: '1' } });
+    const restarted = await createTestApp({
+      clock: later,
+      engine: true,
+      reopen: t,
+      env: { OUTBOUND_ALLOW_LOOPBACK: 'true', OUTBOUND_TIMEOUT_SECONDS: '1' },
+    });
     await restarted.settle();
     expect(deliveriesFor(due!.postId)).toHaveLength(1);
     expect(deliveriesFor(early!.postId).map((d) => d.body.data.part)).toEqual([0, 1]);
@@ -284,7 +317,11 @@ describe('surviving a restart', () => {
     clock.set('2026-07-02T08:00:00.000Z');
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-07-02T08:00:00Z' }));
     await t.runtime.db.updateTable('posts').set({ state: 'PUBLISHING' }).where('id', '=', created!.postId).execute();
-    await t.runtime.db.updateTable('post_parts').set({ state: 'SENDING', claimed_at: '2026-07-02T07:00:00.000Z', attempts: 1 }).where('post_id', '=', created!.postId).execute();
+    await t.runtime.db
+      .updateTable('post_parts')
+      .set({ state: 'SENDING', claimed_at: '2026-07-02T07:00:00.000Z', attempts: 1 })
+      .where('post_id', '=', created!.postId)
+      .execute();
     expect(await t.publisher.recover({ all: false })).toBe(1);
     const post = await getPost(t, tenant, created!.postId);
     expect(post).toMatchObject({ state: 'ERROR', errorKind: 'unconfirmed' });

@@ -48,11 +48,19 @@ describe('an edit racing the claim', () => {
   it('an edit committed between the worker reading a post and claiming it: only the edited content goes out, once', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     clock.set('2026-09-01T08:00:00.000Z');
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-09-01T09:00:00Z' }, [{ content: '<p>Old text</p>' }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { date: '2026-09-01T09:00:00Z' }, [{ content: '<p>Old text</p>' }]),
+    );
     const postId = created!.postId;
     const { group } = await getPost(t, tenant, postId);
     betweenReadAndClaim = async () => {
-      const res = await createPosts(t, tenant, postBody(tenant.channelId, { date: '2026-09-01T09:00:00Z', group }, [{ content: '<p>New text</p>' }]));
+      const res = await createPosts(
+        t,
+        tenant,
+        postBody(tenant.channelId, { date: '2026-09-01T09:00:00Z', group }, [{ content: '<p>New text</p>' }]),
+      );
       expect(res.statusCode, res.body).toBe(200);
     };
     await at('2026-09-01T09:00:00.000Z');
@@ -74,7 +82,12 @@ describe('an edit racing the claim', () => {
     expect(state).toBe('PUBLISHING');
 
     const edit = await createPosts(t, tenant, postBody(tenant.channelId, { type: 'now', group }, [{ content: '<p>Too late</p>' }]));
-    const draft = await t.request({ method: 'PUT', url: `/public/v1/posts/${postId}/status`, key: tenant.key, payload: { status: 'draft' } });
+    const draft = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${postId}/status`,
+      key: tenant.key,
+      payload: { status: 'draft' },
+    });
     const removed = await t.request({ method: 'DELETE', url: `/public/v1/posts/${postId}`, key: tenant.key });
     const removedGroup = await t.request({ method: 'DELETE', url: `/public/v1/posts/group/${group}`, key: tenant.key });
     for (const res of [edit, draft, removed, removedGroup]) {
@@ -94,10 +107,21 @@ describe('an edit racing the claim', () => {
     clock.set('2026-09-02T10:00:00.000Z');
     receiver.answer('hold', 'hold');
     const before = receiver.deliveries.length;
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Comment</p>', delay: 0 }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Comment</p>', delay: 0 }]),
+    );
     const postId = created!.postId;
-    const version = async () => Number((await t.runtime.db.selectFrom('posts').select('version').where('id', '=', postId).executeTakeFirstOrThrow()).version);
-    const setRelease = (releaseId: string) => t.request({ method: 'PUT', url: `/public/v1/posts/${postId}/release-id`, key: tenant.key, payload: { releaseId, releaseURL: `https://platform.example/p/${releaseId}` } });
+    const version = async () =>
+      Number((await t.runtime.db.selectFrom('posts').select('version').where('id', '=', postId).executeTakeFirstOrThrow()).version);
+    const setRelease = (releaseId: string) =>
+      t.request({
+        method: 'PUT',
+        url: `/public/v1/posts/${postId}/release-id`,
+        key: tenant.key,
+        payload: { releaseId, releaseURL: `https://platform.example/p/${releaseId}` },
+      });
 
     await receiver.received(before + 1);
     expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHING');
@@ -118,7 +142,11 @@ describe('an edit racing the claim', () => {
     }
     expect(versionWhilePublishing).toBe(claimed);
     const done = await getPost(t, tenant, postId);
-    expect(done).toMatchObject({ state: 'PUBLISHED', releaseId: published.releaseId, value: [{ state: 'PUBLISHED' }, { state: 'PUBLISHED' }] });
+    expect(done).toMatchObject({
+      state: 'PUBLISHED',
+      releaseId: published.releaseId,
+      value: [{ state: 'PUBLISHED' }, { state: 'PUBLISHED' }],
+    });
     expect(done.releaseId).not.toMatch(/^manual/);
 
     const set = await setRelease('manual-3');
@@ -134,12 +162,25 @@ describe('settling a call that outlived its lease', () => {
     clock.set('2026-09-03T08:00:00.000Z');
     receiver.answer('hold');
     const before = receiver.deliveries.length;
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Reply</p>', delay: 5 }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Reply</p>', delay: 5 }]),
+    );
     const postId = created!.postId;
     await receiver.received(before + 1);
     // What lease recovery does for a platform whose writes are idempotent: the part goes back to PENDING for a retry.
-    await t.runtime.db.updateTable('post_parts').set({ state: 'PENDING', claimed_at: null, error: 'Attempt 1 failed, retrying: the worker stopped.' }).where('post_id', '=', postId).where('idx', '=', 0).execute();
-    await t.runtime.db.updateTable('posts').set({ state: 'QUEUE', next_run_at: '2026-09-03T08:10:00.000Z' }).where('id', '=', postId).execute();
+    await t.runtime.db
+      .updateTable('post_parts')
+      .set({ state: 'PENDING', claimed_at: null, error: 'Attempt 1 failed, retrying: the worker stopped.' })
+      .where('post_id', '=', postId)
+      .where('idx', '=', 0)
+      .execute();
+    await t.runtime.db
+      .updateTable('posts')
+      .set({ state: 'QUEUE', next_run_at: '2026-09-03T08:10:00.000Z' })
+      .where('id', '=', postId)
+      .execute();
 
     receiver.release();
     await t.settle();
@@ -158,12 +199,16 @@ describe('settling a call that outlived its lease', () => {
     expect(await notificationTypes(tenant.key, postId)).toEqual([]);
   });
 
-  it('recorded as unconfirmed, then the call succeeds: the platform\'s answer wins and the workspace is told it is out', async () => {
+  it("recorded as unconfirmed, then the call succeeds: the platform's answer wins and the workspace is told it is out", async () => {
     const tenant = await webhookTenant(t, receiver.url);
     clock.set('2026-09-04T08:00:00.000Z');
     receiver.answer('hold');
     const before = receiver.deliveries.length;
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Reply</p>' }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>Post</p>' }, { content: '<p>Reply</p>' }]),
+    );
     const postId = created!.postId;
     await receiver.received(before + 1);
     // As a restarted single process does at boot: whatever is SENDING has an unknown outcome.
@@ -192,7 +237,12 @@ describe('settling a call that outlived its lease', () => {
     const now = clock.now().toISOString();
     // Wait for the renewal to happen (event, not time: bounded by the test's own limit).
     for (let i = 0; i < 500; i++) {
-      const part = await t.runtime.db.selectFrom('post_parts').select('lease_until').where('post_id', '=', postId).where('idx', '=', 0).executeTakeFirstOrThrow();
+      const part = await t.runtime.db
+        .selectFrom('post_parts')
+        .select('lease_until')
+        .where('post_id', '=', postId)
+        .where('idx', '=', 0)
+        .executeTakeFirstOrThrow();
       if (part.lease_until !== null && part.lease_until > now) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

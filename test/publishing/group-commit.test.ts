@@ -67,7 +67,8 @@ const ROLLBACK = /^\s*rollback\b/i;
 /** A batch's bound on lock waits (PostgreSQL): a setting, not work on a post. */
 const SETTING = /^\s*set local\b/i;
 /** Whether a statement names the post, as a parameter of its own or in a batch's JSON list. */
-const mentions = (statement: Statement, id: string) => statement.parameters.some((p) => p === id || (typeof p === 'string' && p.startsWith('[') && p.includes(`"${id}"`)));
+const mentions = (statement: Statement, id: string) =>
+  statement.parameters.some((p) => p === id || (typeof p === 'string' && p.startsWith('[') && p.includes(`"${id}"`)));
 const deliveriesFor = (postId: string) => receiver.deliveries.filter((d) => d.body.data.postId === postId);
 
 type Transaction = { end: 'commit' | 'rollback'; work: Statement[] };
@@ -146,7 +147,11 @@ describe.skipIf(lanes)('posts due together (engine)', () => {
     // One transaction claimed them all, each post by its own two conditional updates.
     const claims = all.find((tx) => tx.work.length === 2 * N);
     expect(claims, all.map((tx) => tx.work.length).join(',')).toBeDefined();
-    for (const id of ids) expect(claims!.work.filter((s) => s.parameters.includes(id)).map((s) => s.sql.split(' ').slice(0, 2).join(' '))).toEqual(['update "posts"', 'update "post_parts"']);
+    for (const id of ids)
+      expect(claims!.work.filter((s) => s.parameters.includes(id)).map((s) => s.sql.split(' ').slice(0, 2).join(' '))).toEqual([
+        'update "posts"',
+        'update "post_parts"',
+      ]);
   });
 
   it('in a batch of claims, a post edited to a later time and a post deleted after they were due are left out; the others go out once', async () => {
@@ -188,7 +193,11 @@ describe.skipIf(lanes)('posts due together (engine)', () => {
     const misfit = [...ids].sort().at(-1)!;
     const others = ids.filter((id) => id !== misfit);
     holdClaims(4, async () => {
-      await t.runtime.db.updateTable('post_parts').set({ state: 'ERROR', error: 'set aside by the test' }).where('post_id', '=', misfit).execute();
+      await t.runtime.db
+        .updateTable('post_parts')
+        .set({ state: 'ERROR', error: 'set aside by the test' })
+        .where('post_id', '=', misfit)
+        .execute();
     });
     const statements = await recordUntilIdle(at);
     const all = transactions(statements);
@@ -204,7 +213,11 @@ describe.skipIf(lanes)('posts due together (engine)', () => {
     expect(deliveriesFor(misfit)).toHaveLength(0);
     const post = await t.runtime.db.selectFrom('posts').select(['state', 'next_run_at']).where('id', '=', misfit).executeTakeFirstOrThrow();
     expect(post).toEqual({ state: 'QUEUE', next_run_at: at });
-    const part = await t.runtime.db.selectFrom('post_parts').select(['state', 'attempts', 'claimed_at']).where('post_id', '=', misfit).executeTakeFirstOrThrow();
+    const part = await t.runtime.db
+      .selectFrom('post_parts')
+      .select(['state', 'attempts', 'claimed_at'])
+      .where('post_id', '=', misfit)
+      .executeTakeFirstOrThrow();
     expect({ ...part, attempts: Number(part.attempts) }).toEqual({ state: 'ERROR', attempts: 0, claimed_at: null });
   });
 });
@@ -267,10 +280,20 @@ describe('records asked for together (transitions)', () => {
     const claims = await claimAll(tr, ids);
     const lapsed = ids[1]!;
     // What lease recovery does for a platform whose writes are idempotent: the part goes back to PENDING for a retry.
-    await u.runtime.db.updateTable('post_parts').set({ state: 'PENDING', claimed_at: null, lease_until: null }).where('post_id', '=', lapsed).execute();
-    await u.runtime.db.updateTable('posts').set({ state: 'QUEUE', next_run_at: '2026-11-04T10:10:00.000Z' }).where('id', '=', lapsed).execute();
+    await u.runtime.db
+      .updateTable('post_parts')
+      .set({ state: 'PENDING', claimed_at: null, lease_until: null })
+      .where('post_id', '=', lapsed)
+      .execute();
+    await u.runtime.db
+      .updateTable('posts')
+      .set({ state: 'QUEUE', next_run_at: '2026-11-04T10:10:00.000Z' })
+      .where('id', '=', lapsed)
+      .execute();
 
-    const { result: outcomes, statements } = await recorded(() => Promise.all(claims.map((claim, i) => tr.published(claim, release(i), undefined))));
+    const { result: outcomes, statements } = await recorded(() =>
+      Promise.all(claims.map((claim, i) => tr.published(claim, release(i), undefined))),
+    );
 
     expect(outcomes.map((o) => o.recorded)).toEqual([true, true, true, true]);
     for (const id of ids) expect(await getPost(u, tenant, id)).toMatchObject({ state: 'PUBLISHED', error: null });
@@ -297,38 +320,86 @@ describe('records asked for together (transitions)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       // Two threads (a comment 5 minutes after the post), two single posts.
-      const value = i < 2 ? [{ content: `<p>Thread ${i}</p>` }, { content: `<p>Comment ${i}</p>`, delay: 5 }] : [{ content: `<p>Single ${i}</p>` }];
+      const value =
+        i < 2 ? [{ content: `<p>Thread ${i}</p>` }, { content: `<p>Comment ${i}</p>`, delay: 5 }] : [{ content: `<p>Single ${i}</p>` }];
       const [created] = await createOk(u, tenant, postBody(tenant.channelId, { date: at }, value));
       ids.push(created!.postId);
     }
     uClock.set(at);
     const tr = transitions();
     const roots = await claimAll(tr, ids);
-    const first = await recorded(() => Promise.all(roots.map((claim, i) => tr.published(claim, release(20 + i), i < 2 ? { delayMinutes: 5 } : undefined))));
+    const first = await recorded(() =>
+      Promise.all(roots.map((claim, i) => tr.published(claim, release(20 + i), i < 2 ? { delayMinutes: 5 } : undefined))),
+    );
     const commentAt = '2026-11-06T10:05:00.000Z';
     expect(first.result).toEqual(ids.map((_, i) => ({ recorded: true, nextRunAt: i < 2 ? commentAt : null, confirmedLate: false })));
     expect(transactions(first.statements).map((tx) => tx.end)).toEqual(batchRecords ? [] : ['commit']);
     expect(alone(first.statements)).toHaveLength(batchRecords ? 1 : 0);
     for (const [i, id] of ids.entries()) {
-      const post = await u.runtime.db.selectFrom('posts').select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error']).where('id', '=', id).executeTakeFirstOrThrow();
-      expect(post).toEqual({ state: 'PUBLISHED', release_id: `remote-batch-${20 + i}`, release_url: `https://receiver.example/batch/${20 + i}`, published_at: at, next_run_at: i < 2 ? commentAt : null, updated_at: at, error: null });
+      const post = await u.runtime.db
+        .selectFrom('posts')
+        .select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(post).toEqual({
+        state: 'PUBLISHED',
+        release_id: `remote-batch-${20 + i}`,
+        release_url: `https://receiver.example/batch/${20 + i}`,
+        published_at: at,
+        next_run_at: i < 2 ? commentAt : null,
+        updated_at: at,
+        error: null,
+      });
     }
 
     uClock.set(commentAt);
     const comments = await claimAll(tr, ids.slice(0, 2));
     expect(comments.map((c) => c.idx)).toEqual([1, 1]);
-    const second = await recorded(() => Promise.all(comments.map((claim, i) => tr.published(claim, { ...release(30 + i), meta: { n: i } }, undefined))));
+    const second = await recorded(() =>
+      Promise.all(comments.map((claim, i) => tr.published(claim, { ...release(30 + i), meta: { n: i } }, undefined))),
+    );
     expect(second.result.map((o) => o.recorded)).toEqual([true, true]);
     expect(transactions(second.statements).map((tx) => [tx.end, tx.work.length])).toEqual(batchRecords ? [] : [['commit', 4]]);
     expect(alone(second.statements)).toHaveLength(batchRecords ? 1 : 0);
     for (const [i, id] of ids.slice(0, 2).entries()) {
       // A comment leaves the post's own release and publication time as they were.
-      const post = await u.runtime.db.selectFrom('posts').select(['state', 'release_id', 'published_at', 'next_run_at', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
-      expect(post).toEqual({ state: 'PUBLISHED', release_id: `remote-batch-${20 + i}`, published_at: at, next_run_at: null, updated_at: commentAt });
-      const parts = await u.runtime.db.selectFrom('post_parts').select(['idx', 'state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until']).where('post_id', '=', id).orderBy('idx').execute();
+      const post = await u.runtime.db
+        .selectFrom('posts')
+        .select(['state', 'release_id', 'published_at', 'next_run_at', 'updated_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(post).toEqual({
+        state: 'PUBLISHED',
+        release_id: `remote-batch-${20 + i}`,
+        published_at: at,
+        next_run_at: null,
+        updated_at: commentAt,
+      });
+      const parts = await u.runtime.db
+        .selectFrom('post_parts')
+        .select(['idx', 'state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until'])
+        .where('post_id', '=', id)
+        .orderBy('idx')
+        .execute();
       expect(parts.map((p) => ({ ...p, idx: Number(p.idx) }))).toEqual([
-        { idx: 0, state: 'PUBLISHED', release_id: `remote-batch-${20 + i}`, release_meta: null, published_at: at, claimed_at: null, lease_until: null },
-        { idx: 1, state: 'PUBLISHED', release_id: `remote-batch-${30 + i}`, release_meta: JSON.stringify({ n: i }), published_at: commentAt, claimed_at: null, lease_until: null },
+        {
+          idx: 0,
+          state: 'PUBLISHED',
+          release_id: `remote-batch-${20 + i}`,
+          release_meta: null,
+          published_at: at,
+          claimed_at: null,
+          lease_until: null,
+        },
+        {
+          idx: 1,
+          state: 'PUBLISHED',
+          release_id: `remote-batch-${30 + i}`,
+          release_meta: JSON.stringify({ n: i }),
+          published_at: commentAt,
+          claimed_at: null,
+          lease_until: null,
+        },
       ]);
     }
   });
@@ -346,13 +417,21 @@ describe('records asked for together (transitions)', () => {
     const removed = await u.request({ method: 'DELETE', url: `/public/v1/posts/${deleted}`, key: tenant.key });
     expect(removed.statusCode, removed.body).toBe(200);
 
-    const { result: outcomes, statements } = await recorded(() => Promise.all(comments.map((claim, i) => tr.published(claim, release(10 + i), undefined))));
+    const { result: outcomes, statements } = await recorded(() =>
+      Promise.all(comments.map((claim, i) => tr.published(claim, release(10 + i), undefined))),
+    );
 
-    expect(outcomes).toEqual(ids.map((id) => (id === deleted ? { recorded: false, edited: true } : { recorded: true, nextRunAt: null, confirmedLate: false })));
+    expect(outcomes).toEqual(
+      ids.map((id) => (id === deleted ? { recorded: false, edited: true } : { recorded: true, nextRunAt: null, confirmedLate: false })),
+    );
     const all = transactions(statements);
     if (batchRecords) {
       // One statement records the two others and leaves the deleted one out; the careful path then reads it and writes nothing (then the workspace is told).
-      expect(alone(statements).filter((s) => RECORD_ALL.test(s.sql)).map((s) => ids.every((id) => mentions(s, id)))).toEqual([true]);
+      expect(
+        alone(statements)
+          .filter((s) => RECORD_ALL.test(s.sql))
+          .map((s) => ids.every((id) => mentions(s, id))),
+      ).toEqual([true]);
       expect(all.map((tx) => tx.end)).toEqual(['commit']);
     } else {
       // The batch and the deleted thread's own try are rolled back: nothing of them is kept.
@@ -365,43 +444,66 @@ describe('records asked for together (transitions)', () => {
       expect(post.value.map((v) => v.state)).toEqual(['PUBLISHED', 'PUBLISHED']);
     }
     // Today's rule: the person's move stands, and the workspace is told what went out.
-    const part = await u.runtime.db.selectFrom('post_parts').select(['state', 'release_id']).where('post_id', '=', deleted).where('idx', '=', 1).executeTakeFirstOrThrow();
+    const part = await u.runtime.db
+      .selectFrom('post_parts')
+      .select(['state', 'release_id'])
+      .where('post_id', '=', deleted)
+      .where('idx', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(part).toEqual({ state: 'SENDING', release_id: null });
-    const notes = (await u.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications as Array<{ type: string; postId: string | null }>;
+    const notes = (await u.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key })).json().notifications as Array<{
+      type: string;
+      postId: string | null;
+    }>;
     expect(notes.filter((n) => n.postId === deleted).map((n) => n.type)).toEqual(['publish_confirmed']);
   });
 
-  it.skipIf(!batchRecords)('a batch statement whose parts recorded would outnumber its posts fails whole: nothing of it is written', async () => {
-    // The engine sends two steps of one post each alone; the statement's own check is reached here by asking it directly.
-    const { ids } = await scheduled(2, 2, '2026-11-07T10:00:00.000Z');
-    const [thread, other] = ids as [string, string];
-    const claimedAt = '2026-11-07T10:00:00.000Z';
-    await u.runtime.db.updateTable('post_parts').set({ state: 'SENDING', claimed_at: claimedAt, lease_until: '2026-11-07T10:01:00.000Z' }).where('post_id', 'in', ids).execute();
-    const before = async () => ({
-      posts: await u.runtime.db.selectFrom('posts').selectAll().where('id', 'in', ids).orderBy('id').execute(),
-      parts: await u.runtime.db.selectFrom('post_parts').selectAll().where('post_id', 'in', ids).orderBy('post_id').orderBy('idx').execute(),
-    });
-    const rows = await before();
-    const version = (id: string) => Number(rows.posts.find((p) => p.id === id)!.version);
-    const record = (postId: string, idx: number): repo.PublishedRecord => ({
-      post_id: postId,
-      idx,
-      claimed_at: claimedAt,
-      version: version(postId),
-      stamp: claimedAt,
-      next_run_at: null,
-      release_id: `remote-guard-${postId}-${idx}`,
-      release_url: null,
-      release_meta: null,
-    });
+  it.skipIf(!batchRecords)(
+    'a batch statement whose parts recorded would outnumber its posts fails whole: nothing of it is written',
+    async () => {
+      // The engine sends two steps of one post each alone; the statement's own check is reached here by asking it directly.
+      const { ids } = await scheduled(2, 2, '2026-11-07T10:00:00.000Z');
+      const [thread, other] = ids as [string, string];
+      const claimedAt = '2026-11-07T10:00:00.000Z';
+      await u.runtime.db
+        .updateTable('post_parts')
+        .set({ state: 'SENDING', claimed_at: claimedAt, lease_until: '2026-11-07T10:01:00.000Z' })
+        .where('post_id', 'in', ids)
+        .execute();
+      const before = async () => ({
+        posts: await u.runtime.db.selectFrom('posts').selectAll().where('id', 'in', ids).orderBy('id').execute(),
+        parts: await u.runtime.db
+          .selectFrom('post_parts')
+          .selectAll()
+          .where('post_id', 'in', ids)
+          .orderBy('post_id')
+          .orderBy('idx')
+          .execute(),
+      });
+      const rows = await before();
+      const version = (id: string) => Number(rows.posts.find((p) => p.id === id)!.version);
+      const record = (postId: string, idx: number): repo.PublishedRecord => ({
+        post_id: postId,
+        idx,
+        claimed_at: claimedAt,
+        version: version(postId),
+        stamp: claimedAt,
+        next_run_at: null,
+        release_id: `remote-guard-${postId}-${idx}`,
+        release_url: null,
+        release_meta: null,
+      });
 
-    // Three parts (two of one post) and two posts.
-    await expect(repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0), record(thread, 1)])).rejects.toThrow(/recorded 3 parts but 2 posts/);
-    expect(await before()).toEqual(rows);
+      // Three parts (two of one post) and two posts.
+      await expect(repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0), record(thread, 1)])).rejects.toThrow(
+        /recorded 3 parts but 2 posts/,
+      );
+      expect(await before()).toEqual(rows);
 
-    // The same statement with one record a post is written, and says which.
-    expect((await repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0)])).sort()).toEqual([...ids].sort());
-    // And with none that fits (claims no longer held), nothing, and no error.
-    expect(await repo.recordAllPublished(u.runtime.db, [record(other, 0)])).toEqual([]);
-  });
+      // The same statement with one record a post is written, and says which.
+      expect((await repo.recordAllPublished(u.runtime.db, [record(other, 0), record(thread, 0)])).sort()).toEqual([...ids].sort());
+      // And with none that fits (claims no longer held), nothing, and no error.
+      expect(await repo.recordAllPublished(u.runtime.db, [record(other, 0)])).toEqual([]);
+    },
+  );
 });

@@ -60,7 +60,8 @@ describe('the horizon, with a clock the test moves', () => {
     await t.settle();
     const before = await held(t);
     const far = [];
-    for (let i = 0; i < 20; i++) far.push((await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + DAY + i * MINUTE) })))[0]!.postId);
+    for (let i = 0; i < 20; i++)
+      far.push((await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + DAY + i * MINUTE) })))[0]!.postId);
     const [edge] = await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + horizonOf(t) + SECOND) }));
     const [near] = await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + MINUTE) }));
     // Only the post within the horizon is held.
@@ -94,7 +95,8 @@ describe('the horizon, with a clock the test moves', () => {
     const start = Date.parse('2026-07-05T08:00:00.000Z');
     clock.set(iso(start));
     const ids = [];
-    for (let i = 0; i < 5; i++) ids.push((await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + (i + 1) * DAY) })))[0]!.postId);
+    for (let i = 0; i < 5; i++)
+      ids.push((await createOk(t, tenant, postBody(tenant.channelId, { date: iso(start + (i + 1) * DAY) })))[0]!.postId);
     await at(start + 10 * DAY);
     for (const id of ids) expect(deliveriesFor(id)).toHaveLength(1);
   });

@@ -40,12 +40,24 @@ async function lanePosts(times: string[], parts = 1) {
   return { tenant, platform, ids };
 }
 
-const state = (id: string) => t.runtime.db.selectFrom('posts').select(['state', 'next_run_at']).where('id', '=', id).executeTakeFirstOrThrow();
-const parts = (id: string) => t.runtime.db.selectFrom('post_parts').select(['idx', 'state', 'claimed_at', 'attempts']).where('post_id', '=', id).orderBy('idx').execute();
+const state = (id: string) =>
+  t.runtime.db.selectFrom('posts').select(['state', 'next_run_at']).where('id', '=', id).executeTakeFirstOrThrow();
+const parts = (id: string) =>
+  t.runtime.db
+    .selectFrom('post_parts')
+    .select(['idx', 'state', 'claimed_at', 'attempts'])
+    .where('post_id', '=', id)
+    .orderBy('idx')
+    .execute();
 
 describe("a lane's claim", () => {
   it('claims the earliest due posts up to its limit, each with its first part, by one statement (PostgreSQL) or a transaction of two', async () => {
-    const { platform, ids } = await lanePosts(['2026-12-01T10:00:03.000Z', '2026-12-01T10:00:01.000Z', '2026-12-01T10:00:02.000Z', '2026-12-01T10:30:00.000Z']);
+    const { platform, ids } = await lanePosts([
+      '2026-12-01T10:00:03.000Z',
+      '2026-12-01T10:00:01.000Z',
+      '2026-12-01T10:00:02.000Z',
+      '2026-12-01T10:30:00.000Z',
+    ]);
     const [third, first, second, later] = ids as [string, string, string, string];
     clock.set('2026-12-01T10:00:05.000Z');
     recording = [];
@@ -67,7 +79,9 @@ describe("a lane's claim", () => {
       expect(claim.part.state).toBe('SENDING');
       expect(claim.channel?.provider).toBe(platform);
       expect(await state(claim.claim.postId)).toEqual({ state: 'PUBLISHING', next_run_at: null });
-      expect((await parts(claim.claim.postId)).map((p) => ({ ...p, idx: Number(p.idx), attempts: Number(p.attempts) }))).toEqual([{ idx: 0, state: 'SENDING', claimed_at: stamp, attempts: 1 }]);
+      expect((await parts(claim.claim.postId)).map((p) => ({ ...p, idx: Number(p.idx), attempts: Number(p.attempts) }))).toEqual([
+        { idx: 0, state: 'SENDING', claimed_at: stamp, attempts: 1 },
+      ]);
     }
     // The next claim takes what is left that is due; the post due later stays.
     const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
@@ -82,11 +96,22 @@ describe("a lane's claim", () => {
     const [kept, drafted, deleted, misfit] = ids as [string, string, string, string];
     const other = await lanePosts([at]);
     const gone = await lanePosts([at]);
-    expect((await t.request({ method: 'PUT', url: `/public/v1/posts/${drafted}/status`, key: tenant.key, payload: { status: 'draft' } })).statusCode).toBeLessThan(300);
+    expect(
+      (await t.request({ method: 'PUT', url: `/public/v1/posts/${drafted}/status`, key: tenant.key, payload: { status: 'draft' } }))
+        .statusCode,
+    ).toBeLessThan(300);
     expect((await t.request({ method: 'DELETE', url: `/public/v1/posts/${deleted}`, key: tenant.key })).statusCode).toBe(200);
-    await t.runtime.db.updateTable('post_parts').set({ state: 'ERROR', error: 'set aside by the test' }).where('post_id', '=', misfit).execute();
+    await t.runtime.db
+      .updateTable('post_parts')
+      .set({ state: 'ERROR', error: 'set aside by the test' })
+      .where('post_id', '=', misfit)
+      .execute();
     // Marked deleted as the service does first; its post is still in QUEUE (it would have been moved to draft next).
-    await t.runtime.db.updateTable('channels').set({ deleted_at: at, provider: platform }).where('id', '=', gone.tenant.channelId).execute();
+    await t.runtime.db
+      .updateTable('channels')
+      .set({ deleted_at: at, provider: platform })
+      .where('id', '=', gone.tenant.channelId)
+      .execute();
     clock.set(at);
     const claims = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
     expect(claims.map((c) => c.claim.postId)).toEqual([kept]);
@@ -129,32 +154,34 @@ describe("a lane's claim", () => {
     expect(await state(theirs.ids[0]!)).toEqual({ state: 'QUEUE', next_run_at: at });
   });
 
-  it.skipIf(BACKEND !== 'postgres')('two claims at once take different posts: the second skips the rows the first holds instead of waiting for them', async () => {
-    const at = '2026-12-05T10:00:00.000Z';
-    const { platform, ids } = await lanePosts([at, at, at, at]);
-    clock.set(at);
-    const outcome = await t.runtime.db.transaction().execute(async (trx) => {
-      // The first claim's rows stay locked until this transaction ends.
-      const first = await trx
-        .selectFrom('posts')
-        .select('id')
-        .where('id', 'in', ids.slice(0, 2))
-        .forUpdate()
-        .execute();
-      const second = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
-      return { held: first.map((r) => r.id), second: second.map((c) => c.claim.postId) };
-    });
-    expect(outcome.held.sort()).toEqual(ids.slice(0, 2).sort());
-    expect(outcome.second.sort()).toEqual(ids.slice(2).sort());
-    // Once released, the held ones are claimed, once.
-    const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
-    expect(rest.map((c) => c.claim.postId).sort()).toEqual(ids.slice(0, 2).sort());
-  });
+  it.skipIf(BACKEND !== 'postgres')(
+    'two claims at once take different posts: the second skips the rows the first holds instead of waiting for them',
+    async () => {
+      const at = '2026-12-05T10:00:00.000Z';
+      const { platform, ids } = await lanePosts([at, at, at, at]);
+      clock.set(at);
+      const outcome = await t.runtime.db.transaction().execute(async (trx) => {
+        // The first claim's rows stay locked until this transaction ends.
+        const first = await trx.selectFrom('posts').select('id').where('id', 'in', ids.slice(0, 2)).forUpdate().execute();
+        const second = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+        return { held: first.map((r) => r.id), second: second.map((c) => c.claim.postId) };
+      });
+      expect(outcome.held.sort()).toEqual(ids.slice(0, 2).sort());
+      expect(outcome.second.sort()).toEqual(ids.slice(2).sort());
+      // Once released, the held ones are claimed, once.
+      const rest = await transitions().claimDueBatch({ only: [platform] }, 10, LEASE);
+      expect(rest.map((c) => c.claim.postId).sort()).toEqual(ids.slice(0, 2).sort());
+    },
+  );
 });
 
 describe.skipIf(BACKEND !== 'postgres')('records of a batch by one statement (PostgreSQL)', () => {
   /** A record of each claim as the engine would write it, at `stamp`. */
-  const recordsOf = (claims: Awaited<ReturnType<PostTransitions['claimDueBatch']>>, stamp: string, change: (claim: (typeof claims)[number]['claim']) => Partial<repo.PublishedRecord> = () => ({})) =>
+  const recordsOf = (
+    claims: Awaited<ReturnType<PostTransitions['claimDueBatch']>>,
+    stamp: string,
+    change: (claim: (typeof claims)[number]['claim']) => Partial<repo.PublishedRecord> = () => ({}),
+  ) =>
     claims.map(({ claim }): repo.PublishedRecord => ({
       post_id: claim.postId,
       idx: claim.idx,
@@ -164,7 +191,7 @@ describe.skipIf(BACKEND !== 'postgres')('records of a batch by one statement (Po
       next_run_at: null,
       release_id: `rel-${claim.postId}`,
       release_url: `https://example.test/${claim.postId}`,
-      release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }),
+      release_meta: JSON.stringify({ n: 1, text: 'it\'s "quoted"' }),
       ...change(claim),
     }));
 
@@ -186,10 +213,33 @@ describe.skipIf(BACKEND !== 'postgres')('records of a batch by one statement (Po
     recording = null;
     // One statement, no transaction around it.
     expect(statements).toHaveLength(1);
-    const post = await t.runtime.db.selectFrom('posts').select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error']).where('id', '=', kept).executeTakeFirstOrThrow();
-    expect(post).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_url: `https://example.test/${kept}`, published_at: stamp, next_run_at: null, updated_at: stamp, error: null });
-    const part = await t.runtime.db.selectFrom('post_parts').select(['state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until']).where('post_id', '=', kept).executeTakeFirstOrThrow();
-    expect(part).toEqual({ state: 'PUBLISHED', release_id: `rel-${kept}`, release_meta: JSON.stringify({ n: 1, text: "it's \"quoted\"" }), published_at: stamp, claimed_at: null, lease_until: null });
+    const post = await t.runtime.db
+      .selectFrom('posts')
+      .select(['state', 'release_id', 'release_url', 'published_at', 'next_run_at', 'updated_at', 'error'])
+      .where('id', '=', kept)
+      .executeTakeFirstOrThrow();
+    expect(post).toEqual({
+      state: 'PUBLISHED',
+      release_id: `rel-${kept}`,
+      release_url: `https://example.test/${kept}`,
+      published_at: stamp,
+      next_run_at: null,
+      updated_at: stamp,
+      error: null,
+    });
+    const part = await t.runtime.db
+      .selectFrom('post_parts')
+      .select(['state', 'release_id', 'release_meta', 'published_at', 'claimed_at', 'lease_until'])
+      .where('post_id', '=', kept)
+      .executeTakeFirstOrThrow();
+    expect(part).toEqual({
+      state: 'PUBLISHED',
+      release_id: `rel-${kept}`,
+      release_meta: JSON.stringify({ n: 1, text: 'it\'s "quoted"' }),
+      published_at: stamp,
+      claimed_at: null,
+      lease_until: null,
+    });
     for (const id of [stale, edited]) {
       expect((await parts(id))[0]).toMatchObject({ state: 'SENDING' });
       expect(await state(id)).toEqual({ state: 'PUBLISHING', next_run_at: null });
@@ -215,6 +265,13 @@ describe.skipIf(BACKEND !== 'postgres')('records of a batch by one statement (Po
       expect(await state(id)).toMatchObject({ state: 'PUBLISHING' });
     }
     // Once let go, the same records go through.
-    expect((await repo.recordAllPublished(t.runtime.db, records.filter((r) => r.post_id !== free))).sort()).toEqual([postHeld, partHeld].sort());
+    expect(
+      (
+        await repo.recordAllPublished(
+          t.runtime.db,
+          records.filter((r) => r.post_id !== free),
+        )
+      ).sort(),
+    ).toEqual([postHeld, partHeld].sort());
   });
 });

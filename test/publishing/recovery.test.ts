@@ -23,13 +23,54 @@ describe('recovery of parts left SENDING', () => {
     const parts: PostPartsTable[] = [];
     for (let i = 0; i < STUCK; i++) {
       const id = `stuck-${String(i).padStart(5, '0')}`;
-      posts.push({ id, workspace_id: tenant.workspaceId, group_id: `g-${id}`, channel_id: tenant.channelId, state: 'PUBLISHING', publish_at: '2026-07-02T07:00:00.000Z', settings: '{"__type":"webhook"}', tags: '[]', short_link: 0, release_id: null, release_url: null, error: null, error_kind: null, next_run_at: null, published_at: null, created_at: stamp, updated_at: stamp, deleted_at: null, version: 0 });
+      posts.push({
+        id,
+        workspace_id: tenant.workspaceId,
+        group_id: `g-${id}`,
+        channel_id: tenant.channelId,
+        state: 'PUBLISHING',
+        publish_at: '2026-07-02T07:00:00.000Z',
+        settings: '{"__type":"webhook"}',
+        tags: '[]',
+        short_link: 0,
+        release_id: null,
+        release_url: null,
+        error: null,
+        error_kind: null,
+        next_run_at: null,
+        published_at: null,
+        created_at: stamp,
+        updated_at: stamp,
+        deleted_at: null,
+        version: 0,
+      });
       // Some claims share an instant, so a batch can end in the middle of one.
-      parts.push({ post_id: id, idx: 0, content: 'x', images: '[]', delay_minutes: 0, state: 'SENDING', attempts: 1, claimed_at: new Date(Date.parse('2026-07-02T07:00:00.000Z') + Math.floor(i / 3) * 1000).toISOString(), release_id: null, release_url: null, release_meta: null, error: null, published_at: null, lease_until: null });
+      parts.push({
+        post_id: id,
+        idx: 0,
+        content: 'x',
+        images: '[]',
+        delay_minutes: 0,
+        state: 'SENDING',
+        attempts: 1,
+        claimed_at: new Date(Date.parse('2026-07-02T07:00:00.000Z') + Math.floor(i / 3) * 1000).toISOString(),
+        release_id: null,
+        release_url: null,
+        release_meta: null,
+        error: null,
+        published_at: null,
+        lease_until: null,
+      });
     }
     for (let i = 0; i < STUCK; i += 250) {
-      await t.runtime.db.insertInto('posts').values(posts.slice(i, i + 250)).execute();
-      await t.runtime.db.insertInto('post_parts').values(parts.slice(i, i + 250)).execute();
+      await t.runtime.db
+        .insertInto('posts')
+        .values(posts.slice(i, i + 250))
+        .execute();
+      await t.runtime.db
+        .insertInto('post_parts')
+        .values(parts.slice(i, i + 250))
+        .execute();
     }
 
     recording = [];
@@ -40,9 +81,19 @@ describe('recovery of parts left SENDING', () => {
     expect(settled).toBe(STUCK);
     expect(reads).toHaveLength(Math.ceil((STUCK + 1) / RECOVERY_BATCH));
     for (const read of reads) expect(read.parameters.at(-1)).toBe(RECOVERY_BATCH);
-    const left = await t.runtime.db.selectFrom('post_parts').select('post_id').where('state', '=', 'SENDING').where('post_id', 'like', 'stuck-%').execute();
+    const left = await t.runtime.db
+      .selectFrom('post_parts')
+      .select('post_id')
+      .where('state', '=', 'SENDING')
+      .where('post_id', 'like', 'stuck-%')
+      .execute();
     expect(left).toEqual([]);
-    const states = await t.runtime.db.selectFrom('posts').select(['state', 'error_kind']).where('workspace_id', '=', tenant.workspaceId).groupBy(['state', 'error_kind']).execute();
+    const states = await t.runtime.db
+      .selectFrom('posts')
+      .select(['state', 'error_kind'])
+      .where('workspace_id', '=', tenant.workspaceId)
+      .groupBy(['state', 'error_kind'])
+      .execute();
     expect(states).toEqual([{ state: 'ERROR', error_kind: 'unconfirmed' }]);
   });
 });

@@ -16,7 +16,13 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   // Room for more than one post at once: a lane's claim (scale-out) that comes back short is its last.
-  t = await createTestApp({ clock, engine: true, engineConcurrency: 4, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' }, onQuery: (query) => recording?.push(query) });
+  t = await createTestApp({
+    clock,
+    engine: true,
+    engineConcurrency: 4,
+    env: { OUTBOUND_ALLOW_LOOPBACK: 'true' },
+    onQuery: (query) => recording?.push(query),
+  });
 });
 
 const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction|savepoint|release)\b/i;
@@ -44,7 +50,10 @@ describe('statements per publish', () => {
     expect(receiver.deliveries.filter((d) => d.body.data.postId === postId)).toHaveLength(1);
     const work = statements.filter((s) => !TRANSACTION_CONTROL.test(s.sql));
     const lanes = t.runtime.queue instanceof BullmqQueue;
-    expect(work.map((s) => s.sql.split(' ').slice(0, 2).join(' ')), work.map((s) => s.sql).join('\n')).toEqual(
+    expect(
+      work.map((s) => s.sql.split(' ').slice(0, 2).join(' ')),
+      work.map((s) => s.sql).join('\n'),
+    ).toEqual(
       lanes
         ? [
             'with "due"', // claims the lane's due posts and their parts, reads them and their channels as claimed: one statement (PostgreSQL)
@@ -58,14 +67,20 @@ describe('statements per publish', () => {
           ],
     );
     // Each names the post; the scale-out queue's lane claim takes whatever is due (it names none), then records by a list of posts.
-    const names = (s: Statement) => s.parameters.includes(postId) || (lanes && s.parameters.some((p) => typeof p === 'string' && p.startsWith('[') && JSON.stringify(JSON.parse(p)).includes(`"${postId}"`)));
+    const names = (s: Statement) =>
+      s.parameters.includes(postId) ||
+      (lanes &&
+        s.parameters.some((p) => typeof p === 'string' && p.startsWith('[') && JSON.stringify(JSON.parse(p)).includes(`"${postId}"`)));
     expect(work.slice(lanes ? 1 : 0).every(names)).toBe(true);
     // Embedded, the claim and the record in a transaction each (a begin and a commit each); scaled out, each statement is its own.
     expect(statements.length - work.length).toBe(lanes ? 0 : 4);
   });
 
   it('a thread reads its parts once per step, and only a thread', async () => {
-    const { postId, statements } = await publishRecorded([{ content: '<p>Root</p>' }, { content: '<p>Reply</p>', delay: 0 }], '2026-10-02T10:00:00.000Z');
+    const { postId, statements } = await publishRecorded(
+      [{ content: '<p>Root</p>' }, { content: '<p>Reply</p>', delay: 0 }],
+      '2026-10-02T10:00:00.000Z',
+    );
     expect(receiver.deliveries.filter((d) => d.body.data.postId === postId)).toHaveLength(2);
     const work = statements.filter((s) => !TRANSACTION_CONTROL.test(s.sql));
     // Two steps of a publish's statements (see above), plus one read of the parts for each. Scaled

@@ -16,7 +16,11 @@ beforeAll(async () => {
 /** Stores `count` queued posts straight in the database, `nextRunAt(i)` each. */
 async function seedQueued(count: number, nextRunAt: (i: number) => string): Promise<void> {
   const tenant = await createTenant(t);
-  const channel = await t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: 'Bulk', config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } });
+  const channel = await t.services.channels.create(tenant.workspaceId, {
+    provider: 'webhook',
+    name: 'Bulk',
+    config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+  });
   await seedQueuedPosts(t, tenant.workspaceId, channel.id, count, nextRunAt, clock.now().toISOString());
 }
 
@@ -51,7 +55,10 @@ describe('the sweep', () => {
 
   it('10,000 posts stored with extended-year dates (+010000-…) are never taken for due, and do not hold up the others', async () => {
     clock.set('2026-09-30T08:00:00.000Z');
-    await seedQueued(10_000, (i) => `+010000-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`);
+    await seedQueued(
+      10_000,
+      (i) => `+010000-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`,
+    );
     await seedQueued(3, () => '2026-09-30T08:00:30.000Z');
     const reports = await sweepUntilComplete(20);
     expect(reports.at(-1)!.complete).toBe(true);

@@ -14,7 +14,9 @@ describe('plan limits under concurrency', () => {
   it('20 concurrent POST /posts against a quota of 5 posts a month: exactly 5 are created', async () => {
     const tenant = await webhookTenant(t, 'https://hooks.example.test/in');
     await t.services.workspaces.setPlan(tenant.workspaceId, { postsPerMonth: 5 });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => createPosts(t, tenant, postBody(tenant.channelId, { type: 'draft' }))),
+    );
     expect(answers.map((res) => res.statusCode).sort()).toEqual([...Array(5).fill(200), ...Array(15).fill(402)]);
     const { n } = await t.runtime.db
       .selectFrom('posts')
@@ -29,11 +31,16 @@ describe('plan limits under concurrency', () => {
     await t.services.workspaces.setPlan(tenant.workspaceId, { channels: 5 });
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        t.services.channels.create(tenant.workspaceId, { provider: 'webhook', name: `C${i}`, config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET } }),
+        t.services.channels.create(tenant.workspaceId, {
+          provider: 'webhook',
+          name: `C${i}`,
+          config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
-    for (const refused of results.filter((r) => r.status === 'rejected')) expect((refused.reason as { statusCode: number }).statusCode).toBe(402);
+    for (const refused of results.filter((r) => r.status === 'rejected'))
+      expect((refused.reason as { statusCode: number }).statusCode).toBe(402);
     expect(await t.services.channels.list(tenant.workspaceId)).toHaveLength(5);
   });
 });
@@ -73,7 +80,9 @@ describe('upload-link limits under concurrency', () => {
   async function uploadRound(app: TestApp, link: { page: string }, files: Buffer[]) {
     startRound(files.length);
     try {
-      return await Promise.all(files.map((data, i) => app.request({ method: 'POST', url: `${link.page}/files`, ...fileBody(data, `${i}.png`) })));
+      return await Promise.all(
+        files.map((data, i) => app.request({ method: 'POST', url: `${link.page}/files`, ...fileBody(data, `${i}.png`) })),
+      );
     } finally {
       round = 0;
     }
@@ -98,13 +107,16 @@ describe('upload-link limits under concurrency', () => {
     }
     expect(await recorded(app, link.id)).toHaveLength(3);
     // A refused file never reached the library.
-    const { n } = await app.runtime.db.selectFrom('media').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await app.runtime.db
+      .selectFrom('media')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(3);
     // The same file again through the full link is refused; the count stays.
     expect((await uploadRound(app, link, distinctPngs(1)))[0]!.statusCode).toBe(403);
   });
 
-  it('8 uploads admitted together through a link of 2.5 files\' worth of bytes: exactly 2 are recorded', async () => {
+  it("8 uploads admitted together through a link of 2.5 files' worth of bytes: exactly 2 are recorded", async () => {
     // Eight different files of one size (random padding), so the verdict does not depend on which ones win;
     // large enough that a request's declared size (file and form overhead) is admitted on the empty link.
     const files = Array.from({ length: 8 }, () => png(4, 4, [1, 2, 3], 4000));
@@ -115,7 +127,14 @@ describe('upload-link limits under concurrency', () => {
     expect(answers.map((res) => res.statusCode).sort()).toEqual([...Array(2).fill(200), ...Array(6).fill(403)]);
     const rows = await recorded(app, link.id);
     expect(rows).toHaveLength(2);
-    const usage = await app.runtime.db.selectFrom('upload_links').select(['files_used', 'bytes_used']).where('id', '=', link.id).executeTakeFirstOrThrow();
-    expect({ files: Number(usage.files_used), bytes: Number(usage.bytes_used) }).toEqual({ files: 2, bytes: rows.reduce((sum, r) => sum + Number(r.size), 0) });
+    const usage = await app.runtime.db
+      .selectFrom('upload_links')
+      .select(['files_used', 'bytes_used'])
+      .where('id', '=', link.id)
+      .executeTakeFirstOrThrow();
+    expect({ files: Number(usage.files_used), bytes: Number(usage.bytes_used) }).toEqual({
+      files: 2,
+      bytes: rows.reduce((sum, r) => sum + Number(r.size), 0),
+    });
   });
 });

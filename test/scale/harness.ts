@@ -16,7 +16,6 @@ export { freePort };
 
 const exec = promisify(execFile);
 
-
 /** Polls `probe` until it answers; `timeoutMs` bounds a hang on a loaded machine, it is no performance check. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -94,7 +93,11 @@ export async function startPrivateRedis() {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+      { stdio: 'ignore' },
+    );
     await waitFor('the private redis-server', async () => (await exec('redis-cli', ['-p', String(port), 'ping'])).stdout.trim() === 'PONG');
   };
   const stop = async () => {
@@ -165,12 +168,21 @@ export async function startPrivatePostgres() {
 }
 
 /** Schedules `count` posts for `date` through the given API processes in turn, 100 per request (one per channel). */
-export async function schedulePosts(apis: ServerProcess[], key: string, channelIds: string[], count: number, date: Date, label: string): Promise<string[]> {
+export async function schedulePosts(
+  apis: ServerProcess[],
+  key: string,
+  channelIds: string[],
+  count: number,
+  date: Date,
+  label: string,
+): Promise<string[]> {
   const ids: string[] = [];
   const requests: Array<() => Promise<void>> = [];
   for (let i = 0, n = 0; i < count; i += channelIds.length, n++) {
     const api = apis[n % apis.length]!;
-    const items = channelIds.slice(0, Math.min(channelIds.length, count - i)).map((id, j) => ({ integration: { id }, value: [{ content: `<p>${label} ${i + j}</p>` }] }));
+    const items = channelIds
+      .slice(0, Math.min(channelIds.length, count - i))
+      .map((id, j) => ({ integration: { id }, value: [{ content: `<p>${label} ${i + j}</p>` }] }));
     requests.push(async () => {
       const res = await fetch(`${api.baseUrl}/public/v1/posts`, {
         method: 'POST',
@@ -191,7 +203,10 @@ export async function postStates(databaseUrl: string, ids: string[]): Promise<Ma
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string; state: string; error_kind: string | null }>('SELECT id, state, error_kind FROM posts WHERE id = ANY($1)', [ids]);
+    const { rows } = await client.query<{ id: string; state: string; error_kind: string | null }>(
+      'SELECT id, state, error_kind FROM posts WHERE id = ANY($1)',
+      [ids],
+    );
     return new Map(rows.map((r) => [r.id, { state: r.state, errorKind: r.error_kind }]));
   } finally {
     await client.end();

@@ -21,17 +21,28 @@ let redisJobs: BullmqQueue;
 let processes: ServerProcess[] = [];
 
 describe.skipIf(BACKEND !== 'postgres')('the horizon, scaled out (real processes)', () => {
-  beforeAll(async () => {
-    receiver = await startFastReceiver();
-    const fresh = await freshDatabaseUrl();
-    drop = fresh.drop;
-    databaseUrl = fresh.url;
-    const env = deploymentEnv(fresh.url, fresh.dataDir, { SWEEP_INTERVAL_SECONDS: '1', PUBLISH_HORIZON_SECONDS: String(HORIZON_SECONDS) });
-    ({ key, channelIds } = await seedWorkspace(env, receiver.url, CHANNELS));
-    processes = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
-    // Reads the deployment's jobs in Redis (it takes none).
-    redisJobs = new BullmqQueue({ redisUrl: REDIS_URL, prefix: scaleProcessEnv(env).REDIS_PREFIX!, clock: systemClock, providers: PROVIDER_IDENTIFIERS });
-  }, processBudget(2, 60_000));
+  beforeAll(
+    async () => {
+      receiver = await startFastReceiver();
+      const fresh = await freshDatabaseUrl();
+      drop = fresh.drop;
+      databaseUrl = fresh.url;
+      const env = deploymentEnv(fresh.url, fresh.dataDir, {
+        SWEEP_INTERVAL_SECONDS: '1',
+        PUBLISH_HORIZON_SECONDS: String(HORIZON_SECONDS),
+      });
+      ({ key, channelIds } = await seedWorkspace(env, receiver.url, CHANNELS));
+      processes = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
+      // Reads the deployment's jobs in Redis (it takes none).
+      redisJobs = new BullmqQueue({
+        redisUrl: REDIS_URL,
+        prefix: scaleProcessEnv(env).REDIS_PREFIX!,
+        clock: systemClock,
+        providers: PROVIDER_IDENTIFIERS,
+      });
+    },
+    processBudget(2, 60_000),
+  );
 
   afterAll(async () => {
     for (const p of processes) await p.stop('SIGKILL');
@@ -45,7 +56,8 @@ describe.skipIf(BACKEND !== 'postgres')('the horizon, scaled out (real processes
     const start = Date.now();
     // 200 posts at 20 instants, days ahead: 20 wakes before the horizon, none with it.
     const far: string[] = [];
-    for (let i = 0; i < 20; i++) far.push(...(await schedulePosts([api!], key, channelIds, CHANNELS, new Date(start + (i + 1) * 86_400_000), `far ${i}`)));
+    for (let i = 0; i < 20; i++)
+      far.push(...(await schedulePosts([api!], key, channelIds, CHANNELS, new Date(start + (i + 1) * 86_400_000), `far ${i}`)));
     const due = new Date(Date.now() + (HORIZON_SECONDS + 4) * 1000);
     const soon = await schedulePosts([api!], key, channelIds, CHANNELS, due, 'soon');
     // Beyond the horizon when scheduled: neither is in Redis yet.
@@ -58,7 +70,12 @@ describe.skipIf(BACKEND !== 'postgres')('the horizon, scaled out (real processes
       expect(arrivals[0]!.at).toBeGreaterThanOrEqual(due.getTime());
     }
     // Recorded once the receiver has answered.
-    await waitFor('the posts recorded as published', async () => [...(await postStates(databaseUrl, soon)).values()].every((p) => p.state === 'PUBLISHED'), 30_000, 100);
+    await waitFor(
+      'the posts recorded as published',
+      async () => [...(await postStates(databaseUrl, soon)).values()].every((p) => p.state === 'PUBLISHED'),
+      30_000,
+      100,
+    );
     const states = await postStates(databaseUrl, far);
     expect(far.every((id) => states.get(id)?.state === 'QUEUE')).toBe(true);
     // The far posts' wakes were never added.

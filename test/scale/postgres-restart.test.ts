@@ -17,13 +17,16 @@ let api: ServerProcess;
 let worker: ServerProcess;
 
 describe.skipIf(BACKEND !== 'postgres')('PostgreSQL restarted mid-run (real processes, a private cluster)', () => {
-  beforeAll(async () => {
-    [pg, receiver] = await Promise.all([startPrivatePostgres(), startFastReceiver()]);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pgr-'));
-    const env = deploymentEnv(pg.url, dataDir, { SWEEP_INTERVAL_SECONDS: '1' });
-    ({ key, channelIds } = await seedWorkspace(env, receiver.url, 50));
-    [api, worker] = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
-  }, processBudget(2, 90_000));
+  beforeAll(
+    async () => {
+      [pg, receiver] = await Promise.all([startPrivatePostgres(), startFastReceiver()]);
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pgr-'));
+      const env = deploymentEnv(pg.url, dataDir, { SWEEP_INTERVAL_SECONDS: '1' });
+      ({ key, channelIds } = await seedWorkspace(env, receiver.url, 50));
+      [api, worker] = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
+    },
+    processBudget(2, 90_000),
+  );
 
   afterAll(async () => {
     for (const p of [api, worker]) await p?.stop('SIGKILL');
@@ -47,14 +50,22 @@ describe.skipIf(BACKEND !== 'postgres')('PostgreSQL restarted mid-run (real proc
       expect((await fetch(`${p.baseUrl}/healthz`)).status).toBe(200);
       const ready = await fetch(`${p.baseUrl}/readyz`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ checks: { database: 'down', redis: 'ok', storage: 'ok' }, msg: 'Not ready: database unreachable.' });
+      expect(await ready.json()).toMatchObject({
+        checks: { database: 'down', redis: 'ok', storage: 'ok' },
+        msg: 'Not ready: database unreachable.',
+      });
     }
     // The posts come due while the database is away.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 1000 - Date.now())));
     expect(receiver.arrivals).toHaveLength(0);
 
     await pg.start();
-    await waitFor('the API to answer again', async () => (await fetch(`${api.baseUrl}/public/v1/integrations`, { headers: { authorization: key } })).status === 200, 90_000, 200);
+    await waitFor(
+      'the API to answer again',
+      async () => (await fetch(`${api.baseUrl}/public/v1/integrations`, { headers: { authorization: key } })).status === 200,
+      90_000,
+      200,
+    );
     for (const p of [api, worker]) expect((await fetch(`${p.baseUrl}/readyz`)).status).toBe(200);
     await waitFor('every post delivered', async () => ids.every((id) => receiver.byPost().has(id)), 120_000, 200);
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -19,15 +19,22 @@ let api: ServerProcess;
 let worker: ServerProcess;
 
 describe.skipIf(BACKEND !== 'postgres')('losing Redis (real processes, a private redis-server)', () => {
-  beforeAll(async () => {
-    [redis, receiver] = await Promise.all([startPrivateRedis(), startFastReceiver()]);
-    const fresh = await freshDatabaseUrl();
-    drop = fresh.drop;
-    databaseUrl = fresh.url;
-    env = deploymentEnv(fresh.url, fresh.dataDir, { REDIS_URL: redis.url, REDIS_PREFIX: 'herald', SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS) });
-    ({ key, channelIds } = await seedWorkspace(env, receiver.url, 100));
-    [api, worker] = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
-  }, processBudget(2, 60_000));
+  beforeAll(
+    async () => {
+      [redis, receiver] = await Promise.all([startPrivateRedis(), startFastReceiver()]);
+      const fresh = await freshDatabaseUrl();
+      drop = fresh.drop;
+      databaseUrl = fresh.url;
+      env = deploymentEnv(fresh.url, fresh.dataDir, {
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: 'herald',
+        SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS),
+      });
+      ({ key, channelIds } = await seedWorkspace(env, receiver.url, 100));
+      [api, worker] = await Promise.all([startRole(env, 'api'), startRole(env, 'worker')]);
+    },
+    processBudget(2, 60_000),
+  );
 
   afterAll(async () => {
     for (const p of [api, worker]) await p?.stop('SIGKILL');
@@ -62,10 +69,17 @@ describe.skipIf(BACKEND !== 'postgres')('losing Redis (real processes, a private
     await redis.stop();
     const ready = await fetch(`${api.baseUrl}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { database: 'ok', redis: 'down', storage: 'ok' }, msg: expect.stringMatching(/redis/) });
+    expect(await ready.json()).toMatchObject({
+      status: 'unavailable',
+      checks: { database: 'ok', redis: 'down', storage: 'ok' },
+      msg: expect.stringMatching(/redis/),
+    });
     expect((await fetch(`${worker.baseUrl}/readyz`)).status).toBe(503);
     // Answered, not left hanging while Redis is away (a hang would outlast the budget and fail).
-    const refused = await fetch(`${api.baseUrl}/public/v1/integrations`, { headers: { authorization: key }, signal: AbortSignal.timeout(60_000) });
+    const refused = await fetch(`${api.baseUrl}/public/v1/integrations`, {
+      headers: { authorization: key },
+      signal: AbortSignal.timeout(60_000),
+    });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ msg: expect.stringMatching(/temporarily unavailable/) });
     expect((await fetch(`${api.baseUrl}/healthz`)).status).toBe(200);

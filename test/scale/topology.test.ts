@@ -18,21 +18,27 @@ let apis: ServerProcess[] = [];
 let workers: ServerProcess[] = [];
 
 describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, two workers (real processes)', () => {
-  beforeAll(async () => {
-    receiver = await startFastReceiver();
-    const fresh = await freshDatabaseUrl();
-    drop = fresh.drop;
-    databaseUrl = fresh.url;
-    env = deploymentEnv(fresh.url, fresh.dataDir, {
-      PUBLISH_CONCURRENCY: '16',
-      PUBLISH_LEASE_SECONDS: '10',
-      SWEEP_INTERVAL_SECONDS: '1',
-      QUEUE_LOCK_SECONDS: '4',
-      RATE_LIMIT_ROUTES: JSON.stringify({ 'GET /public/v1/notifications': 7 }),
-    });
-    ({ key, channelIds } = await seedWorkspace(env, receiver.url, CHANNELS));
-    [apis, workers] = await Promise.all([Promise.all([startRole(env, 'api'), startRole(env, 'api')]), Promise.all([startRole(env, 'worker'), startRole(env, 'worker')])]);
-  }, processBudget(4, 60_000));
+  beforeAll(
+    async () => {
+      receiver = await startFastReceiver();
+      const fresh = await freshDatabaseUrl();
+      drop = fresh.drop;
+      databaseUrl = fresh.url;
+      env = deploymentEnv(fresh.url, fresh.dataDir, {
+        PUBLISH_CONCURRENCY: '16',
+        PUBLISH_LEASE_SECONDS: '10',
+        SWEEP_INTERVAL_SECONDS: '1',
+        QUEUE_LOCK_SECONDS: '4',
+        RATE_LIMIT_ROUTES: JSON.stringify({ 'GET /public/v1/notifications': 7 }),
+      });
+      ({ key, channelIds } = await seedWorkspace(env, receiver.url, CHANNELS));
+      [apis, workers] = await Promise.all([
+        Promise.all([startRole(env, 'api'), startRole(env, 'api')]),
+        Promise.all([startRole(env, 'worker'), startRole(env, 'worker')]),
+      ]);
+    },
+    processBudget(4, 60_000),
+  );
 
   afterAll(async () => {
     for (const p of [...apis, ...workers]) await p.stop('SIGKILL');
@@ -82,7 +88,8 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     expect(Math.min(...lateness)).toBeGreaterThanOrEqual(-50);
     // Both workers took part.
     // Log lines are written in batches (at least every half second): wait for each worker's.
-    for (const worker of workers) await waitFor('a worker logged a publish', async () => /"msg":"post published"/.test(worker.output()), 60_000, 100);
+    for (const worker of workers)
+      await waitFor('a worker logged a publish', async () => /"msg":"post published"/.test(worker.output()), 60_000, 100);
     console.info(
       `burst of ${POSTS} over 2 APIs / 2 workers: lateness p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${Math.max(...lateness)} ms`,
     );
@@ -133,12 +140,23 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     const res = await fetch(`${apis[0]!.baseUrl}/public/v1/posts`, {
       method: 'POST',
       headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'now', date: new Date().toISOString(), posts: channelIds.slice(0, 5).map((id) => ({ integration: { id }, value: [{ content: '<p>in flight</p>' }] })) }),
+      body: JSON.stringify({
+        type: 'now',
+        date: new Date().toISOString(),
+        posts: channelIds.slice(0, 5).map((id) => ({ integration: { id }, value: [{ content: '<p>in flight</p>' }] })),
+      }),
     });
     expect(res.status).toBe(200);
     const ids = ((await res.json()) as Array<{ postId: string }>).map((p) => p.postId);
     await waitFor('the deliveries to be in flight', async () => ids.every((id) => receiver.byPost().has(id)), 60_000, 10);
-    expect(ids.some((id) => receiver.byPost().get(id)!.some((a) => a.completed))).toBe(false);
+    expect(
+      ids.some((id) =>
+        receiver
+          .byPost()
+          .get(id)!
+          .some((a) => a.completed),
+      ),
+    ).toBe(false);
     expect(await workers[1]!.stop('SIGTERM')).toBe(0);
     const states = await postStates(databaseUrl, ids);
     expect([...states.values()].map((s) => s.state)).toEqual(ids.map(() => 'PUBLISHED'));

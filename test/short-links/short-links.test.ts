@@ -16,7 +16,9 @@ describe('short links', () => {
     const [created] = await createOk(
       t,
       tenant,
-      postBody(tenant.channelId, { type: 'now', shortLink: true }, [{ content: '<p>Read <a href="https://example.com/a?b=1">this</a> and https://example.org/x.</p>' }]),
+      postBody(tenant.channelId, { type: 'now', shortLink: true }, [
+        { content: '<p>Read <a href="https://example.com/a?b=1">this</a> and https://example.org/x.</p>' },
+      ]),
     );
     await t.settle();
     const delivery = receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!;
@@ -42,7 +44,9 @@ describe('short links', () => {
     const [created] = await createOk(
       t,
       tenant,
-      postBody(tenant.channelId, { type: 'now', shortLink: true }, [{ content: '<p>Home https://a.example then https://a.example/x and https://a.example again</p>' }]),
+      postBody(tenant.channelId, { type: 'now', shortLink: true }, [
+        { content: '<p>Home https://a.example then https://a.example/x and https://a.example again</p>' },
+      ]),
     );
     await t.settle();
     const text = receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!.body.data.text as string;
@@ -55,7 +59,11 @@ describe('short links', () => {
 
   it('leaves links alone without shortLink, and an unknown code is a 404', async () => {
     const tenant = await webhookTenant(t, receiver.url);
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>https://example.com/keep</p>' }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>https://example.com/keep</p>' }]),
+    );
     await t.settle();
     expect(receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!.body.data.text).toBe('https://example.com/keep');
     expect((await t.request({ method: 'GET', url: '/s/ZZZZZZZZ' })).statusCode).toBe(404);

@@ -53,14 +53,37 @@ describe('GET /public/v1/status', () => {
   });
 
   it('lists the platforms, those whose app the operator has not registered as unavailable with what to set', async () => {
-    const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as { platforms: Array<{ identifier: string; available: boolean; unavailable?: string }> };
-    expect(platforms.map((p) => p.identifier)).toEqual(['webhook', 'bluesky', 'mastodon', 'telegram', 'discord', 'slack', 'nostr', 'x', 'linkedin', 'linkedin-page', 'threads']);
-    expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual(['webhook', 'bluesky', 'mastodon', 'telegram', 'discord', 'slack', 'nostr']);
+    const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as {
+      platforms: Array<{ identifier: string; available: boolean; unavailable?: string }>;
+    };
+    expect(platforms.map((p) => p.identifier)).toEqual([
+      'webhook',
+      'bluesky',
+      'mastodon',
+      'telegram',
+      'discord',
+      'slack',
+      'nostr',
+      'x',
+      'linkedin',
+      'linkedin-page',
+      'threads',
+    ]);
+    expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
+      'webhook',
+      'bluesky',
+      'mastodon',
+      'telegram',
+      'discord',
+      'slack',
+      'nostr',
+    ]);
     expect(platforms.find((p) => p.identifier === 'x')).toEqual({
       identifier: 'x',
       name: 'X',
       available: false,
-      unavailable: 'X is not available on this server: the operator has not registered its app. Set X_CLIENT_ID and X_CLIENT_SECRET (see the README\'s X section).',
+      unavailable:
+        "X is not available on this server: the operator has not registered its app. Set X_CLIENT_ID and X_CLIENT_SECRET (see the README's X section).",
     });
     expect(platforms.find((p) => p.identifier === 'linkedin-page')!.unavailable).toContain('LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
     expect(platforms.find((p) => p.identifier === 'threads')!.unavailable).toContain('THREADS_APP_ID and THREADS_APP_SECRET');
@@ -83,7 +106,12 @@ describe('GET /public/v1/is-connected', () => {
     const tenant = await createTenant(t, { role: 'contributor', scopes: ['posts:read', 'posts:publish', 'media:write'] });
     const res = await t.request({ method: 'GET', url: '/public/v1/is-connected', key: tenant.key });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ connected: true, workspace: { id: tenant.workspaceId, name: expect.any(String) }, role: 'contributor', scopes: ['media:write', 'posts:read'] });
+    expect(res.json()).toEqual({
+      connected: true,
+      workspace: { id: tenant.workspaceId, name: expect.any(String) },
+      role: 'contributor',
+      scopes: ['media:write', 'posts:read'],
+    });
   });
 
   runAuthMatrix(() => t, {

@@ -3,7 +3,14 @@ import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createPerson } from '../oauth/helpers.ts';
 
 /** The headers every page carries, whatever it shows. */
-const SECURITY_HEADERS = ['cache-control', 'referrer-policy', 'x-robots-tag', 'x-content-type-options', 'x-frame-options', 'content-security-policy'];
+const SECURITY_HEADERS = [
+  'cache-control',
+  'referrer-policy',
+  'x-robots-tag',
+  'x-content-type-options',
+  'x-frame-options',
+  'content-security-policy',
+];
 
 let t: TestApp;
 
@@ -58,7 +65,12 @@ describe('the page kit', () => {
     expect(first!.style).toBeTruthy();
     expect(first!.styleSrc).toMatch(/^'sha256-[A-Za-z0-9+/=]+'$/);
     for (const p of pages) {
-      expect({ url: p.url, style: p.style, styleSrc: p.styleSrc, header: p.header }).toEqual({ url: p.url, style: first!.style, styleSrc: first!.styleSrc, header: true });
+      expect({ url: p.url, style: p.style, styleSrc: p.styleSrc, header: p.header }).toEqual({
+        url: p.url,
+        style: first!.style,
+        styleSrc: first!.styleSrc,
+        header: true,
+      });
     }
   });
 

@@ -21,9 +21,12 @@ let browser: Browser;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
 
-beforeAll(async () => {
-  ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
-}, processBudget(1, 30_000));
+beforeAll(
+  async () => {
+    ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
+  },
+  processBudget(1, 30_000),
+);
 
 afterAll(async () => {
   await browser?.close();
@@ -35,7 +38,10 @@ afterAll(async () => {
 async function visit(name: string, url: string, session?: string) {
   const seen: Array<{ width: number; scroll: number; client: number; brand: string | null; stylesheets: number }> = [];
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }) });
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
+    });
     if (session) await context.addCookies([{ name: 'herald_session', value: session, url: origin }]);
     const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
     await page.goto(`${origin}${url}`);
@@ -57,9 +63,14 @@ const visitor = { session: '', uploadPath: '' };
 
 beforeAll(async () => {
   const tenant = await createTenant(t);
-  visitor.uploadPath = new URL(((await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json() as { url: string }).url).pathname;
+  visitor.uploadPath = new URL(
+    ((await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json() as { url: string }).url,
+  ).pathname;
   const person = await createPerson(t, 'owner');
-  await t.services.developerKeys.create({ userId: person.userId, workspaceId: person.workspaceId, role: 'owner' }, { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] });
+  await t.services.developerKeys.create(
+    { userId: person.userId, workspaceId: person.workspaceId, role: 'owner' },
+    { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] },
+  );
   visitor.session = person.sessionToken;
 });
 

@@ -29,7 +29,10 @@ describe('keys need a workspace', () => {
   it('a key limited to a workspace the user is not a member of is refused too', async () => {
     const { userId } = await createTenant(t);
     const other = await t.services.workspaces.create({ name: 'Other' });
-    await expect(t.services.apiKeys.create({ userId, workspaceId: other.id })).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/is not a member of workspace/) });
+    await expect(t.services.apiKeys.create({ userId, workspaceId: other.id })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/is not a member of workspace/),
+    });
   });
 });
 
@@ -45,7 +48,12 @@ describe('workspaces', () => {
 
   it('delete is refused while the workspace has channels or media files, then removes it with its members and keys', async () => {
     const tenant = await webhookTenant(t, 'https://hooks.example.test/in');
-    const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(3, 3, [5, 6, 7]), 'a.png') });
+    const uploaded = await t.request({
+      method: 'POST',
+      url: '/public/v1/upload',
+      key: tenant.key,
+      ...fileBody(png(3, 3, [5, 6, 7]), 'a.png'),
+    });
     expect(uploaded.statusCode).toBe(200);
     await expect(t.services.workspaces.delete(tenant.workspaceId)).rejects.toMatchObject({
       statusCode: 409,
@@ -69,25 +77,45 @@ describe('users', () => {
   it('delete is refused for the only owner of a workspace; once another owner exists, the user and their keys go', async () => {
     const tenant = await createTenant(t);
     const user = await t.services.users.get(tenant.userId);
-    await expect(t.services.users.delete(user.email)).rejects.toMatchObject({ statusCode: 409, code: 'sole_owner', message: expect.stringMatching(/is the only owner of workspace/) });
+    await expect(t.services.users.delete(user.email)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'sole_owner',
+      message: expect.stringMatching(/is the only owner of workspace/),
+    });
     const second = await newUser();
     await t.services.workspaces.addMember(tenant.workspaceId, second.id, 'owner');
     await expect(t.services.users.delete(user.email)).resolves.toMatchObject({ id: user.id });
     expect((await t.services.users.list()).map((u) => u.id)).not.toContain(user.id);
     expect(await t.services.apiKeys.list(user.id)).toEqual([]);
     expect((await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).statusCode).toBe(401);
-    expect(await t.services.workspaces.members(tenant.workspaceId)).toEqual([expect.objectContaining({ userId: second.id, role: 'owner' })]);
+    expect(await t.services.workspaces.members(tenant.workspaceId)).toEqual([
+      expect.objectContaining({ userId: second.id, role: 'owner' }),
+    ]);
   });
 });
 
 describe('channels', () => {
   it('disabled by the operator, a channel refuses new posts until it is enabled again with its configuration', async () => {
     const tenant = await webhookTenant(t, 'https://hooks.example.test/in');
-    await expect(t.services.channels.disableByOperator(tenant.workspaceId, tenant.channelId)).resolves.toMatchObject({ disabled: true, disabledReason: 'disabled_by_operator' });
-    const refused = await t.request({ method: 'POST', url: '/public/v1/posts', key: tenant.key, payload: postBody(tenant.channelId) as unknown as Record<string, unknown> });
+    await expect(t.services.channels.disableByOperator(tenant.workspaceId, tenant.channelId)).resolves.toMatchObject({
+      disabled: true,
+      disabledReason: 'disabled_by_operator',
+    });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/public/v1/posts',
+      key: tenant.key,
+      payload: postBody(tenant.channelId) as unknown as Record<string, unknown>,
+    });
     expect(refused.statusCode).toBe(400);
-    await expect(t.services.channels.enable(tenant.workspaceId, tenant.channelId)).resolves.toMatchObject({ disabled: false, disabledReason: null });
-    expect(await t.services.channels.config(tenant.workspaceId, tenant.channelId)).toEqual({ url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET });
+    await expect(t.services.channels.enable(tenant.workspaceId, tenant.channelId)).resolves.toMatchObject({
+      disabled: false,
+      disabledReason: null,
+    });
+    expect(await t.services.channels.config(tenant.workspaceId, tenant.channelId)).toEqual({
+      url: 'https://hooks.example.test/in',
+      secret: TEST_WEBHOOK_SECRET,
+    });
     await createOk(t, tenant, postBody(tenant.channelId));
   });
 

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 
 describe('GET /public/v1/workspaces', () => {
-  it('lists the single workspace as current, with the owner\'s role', async () => {
+  it("lists the single workspace as current, with the owner's role", async () => {
     const tenant = await createTenant(t, { role: 'editor' });
     const res = await t.request({ method: 'GET', url: '/public/v1/workspaces', key: tenant.key });
     expect(res.statusCode).toBe(200);

@@ -13,13 +13,25 @@ type Settings = components['schemas']['ChannelSettings'];
 export function channelTable(list: Channel[]): string {
   return table(
     ['ID', 'NAME', 'PLATFORM', 'HANDLE', 'GROUP', 'STATE'],
-    list.map((c) => [c.id, c.name, c.identifier, c.profile, c.customer?.name, c.disabled ? `disabled${c.disabledReason ? `: ${c.disabledReason}` : ''}` : 'active']),
+    list.map((c) => [
+      c.id,
+      c.name,
+      c.identifier,
+      c.profile,
+      c.customer?.name,
+      c.disabled ? `disabled${c.disabledReason ? `: ${c.disabledReason}` : ''}` : 'active',
+    ]),
     'No channels.',
   );
 }
 
 export function register(program: Command): void {
-  const channels = examples(program.command('channels').description('the connected channels (accounts on platforms)'), ['herald channels list', 'herald channels settings ch_123', 'herald channels settings @acme', 'herald channels trigger ch_123 ping']);
+  const channels = examples(program.command('channels').description('the connected channels (accounts on platforms)'), [
+    'herald channels list',
+    'herald channels settings ch_123',
+    'herald channels settings @acme',
+    'herald channels trigger ch_123 ping',
+  ]);
   examples(
     channels
       .command('list')
@@ -46,7 +58,10 @@ export function register(program: Command): void {
               ['channel', channel.name ? `${channel.name} (${s.integration})` : s.integration],
               ['platform', `${s.name} (${s.identifier})`],
               ['text limit', `${s.textLimit.max} ${s.textLimit.unit}`],
-              ['media', `up to ${s.media.maxItems} (${s.media.mimeTypes.join(', ') || 'none'}), ${s.media.required ? 'required' : 'optional'}`],
+              [
+                'media',
+                `up to ${s.media.maxItems} (${s.media.mimeTypes.join(', ') || 'none'}), ${s.media.required ? 'required' : 'optional'}`,
+              ],
               ['settings', Object.keys((s.settings as { properties?: object }).properties ?? s.settings).join(', ') || 'none'],
               ['tools', s.tools.map((t) => t.name).join(', ') || 'none'],
             ]),
@@ -59,8 +74,10 @@ export function register(program: Command): void {
   examples(
     channels
       .command('trigger <channel> <tool>')
-      .description("run one of a channel's tools (a lookup on the platform); see `channels settings` for the tools; the channel by ID, name or @handle")
-      .option('--data <json>', 'the tool\'s parameters as a JSON object', '{}')
+      .description(
+        "run one of a channel's tools (a lookup on the platform); see `channels settings` for the tools; the channel by ID, name or @handle",
+      )
+      .option('--data <json>', "the tool's parameters as a JSON object", '{}')
       .action(
         act(async ({ out, opts, api }, value: string, tool: string) => {
           let data: unknown;
@@ -69,13 +86,18 @@ export function register(program: Command): void {
           } catch {
             throw new UsageError(`--data is not valid JSON: ${opts.data as string}`);
           }
-          if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object, e.g. \'{"query":"cats"}\'.');
+          if (!data || typeof data !== 'object' || Array.isArray(data))
+            throw new UsageError('--data must be a JSON object, e.g. \'{"query":"cats"}\'.');
           const { id } = await oneChannel(api(), value);
           const result = await api().request<unknown>('POST', `/integration-trigger/${seg(id)}`, { json: { methodName: tool, data } });
           show(out, result, () => JSON.stringify(result, null, 2));
         }, TRIGGER_WORDING),
       ),
-    ['herald channels trigger ch_123 lists', 'herald channels trigger @acme ping', 'herald channels trigger ch_123 search --data \'{"query":"cats"}\''],
+    [
+      'herald channels trigger ch_123 lists',
+      'herald channels trigger @acme ping',
+      'herald channels trigger ch_123 search --data \'{"query":"cats"}\'',
+    ],
   );
 
   const groups = examples(program.command('groups').description('the client groups channels are filed under'), ['herald groups list']);
@@ -86,7 +108,13 @@ export function register(program: Command): void {
       .action(
         act(async ({ out, api }) => {
           const list = await api().get<Group[]>('/groups');
-          show(out, list, () => table(['ID', 'NAME'], list.map((g) => [g.id, g.name]), 'No client groups.'));
+          show(out, list, () =>
+            table(
+              ['ID', 'NAME'],
+              list.map((g) => [g.id, g.name]),
+              'No client groups.',
+            ),
+          );
         }),
       ),
     ['herald groups list', 'herald groups list --json'],
@@ -105,11 +133,13 @@ export async function resolveChannels(list: () => Promise<Channel[]>, values: st
   if (!channels) return values.map((id) => ({ id }));
   return values.map((value) => {
     const v = value.replace(/^@/, '').toLowerCase();
-    const found = channels.find((c) => c.id === value) ?? channels.filter((c) => c.name.toLowerCase() === v || c.profile.toLowerCase() === v);
+    const found =
+      channels.find((c) => c.id === value) ?? channels.filter((c) => c.name.toLowerCase() === v || c.profile.toLowerCase() === v);
     const named = (c: Channel): NamedChannel => ({ id: c.id, name: c.name, identifier: c.identifier });
     if (!Array.isArray(found)) return named(found);
     if (found.length === 1) return named(found[0]!);
-    if (found.length > 1) throw new UsageError(`"${value}" names ${found.length} channels (${found.map((c) => c.id).join(', ')}): give the channel's ID.`);
+    if (found.length > 1)
+      throw new UsageError(`"${value}" names ${found.length} channels (${found.map((c) => c.id).join(', ')}): give the channel's ID.`);
     throw new UsageError(`Unknown channel "${value}": no channel has this ID, name or handle. Run \`herald channels list\` to see them.`);
   });
 }

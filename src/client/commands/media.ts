@@ -12,7 +12,10 @@ type S = components['schemas'];
 
 /** Whether a failure concerns the file alone (so the next file may go up), rather than the credential or the server. */
 function aboutTheFile(error: unknown): boolean {
-  return error instanceof UsageError || (error instanceof ApiRefusal && error.status !== 401 && error.status !== 403 && error.status !== 429 && error.status < 500);
+  return (
+    error instanceof UsageError ||
+    (error instanceof ApiRefusal && error.status !== 401 && error.status !== 403 && error.status !== 429 && error.status < 500)
+  );
 }
 
 /** Sends each file that can be sent; a file that fails is reported and the next one goes on. */
@@ -34,7 +37,13 @@ async function upload(out: Out, api: Api, files: string[]): Promise<void> {
       if (stop) break;
     }
   }
-  show(out, results, () => table(['FILE', 'ID', 'PATH'], results.map((r) => [r.file, r.id, r.path]), 'Nothing uploaded.'));
+  show(out, results, () =>
+    table(
+      ['FILE', 'ID', 'PATH'],
+      results.map((r) => [r.file, r.id, r.path]),
+      'Nothing uploaded.',
+    ),
+  );
 }
 
 export function register(program: Command): void {
@@ -61,7 +70,10 @@ export function register(program: Command): void {
     ['herald upload-url https://example.com/cat.jpg'],
   );
 
-  const link = examples(program.command('upload-link').description('browser links through which a person without API access drops files into the library'), ['herald upload-link create', 'herald upload-link get upl_123']);
+  const link = examples(
+    program.command('upload-link').description('browser links through which a person without API access drops files into the library'),
+    ['herald upload-link create', 'herald upload-link get upl_123'],
+  );
   examples(
     link
       .command('create')
@@ -82,7 +94,18 @@ export function register(program: Command): void {
       .action(
         act(async ({ out, api }, id: string) => {
           const c = await api().get<S['UploadLinkContents']>(`/upload-link/${seg(id)}`);
-          show(out, c, () => (c.status === 'empty' ? `No files yet through link ${c.id}.` : [`${c.count} file(s) through link ${c.id}:`, table(['ID', 'TYPE', 'NAME', 'PATH'], c.files.map((f) => [f.id, f.type, f.name, f.path]), '')]));
+          show(out, c, () =>
+            c.status === 'empty'
+              ? `No files yet through link ${c.id}.`
+              : [
+                  `${c.count} file(s) through link ${c.id}:`,
+                  table(
+                    ['ID', 'TYPE', 'NAME', 'PATH'],
+                    c.files.map((f) => [f.id, f.type, f.name, f.path]),
+                    '',
+                  ),
+                ],
+          );
         }),
       ),
     ['herald upload-link get upl_123'],
@@ -98,9 +121,16 @@ export function register(program: Command): void {
       .option('--tz <zone>', 'time zone of the times shown')
       .action(
         act(async ({ out, opts, api }) => {
-          const page = await api().get<S['MediaPage']>('/media', { page: opts.page as number | undefined, pageSize: opts.pageSize as number | undefined });
+          const page = await api().get<S['MediaPage']>('/media', {
+            page: opts.page as number | undefined,
+            pageSize: opts.pageSize as number | undefined,
+          });
           show(out, page, () => [
-            table(['ID', 'TYPE', 'SIZE', 'ADDED', 'NAME', 'PATH'], page.results.map((m) => [m.id, m.type, bytes(m.size), formatWhen(m.createdAt, opts.tz), m.name, m.path]), 'The library is empty.'),
+            table(
+              ['ID', 'TYPE', 'SIZE', 'ADDED', 'NAME', 'PATH'],
+              page.results.map((m) => [m.id, m.type, bytes(m.size), formatWhen(m.createdAt, opts.tz), m.name, m.path]),
+              'The library is empty.',
+            ),
             ...(page.pages > 1 ? [`Page ${page.page + 1} of ${page.pages} (${page.total} files): --page <n> for another.`] : []),
           ]);
         }, PAGE_WORDING),
@@ -130,7 +160,11 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }) => {
           const page = await api().get<S['NotificationPage']>('/notifications', { page: opts.page as number | undefined });
           show(out, page, () => [
-            table(['WHEN', 'TYPE', 'POST', 'MESSAGE'], page.notifications.map((n) => [formatWhen(n.createdAt, opts.tz), n.type, n.postId, n.message]), 'No notifications.'),
+            table(
+              ['WHEN', 'TYPE', 'POST', 'MESSAGE'],
+              page.notifications.map((n) => [formatWhen(n.createdAt, opts.tz), n.type, n.postId, n.message]),
+              'No notifications.',
+            ),
             ...(page.hasMore ? [`More: --page ${page.page + 1}`] : []),
           ]);
         }, PAGE_WORDING),

@@ -26,7 +26,15 @@ function namesShown({ out, api }: Pick<Context, 'out' | 'api'>): Promise<Names> 
 function postTable(posts: S['Post'][], tz: string | undefined, names: Names): string {
   return table(
     ['ID', 'STATE', 'WHEN', 'PLATFORM', 'CHANNEL', 'GROUP', 'CONTENT'],
-    posts.map((p) => [p.id, p.state, formatWhen(p.publishDate, tz), p.integration.providerIdentifier, names.get(p.integration.id) ?? p.integration.id, p.group, excerpt(p.content, 40)]),
+    posts.map((p) => [
+      p.id,
+      p.state,
+      formatWhen(p.publishDate, tz),
+      p.integration.providerIdentifier,
+      names.get(p.integration.id) ?? p.integration.id,
+      p.group,
+      excerpt(p.content, 40),
+    ]),
     'No posts.',
   );
 }
@@ -45,7 +53,10 @@ function postFields(p: S['Post'], tz: string | undefined, names: Names): string[
       ['released', p.releaseURL ?? p.releaseId],
       ['error', p.error],
     ]),
-    ...p.value.map((v, i) => `  ${i === 0 ? 'post' : `comment ${i} (+${v.delay} min)`}: [${v.state}] ${excerpt(v.content, 60)}${v.image.length ? ` (${v.image.length} media)` : ''}`),
+    ...p.value.map(
+      (v, i) =>
+        `  ${i === 0 ? 'post' : `comment ${i} (+${v.delay} min)`}: [${v.state}] ${excerpt(v.content, 60)}${v.image.length ? ` (${v.image.length} media)` : ''}`,
+    ),
   ];
 }
 
@@ -108,7 +119,8 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   const o = ctx.opts as CreateOptions;
   const file = o.file;
   if (text !== undefined && file) throw new UsageError('Give the content either as an argument or with --file, not both.');
-  if (!o.channel?.length) throw new UsageError('Which channels? Add --channel <id|name|handle> (repeat it for several; see `herald channels list`).');
+  if (!o.channel?.length)
+    throw new UsageError('Which channels? Add --channel <id|name|handle> (repeat it for several; see `herald channels list`).');
   if (o.now && o.at) throw new UsageError('--now publishes immediately; leave out --at, or use --at without --now to schedule.');
   if (o.now && o.draft) throw new UsageError('Choose one of --now and --draft.');
   const type: S['CreatePostsInput']['type'] = o.now ? 'now' : o.draft || !o.at ? 'draft' : 'schedule';
@@ -158,13 +170,28 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   // The channel's name, or what was given for it when the credential may not list channels.
   const names = new Map(channels.map((c, i) => [c.id, c.name ?? o.channel![i]!]));
   show(ctx.out, created, () => [
-    type === 'now' ? `Publishing now on ${created.length} channel(s).` : type === 'schedule' ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).` : `Saved as a draft on ${created.length} channel(s).`,
-    table(['POST', 'CHANNEL'], created.map((c) => [c.postId, names.get(c.integration) === c.integration ? c.integration : `${names.get(c.integration) ?? ''} (${c.integration})`]), ''),
+    type === 'now'
+      ? `Publishing now on ${created.length} channel(s).`
+      : type === 'schedule'
+        ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).`
+        : `Saved as a draft on ${created.length} channel(s).`,
+    table(
+      ['POST', 'CHANNEL'],
+      created.map((c) => [
+        c.postId,
+        names.get(c.integration) === c.integration ? c.integration : `${names.get(c.integration) ?? ''} (${c.integration})`,
+      ]),
+      '',
+    ),
   ]);
 }
 
 export function register(program: Command): void {
-  const posts = examples(program.command('posts').description('create, read and remove posts'), ['herald posts create "Hello" --channel ch_123 --at "2026-11-24 09:30"', 'herald posts list', 'herald posts get post_123']);
+  const posts = examples(program.command('posts').description('create, read and remove posts'), [
+    'herald posts create "Hello" --channel ch_123 --at "2026-11-24 09:30"',
+    'herald posts list',
+    'herald posts get post_123',
+  ]);
   examples(
     posts
       .command('create [content]')
@@ -174,11 +201,15 @@ export function register(program: Command): void {
       )
       .option('-c, --channel <channel>', 'a channel ID, name or handle (repeat for several)', collect)
       .option('-f, --file <path>', 'read the content from a file (- for standard input)')
-      .option('--format <format>', 'text, markdown or html (default: by the file\'s extension, else text)')
+      .option('--format <format>', "text, markdown or html (default: by the file's extension, else text)")
       .option('--comment <text>', 'a comment published under the post (repeat for several)', collect)
-      .option('--delay <minutes>', 'minutes after the post a comment goes out (repeat, one per --comment)', (v: string, prev: number[] = []) => [...prev, integer('--delay', 0, 525600)(v)])
+      .option(
+        '--delay <minutes>',
+        'minutes after the post a comment goes out (repeat, one per --comment)',
+        (v: string, prev: number[] = []) => [...prev, integer('--delay', 0, 525600)(v)],
+      )
       .option('--at <time>', 'schedule: ISO 8601 (2026-11-24T09:30:00Z) or local time (2026-11-24 09:30) read in --tz')
-      .option('--tz <zone>', 'time zone of a local --at and of times shown (default: this machine\'s)')
+      .option('--tz <zone>', "time zone of a local --at and of times shown (default: this machine's)")
       .option('--now', 'publish immediately (cannot be undone)')
       .option('--draft', 'save as a draft (the default without --at or --now)')
       .option('--image <file|url>', 'attach media: a local file (uploaded first) or a library URL (repeat)', collect)
@@ -200,7 +231,9 @@ export function register(program: Command): void {
   examples(
     posts
       .command('list')
-      .description('the calendar: posts between two times (default: from a day ago to seven days ahead, so what was just published or drafted shows)')
+      .description(
+        'the calendar: posts between two times (default: from a day ago to seven days ahead, so what was just published or drafted shows)',
+      )
       .option('--from <time>', 'start: ISO 8601 or a local time read in --tz')
       .option('--to <time>', 'end: ISO 8601 or a local time read in --tz')
       .option('--tz <zone>', 'time zone of local times, and of the times shown')
@@ -211,13 +244,28 @@ export function register(program: Command): void {
         act(async ({ out, opts, api }) => {
           const now = Date.now();
           const start = opts.from ? parseWhen(opts.from as string, opts.tz) : new Date(now - DAY).toISOString();
-          const end = opts.to ? parseWhen(opts.to as string, opts.tz) : new Date(opts.from ? Date.parse(start) + 7 * DAY : now + 7 * DAY).toISOString();
-          const page = await api().get<S['PostList']>('/posts', { startDate: start, endDate: end, customer: opts.group as string | undefined, limit: opts.limit as number | undefined, cursor: opts.cursor as string | undefined });
+          const end = opts.to
+            ? parseWhen(opts.to as string, opts.tz)
+            : new Date(opts.from ? Date.parse(start) + 7 * DAY : now + 7 * DAY).toISOString();
+          const page = await api().get<S['PostList']>('/posts', {
+            startDate: start,
+            endDate: end,
+            customer: opts.group as string | undefined,
+            limit: opts.limit as number | undefined,
+            cursor: opts.cursor as string | undefined,
+          });
           const names = await namesShown({ out, api });
-          show(out, page, () => [postTable(page.posts, opts.tz, names), ...(page.nextCursor ? [`More posts: add --cursor ${page.nextCursor}`] : [])]);
+          show(out, page, () => [
+            postTable(page.posts, opts.tz, names),
+            ...(page.nextCursor ? [`More posts: add --cursor ${page.nextCursor}`] : []),
+          ]);
         }, LIST_WORDING),
       ),
-    ['herald posts list', 'herald posts list --from 2026-11-01 --to 2026-12-01 --tz Europe/Paris', 'herald posts list --group grp_123 --json'],
+    [
+      'herald posts list',
+      'herald posts list --from 2026-11-01 --to 2026-12-01 --tz Europe/Paris',
+      'herald posts list --group grp_123 --json',
+    ],
   );
   examples(
     posts
@@ -242,7 +290,10 @@ export function register(program: Command): void {
           if (status !== 'draft' && status !== 'schedule') throw new UsageError(`The status is draft or schedule, not "${status}".`);
           const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/status`, { json: { status } });
           const names = await namesShown({ out, api });
-          show(out, post, () => [`Post ${post.id} is now ${post.state}.`, ...postFields(post, opts.tz as string | undefined, names).slice(0, 1)]);
+          show(out, post, () => [
+            `Post ${post.id} is now ${post.state}.`,
+            ...postFields(post, opts.tz as string | undefined, names).slice(0, 1),
+          ]);
         }, STATUS_WORDING),
       ),
     ['herald posts status post_123 schedule', 'herald posts status post_123 draft'],
@@ -254,7 +305,11 @@ export function register(program: Command): void {
       .action(
         act(async ({ out, api }, id: string) => {
           const check = await api().get<S['MissingCheck']>(`/posts/${seg(id)}/missing`);
-          show(out, check, () => (check.ready ? `Post ${check.postId} is ready to publish.` : [`Post ${check.postId} is missing:`, ...check.missing.map((m) => `  ${m.field}: ${m.reason}`)]));
+          show(out, check, () =>
+            check.ready
+              ? `Post ${check.postId} is ready to publish.`
+              : [`Post ${check.postId} is missing:`, ...check.missing.map((m) => `  ${m.field}: ${m.reason}`)],
+          );
         }),
       ),
     ['herald posts missing post_123'],
@@ -266,7 +321,9 @@ export function register(program: Command): void {
       .option('--release-url <url>', "the post's address on the platform")
       .action(
         act(async ({ out, opts, api }, id: string, releaseId: string) => {
-          const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/release-id`, { json: { releaseId, ...(opts.releaseUrl ? { releaseURL: opts.releaseUrl } : {}) } });
+          const post = await api().request<S['Post']>('PUT', `/posts/${seg(id)}/release-id`, {
+            json: { releaseId, ...(opts.releaseUrl ? { releaseURL: opts.releaseUrl } : {}) },
+          });
           show(out, post, () => `Post ${post.id} is recorded as ${post.releaseId}${post.releaseURL ? ` (${post.releaseURL})` : ''}.`);
         }, RELEASE_WORDING),
       ),

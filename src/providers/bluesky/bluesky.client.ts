@@ -18,7 +18,15 @@ type CachedSession = { key: string; session: AtpSessionData; pdsUrl: string | un
 const sessions = new Map<string, CachedSession>();
 
 /** Error names with which Bluesky says the credentials or the account, not the request, are the problem. */
-const AUTH_ERRORS = new Set(['AuthenticationRequired', 'ExpiredToken', 'InvalidToken', 'AccountTakedown', 'AccountDeactivated', 'AuthFactorTokenRequired', 'AuthMissing']);
+const AUTH_ERRORS = new Set([
+  'AuthenticationRequired',
+  'ExpiredToken',
+  'InvalidToken',
+  'AccountTakedown',
+  'AccountDeactivated',
+  'AuthFactorTokenRequired',
+  'AuthMissing',
+]);
 
 /** No XRPC answer Herald asks for comes near this; a bigger body is not read into memory. */
 const RESPONSE_LIMIT = 2 * 1024 * 1024;
@@ -79,15 +87,30 @@ export function classify(error: unknown, kind: CallKind, what: string): Provider
   if (error instanceof ProviderError) return error;
   const refused = findCause(error, OutboundRefusedError);
   if (refused) {
-    return new ProviderError('rejected', `Herald will not connect to this channel's Bluesky service: ${refused.message} Reconnect it with the URL of a public PDS.`, { cause: error });
+    return new ProviderError(
+      'rejected',
+      `Herald will not connect to this channel's Bluesky service: ${refused.message} Reconnect it with the URL of a public PDS.`,
+      { cause: error },
+    );
   }
   if (isAnswer(error)) {
     const status = error.status;
     const name = error.error ?? '';
     const detail = error.message && error.message !== name ? `${name ? `${name}: ` : ''}${error.message}` : name || `HTTP ${status}`;
-    const failure = status === 429 || name === 'RateLimitExceeded' ? 'rate_limited' : AUTH_ERRORS.has(name) ? 'auth' : status === 501 ? 'rejected' : failureKind(status, [403]);
+    const failure =
+      status === 429 || name === 'RateLimitExceeded'
+        ? 'rate_limited'
+        : AUTH_ERRORS.has(name)
+          ? 'auth'
+          : status === 501
+            ? 'rejected'
+            : failureKind(status, [403]);
     if (failure === 'rate_limited') {
-      return new ProviderError('rate_limited', `Bluesky is rate-limiting this account (${what}): ${detail}`, { status: 429, retryAfterMs: retryAfterMs(error.headers), cause: error });
+      return new ProviderError('rate_limited', `Bluesky is rate-limiting this account (${what}): ${detail}`, {
+        status: 429,
+        retryAfterMs: retryAfterMs(error.headers),
+        cause: error,
+      });
     }
     const message =
       failure === 'auth'
@@ -99,7 +122,15 @@ export function classify(error: unknown, kind: CallKind, what: string): Provider
           : `Bluesky refused ${what}: ${detail}`;
     return new ProviderError(failure, message, { status, cause: error });
   }
-  return noAnswerFailure(error, { name: 'Bluesky', unreachable: (why) => `Could not reach Bluesky (${what}): ${why}`, outcome: 'the post may or may not have been created' }, kind === 'write');
+  return noAnswerFailure(
+    error,
+    {
+      name: 'Bluesky',
+      unreachable: (why) => `Could not reach Bluesky (${what}): ${why}`,
+      outcome: 'the post may or may not have been created',
+    },
+    kind === 'write',
+  );
 }
 
 /** The access token was refused (expired, revoked) and the library could not refresh it. */
@@ -122,8 +153,12 @@ export class BlueskyClient {
     private readonly ctx: ProviderContext,
     private readonly config: BlueskyConfig,
   ) {
-    this.cacheKey = createHash('sha256').update(JSON.stringify([config.service, config.identifier, config.appPassword])).digest('hex');
-    this.credentials = new (atproto().CredentialSession)(new URL(config.service), outboundFetch(ctx), (event, session) => this.remember(event, session));
+    this.cacheKey = createHash('sha256')
+      .update(JSON.stringify([config.service, config.identifier, config.appPassword]))
+      .digest('hex');
+    this.credentials = new (atproto().CredentialSession)(new URL(config.service), outboundFetch(ctx), (event, session) =>
+      this.remember(event, session),
+    );
     this.agent = new (atproto().Agent)(this.credentials);
   }
 

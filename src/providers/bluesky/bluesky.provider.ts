@@ -1,6 +1,16 @@
 import type { AtUri, Facet } from '@atproto/api';
 import * as z from 'zod';
-import { ProviderError, refuseInvalid, settingsIssues, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import {
+  ProviderError,
+  refuseInvalid,
+  settingsIssues,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishedRef,
+  type PublishInput,
+  type PublishMedia,
+} from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { BlueskyClient } from './bluesky.client.ts';
 import {
@@ -30,7 +40,10 @@ function parseConfig(ctx: ProviderContext): BlueskyConfig {
   const parsed = blueskyConfigSchema.safeParse(ctx.config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProviderError('auth', `The Bluesky channel's configuration is invalid: ${issue ? `${issue.path.join('.') || 'config'}: ${issue.message}` : 'unknown problem'}.`);
+    throw new ProviderError(
+      'auth',
+      `The Bluesky channel's configuration is invalid: ${issue ? `${issue.path.join('.') || 'config'}: ${issue.message}` : 'unknown problem'}.`,
+    );
   }
   return parsed.data;
 }
@@ -38,7 +51,10 @@ function parseConfig(ctx: ProviderContext): BlueskyConfig {
 function parseSettings(settings: Record<string, unknown>): BlueskySettings {
   const parsed = blueskySettingsSchema.safeParse(settings);
   if (!parsed.success) {
-    throw new ProviderError('rejected', `Invalid Bluesky settings: ${parsed.error.issues.map((i) => `settings.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new ProviderError(
+      'rejected',
+      `Invalid Bluesky settings: ${parsed.error.issues.map((i) => `settings.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -66,10 +82,16 @@ function postUri(ref: PublishedRef, label: string): AtUri {
 }
 
 /** The `{uri, cid}` of an earlier part; the cid is read back from the PDS when the ref lost it. */
-async function strongRef(client: BlueskyClient, ref: PublishedRef, label: string): Promise<StrongRef & { value?: Record<string, unknown> }> {
+async function strongRef(
+  client: BlueskyClient,
+  ref: PublishedRef,
+  label: string,
+): Promise<StrongRef & { value?: Record<string, unknown> }> {
   const at = postUri(ref, label);
   if (typeof ref.meta?.cid === 'string') return { uri: at.toString(), cid: ref.meta.cid };
-  const record = await client.call('read', `reading the ${label}`, (agent) => agent.com.atproto.repo.getRecord({ repo: at.host, collection: POST, rkey: at.rkey }));
+  const record = await client.call('read', `reading the ${label}`, (agent) =>
+    agent.com.atproto.repo.getRecord({ repo: at.host, collection: POST, rkey: at.rkey }),
+  );
   if (!record.data.cid) throw new ProviderError('rejected', `Bluesky did not give the ${label}'s CID.`);
   return { uri: record.data.uri, cid: record.data.cid, value: record.data.value as Record<string, unknown> };
 }
@@ -79,7 +101,7 @@ async function replyRefs(client: BlueskyClient, input: PublishInput): Promise<{ 
   if (!input.parent) throw new ProviderError('rejected', 'A Bluesky comment needs the post it replies to (input.parent).');
   const parent = await strongRef(client, input.parent, 'parent post');
   if (input.root) {
-    const root = await strongRef(client, input.root, 'thread\'s first post');
+    const root = await strongRef(client, input.root, "thread's first post");
     return { root: { uri: root.uri, cid: root.cid }, parent: { uri: parent.uri, cid: parent.cid } };
   }
   // Without a root, the parent's own reply root (or the parent, if it starts the thread) is the root.
@@ -100,7 +122,8 @@ async function buildFacets(client: BlueskyClient, text: string): Promise<Facet[]
   if (!rich.facets?.length) return undefined;
   const handles = new Map<string, string | null>();
   for (const facet of rich.facets) {
-    for (const feature of facet.features) if (feature.$type === MENTION) handles.set(normalizeHandle((feature as { did: string }).did), null);
+    for (const feature of facet.features)
+      if (feature.$type === MENTION) handles.set(normalizeHandle((feature as { did: string }).did), null);
   }
   await Promise.all(
     [...handles.keys()].map(async (handle) => {
@@ -136,7 +159,11 @@ function altText(settings: BlueskySettings, media: Pick<PublishMedia, 'id' | 'ur
 }
 
 /** Uploads the images as blobs and embeds them (app.bsky.embed.images) with alt text and aspect ratio. */
-async function imagesEmbed(client: BlueskyClient, media: PublishMedia[], settings: BlueskySettings): Promise<Record<string, unknown> | undefined> {
+async function imagesEmbed(
+  client: BlueskyClient,
+  media: PublishMedia[],
+  settings: BlueskySettings,
+): Promise<Record<string, unknown> | undefined> {
   if (media.length === 0) return undefined;
   const images: Array<Record<string, unknown>> = [];
   for (const item of media) {
@@ -144,13 +171,20 @@ async function imagesEmbed(client: BlueskyClient, media: PublishMedia[], setting
     try {
       bytes = await item.read();
     } catch (error) {
-      throw new ProviderError('transient', `Could not read ${item.name} from the media library: ${(error as Error).message}`, { cause: error });
+      throw new ProviderError('transient', `Could not read ${item.name} from the media library: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     if (bytes.byteLength > MAX_IMAGE_BYTES) {
-      throw new ProviderError('rejected', `${item.name} is ${bytes.byteLength} bytes; Bluesky takes images up to ${MAX_IMAGE_BYTES} bytes.`);
+      throw new ProviderError(
+        'rejected',
+        `${item.name} is ${bytes.byteLength} bytes; Bluesky takes images up to ${MAX_IMAGE_BYTES} bytes.`,
+      );
     }
     // Uploading the same bytes twice gives the same blob, so a retry cannot duplicate anything.
-    const uploaded = await client.call('read', `uploading ${item.name}`, (agent) => agent.com.atproto.repo.uploadBlob(new Uint8Array(bytes), { encoding: item.mimeType }));
+    const uploaded = await client.call('read', `uploading ${item.name}`, (agent) =>
+      agent.com.atproto.repo.uploadBlob(new Uint8Array(bytes), { encoding: item.mimeType }),
+    );
     images.push({
       image: uploaded.data.blob,
       alt: altText(settings, item),
@@ -180,14 +214,19 @@ async function existingRecord(client: BlueskyClient, rkey: string): Promise<{ re
  */
 async function createOnce(client: BlueskyClient, rkey: string, record: Record<string, unknown>): Promise<PublishedRef> {
   try {
-    const created = await client.call('write', 'the post', (agent) => agent.com.atproto.repo.createRecord({ repo: client.did, collection: POST, rkey, record, validate: true }));
+    const created = await client.call('write', 'the post', (agent) =>
+      agent.com.atproto.repo.createRecord({ repo: client.did, collection: POST, rkey, record, validate: true }),
+    );
     return toRef(created.data.uri, created.data.cid);
   } catch (error) {
     if (!(error instanceof ProviderError) || error.kind === 'auth' || error.kind === 'rate_limited') throw error;
     const existing = await existingRecord(client, rkey);
     if (!existing) throw error;
     if (existing.text === record.text) return existing.ref;
-    throw new ProviderError('rejected', `A different post is already on Bluesky under this post's record key (${existing.ref.url}); delete it there, then edit the post to publish it again.`);
+    throw new ProviderError(
+      'rejected',
+      `A different post is already on Bluesky under this post's record key (${existing.ref.url}); delete it there, then edit the post to publish it again.`,
+    );
   }
 }
 
@@ -235,24 +274,31 @@ export const blueskyProvider: Provider = {
         const { handle } = resolveHandleInput.parse(data);
         const normalized = normalizeHandle(handle);
         const client = new BlueskyClient(ctx, parseConfig(ctx));
-        const answer = await client.call('read', `resolving @${normalized}`, (agent) => agent.com.atproto.identity.resolveHandle({ handle: normalized }));
+        const answer = await client.call('read', `resolving @${normalized}`, (agent) =>
+          agent.com.atproto.identity.resolveHandle({ handle: normalized }),
+        );
         return { handle: normalized, did: answer.data.did };
       },
     },
     searchMentions: {
-      description: 'Suggests accounts to mention: handles and display names that start with `q` (Bluesky\'s typeahead search).',
+      description: "Suggests accounts to mention: handles and display names that start with `q` (Bluesky's typeahead search).",
       input: searchMentionsInput,
       async run(ctx, data) {
         const { q, limit } = searchMentionsInput.parse(data);
         const client = new BlueskyClient(ctx, parseConfig(ctx));
         const answer = await client.call('read', 'searching accounts', (agent) => agent.app.bsky.actor.searchActorsTypeahead({ q, limit }));
         return {
-          actors: answer.data.actors.map((actor) => ({ did: actor.did, handle: actor.handle, displayName: actor.displayName ?? null, avatar: actor.avatar ?? null })),
+          actors: answer.data.actors.map((actor) => ({
+            did: actor.did,
+            handle: actor.handle,
+            displayName: actor.displayName ?? null,
+            avatar: actor.avatar ?? null,
+          })),
         };
       },
     },
     whoami: {
-      description: 'Signs in with the channel\'s app password and tells which account it is (handle, DID, whether it is active).',
+      description: "Signs in with the channel's app password and tells which account it is (handle, DID, whether it is active).",
       input: z.object({}),
       async run(ctx) {
         const client = new BlueskyClient(ctx, parseConfig(ctx));
@@ -270,8 +316,10 @@ export const blueskyProvider: Provider = {
     } else if (countBytes(text) > MAX_BYTES) {
       missing.push({ field: `${at}.content`, reason: `The text is ${countBytes(text)} bytes in UTF-8; Bluesky allows ${MAX_BYTES}.` });
     }
-    if (text.trim() === '' && media.length === 0) missing.push({ field: `${at}.content`, reason: 'A Bluesky post needs text or at least one image.' });
-    if (media.length > MAX_IMAGES) missing.push({ field: `${at}.image`, reason: `${media.length} images; a Bluesky post takes at most ${MAX_IMAGES}.` });
+    if (text.trim() === '' && media.length === 0)
+      missing.push({ field: `${at}.content`, reason: 'A Bluesky post needs text or at least one image.' });
+    if (media.length > MAX_IMAGES)
+      missing.push({ field: `${at}.image`, reason: `${media.length} images; a Bluesky post takes at most ${MAX_IMAGES}.` });
     media.forEach((item, i) => {
       const field = `${at}.image[${i}]`;
       if (!(IMAGE_TYPES as readonly string[]).includes(item.mimeType)) {
@@ -288,9 +336,16 @@ export const blueskyProvider: Provider = {
     const probe = { ...ctx, channel: { id: 'connect-check', workspaceId: '', name: '', profile: null } };
     const client = new BlueskyClient(probe, parseConfig(probe));
     const session = await client.call('read', 'signing in', (agent) => agent.com.atproto.server.getSession());
-    const account = { internalId: session.data.did, name: session.data.handle, handle: session.data.handle, picture: null as string | null };
+    const account = {
+      internalId: session.data.did,
+      name: session.data.handle,
+      handle: session.data.handle,
+      picture: null as string | null,
+    };
     try {
-      const profile = await client.call('read', 'reading the profile', (agent) => agent.app.bsky.actor.getProfile({ actor: session.data.did }));
+      const profile = await client.call('read', 'reading the profile', (agent) =>
+        agent.app.bsky.actor.getProfile({ actor: session.data.did }),
+      );
       account.name = profile.data.displayName || account.name;
       account.picture = profile.data.avatar ?? null;
     } catch (error) {

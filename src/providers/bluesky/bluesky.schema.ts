@@ -7,22 +7,24 @@ const DID = /^did:[a-z]+:[a-zA-Z0-9._:%-]*[a-zA-Z0-9._-]$/;
 // What Bluesky (and the reference PDS) hand out: four groups of four, e.g. "abcd-2efg-hij3-klmn".
 const APP_PASSWORD = /^[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}$/;
 
-
 export const blueskyConfigSchema = z.object({
   service: z
     .url({ protocol: /^https?$/ })
     .refine(isHttpsOrLoopback, 'an https URL (plain http only for a PDS on this machine)')
     .default('https://bsky.social')
-    .describe('The account\'s PDS or entryway: https://bsky.social for accounts created on Bluesky, otherwise your PDS\'s URL.'),
+    .describe("The account's PDS or entryway: https://bsky.social for accounts created on Bluesky, otherwise your PDS's URL."),
   identifier: z
     .string()
     .trim()
     .refine((value) => HANDLE.test(value) || DID.test(value), 'a handle (you.bsky.social) or a DID (did:plc:…)')
-    .describe('The account\'s handle (e.g. `you.bsky.social`) or DID.'),
+    .describe("The account's handle (e.g. `you.bsky.social`) or DID."),
   appPassword: z
     .string()
     .trim()
-    .regex(APP_PASSWORD, 'an app password (xxxx-xxxx-xxxx-xxxx) from Settings → Privacy and security → App passwords, not the account password')
+    .regex(
+      APP_PASSWORD,
+      'an app password (xxxx-xxxx-xxxx-xxxx) from Settings → Privacy and security → App passwords, not the account password',
+    )
     .describe('An app password (Settings → Privacy and security → App passwords); never the account password.'),
 });
 

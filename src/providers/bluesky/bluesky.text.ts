@@ -84,11 +84,13 @@ export function htmlToBlueskyText(html: string): string {
       { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
     ],
   });
-  return text
-    .split('\n')
-    // html-to-text indents numbered items by one space ("␠1. one"); a post starts them at the margin.
-    .map((line) => line.trimEnd().replace(/^ (\d+\. )/, '$1'))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    text
+      .split('\n')
+      // html-to-text indents numbered items by one space ("␠1. one"); a post starts them at the margin.
+      .map((line) => line.trimEnd().replace(/^ (\d+\. )/, '$1'))
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }

@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
 import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  refuseInvalid,
+  settingsIssues,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishedRef,
+  type PublishInput,
+} from '../provider.ts';
 import {
   DISCORD_API,
   discordConfigSchema,
@@ -46,7 +57,11 @@ function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
 
 function parseSettings(settings: Record<string, unknown>): DiscordSettings {
   const parsed = discordSettingsSchema.safeParse(settings);
-  if (!parsed.success) throw new ProviderError('rejected', `Invalid Discord settings: ${parsed.error.issues.map((i) => `settings.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new ProviderError(
+      'rejected',
+      `Invalid Discord settings: ${parsed.error.issues.map((i) => `settings.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -92,7 +107,12 @@ function discord(what: string): Platform {
   };
 }
 
-async function discordCall(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, url: string, request: PlatformRequest, what: string): Promise<Record<string, unknown>> {
+async function discordCall(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  url: string,
+  request: PlatformRequest,
+  what: string,
+): Promise<Record<string, unknown>> {
   const answer = await callPlatform(ctx, discord(what), url, request);
   return (answer.json ?? {}) as Record<string, unknown>;
 }
@@ -106,17 +126,28 @@ function nonceFor(input: PublishInput): string {
 }
 
 /** A message's create request: JSON, or multipart with `payload_json` and the files; a write. */
-async function messageRequest(input: PublishInput, settings: DiscordSettings, extra: Record<string, unknown>, headers: Record<string, string> = {}): Promise<PlatformRequest> {
+async function messageRequest(
+  input: PublishInput,
+  settings: DiscordSettings,
+  extra: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<PlatformRequest> {
   const payload: Record<string, unknown> = {
     content: input.text,
-    allowed_mentions: { parse: settings.mentions === 'all' ? ['users', 'roles', 'everyone'] : settings.mentions === 'users' ? ['users'] : [] },
+    allowed_mentions: {
+      parse: settings.mentions === 'all' ? ['users', 'roles', 'everyone'] : settings.mentions === 'users' ? ['users'] : [],
+    },
     ...(settings.suppressEmbeds && { flags: 1 << 2 }),
     ...extra,
   };
   const request = { method: 'POST', headers, write: true };
   if (input.media.length === 0) return { ...request, json: payload };
   const form = new FormData();
-  payload.attachments = input.media.map((item, i) => ({ id: i, filename: item.name, ...(altOf(settings, item) && { description: altOf(settings, item) }) }));
+  payload.attachments = input.media.map((item, i) => ({
+    id: i,
+    filename: item.name,
+    ...(altOf(settings, item) && { description: altOf(settings, item) }),
+  }));
   form.append('payload_json', JSON.stringify(payload));
   for (const [i, item] of input.media.entries()) {
     const bytes = await readMedia(item);
@@ -129,7 +160,7 @@ const altOf = (settings: DiscordSettings, item: { id: string; url: string }) => 
 
 function toRef(message: Record<string, unknown>, config: DiscordConfig): PublishedRef {
   const id = String(message.id ?? '');
-  if (!id) throw new ProviderError('unknown_outcome', 'Discord answered without the message\'s id.');
+  if (!id) throw new ProviderError('unknown_outcome', "Discord answered without the message's id.");
   const channelId = String(message.channel_id ?? (isWebhookConfig(config) ? '' : config.channelId));
   const guildId = typeof message.guild_id === 'string' ? message.guild_id : config.guildId;
   return {
@@ -158,7 +189,10 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
     const message = await discordCall(ctx, url.toString(), request, 'the message');
     return toRef(message, config);
   }
-  const reply = input.part > 0 && input.parent ? { message_reference: { message_id: input.parent.id, channel_id: config.channelId, fail_if_not_exists: false } } : {};
+  const reply =
+    input.part > 0 && input.parent
+      ? { message_reference: { message_id: input.parent.id, channel_id: config.channelId, fail_if_not_exists: false } }
+      : {};
   const request = await messageRequest(input, settings, { nonce: nonceFor(input), enforce_nonce: true, ...reply }, botHeaders(config));
   const url = `${apiBase(config)}/channels/${config.channelId}/messages`;
   try {
@@ -216,21 +250,37 @@ export const discordProvider: Provider = {
     'Either a channel webhook — in Discord, Server Settings → Integrations → Webhooks → New Webhook, pick the channel, Copy Webhook URL; config `{"webhookUrl":"https://discord.com/api/webhooks/…/…"}` (comments follow as the next messages: webhooks cannot reply) — or a bot: create an application in the Developer Portal, add a Bot, copy its token, invite it with Send Messages, Read Message History and Attach Files, then config `{"botToken":"…","channelId":"<channel id>"}` (comments are replies). Optional: `guildId` for message links, `apiBase` for another API host.',
   tools: {
     listChannels: {
-      description: 'Bot channels only: lists the text and announcement channels of the servers the bot is in (id, name, server), for `channelId`.',
+      description:
+        'Bot channels only: lists the text and announcement channels of the servers the bot is in (id, name, server), for `channelId`.',
       input: listChannelsInput,
       async run(ctx, data) {
         const { guildId } = listChannelsInput.parse(data);
         const config = parseConfig(ctx);
-        if (isWebhookConfig(config)) throw new ProviderError('rejected', 'A webhook channel posts to one channel only; listing channels needs a bot token.');
+        if (isWebhookConfig(config))
+          throw new ProviderError('rejected', 'A webhook channel posts to one channel only; listing channels needs a bot token.');
         const guilds = guildId
           ? [{ id: guildId, name: null as string | null }]
-          : ((await discordCall(ctx, `${apiBase(config)}/users/@me/guilds?limit=20`, { headers: botHeaders(config) }, 'listing servers')) as unknown as Array<{ id: string; name: string }>)
+          : (
+              (await discordCall(
+                ctx,
+                `${apiBase(config)}/users/@me/guilds?limit=20`,
+                { headers: botHeaders(config) },
+                'listing servers',
+              )) as unknown as Array<{ id: string; name: string }>
+            )
               .slice(0, 20)
               .map((g) => ({ id: String(g.id), name: g.name }));
         const channels: Array<{ id: string; name: string; guildId: string; guildName: string | null; type: number }> = [];
         for (const guild of guilds) {
-          const list = (await discordCall(ctx, `${apiBase(config)}/guilds/${guild.id}/channels`, { headers: botHeaders(config) }, 'listing channels')) as unknown as Array<{ id: string; name: string; type: number }>;
-          for (const c of Array.isArray(list) ? list : []) if (POSTABLE.has(c.type)) channels.push({ id: String(c.id), name: c.name, guildId: guild.id, guildName: guild.name, type: c.type });
+          const list = (await discordCall(
+            ctx,
+            `${apiBase(config)}/guilds/${guild.id}/channels`,
+            { headers: botHeaders(config) },
+            'listing channels',
+          )) as unknown as Array<{ id: string; name: string; type: number }>;
+          for (const c of Array.isArray(list) ? list : [])
+            if (POSTABLE.has(c.type))
+              channels.push({ id: String(c.id), name: c.name, guildId: guild.id, guildName: guild.name, type: c.type });
         }
         return { channels };
       },
@@ -240,19 +290,37 @@ export const discordProvider: Provider = {
     const at = `value[${part}]`;
     const missing: MissingItem[] = [];
     const length = countText(text);
-    if (length > TEXT_LIMIT) missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Discord allows ${TEXT_LIMIT}.` });
-    if (text.trim() === '' && media.length === 0) missing.push({ field: `${at}.content`, reason: 'A Discord message needs text or at least one attachment.' });
-    if (media.length > MAX_FILES) missing.push({ field: `${at}.image`, reason: `${media.length} files; a Discord message takes at most ${MAX_FILES}.` });
+    if (length > TEXT_LIMIT)
+      missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Discord allows ${TEXT_LIMIT}.` });
+    if (text.trim() === '' && media.length === 0)
+      missing.push({ field: `${at}.content`, reason: 'A Discord message needs text or at least one attachment.' });
+    if (media.length > MAX_FILES)
+      missing.push({ field: `${at}.image`, reason: `${media.length} files; a Discord message takes at most ${MAX_FILES}.` });
     media.forEach((item, i) => {
-      if (!(MEDIA_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Discord channels here take images and MP4, MOV or WebM videos.` });
-      else if (item.size > MAX_FILE_BYTES) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.size} bytes; Discord takes files up to ${MAX_FILE_BYTES} bytes.` });
+      if (!(MEDIA_TYPES as readonly string[]).includes(item.mimeType))
+        missing.push({
+          field: `${at}.image[${i}]`,
+          reason: `${item.name} is ${item.mimeType}; Discord channels here take images and MP4, MOV or WebM videos.`,
+        });
+      else if (item.size > MAX_FILE_BYTES)
+        missing.push({
+          field: `${at}.image[${i}]`,
+          reason: `${item.name} is ${item.size} bytes; Discord takes files up to ${MAX_FILE_BYTES} bytes.`,
+        });
     });
     const total = media.reduce((sum, m) => sum + m.size, 0);
-    if (media.length > 1 && total > MAX_FILE_BYTES) missing.push({ field: `${at}.image`, reason: `The files add up to ${total} bytes; a Discord message takes ${MAX_FILE_BYTES} in all.` });
+    if (media.length > 1 && total > MAX_FILE_BYTES)
+      missing.push({
+        field: `${at}.image`,
+        reason: `The files add up to ${total} bytes; a Discord message takes ${MAX_FILE_BYTES} in all.`,
+      });
     const parsed = discordSettingsSchema.safeParse(settings);
     if (!parsed.success) missing.push(...settingsIssues(discordSettingsSchema, settings));
     else if ((parsed.data.username || parsed.data.avatarUrl) && 'botToken' in config) {
-      missing.push({ field: 'settings.username', reason: 'A bot posts under its own name and avatar; username and avatarUrl are for webhook channels.' });
+      missing.push({
+        field: 'settings.username',
+        reason: 'A bot posts under its own name and avatar; username and avatarUrl are for webhook channels.',
+      });
     }
     return missing;
   },

@@ -21,7 +21,10 @@ const botConfig = z.strictObject({
     .trim()
     .regex(/^[\w-]{10,}\.[\w-]{4,}\.[\w-]{10,}$/, 'a bot token (Developer Portal → your application → Bot → Reset Token)')
     .describe('The bot token (Developer Portal → Bot); the bot must be in the server with Send Messages and Attach Files.'),
-  channelId: z.string().regex(SNOWFLAKE, 'a Discord channel id (digits; Developer Mode → right-click the channel → Copy Channel ID)').describe('The channel posts go to.'),
+  channelId: z
+    .string()
+    .regex(SNOWFLAKE, 'a Discord channel id (digits; Developer Mode → right-click the channel → Copy Channel ID)')
+    .describe('The channel posts go to.'),
   guildId: z.string().regex(SNOWFLAKE, 'a Discord id (digits)').optional().describe('The server id, for links to published messages.'),
   apiBase: z
     .string()
@@ -35,19 +38,31 @@ export type DiscordConfig = z.infer<typeof discordConfigSchema>;
 export type DiscordBotConfig = z.infer<typeof botConfig>;
 
 export const discordSettingsSchema = z.object({
-  username: z.string().trim().min(1).max(80).optional().describe('Webhook channels only: the name shown on the message instead of the webhook\'s.'),
-  avatarUrl: z.url({ protocol: /^https$/ }).optional().describe('Webhook channels only: the avatar shown on the message (an https image URL).'),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(80)
+    .optional()
+    .describe("Webhook channels only: the name shown on the message instead of the webhook's."),
+  avatarUrl: z
+    .url({ protocol: /^https$/ })
+    .optional()
+    .describe('Webhook channels only: the avatar shown on the message (an https image URL).'),
   mentions: z
     .enum(['none', 'users', 'all'])
     .default('users')
     .describe('Which mentions in the text notify: `none`, `users` (the default: @user pings, never @everyone or roles) or `all`.'),
   suppressEmbeds: z.boolean().optional().describe('When true, links get no preview embeds.'),
-  alt: z.record(z.string(), z.string().max(1024)).optional().describe('Descriptions (alt text) for attachments, keyed by the media id or URL.'),
+  alt: z
+    .record(z.string(), z.string().max(1024))
+    .optional()
+    .describe('Descriptions (alt text) for attachments, keyed by the media id or URL.'),
 });
 export type DiscordSettings = z.infer<typeof discordSettingsSchema>;
 
 export const listChannelsInput = z.object({
-  guildId: z.string().regex(SNOWFLAKE).optional().describe('Only this server\'s channels; all the bot\'s servers (up to 20) otherwise.'),
+  guildId: z.string().regex(SNOWFLAKE).optional().describe("Only this server's channels; all the bot's servers (up to 20) otherwise."),
 });
 
 export function isWebhookConfig(config: DiscordConfig): config is z.infer<typeof webhookConfig> {

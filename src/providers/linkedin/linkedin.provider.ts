@@ -3,7 +3,18 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
-import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  type BrowserSignIn,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishMedia,
+  type PublishedRef,
+} from '../provider.ts';
 
 const LIMIT = 3000;
 /** A comment's text limit (LinkedIn's comment box and its Comments API take 1,250 characters). */
@@ -24,42 +35,62 @@ export const linkedinConfigSchema = z.object({
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   personId: z.string().min(1).max(100),
   /** For `linkedin-page`: the organization (page) id posts go to. */
-  page: z.string().regex(/^\d{1,20}$/).optional(),
+  page: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
 });
 type LinkedInConfig = z.infer<typeof linkedinConfigSchema>;
 
 const settingsSchema = z.object({
-  visibility: z.enum(['PUBLIC', 'CONNECTIONS']).optional().describe('Who sees it: `PUBLIC` (default) or `CONNECTIONS` (the member\'s network; not for pages).'),
+  visibility: z
+    .enum(['PUBLIC', 'CONNECTIONS'])
+    .optional()
+    .describe("Who sees it: `PUBLIC` (default) or `CONNECTIONS` (the member's network; not for pages)."),
   alt: z.record(z.string(), z.string().max(4086)).optional().describe('Alt text for images, keyed by the media id (or its URL).'),
 });
 type Settings = z.infer<typeof settingsSchema>;
 
 function linkedinConfig(config: Record<string, unknown>): LinkedInConfig {
-  return readConfig(linkedinConfigSchema, config, 'LinkedIn', () => 'The LinkedIn channel\'s credentials are incomplete; connect it again.');
+  return readConfig(linkedinConfigSchema, config, 'LinkedIn', () => "The LinkedIn channel's credentials are incomplete; connect it again.");
 }
 
 /** LinkedIn's errors: `{message, status, serviceErrorCode}` (Rest.li) or OAuth's `{error, error_description}`. */
 function readLinkedInError(answer: PlatformAnswer) {
   const json = answer.json;
-  const reason = [field(json, 'message'), field(json, 'error_description'), field(json, 'error')].find((v) => typeof v === 'string') as string | undefined;
+  const reason = [field(json, 'message'), field(json, 'error_description'), field(json, 'error')].find((v) => typeof v === 'string') as
+    string | undefined;
   // 403: the token lacks the permission (a scope, or page admin rights it no longer has).
   return { reason, ...(answer.status === 403 && { kind: 'auth' as const }) };
 }
 
 const LINKEDIN = oauthPlatform('LinkedIn', readLinkedInError);
 
-function api(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+function api(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  path: string,
+  options: PlatformRequest,
+): Promise<PlatformAnswer> {
   const app = platformApp(ctx.platformApps, 'linkedin');
-  return callPlatform(ctx, LINKEDIN, `${app.apiBase}${path}`, { ...options, headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers } });
+  return callPlatform(ctx, LINKEDIN, `${app.apiBase}${path}`, {
+    ...options,
+    headers: { 'linkedin-version': app.version ?? LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0', ...options.headers },
+  });
 }
 
 async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
   const app = platformApp(ctx.platformApps, 'linkedin');
-  const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, { form: { ...form, client_id: app.clientId, client_secret: app.clientSecret } });
+  const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, {
+    form: { ...form, client_id: app.clientId, client_secret: app.clientSecret },
+  });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'LinkedIn did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
-  return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+  return {
+    accessToken,
+    refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
+    expiresAt: expiryFrom(now, field(json, 'expires_in')),
+  };
 }
 
 async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount> {
@@ -68,21 +99,37 @@ async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platfo
   if (typeof sub !== 'string') throw new ProviderError('rejected', 'LinkedIn did not say whose account this is.');
   const name = field(json, 'name');
   const picture = field(json, 'picture');
-  return { internalId: sub, name: typeof name === 'string' && name ? name : 'LinkedIn member', handle: null, picture: typeof picture === 'string' ? picture : null };
+  return {
+    internalId: sub,
+    name: typeof name === 'string' && name ? name : 'LinkedIn member',
+    handle: null,
+    picture: typeof picture === 'string' ? picture : null,
+  };
 }
 
 /** The ids of the pages the member is an approved administrator of. */
 async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<string[]> {
   const { json } = await api(ctx, '/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100', { token });
   const elements = field(json, 'elements');
-  return (Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []).map((urn) => urn.split(':').pop()!);
+  return (
+    Array.isArray(elements) ? elements.map((e) => field(e, 'organization')).filter((o): o is string => typeof o === 'string') : []
+  ).map((urn) => urn.split(':').pop()!);
 }
 
-async function organization(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string, page: string): Promise<ConnectedAccount> {
+async function organization(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  token: string,
+  page: string,
+): Promise<ConnectedAccount> {
   const { json: org } = await api(ctx, `/rest/organizations/${page}`, { token });
   const name = field(org, 'localizedName');
   const vanity = field(org, 'vanityName');
-  return { internalId: page, name: typeof name === 'string' ? name : `LinkedIn page ${page}`, handle: typeof vanity === 'string' ? vanity : null, picture: null };
+  return {
+    internalId: page,
+    name: typeof name === 'string' ? name : `LinkedIn page ${page}`,
+    handle: typeof vanity === 'string' ? vanity : null,
+    picture: null,
+  };
 }
 
 type Tokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
@@ -100,29 +147,58 @@ function pageConfig(tokens: Tokens, personId: string, page: string): LinkedInCon
 function signIn(forPage: boolean): BrowserSignIn {
   return {
     startSchema: forPage
-      ? z.object({ page: z.string().regex(/^\d{1,20}$/, 'the page\'s numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)').optional() })
+      ? z.object({
+          page: z
+            .string()
+            .regex(/^\d{1,20}$/, "the page's numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)")
+            .optional(),
+        })
       : z.object({}),
     async start(ctx, { start, state }) {
       const url = new URL('/oauth/v2/authorization', platformApp(ctx.platformApps, 'linkedin').signInBase);
-      url.search = new URLSearchParams({ response_type: 'code', client_id: platformApp(ctx.platformApps, 'linkedin').clientId, redirect_uri: ctx.redirectUri, state, scope: forPage ? PAGE_SCOPES : PERSON_SCOPES }).toString();
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: platformApp(ctx.platformApps, 'linkedin').clientId,
+        redirect_uri: ctx.redirectUri,
+        state,
+        scope: forPage ? PAGE_SCOPES : PERSON_SCOPES,
+      }).toString();
       return { url: url.toString(), pending: forPage && typeof start.page === 'string' ? { page: start.page } : {} };
     },
     async finish(ctx, { code, pending }) {
       const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri }, new Date());
       const member = await person(ctx, tokens.accessToken);
       if (!forPage) {
-        const config: LinkedInConfig = { accessToken: tokens.accessToken, ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }), ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }), personId: member.internalId };
+        const config: LinkedInConfig = {
+          accessToken: tokens.accessToken,
+          ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
+          ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+          personId: member.internalId,
+        };
         return { config, account: member };
       }
       const pages = await administeredPages(ctx, tokens.accessToken);
       const asked = typeof pending.page === 'string' ? pending.page : undefined;
       if (pages.length === 0) throw new ProviderError('rejected', 'You do not administer any LinkedIn page.');
-      if (asked !== undefined && !pages.includes(asked)) throw new ProviderError('rejected', `You do not administer the LinkedIn page ${asked}; the pages you administer are ${pages.join(', ')}.`);
+      if (asked !== undefined && !pages.includes(asked))
+        throw new ProviderError(
+          'rejected',
+          `You do not administer the LinkedIn page ${asked}; the pages you administer are ${pages.join(', ')}.`,
+        );
       const page = asked ?? (pages.length === 1 ? pages[0] : undefined);
-      if (page !== undefined) return { config: pageConfig(tokens, member.internalId, page), account: await organization(ctx, tokens.accessToken, page) };
+      if (page !== undefined)
+        return { config: pageConfig(tokens, member.internalId, page), account: await organization(ctx, tokens.accessToken, page) };
       // Several pages: the person picks one on Herald's page; the tokens wait sealed with the choice's state.
-      const options = await Promise.all(pages.slice(0, 50).map(async (id) => ({ id, label: (await organization(ctx, tokens.accessToken, id)).name })));
-      return { choose: { prompt: 'You administer several LinkedIn pages. Which one should Herald post to?', options, pending: { tokens, personId: member.internalId, pages } } };
+      const options = await Promise.all(
+        pages.slice(0, 50).map(async (id) => ({ id, label: (await organization(ctx, tokens.accessToken, id)).name })),
+      );
+      return {
+        choose: {
+          prompt: 'You administer several LinkedIn pages. Which one should Herald post to?',
+          options,
+          pending: { tokens, personId: member.internalId, pages },
+        },
+      };
     },
     async choose(ctx, { choice, pending }) {
       const pages = Array.isArray(pending.pages) ? pending.pages.map(String) : [];
@@ -147,26 +223,38 @@ async function uploadImage(ctx: ProviderContext, token: string, owner: string, i
   const { json } = await api(ctx, '/rest/images?action=initializeUpload', { token, json: { initializeUploadRequest: { owner } } });
   const uploadUrl = field(json, 'value', 'uploadUrl');
   const image = field(json, 'value', 'image');
-  if (typeof uploadUrl !== 'string' || typeof image !== 'string') throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
+  if (typeof uploadUrl !== 'string' || typeof image !== 'string')
+    throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
   await callPlatform(ctx, LINKEDIN, uploadUrl, { method: 'PUT', token, body: bytes, contentType: item.mimeType });
   return image;
 }
 
 async function uploadVideo(ctx: ProviderContext, token: string, owner: string, item: PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
-  const { json } = await api(ctx, '/rest/videos?action=initializeUpload', { token, json: { initializeUploadRequest: { owner, fileSizeBytes: bytes.length, uploadCaptions: false, uploadThumbnail: false } } });
+  const { json } = await api(ctx, '/rest/videos?action=initializeUpload', {
+    token,
+    json: { initializeUploadRequest: { owner, fileSizeBytes: bytes.length, uploadCaptions: false, uploadThumbnail: false } },
+  });
   const video = field(json, 'value', 'video');
   const instructions = field(json, 'value', 'uploadInstructions');
-  if (typeof video !== 'string' || !Array.isArray(instructions)) throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
+  if (typeof video !== 'string' || !Array.isArray(instructions))
+    throw new ProviderError('transient', `LinkedIn did not start the upload of ${item.name}.`);
   const etags: string[] = [];
   for (const part of instructions) {
     const first = Number(field(part, 'firstByte'));
     const last = Number(field(part, 'lastByte'));
-    const answer = await callPlatform(ctx, LINKEDIN, String(field(part, 'uploadUrl')), { method: 'PUT', body: bytes.subarray(first, last + 1), contentType: 'application/octet-stream' });
+    const answer = await callPlatform(ctx, LINKEDIN, String(field(part, 'uploadUrl')), {
+      method: 'PUT',
+      body: bytes.subarray(first, last + 1),
+      contentType: 'application/octet-stream',
+    });
     etags.push(answer.headers.get('etag') ?? '');
   }
   const uploadToken = field(json, 'value', 'uploadToken');
-  await api(ctx, '/rest/videos?action=finalizeUpload', { token, json: { finalizeUploadRequest: { video, uploadToken: typeof uploadToken === 'string' ? uploadToken : '', uploadedPartIds: etags } } });
+  await api(ctx, '/rest/videos?action=finalizeUpload', {
+    token,
+    json: { finalizeUploadRequest: { video, uploadToken: typeof uploadToken === 'string' ? uploadToken : '', uploadedPartIds: etags } },
+  });
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const { json: state } = await api(ctx, `/rest/videos/${encodeURIComponent(video)}`, { token });
     const status = field(state, 'status');
@@ -178,11 +266,19 @@ async function uploadVideo(ctx: ProviderContext, token: string, owner: string, i
 }
 
 /** Why LinkedIn would refuse a comment's text or media, and which of the two; null when it would not. One image at most, no video, 1,250 characters. */
-function commentProblem(text: string, media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>): { on: 'content' | 'image'; reason: string } | null {
+function commentProblem(
+  text: string,
+  media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>,
+): { on: 'content' | 'image'; reason: string } | null {
   const length = [...text].length;
-  if (length > COMMENT_LIMIT) return { on: 'content', reason: `The comment is ${length} characters long; LinkedIn comments take ${COMMENT_LIMIT.toLocaleString('en')}.` };
+  if (length > COMMENT_LIMIT)
+    return {
+      on: 'content',
+      reason: `The comment is ${length} characters long; LinkedIn comments take ${COMMENT_LIMIT.toLocaleString('en')}.`,
+    };
   if (media.length > 1) return { on: 'image', reason: `LinkedIn comments take one image; this one has ${media.length} files.` };
-  if (media.some((m) => !IMAGE_TYPES.includes(m.mimeType))) return { on: 'image', reason: 'LinkedIn comments take one image, not a video; put the video in the post itself.' };
+  if (media.some((m) => !IMAGE_TYPES.includes(m.mimeType)))
+    return { on: 'image', reason: 'LinkedIn comments take one image, not a video; put the video in the post itself.' };
   return null;
 }
 
@@ -196,7 +292,9 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   const owner = author(config);
   const media: Array<{ id: string; altText?: string }> = [];
   for (const item of input.media) {
-    const id = item.mimeType.startsWith('video/') ? await uploadVideo(ctx, config.accessToken, owner, item) : await uploadImage(ctx, config.accessToken, owner, item);
+    const id = item.mimeType.startsWith('video/')
+      ? await uploadVideo(ctx, config.accessToken, owner, item)
+      : await uploadImage(ctx, config.accessToken, owner, item);
     const alt = altText(settings, item);
     media.push({ id, ...(alt && { altText: alt }) });
   }
@@ -243,8 +341,14 @@ const renewal: NonNullable<Provider['renewal']> = {
   due: (config, now) => expiresSoon(config.expiresAt, now, typeof config.refreshToken === 'string' ? REFRESH_MARGIN_MS : 0),
   async renew(ctx, now) {
     const config = linkedinConfig(ctx.config);
-    if (!config.refreshToken) throw new ProviderError('auth', 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.');
-    return renewWithRefreshToken('LinkedIn', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+    if (!config.refreshToken)
+      throw new ProviderError(
+        'auth',
+        'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.',
+      );
+    return renewWithRefreshToken('LinkedIn', { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
+      tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
+    );
   },
 };
 
@@ -268,13 +372,17 @@ function linkedin(forPage: boolean): Provider {
     validate({ text, media, settings, part }): MissingItem[] {
       const missing: MissingItem[] = [];
       const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;
-      if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'LinkedIn attaches one video alone, or up to 20 images.' });
+      if (videos > 0 && media.length > 1)
+        missing.push({ field: `value[${part}].image`, reason: 'LinkedIn attaches one video alone, or up to 20 images.' });
       if (part > 0) {
         const problem = commentProblem(text, media);
         if (problem) missing.push({ field: `value[${part}].${problem.on}`, reason: problem.reason });
         const parsed = settingsSchema.safeParse(settings);
         if (!problem && parsed.success && media[0] && altText(parsed.data, media[0])) {
-          missing.push({ field: 'settings.alt', reason: `LinkedIn shows no description on a comment's image; remove the one for value[${part}].image[0], or move the image to the post.` });
+          missing.push({
+            field: 'settings.alt',
+            reason: `LinkedIn shows no description on a comment's image; remove the one for value[${part}].image[0], or move the image to the post.`,
+          });
         }
       }
       return missing;

@@ -22,8 +22,18 @@ export const instanceSchema = z
 
 export const mastodonConfigSchema = z.object({
   instance: instanceSchema,
-  accessToken: z.string().min(20).max(200).regex(/^[A-Za-z0-9_.~+/=-]+$/, 'an access token').describe('An access token with write:statuses, write:media and read:accounts (Preferences → Development → New application).'),
-  maxCharacters: z.int().min(1).max(1_000_000).optional().describe('The instance\'s character limit; read from the instance at sign-in, 500 when unknown.'),
+  accessToken: z
+    .string()
+    .min(20)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.~+/=-]+$/, 'an access token')
+    .describe('An access token with write:statuses, write:media and read:accounts (Preferences → Development → New application).'),
+  maxCharacters: z
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe("The instance's character limit; read from the instance at sign-in, 500 when unknown."),
 });
 
 export type MastodonConfig = z.infer<typeof mastodonConfigSchema>;
@@ -48,7 +58,10 @@ const INSTANCE: Platform = {
     const body = (json && typeof json === 'object' ? json : {}) as { error_description?: string; error?: string };
     const reason = body.error_description ?? body.error;
     // Mastodon says when its window resets (X-RateLimit-Reset, an ISO instant) rather than how long to wait.
-    const wait = status === 429 ? (retryAfterMs(headers.get('retry-after')) ?? msUntil(headers.get('x-ratelimit-reset') ?? headers.get('retry-after'))) : undefined;
+    const wait =
+      status === 429
+        ? (retryAfterMs(headers.get('retry-after')) ?? msUntil(headers.get('x-ratelimit-reset') ?? headers.get('retry-after')))
+        : undefined;
     return { reason, retryAfterMs: wait };
   },
 };
@@ -64,8 +77,16 @@ export type MastodonCall = {
 };
 
 /** Calls the instance's REST API. */
-export async function callMastodon<T>(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, instance: string, path: string, call: MastodonCall = {}): Promise<{ status: number; data: T }> {
+export async function callMastodon<T>(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  instance: string,
+  path: string,
+  call: MastodonCall = {},
+): Promise<{ status: number; data: T }> {
   const { body, ...rest } = call;
-  const answer = await callPlatform(ctx, INSTANCE, `${instance}${path}`, { ...rest, ...(body instanceof FormData ? { multipart: body } : body && { json: body }) });
+  const answer = await callPlatform(ctx, INSTANCE, `${instance}${path}`, {
+    ...rest,
+    ...(body instanceof FormData ? { multipart: body } : body && { json: body }),
+  });
   return { status: answer.status, data: answer.json as T };
 }

@@ -23,11 +23,27 @@ const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
 const POLL_DELAYS_MS = [250, 500, 1000, 2000, ...Array<number>(28).fill(4000)];
 
 const settingsSchema = z.object({
-  visibility: z.enum(['public', 'unlisted', 'private', 'direct']).optional().describe('Who sees it: `public` (default), `unlisted` (not in public timelines), `private` (followers only), `direct` (mentioned people only).'),
-  spoilerText: z.string().max(500).optional().describe('A content warning shown in place of the text until opened; it counts toward the limit.'),
+  visibility: z
+    .enum(['public', 'unlisted', 'private', 'direct'])
+    .optional()
+    .describe(
+      'Who sees it: `public` (default), `unlisted` (not in public timelines), `private` (followers only), `direct` (mentioned people only).',
+    ),
+  spoilerText: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('A content warning shown in place of the text until opened; it counts toward the limit.'),
   sensitive: z.boolean().optional().describe('Hide the media behind a warning (implied by a content warning).'),
-  language: z.string().regex(/^[a-z]{2,3}$/, 'an ISO 639 language code such as `en`').optional().describe('The language of the text (ISO 639, e.g. `en`).'),
-  alt: z.record(z.string(), z.string().max(1500)).optional().describe('Alt text for media, keyed by the media id (or its URL): `{"<media id>": "A red kite over a field"}`.'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, 'an ISO 639 language code such as `en`')
+    .optional()
+    .describe('The language of the text (ISO 639, e.g. `en`).'),
+  alt: z
+    .record(z.string(), z.string().max(1500))
+    .optional()
+    .describe('Alt text for media, keyed by the media id (or its URL): `{"<media id>": "A red kite over a field"}`.'),
 });
 
 type Settings = z.infer<typeof settingsSchema>;
@@ -43,7 +59,9 @@ const INSTANCE_TTL_MS = 10 * 60_000;
 async function instanceInfo(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, instance: string): Promise<InstanceInfo> {
   const cached = instances.get(instance);
   if (cached && Date.now() - cached.at < INSTANCE_TTL_MS) return cached.info;
-  const { data } = await callMastodon<{ configuration?: { statuses?: { max_characters?: number; characters_reserved_per_url?: number; max_media_attachments?: number } } }>(ctx, instance, '/api/v2/instance');
+  const { data } = await callMastodon<{
+    configuration?: { statuses?: { max_characters?: number; characters_reserved_per_url?: number; max_media_attachments?: number } };
+  }>(ctx, instance, '/api/v2/instance');
   const statuses = data?.configuration?.statuses ?? {};
   const info = {
     maxCharacters: statuses.max_characters ?? DEFAULT_LIMIT,
@@ -64,7 +82,13 @@ function altText(settings: Settings, media: Pick<PublishMedia, 'id' | 'url'>): s
 }
 
 /** Uploads one file and waits until the instance has processed it. */
-async function upload(ctx: ProviderContext, instance: string, token: string, item: PublishMedia, description: string | undefined): Promise<string> {
+async function upload(
+  ctx: ProviderContext,
+  instance: string,
+  token: string,
+  item: PublishMedia,
+  description: string | undefined,
+): Promise<string> {
   const form = new FormData();
   form.set('file', new Blob([await item.read()], { type: item.mimeType }), item.name);
   if (description) form.set('description', description);
@@ -82,9 +106,12 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const { instance, accessToken } = mastodonConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const info = await instanceInfo(ctx, instance);
-  const length = countMastodonText(input.text, info.urlLength) + (settings.spoilerText ? countMastodonText(settings.spoilerText, info.urlLength) : 0);
-  if (length > info.maxCharacters) throw new ProviderError('rejected', `The status is ${length} characters long; ${new URL(instance).host} allows ${info.maxCharacters}.`);
-  if (input.media.length > info.maxMedia) throw new ProviderError('rejected', `${new URL(instance).host} takes at most ${info.maxMedia} media per status.`);
+  const length =
+    countMastodonText(input.text, info.urlLength) + (settings.spoilerText ? countMastodonText(settings.spoilerText, info.urlLength) : 0);
+  if (length > info.maxCharacters)
+    throw new ProviderError('rejected', `The status is ${length} characters long; ${new URL(instance).host} allows ${info.maxCharacters}.`);
+  if (input.media.length > info.maxMedia)
+    throw new ProviderError('rejected', `${new URL(instance).host} takes at most ${info.maxMedia} media per status.`);
   const mediaIds: string[] = [];
   for (const item of input.media) mediaIds.push(await upload(ctx, instance, accessToken, item, altText(settings, item)));
   const { data } = await callMastodon<Status>(ctx, instance, '/api/v1/statuses', {
@@ -130,7 +157,8 @@ const signIn: BrowserSignIn = {
         const { data } = await callMastodon<{ client_id: string; client_secret: string }>(ctx, instance, '/api/v1/apps', {
           body: { client_name: 'Herald', redirect_uris: ctx.redirectUri, scopes: MASTODON_SCOPES },
         });
-        if (!data?.client_id || !data.client_secret) throw new ProviderError('rejected', 'The instance did not register Herald as an application.');
+        if (!data?.client_id || !data.client_secret)
+          throw new ProviderError('rejected', 'The instance did not register Herald as an application.');
         return ctx.apps.put('mastodon', instance, ctx.redirectUri, { clientId: data.client_id, clientSecret: data.client_secret });
       })());
     const verifier = randomBytes(32).toString('base64url');
@@ -149,7 +177,7 @@ const signIn: BrowserSignIn = {
   async finish(ctx, { code, pending }) {
     const instance = String(pending.instance);
     const app = await ctx.apps.get('mastodon', instance, ctx.redirectUri);
-    if (!app) throw new ProviderError('rejected', 'Herald\'s registration with this instance is gone; start connecting again.');
+    if (!app) throw new ProviderError('rejected', "Herald's registration with this instance is gone; start connecting again.");
     const exchange = callMastodon<{ access_token: string }>(ctx, instance, '/oauth/token', {
       body: {
         grant_type: 'authorization_code',
@@ -196,10 +224,14 @@ export const mastodonProvider: Provider = {
     const spoiler = typeof settings.spoilerText === 'string' ? settings.spoilerText : '';
     const length = countMastodonText(text) + (spoiler ? countMastodonText(spoiler) : 0);
     if (limit !== null && length > limit) {
-      missing.push({ field: `value[${part}].content`, reason: `The status${spoiler ? ' with its content warning' : ''} is ${length} characters; the instance allows ${limit} (URLs count 23).` });
+      missing.push({
+        field: `value[${part}].content`,
+        reason: `The status${spoiler ? ' with its content warning' : ''} is ${length} characters; the instance allows ${limit} (URLs count 23).`,
+      });
     }
     const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;
-    if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'Mastodon attaches one video alone, or up to four images.' });
+    if (videos > 0 && media.length > 1)
+      missing.push({ field: `value[${part}].image`, reason: 'Mastodon attaches one video alone, or up to four images.' });
     return missing;
   },
   async connectAccount(ctx) {

@@ -11,7 +11,9 @@ let segmenter: Intl.Segmenter | undefined;
  * remote mention (`@name@domain`) as its local part only.
  */
 export function countMastodonText(text: string, urlLength = URL_LENGTH): number {
-  const normalized = text.replace(URL_RE, 'x'.repeat(urlLength)).replace(MENTION_RE, (_m, before: string, name: string) => `${before}@${name}`);
+  const normalized = text
+    .replace(URL_RE, 'x'.repeat(urlLength))
+    .replace(MENTION_RE, (_m, before: string, name: string) => `${before}@${name}`);
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let n = 0;
   for (const _ of segmenter.segment(normalized)) n++;

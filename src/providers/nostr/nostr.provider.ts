@@ -2,7 +2,18 @@ import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { isLoopbackHost } from '../config-urls.ts';
-import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  refuseInvalid,
+  settingsIssues,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishedRef,
+  type PublishInput,
+} from '../provider.ts';
 import { relayExchange } from './nostr.relay.ts';
 
 const require = createRequire(import.meta.url);
@@ -16,7 +27,16 @@ const nostr = () => (tools ??= { pure: require('nostr-tools/pure') as Pure, nip1
 /** No limit in the protocol; relays commonly refuse events past 64 KiB, so the text stays well under. */
 const TEXT_LIMIT = 32_000;
 const MAX_MEDIA = 10;
-const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'video/mp4', 'video/webm', 'video/quicktime'] as const;
+const MEDIA_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+] as const;
 
 /** The secret key as 32 bytes, from nsec1… or 64 hex digits; null when it is neither. */
 function secretKeyBytes(value: string): Uint8Array | null {
@@ -47,13 +67,16 @@ export const nostrConfigSchema = z.object({
   secretKey: z
     .string()
     .refine((value) => secretKeyBytes(value) !== null, 'a Nostr secret key: nsec1… or 64 hexadecimal digits')
-    .describe('The account\'s secret key (nsec1… or hex). Herald signs notes with it; it never leaves the server.'),
+    .describe("The account's secret key (nsec1… or hex). Herald signs notes with it; it never leaves the server."),
   relays: z.array(relayUrl).min(1).max(10).describe('The relays notes are published to (wss://…), 1 to 10.'),
 });
 type NostrConfig = z.infer<typeof nostrConfigSchema>;
 
 export const nostrSettingsSchema = z.object({
-  alt: z.record(z.string(), z.string().max(2000)).optional().describe('Alt text for media (in the imeta tag), keyed by the media id or URL.'),
+  alt: z
+    .record(z.string(), z.string().max(2000))
+    .optional()
+    .describe('Alt text for media (in the imeta tag), keyed by the media id or URL.'),
   hashtags: z
     .array(z.string().regex(/^[^\s#]{1,64}$/, 'a hashtag without # or spaces'))
     .max(10)
@@ -84,9 +107,19 @@ function tagsFor(input: PublishInput, settings: NostrSettings, pubkey: string, r
   }
   for (const item of input.media) {
     const alt = settings.alt?.[item.id] ?? settings.alt?.[item.url];
-    tags.push(['imeta', `url ${item.url}`, `m ${item.mimeType}`, ...(item.width && item.height ? [`dim ${item.width}x${item.height}`] : []), ...(alt ? [`alt ${alt}`] : [])]);
+    tags.push([
+      'imeta',
+      `url ${item.url}`,
+      `m ${item.mimeType}`,
+      ...(item.width && item.height ? [`dim ${item.width}x${item.height}`] : []),
+      ...(alt ? [`alt ${alt}`] : []),
+    ]);
   }
-  const topics = new Set([...(settings.hashtags ?? []), ...[...input.text.matchAll(/(?:^|\s)#([\p{L}\p{N}_]{1,64})/gu)].map((m) => m[1]!)].map((t) => t.toLowerCase()));
+  const topics = new Set(
+    [...(settings.hashtags ?? []), ...[...input.text.matchAll(/(?:^|\s)#([\p{L}\p{N}_]{1,64})/gu)].map((m) => m[1]!)].map((t) =>
+      t.toLowerCase(),
+    ),
+  );
   for (const topic of topics) tags.push(['t', topic]);
   if (settings.contentWarning !== undefined) tags.push(['content-warning', settings.contentWarning]);
   return tags;
@@ -115,7 +148,8 @@ async function sendToRelay(ctx: ProviderContext, relay: string, event: NostrEven
       () => ({ relay, accepted: false, message: 'no answer in time' }),
     );
   } catch (error) {
-    if ((error as { code?: string }).code === 'outbound_refused') return { relay, accepted: false, message: `not connected (outbound policy): ${(error as Error).message}` };
+    if ((error as { code?: string }).code === 'outbound_refused')
+      return { relay, accepted: false, message: `not connected (outbound policy): ${(error as Error).message}` };
     return { relay, accepted: false, message: `not reached: ${(error as Error).message}` };
   }
 }
@@ -131,7 +165,10 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   refuseInvalid(nostrProvider, ctx, input);
   const settings = nostrSettingsSchema.parse(input.settings);
   const createdAt = Math.floor(Date.parse(input.dueAt ?? new Date().toISOString()) / 1000);
-  const event = nostr().pure.finalizeEvent({ kind: 1, created_at: createdAt, content: contentFor(input), tags: tagsFor(input, settings, config.pubkey, config.relays[0]!) }, config.key);
+  const event = nostr().pure.finalizeEvent(
+    { kind: 1, created_at: createdAt, content: contentFor(input), tags: tagsFor(input, settings, config.pubkey, config.relays[0]!) },
+    config.key,
+  );
   const verdicts = await Promise.all(config.relays.map((relay) => sendToRelay(ctx, relay, event)));
   const accepted = verdicts.filter((v) => v.accepted).map((v) => v.relay);
   const refused = verdicts.filter((v) => !v.accepted).map((v) => ({ relay: v.relay, reason: v.message || 'refused' }));
@@ -140,7 +177,8 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
     return { id: event.id, url: `https://njump.me/${nevent}`, meta: { pubkey: config.pubkey, createdAt, accepted, refused } };
   }
   const reasons = refused.map((r) => `${r.relay}: ${r.reason}`).join('; ');
-  if (refused.some((r) => r.reason.startsWith('rate-limited:'))) throw new ProviderError('rate_limited', `No relay accepted the note (${reasons}).`);
+  if (refused.some((r) => r.reason.startsWith('rate-limited:')))
+    throw new ProviderError('rate_limited', `No relay accepted the note (${reasons}).`);
   // A refusal with a reason is the relay's verdict on this note; no answer at all is worth a retry.
   if (verdicts.some((v) => !v.accepted && v.message && !v.message.startsWith('not reached') && v.message !== 'no answer in time')) {
     throw new ProviderError('rejected', `No relay accepted the note: ${reasons}.`);
@@ -149,7 +187,11 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 }
 
 /** The newest kind-0 profile of `pubkey` any relay has, verified, or null. */
-async function readProfile(ctx: Omit<ProviderContext, 'channel'>, relays: string[], pubkey: string): Promise<Record<string, unknown> | null> {
+async function readProfile(
+  ctx: Omit<ProviderContext, 'channel'>,
+  relays: string[],
+  pubkey: string,
+): Promise<Record<string, unknown> | null> {
   const found = await Promise.all(
     relays.map(async (relay) => {
       const events: NostrEvent[] = [];
@@ -219,11 +261,21 @@ export const nostrProvider: Provider = {
     const at = `value[${part}]`;
     const missing: MissingItem[] = [];
     const length = countText(text);
-    if (length > TEXT_LIMIT) missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Herald sends Nostr notes up to ${TEXT_LIMIT}.` });
-    if (text.trim() === '' && media.length === 0) missing.push({ field: `${at}.content`, reason: 'A Nostr note needs text or at least one media file.' });
-    if (media.length > MAX_MEDIA) missing.push({ field: `${at}.image`, reason: `${media.length} files; Herald links at most ${MAX_MEDIA} per note.` });
+    if (length > TEXT_LIMIT)
+      missing.push({
+        field: `${at}.content`,
+        reason: `The text is ${length} characters long; Herald sends Nostr notes up to ${TEXT_LIMIT}.`,
+      });
+    if (text.trim() === '' && media.length === 0)
+      missing.push({ field: `${at}.content`, reason: 'A Nostr note needs text or at least one media file.' });
+    if (media.length > MAX_MEDIA)
+      missing.push({ field: `${at}.image`, reason: `${media.length} files; Herald links at most ${MAX_MEDIA} per note.` });
     media.forEach((item, i) => {
-      if (!(MEDIA_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Nostr clients show images and MP4 or WebM videos.` });
+      if (!(MEDIA_TYPES as readonly string[]).includes(item.mimeType))
+        missing.push({
+          field: `${at}.image[${i}]`,
+          reason: `${item.name} is ${item.mimeType}; Nostr clients show images and MP4 or WebM videos.`,
+        });
     });
     missing.push(...settingsIssues(nostrSettingsSchema, settings));
     return missing;

@@ -2,7 +2,19 @@ import * as z from 'zod';
 import { callPlatform, failureKind, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
-import { ProviderError, readConfig, refuseInvalid, settingsIssues, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishedRef, type PublishInput, type PublishMedia } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  refuseInvalid,
+  settingsIssues,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishedRef,
+  type PublishInput,
+  type PublishMedia,
+} from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
 /** chat.postMessage truncates text past 40,000 characters. */
@@ -12,7 +24,16 @@ const SECTION_LIMIT = 3000;
 const MAX_IMAGES = 10;
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive', 'missing_scope', 'no_permission', 'ekm_access_denied']);
+const AUTH_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+  'missing_scope',
+  'no_permission',
+  'ekm_access_denied',
+]);
 const TRANSIENT_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 const EXPLAINED: Record<string, string> = {
   channel_not_found: 'the channel does not exist or the bot cannot see it',
@@ -30,7 +51,9 @@ export const slackConfigSchema = z.object({
     .string()
     .trim()
     .regex(/^xox[bp]-[\w-]{10,}$/, 'a Slack bot token (xoxb-…) from OAuth & Permissions')
-    .describe('The Bot User OAuth Token (xoxb-…), with the chat:write and files:write scopes (channels:read, groups:read to list channels).'),
+    .describe(
+      'The Bot User OAuth Token (xoxb-…), with the chat:write and files:write scopes (channels:read, groups:read to list channels).',
+    ),
   channel: z
     .string()
     .trim()
@@ -45,7 +68,7 @@ export const slackConfigSchema = z.object({
 type SlackConfig = z.infer<typeof slackConfigSchema>;
 
 export const slackSettingsSchema = z.object({
-  unfurlLinks: z.boolean().optional().describe('Whether Slack previews the links in the text (Slack\'s default: only for some links).'),
+  unfurlLinks: z.boolean().optional().describe("Whether Slack previews the links in the text (Slack's default: only for some links)."),
   alt: z.record(z.string(), z.string().max(2000)).optional().describe('Alt text for images, keyed by the media id or URL.'),
   broadcastReplies: z.boolean().optional().describe('Comments also appear in the channel, not only in the thread (reply_broadcast).'),
 });
@@ -76,7 +99,10 @@ function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
 }
 
 /** Slack's Web API, for one call: it answers 200 with `ok: false` and an error code for most refusals. */
-function slack(what: string, succeeded = (answer: PlatformAnswer) => answer.status === 200 && (answer.json as { ok?: unknown } | null)?.ok === true): Platform {
+function slack(
+  what: string,
+  succeeded = (answer: PlatformAnswer) => answer.status === 200 && (answer.json as { ok?: unknown } | null)?.ok === true,
+): Platform {
   return {
     name: 'Slack',
     succeeded,
@@ -85,9 +111,12 @@ function slack(what: string, succeeded = (answer: PlatformAnswer) => answer.stat
       const error = String((answer.json as { error?: unknown } | null)?.error ?? '');
       // Slack's error codes say what the status (most often 200) does not.
       const byStatus = failureKind(status, [403]);
-      if (byStatus === 'rate_limited' || error === 'ratelimited') return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
-      if (byStatus === 'transient' || TRANSIENT_ERRORS.has(error)) return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
-      if (byStatus === 'auth' || AUTH_ERRORS.has(error)) return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
+      if (byStatus === 'rate_limited' || error === 'ratelimited')
+        return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
+      if (byStatus === 'transient' || TRANSIENT_ERRORS.has(error))
+        return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
+      if (byStatus === 'auth' || AUTH_ERRORS.has(error))
+        return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
       const code = error || `HTTP ${status}`;
       return { kind: 'rejected', message: `Slack refused ${what}: ${EXPLAINED[error] ? `${EXPLAINED[error]} (${code})` : code}.` };
     },
@@ -97,24 +126,49 @@ function slack(what: string, succeeded = (answer: PlatformAnswer) => answer.stat
 type SlackRequest = { json?: Record<string, unknown>; form?: Record<string, string>; query?: Record<string, string>; write?: boolean };
 
 /** One Web API method. */
-async function slackCall(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'config'>, method: string, request: SlackRequest, what: string): Promise<Record<string, unknown>> {
+async function slackCall(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'config'>,
+  method: string,
+  request: SlackRequest,
+  what: string,
+): Promise<Record<string, unknown>> {
   const config = parseConfig(ctx);
   const url = new URL(`${(config.apiBase ?? SLACK_API).replace(/\/+$/, '')}/${method}`);
   for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, v);
   const { json, form, write } = request;
-  const answer = await callPlatform(ctx, slack(what), url.toString(), { token: config.botToken, ...(json && { json, contentType: 'application/json; charset=utf-8' }), ...(form && { form }), ...(write && { write }) });
+  const answer = await callPlatform(ctx, slack(what), url.toString(), {
+    token: config.botToken,
+    ...(json && { json, contentType: 'application/json; charset=utf-8' }),
+    ...(form && { form }),
+    ...(write && { write }),
+  });
   return (answer.json ?? {}) as Record<string, unknown>;
 }
 
 /** Uploads one image (getUploadURLExternal → the bytes → completeUploadExternal, not shared to any channel) and gives its file id. */
 async function uploadImage(ctx: ProviderContext, item: PublishMedia, alt: string | undefined): Promise<string> {
   const bytes = await readMedia(item);
-  const ticket = await slackCall(ctx, 'files.getUploadURLExternal', { form: { filename: item.name, length: String(bytes.byteLength), ...(alt && { alt_text: alt }) } }, `uploading ${item.name}`);
+  const ticket = await slackCall(
+    ctx,
+    'files.getUploadURLExternal',
+    { form: { filename: item.name, length: String(bytes.byteLength), ...(alt && { alt_text: alt }) } },
+    `uploading ${item.name}`,
+  );
   const uploadUrl = String(ticket.upload_url ?? '');
   const fileId = String(ticket.file_id ?? '');
   if (!uploadUrl || !fileId) throw new ProviderError('transient', 'Slack gave no upload URL.');
-  await callPlatform(ctx, slack(`uploading ${item.name}`, (answer) => answer.status === 200), uploadUrl, { body: new Uint8Array(bytes), contentType: item.mimeType });
-  await slackCall(ctx, 'files.completeUploadExternal', { form: { files: JSON.stringify([{ id: fileId, title: item.name }]) } }, `uploading ${item.name}`);
+  await callPlatform(
+    ctx,
+    slack(`uploading ${item.name}`, (answer) => answer.status === 200),
+    uploadUrl,
+    { body: new Uint8Array(bytes), contentType: item.mimeType },
+  );
+  await slackCall(
+    ctx,
+    'files.completeUploadExternal',
+    { form: { files: JSON.stringify([{ id: fileId, title: item.name }]) } },
+    `uploading ${item.name}`,
+  );
   return fileId;
 }
 
@@ -160,7 +214,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   };
   const posted = await slackCall(ctx, 'chat.postMessage', { json: message, write: true }, 'the message');
   const ts = String(posted.ts ?? '');
-  if (!ts) throw new ProviderError('unknown_outcome', 'Slack answered without the message\'s ts.');
+  if (!ts) throw new ProviderError('unknown_outcome', "Slack answered without the message's ts.");
   const channel = String(posted.channel ?? config.channel);
   return { id: ts, url: await permalink(ctx, channel, ts), meta: { channel, ts, ...(thread && { threadTs: thread.id }) } };
 }
@@ -216,7 +270,14 @@ export const slackProvider: Provider = {
           const answer = await slackCall(
             ctx,
             'conversations.list',
-            { query: { types: includePrivate ? 'public_channel,private_channel' : 'public_channel', exclude_archived: 'true', limit: '200', ...(cursor && { cursor }) } },
+            {
+              query: {
+                types: includePrivate ? 'public_channel,private_channel' : 'public_channel',
+                exclude_archived: 'true',
+                limit: '200',
+                ...(cursor && { cursor }),
+              },
+            },
             'listing channels',
           );
           for (const c of (answer.channels ?? []) as Array<{ id: string; name: string; is_member?: boolean; is_private?: boolean }>) {
@@ -233,12 +294,20 @@ export const slackProvider: Provider = {
     const at = `value[${part}]`;
     const missing: MissingItem[] = [];
     const length = countText(text);
-    if (length > TEXT_LIMIT) missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Slack takes ${TEXT_LIMIT}.` });
-    if (text.trim() === '' && media.length === 0) missing.push({ field: `${at}.content`, reason: 'A Slack message needs text or at least one image.' });
-    if (media.length > MAX_IMAGES) missing.push({ field: `${at}.image`, reason: `${media.length} images; Herald sends at most ${MAX_IMAGES} per Slack message.` });
+    if (length > TEXT_LIMIT)
+      missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Slack takes ${TEXT_LIMIT}.` });
+    if (text.trim() === '' && media.length === 0)
+      missing.push({ field: `${at}.content`, reason: 'A Slack message needs text or at least one image.' });
+    if (media.length > MAX_IMAGES)
+      missing.push({ field: `${at}.image`, reason: `${media.length} images; Herald sends at most ${MAX_IMAGES} per Slack message.` });
     media.forEach((item, i) => {
-      if (!(IMAGE_TYPES as readonly string[]).includes(item.mimeType)) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Slack image blocks take JPEG, PNG or GIF.` });
-      else if (item.size > MAX_IMAGE_BYTES) missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.size} bytes; Herald sends Slack images up to ${MAX_IMAGE_BYTES} bytes.` });
+      if (!(IMAGE_TYPES as readonly string[]).includes(item.mimeType))
+        missing.push({ field: `${at}.image[${i}]`, reason: `${item.name} is ${item.mimeType}; Slack image blocks take JPEG, PNG or GIF.` });
+      else if (item.size > MAX_IMAGE_BYTES)
+        missing.push({
+          field: `${at}.image[${i}]`,
+          reason: `${item.name} is ${item.size} bytes; Herald sends Slack images up to ${MAX_IMAGE_BYTES} bytes.`,
+        });
     });
     missing.push(...settingsIssues(slackSettingsSchema, settings));
     return missing;

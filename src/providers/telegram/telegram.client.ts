@@ -8,17 +8,28 @@ export const telegramConfigSchema = z.object({
   botToken: z
     .string()
     .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'a bot token from @BotFather ("123456:ABC-…")')
-    .describe('The bot\'s token, from @BotFather.'),
+    .describe("The bot's token, from @BotFather."),
   chatId: z
     .union([z.string().regex(/^(@[A-Za-z][A-Za-z0-9_]{3,31}|-?\d{1,20})$/, 'a chat id (-100…) or a public @username'), z.int()])
     .transform(String)
-    .describe('The channel or group: its numeric id (e.g. -1001234567890) or, for a public one, @username. The bot must be able to post there.'),
-  apiBase: z.url({ protocol: /^https?$/ }).optional().describe('Another Bot API server (a local one, a gateway); https://api.telegram.org by default.'),
+    .describe(
+      'The channel or group: its numeric id (e.g. -1001234567890) or, for a public one, @username. The bot must be able to post there.',
+    ),
+  apiBase: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Another Bot API server (a local one, a gateway); https://api.telegram.org by default.'),
 });
 
 export type TelegramConfig = z.infer<typeof telegramConfigSchema>;
 
-type BotAnswer = { ok?: boolean; result?: unknown; error_code?: number; description?: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
+type BotAnswer = {
+  ok?: boolean;
+  result?: unknown;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+};
 
 export function telegramConfig(config: Record<string, unknown>): TelegramConfig {
   return readConfig(telegramConfigSchema, config, 'Telegram');
@@ -42,7 +53,8 @@ function botApi(botToken: string): Platform {
       const migrated = bot.parameters?.migrate_to_chat_id;
       return {
         status,
-        message: migrated !== undefined ? `${reason}. The group became a supergroup: reconnect the channel with chatId ${migrated}.` : reason,
+        message:
+          migrated !== undefined ? `${reason}. The group became a supergroup: reconnect the channel with chatId ${migrated}.` : reason,
         ...(status === 429 && { retryAfterMs: retryAfterMs(bot.parameters?.retry_after, answer.headers.get('retry-after')) }),
       };
     },
@@ -61,6 +73,10 @@ export async function callBot<T>(
 ): Promise<T> {
   const { botToken, apiBase } = telegramConfig(ctx.config);
   const url = `${(apiBase ?? TELEGRAM_API).replace(/\/$/, '')}/bot${botToken}/${method}`;
-  const answer = await callPlatform(ctx, botApi(botToken), url, { method: 'POST', ...(params instanceof FormData ? { multipart: params } : { json: params }), write: options.write });
+  const answer = await callPlatform(ctx, botApi(botToken), url, {
+    method: 'POST',
+    ...(params instanceof FormData ? { multipart: params } : { json: params }),
+    write: options.write,
+  });
   return (answer.json as BotAnswer).result as T;
 }

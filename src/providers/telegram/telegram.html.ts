@@ -1,5 +1,16 @@
 /** Telegram's HTML parse mode accepts these tags (from the stored subset); the others are unwrapped. */
-const INLINE: Record<string, string> = { strong: 'b', b: 'b', em: 'i', i: 'i', u: 'u', s: 's', del: 's', code: 'code', pre: 'pre', blockquote: 'blockquote' };
+const INLINE: Record<string, string> = {
+  strong: 'b',
+  b: 'b',
+  em: 'i',
+  i: 'i',
+  u: 'u',
+  s: 's',
+  del: 's',
+  code: 'code',
+  pre: 'pre',
+  blockquote: 'blockquote',
+};
 
 /**
  * Converts a post's stored (sanitised) HTML to Telegram's HTML: paragraphs and line breaks
@@ -34,7 +45,12 @@ export function toTelegramHtml(html: string): string {
     if (mapped) return closing ? `</${mapped}>` : `<${mapped}>`;
     return '';
   });
-  return out.replace(/<a>([^<]*)<\/a>/g, '$1').replace(/\s+<\/(blockquote|b)>/g, '</$1>').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .replace(/<a>([^<]*)<\/a>/g, '$1')
+    .replace(/\s+<\/(blockquote|b)>/g, '</$1>')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
@@ -42,7 +58,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** The text Telegram shows for HTML: tags gone, entities decoded. */
 export function telegramVisibleText(html: string): string {
   return html.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot);/gi, (_m, entity: string) => {
-    if (entity[0] === '#') return String.fromCodePoint(entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
+    if (entity[0] === '#')
+      return String.fromCodePoint(entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
     return ENTITIES[entity.toLowerCase()] ?? '';
   });
 }

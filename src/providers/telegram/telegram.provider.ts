@@ -1,5 +1,14 @@
 import * as z from 'zod';
-import { ProviderError, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishMedia,
+  type PublishedRef,
+} from '../provider.ts';
 import { callBot, telegramConfig, telegramConfigSchema } from './telegram.client.ts';
 import { countTelegramText, toTelegramHtml } from './telegram.html.ts';
 
@@ -48,7 +57,12 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const text = input.text;
   let message: Message;
   if (input.media.length === 0) {
-    message = await callBot<Message>(ctx, 'sendMessage', { ...common, text, parse_mode: 'HTML', ...(settings.disableLinkPreview && { link_preview_options: { is_disabled: true } }) }, { write: true });
+    message = await callBot<Message>(
+      ctx,
+      'sendMessage',
+      { ...common, text, parse_mode: 'HTML', ...(settings.disableLinkPreview && { link_preview_options: { is_disabled: true } }) },
+      { write: true },
+    );
   } else if (input.media.length === 1) {
     const item = input.media[0]!;
     const kind = kindOf(item);
@@ -101,15 +115,27 @@ export const telegramProvider: Provider = {
     'Create a bot with @BotFather and copy its token; add the bot to the channel as an administrator allowed to post (or to the group as a member). Connect with `{"provider":"telegram","botToken":"123456:ABC…","chatId":"@yourchannel"}` (or the numeric id, -100…; the `recentChats` tool lists the chats the bot has seen). Operators: `herald admin channel create --provider telegram --config \'{"botToken":"…","chatId":"…"}\'`.',
   tools: {
     recentChats: {
-      description: 'Lists the chats the bot has recently seen (messages, posts, being added): their id, type, title and username. Telegram keeps these updates for 24 hours; post in the chat or re-add the bot to make it appear. Not available while the bot has a webhook set.',
+      description:
+        'Lists the chats the bot has recently seen (messages, posts, being added): their id, type, title and username. Telegram keeps these updates for 24 hours; post in the chat or re-add the bot to make it appear. Not available while the bot has a webhook set.',
       input: z.object({}),
       async run(ctx) {
-        const updates = await callBot<Array<Record<string, { chat?: Chat } | undefined>>>(ctx, 'getUpdates', { limit: 100, timeout: 0 }, { write: false });
+        const updates = await callBot<Array<Record<string, { chat?: Chat } | undefined>>>(
+          ctx,
+          'getUpdates',
+          { limit: 100, timeout: 0 },
+          { write: false },
+        );
         const chats = new Map<number, { id: string; type: string; title: string | null; username: string | null }>();
         for (const update of updates) {
           for (const value of Object.values(update)) {
             const chat = value && typeof value === 'object' ? value.chat : undefined;
-            if (chat && typeof chat.id === 'number') chats.set(chat.id, { id: String(chat.id), type: chat.type, title: chat.title ?? chat.first_name ?? null, username: chat.username ?? null });
+            if (chat && typeof chat.id === 'number')
+              chats.set(chat.id, {
+                id: String(chat.id),
+                type: chat.type,
+                title: chat.title ?? chat.first_name ?? null,
+                username: chat.username ?? null,
+              });
           }
         }
         return { chats: [...chats.values()] };
@@ -119,10 +145,14 @@ export const telegramProvider: Provider = {
   validate({ text, media, part }): MissingItem[] {
     const missing: MissingItem[] = [];
     if (media.length > 0 && countTelegramText(text) > CAPTION_LIMIT) {
-      missing.push({ field: `value[${part}].content`, reason: `With media the text is a caption, which Telegram limits to ${CAPTION_LIMIT} characters; it has ${countTelegramText(text)}.` });
+      missing.push({
+        field: `value[${part}].content`,
+        reason: `With media the text is a caption, which Telegram limits to ${CAPTION_LIMIT} characters; it has ${countTelegramText(text)}.`,
+      });
     }
     media.forEach((m, i) => {
-      if (kindOf(m) === 'photo' && m.size > PHOTO_BYTES) missing.push({ field: `value[${part}].image[${i}]`, reason: `Telegram takes photos up to 10 MB; this one is ${m.size} bytes.` });
+      if (kindOf(m) === 'photo' && m.size > PHOTO_BYTES)
+        missing.push({ field: `value[${part}].image[${i}]`, reason: `Telegram takes photos up to 10 MB; this one is ${m.size} bytes.` });
     });
     if (media.length > 1 && media.some((m) => kindOf(m) === 'animation')) {
       missing.push({ field: `value[${part}].image`, reason: 'Telegram cannot put a GIF in an album; post it on its own.' });
@@ -133,10 +163,20 @@ export const telegramProvider: Provider = {
     const { chatId } = telegramConfig(ctx.config);
     const bot = await callBot<{ id: number; username?: string }>(ctx, 'getMe', {}, { write: false });
     const chat = await callBot<Chat>(ctx, 'getChat', { chat_id: chatId }, { write: false });
-    const member = await callBot<{ status: string; can_post_messages?: boolean }>(ctx, 'getChatMember', { chat_id: chat.id, user_id: bot.id }, { write: false });
+    const member = await callBot<{ status: string; can_post_messages?: boolean }>(
+      ctx,
+      'getChatMember',
+      { chat_id: chat.id, user_id: bot.id },
+      { write: false },
+    );
     const where = chat.title ?? chat.username ?? chatId;
-    if (member.status === 'left' || member.status === 'kicked') throw new ProviderError('rejected', `The bot is not a member of "${where}"; add it first.`);
-    if (chat.type === 'channel' && member.status !== 'creator' && (member.status !== 'administrator' || member.can_post_messages === false)) {
+    if (member.status === 'left' || member.status === 'kicked')
+      throw new ProviderError('rejected', `The bot is not a member of "${where}"; add it first.`);
+    if (
+      chat.type === 'channel' &&
+      member.status !== 'creator' &&
+      (member.status !== 'administrator' || member.can_post_messages === false)
+    ) {
       throw new ProviderError('rejected', `The bot must be an administrator of the channel "${where}" with the right to post messages.`);
     }
     const name = chat.title ?? ([chat.first_name, chat.last_name].filter(Boolean).join(' ') || String(chat.id));

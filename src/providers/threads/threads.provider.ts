@@ -3,7 +3,18 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  type BrowserSignIn,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishMedia,
+  type PublishedRef,
+} from '../provider.ts';
 
 const LIMIT = 500;
 const SCOPES = 'threads_basic,threads_content_publish';
@@ -26,7 +37,10 @@ export const threadsConfigSchema = z.object({
 type ThreadsConfig = z.infer<typeof threadsConfigSchema>;
 
 const settingsSchema = z.object({
-  replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional().describe('Who may reply: `everyone` (default), `accounts_you_follow`, `mentioned_only`.'),
+  replyControl: z
+    .enum(['everyone', 'accounts_you_follow', 'mentioned_only'])
+    .optional()
+    .describe('Who may reply: `everyone` (default), `accounts_you_follow`, `mentioned_only`.'),
   alt: z.record(z.string(), z.string().max(1000)).optional().describe('Alt text for media, keyed by the media id (or its URL).'),
 });
 type Settings = z.infer<typeof settingsSchema>;
@@ -49,14 +63,16 @@ function distinctLinks(text: string): number {
 }
 
 function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
-  return readConfig(threadsConfigSchema, config, 'Threads', () => 'The Threads channel\'s credentials are incomplete; connect it again.');
+  return readConfig(threadsConfigSchema, config, 'Threads', () => "The Threads channel's credentials are incomplete; connect it again.");
 }
 
 /** Graph API errors: `{error: {message, code, error_subcode, is_transient, error_user_msg}}`. */
 function readThreadsError(answer: PlatformAnswer) {
   const error = field(answer.json, 'error');
   const code = Number(field(error, 'code'));
-  const message = [field(error, 'error_user_msg'), field(error, 'message'), field(answer.json, 'error_message')].find((v) => typeof v === 'string') as string | undefined;
+  const message = [field(error, 'error_user_msg'), field(error, 'message'), field(answer.json, 'error_message')].find(
+    (v) => typeof v === 'string',
+  ) as string | undefined;
   if (code === 190) return { reason: message, kind: 'auth' as const };
   if ([4, 17, 32, 613].includes(code)) return { reason: message, kind: 'rate_limited' as const };
   if (field(error, 'is_transient') === true) return { reason: message, kind: 'transient' as const };
@@ -69,22 +85,41 @@ function base(platformApps: PlatformApps): string {
 
 const THREADS = oauthPlatform('Threads', readThreadsError);
 
-function graph(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+function graph(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  path: string,
+  options: PlatformRequest,
+): Promise<PlatformAnswer> {
   return callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/${VERSION}${path}`, options);
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount & { username: string }> {
+async function whoAmI(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  token: string,
+): Promise<ConnectedAccount & { username: string }> {
   const { json } = await graph(ctx, '/me?fields=id,username,name,threads_profile_picture_url', { token });
   const id = field(json, 'id');
   const username = field(json, 'username');
-  if (typeof id !== 'string' || typeof username !== 'string') throw new ProviderError('rejected', 'Threads did not say whose account this is.');
+  if (typeof id !== 'string' || typeof username !== 'string')
+    throw new ProviderError('rejected', 'Threads did not say whose account this is.');
   const name = field(json, 'name');
   const picture = field(json, 'threads_profile_picture_url');
-  return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: username, picture: typeof picture === 'string' ? picture : null, username };
+  return {
+    internalId: id,
+    name: typeof name === 'string' && name ? name : username,
+    handle: username,
+    picture: typeof picture === 'string' ? picture : null,
+    username,
+  };
 }
 
 /** Exchanges or refreshes a long-lived token (these endpoints take the token in the query, as documented). */
-async function longLived(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, params: Record<string, string>, now: Date) {
+async function longLived(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  path: string,
+  params: Record<string, string>,
+  now: Date,
+) {
   const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}${path}?${new URLSearchParams(params).toString()}`, {});
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Threads did not issue a long-lived token.');
@@ -95,17 +130,41 @@ const signIn: BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const url = new URL('/oauth/authorize', platformApp(ctx.platformApps, 'threads').signInBase);
-    url.search = new URLSearchParams({ client_id: platformApp(ctx.platformApps, 'threads').clientId, redirect_uri: ctx.redirectUri, scope: SCOPES, response_type: 'code', state }).toString();
+    url.search = new URLSearchParams({
+      client_id: platformApp(ctx.platformApps, 'threads').clientId,
+      redirect_uri: ctx.redirectUri,
+      scope: SCOPES,
+      response_type: 'code',
+      state,
+    }).toString();
     return { url: url.toString(), pending: {} };
   },
   async finish(ctx, { code }) {
     const app = platformApp(ctx.platformApps, 'threads');
-    const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/oauth/access_token`, { form: { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: ctx.redirectUri, code: code.replace(/#_$/, '') } });
+    const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/oauth/access_token`, {
+      form: {
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        grant_type: 'authorization_code',
+        redirect_uri: ctx.redirectUri,
+        code: code.replace(/#_$/, ''),
+      },
+    });
     const short = field(json, 'access_token');
     if (typeof short !== 'string') throw new ProviderError('rejected', 'Threads did not issue an access token.');
-    const token = await longLived(ctx, '/access_token', { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short }, new Date());
+    const token = await longLived(
+      ctx,
+      '/access_token',
+      { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short },
+      new Date(),
+    );
     const { username, ...account } = await whoAmI(ctx, token.accessToken);
-    const config: ThreadsConfig = { accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }), userId: account.internalId, username };
+    const config: ThreadsConfig = {
+      accessToken: token.accessToken,
+      ...(token.expiresAt && { expiresAt: token.expiresAt }),
+      userId: account.internalId,
+      username,
+    };
     return { config, account };
   },
 };
@@ -117,12 +176,18 @@ function mediaUrl(platformApps: PlatformApps, item: PublishMedia): string {
 
 /** Refuses a publish when the rolling 24-hour quota (posts, or replies) is used up: a delay, retried later. */
 async function checkQuota(ctx: ProviderContext, config: ThreadsConfig, reply: boolean): Promise<void> {
-  const { json } = await graph(ctx, `/${config.userId}/threads_publishing_limit?fields=quota_usage,config,reply_quota_usage,reply_config`, { token: config.accessToken });
+  const { json } = await graph(ctx, `/${config.userId}/threads_publishing_limit?fields=quota_usage,config,reply_quota_usage,reply_config`, {
+    token: config.accessToken,
+  });
   const limits = field(json, 'data', '0');
   const used = Number(field(limits, reply ? 'reply_quota_usage' : 'quota_usage'));
   const total = Number(field(limits, reply ? 'reply_config' : 'config', 'quota_total'));
   if (Number.isFinite(used) && Number.isFinite(total) && used >= total) {
-    throw new ProviderError('rate_limited', `This Threads account used its ${total} ${reply ? 'replies' : 'posts'} of the last 24 hours; Herald tries again in an hour.`, { retryAfterMs: QUOTA_RETRY_MS });
+    throw new ProviderError(
+      'rate_limited',
+      `This Threads account used its ${total} ${reply ? 'replies' : 'posts'} of the last 24 hours; Herald tries again in an hour.`,
+      { retryAfterMs: QUOTA_RETRY_MS },
+    );
   }
 }
 
@@ -151,14 +216,22 @@ async function ready(ctx: ProviderContext, config: ThreadsConfig, id: string): P
 function mediaParams(platformApps: PlatformApps, item: PublishMedia, settings: Settings): Record<string, string> {
   const alt = settings.alt?.[item.id] ?? settings.alt?.[item.url];
   const video = item.mimeType.startsWith('video/');
-  return { media_type: video ? 'VIDEO' : 'IMAGE', [video ? 'video_url' : 'image_url']: mediaUrl(platformApps, item), ...(alt && { alt_text: alt }) };
+  return {
+    media_type: video ? 'VIDEO' : 'IMAGE',
+    [video ? 'video_url' : 'image_url']: mediaUrl(platformApps, item),
+    ...(alt && { alt_text: alt }),
+  };
 }
 
 async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = threadsConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const length = countThreadsText(input.text);
-  if (length > LIMIT) throw new ProviderError('rejected', `The post counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${LIMIT}.`);
+  if (length > LIMIT)
+    throw new ProviderError(
+      'rejected',
+      `The post counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${LIMIT}.`,
+    );
   if (input.media.length > 0) {
     const notPublic = baseUrlNotPublic(ctx.platformApps);
     if (notPublic) throw new ProviderError('rejected', notPublic);
@@ -176,14 +249,19 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
     creation = await container(ctx, config, { ...mediaParams(ctx.platformApps, input.media[0]!, settings), ...common });
   } else {
     const children: string[] = [];
-    for (const item of input.media) children.push(await container(ctx, config, { ...mediaParams(ctx.platformApps, item, settings), is_carousel_item: 'true' }));
+    for (const item of input.media)
+      children.push(await container(ctx, config, { ...mediaParams(ctx.platformApps, item, settings), is_carousel_item: 'true' }));
     for (const child of children) await ready(ctx, config, child);
     creation = await container(ctx, config, { media_type: 'CAROUSEL', children: children.join(','), ...common });
   }
   await ready(ctx, config, creation);
-  const { json } = await graph(ctx, `/${config.userId}/threads_publish`, { token: config.accessToken, form: { creation_id: creation }, write: true });
+  const { json } = await graph(ctx, `/${config.userId}/threads_publish`, {
+    token: config.accessToken,
+    form: { creation_id: creation },
+    write: true,
+  });
   const id = field(json, 'id');
-  if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'Threads published without saying the post\'s id.');
+  if (typeof id !== 'string') throw new ProviderError('unknown_outcome', "Threads published without saying the post's id.");
   let url = `https://www.threads.net/@${config.username}`;
   try {
     const { json: post } = await graph(ctx, `/${id}?fields=permalink`, { token: config.accessToken });
@@ -214,7 +292,11 @@ export const threadsProvider: Provider = {
   validate({ text, media, part, platformApps }): MissingItem[] {
     const missing: MissingItem[] = [];
     const links = distinctLinks(text);
-    if (links > MAX_LINKS) missing.push({ field: `value[${part}].content`, reason: `The post has ${links} different links; Threads takes at most ${MAX_LINKS}.` });
+    if (links > MAX_LINKS)
+      missing.push({
+        field: `value[${part}].content`,
+        reason: `The post has ${links} different links; Threads takes at most ${MAX_LINKS}.`,
+      });
     if (media.length > 0) {
       const notPublic = baseUrlNotPublic(platformApps);
       if (notPublic) missing.push({ field: `value[${part}].image`, reason: notPublic });
@@ -227,11 +309,18 @@ export const threadsProvider: Provider = {
     async renew(ctx, now) {
       const config = threadsConfig(ctx.config);
       try {
-        const token = await longLived(ctx, '/refresh_access_token', { grant_type: 'th_refresh_token', access_token: config.accessToken }, now);
+        const token = await longLived(
+          ctx,
+          '/refresh_access_token',
+          { grant_type: 'th_refresh_token', access_token: config.accessToken },
+          now,
+        );
         return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
       } catch (error) {
         if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
-          throw new ProviderError('auth', `Threads refused to renew the access token (${error.message}); connect the channel again.`, { status: error.options.status });
+          throw new ProviderError('auth', `Threads refused to renew the access token (${error.message}); connect the channel again.`, {
+            status: error.options.status,
+          });
         }
         throw error;
       }

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { answered, callPlatform, type Platform } from '../platform-call.ts';
-import { ProviderError, readConfig, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishedRef } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishedRef,
+} from '../provider.ts';
 import { signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
@@ -49,13 +57,19 @@ const RECEIVER: Platform = {
   outcome: 'the delivery may or may not have arrived',
   readError({ status, text }) {
     const reason = text.slice(0, 300) || undefined;
-    if (status >= 300 && status < 400) return { message: `${answered(RECEIVER.name, status, reason)} (redirects are not followed for deliveries)` };
+    if (status >= 300 && status < 400)
+      return { message: `${answered(RECEIVER.name, status, reason)} (redirects are not followed for deliveries)` };
     return { reason };
   },
 };
 
 /** Sends one signed delivery; a lost answer may mean it arrived. */
-async function deliver(ctx: ProviderContext, type: string, id: string, data: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+async function deliver(
+  ctx: ProviderContext,
+  type: string,
+  id: string,
+  data: Record<string, unknown>,
+): Promise<{ status: number; body: unknown }> {
   const { url, secret } = config(ctx);
   const timestamp = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ type, timestamp: new Date(timestamp * 1000).toISOString(), data });
@@ -93,7 +107,15 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
     ...(settings.title !== undefined && { title: settings.title }),
     text: input.text,
     html: input.html,
-    media: input.media.map((m) => ({ id: m.id, url: m.url, name: m.name, mimeType: m.mimeType, size: m.size, width: m.width, height: m.height })),
+    media: input.media.map((m) => ({
+      id: m.id,
+      url: m.url,
+      name: m.name,
+      mimeType: m.mimeType,
+      size: m.size,
+      width: m.width,
+      height: m.height,
+    })),
     ...(input.parent && { inReplyTo: { id: input.parent.id, url: input.parent.url ?? null } }),
     ...(input.root && { root: { id: input.root.id, url: input.root.url ?? null } }),
   });
@@ -121,7 +143,7 @@ export const webhookProvider: Provider = {
     'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
   tools: {
     ping: {
-      description: 'Sends a signed `ping` delivery to the channel\'s URL and reports how the receiver answered.',
+      description: "Sends a signed `ping` delivery to the channel's URL and reports how the receiver answered.",
       input: z.object({ message: z.string().max(200).optional() }),
       async run(ctx, data) {
         const { message } = data as { message?: string };
@@ -130,7 +152,8 @@ export const webhookProvider: Provider = {
           const answer = await deliver(ctx, 'ping', id, { message: message ?? 'ping from Herald' });
           return { ok: true, status: answer.status, deliveryId: id };
         } catch (error) {
-          if (error instanceof ProviderError) return { ok: false, status: error.options.status ?? null, error: error.message, deliveryId: id };
+          if (error instanceof ProviderError)
+            return { ok: false, status: error.options.status ?? null, error: error.message, deliveryId: id };
           throw error;
         }
       },
@@ -139,8 +162,10 @@ export const webhookProvider: Provider = {
   validate({ settings, media, part, config: channelConfig }): MissingItem[] {
     const missing: MissingItem[] = [];
     const required = channelConfig as Pick<WebhookConfig, 'requireTitle' | 'requireMedia'>;
-    if (part === 0 && required.requireTitle && !settings.title) missing.push({ field: 'settings.title', reason: 'This webhook channel requires a title.' });
-    if (part === 0 && required.requireMedia && media.length === 0) missing.push({ field: 'value[0].image', reason: 'This webhook channel requires at least one image or video.' });
+    if (part === 0 && required.requireTitle && !settings.title)
+      missing.push({ field: 'settings.title', reason: 'This webhook channel requires a title.' });
+    if (part === 0 && required.requireMedia && media.length === 0)
+      missing.push({ field: 'value[0].image', reason: 'This webhook channel requires at least one image or video.' });
     return missing;
   },
   /** Connecting sends a signed `ping`; the receiver must answer 2xx. The URL is the account. */

@@ -4,7 +4,18 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, readConfig, type BrowserSignIn, type ConnectedAccount, type MissingItem, type Provider, type ProviderContext, type PublishInput, type PublishMedia, type PublishedRef } from '../provider.ts';
+import {
+  ProviderError,
+  readConfig,
+  type BrowserSignIn,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishMedia,
+  type PublishedRef,
+} from '../provider.ts';
 import { countXText } from './x.text.ts';
 
 const LIMIT = 280;
@@ -39,12 +50,22 @@ function grouped(n: number): string {
 }
 
 const settingsSchema = z.object({
-  longPosts: z.boolean().optional().describe(`The account may post up to ${grouped(LONG_LIMIT)} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`),
-  replySettings: z.enum(['following', 'mentionedUsers', 'subscribers', 'verified']).optional().describe('Who may reply to the post (default: everyone).'),
+  longPosts: z
+    .boolean()
+    .optional()
+    .describe(
+      `The account may post up to ${grouped(LONG_LIMIT)} characters (X Premium); otherwise ${LIMIT}, counted as X counts (URLs 23, CJK and emoji 2).`,
+    ),
+  replySettings: z
+    .enum(['following', 'mentionedUsers', 'subscribers', 'verified'])
+    .optional()
+    .describe('Who may reply to the post (default: everyone).'),
   alt: z
     .record(z.string(), z.string().max(X_ALT_MAX, `X takes descriptions of up to ${grouped(X_ALT_MAX)} characters.`))
     .optional()
-    .describe(`Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${grouped(X_ALT_MAX)} characters each; X takes none for videos.`),
+    .describe(
+      `Descriptions (alt text) for images and GIFs, keyed by the media id (or its URL), up to ${grouped(X_ALT_MAX)} characters each; X takes none for videos.`,
+    ),
 });
 type Settings = z.infer<typeof settingsSchema>;
 
@@ -53,24 +74,39 @@ function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): st
 }
 
 function xConfig(config: Record<string, unknown>): XConfig {
-  return readConfig(xConfigSchema, config, 'X', () => 'The X channel\'s credentials are incomplete; connect it again.');
+  return readConfig(xConfigSchema, config, 'X', () => "The X channel's credentials are incomplete; connect it again.");
 }
 
 /** X's error answers: `{title, detail, type}` (v2), `{errors:[{message}]}`, or OAuth's `{error, error_description}`. */
 function readXError(answer: PlatformAnswer) {
   const json = answer.json;
-  const reason = [field(json, 'detail'), field(json, 'errors', '0', 'message'), field(json, 'error_description'), field(json, 'title'), field(json, 'error')].find((v) => typeof v === 'string') as string | undefined;
+  const reason = [
+    field(json, 'detail'),
+    field(json, 'errors', '0', 'message'),
+    field(json, 'error_description'),
+    field(json, 'title'),
+    field(json, 'error'),
+  ].find((v) => typeof v === 'string') as string | undefined;
   const reset = Number(answer.headers.get('x-rate-limit-reset'));
-  const retry = retryAfterMs(answer.headers.get('retry-after')) ?? (Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - Date.now()) : undefined);
+  const retry =
+    retryAfterMs(answer.headers.get('retry-after')) ??
+    (Number.isFinite(reset) && reset > 0 ? Math.max(1000, reset * 1000 - Date.now()) : undefined);
   if (answer.status === 403 && reason && /duplicate/i.test(reason)) {
-    return { kind: 'rejected' as const, reason: `X refuses a post whose text is the same as a recent one of this account (${reason}); change the text.` };
+    return {
+      kind: 'rejected' as const,
+      reason: `X refuses a post whose text is the same as a recent one of this account (${reason}); change the text.`,
+    };
   }
   return { reason, retryAfterMs: retry };
 }
 
 const X = oauthPlatform('X', readXError);
 
-function call(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
+function call(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  path: string,
+  options: PlatformRequest,
+): Promise<PlatformAnswer> {
   return callPlatform(ctx, X, `${platformApp(ctx.platformApps, 'x').apiBase}${path}`, options);
 }
 
@@ -81,21 +117,37 @@ function basicAuth(platformApps: PlatformApps): string {
 
 /** Exchanges a code or a refresh token at X's token endpoint (a confidential client: HTTP Basic). */
 async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
-  const { json } = await call(ctx, '/2/oauth2/token', { form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId }, headers: { authorization: basicAuth(ctx.platformApps) } });
+  const { json } = await call(ctx, '/2/oauth2/token', {
+    form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId },
+    headers: { authorization: basicAuth(ctx.platformApps) },
+  });
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'X did not issue an access token.');
   const refreshToken = field(json, 'refresh_token');
-  return { accessToken, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+  return {
+    accessToken,
+    refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
+    expiresAt: expiryFrom(now, field(json, 'expires_in')),
+  };
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount & { username: string }> {
+async function whoAmI(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  token: string,
+): Promise<ConnectedAccount & { username: string }> {
   const { json } = await call(ctx, '/2/users/me?user.fields=profile_image_url', { token });
   const id = field(json, 'data', 'id');
   const username = field(json, 'data', 'username');
   if (typeof id !== 'string' || typeof username !== 'string') throw new ProviderError('rejected', 'X did not say whose account this is.');
   const name = field(json, 'data', 'name');
   const picture = field(json, 'data', 'profile_image_url');
-  return { internalId: id, name: typeof name === 'string' && name ? name : username, handle: `@${username}`, picture: typeof picture === 'string' ? picture : null, username };
+  return {
+    internalId: id,
+    name: typeof name === 'string' && name ? name : username,
+    handle: `@${username}`,
+    picture: typeof picture === 'string' ? picture : null,
+    username,
+  };
 }
 
 const signIn: BrowserSignIn = {
@@ -115,9 +167,19 @@ const signIn: BrowserSignIn = {
     return { url: url.toString(), pending: { verifier } };
   },
   async finish(ctx, { code, pending }) {
-    const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri, code_verifier: String(pending.verifier) }, new Date());
+    const tokens = await tokenRequest(
+      ctx,
+      { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri, code_verifier: String(pending.verifier) },
+      new Date(),
+    );
     const { username, ...account } = await whoAmI(ctx, tokens.accessToken);
-    const config: XConfig = { accessToken: tokens.accessToken, ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }), ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }), userId: account.internalId, username };
+    const config: XConfig = {
+      accessToken: tokens.accessToken,
+      ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
+      ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+      userId: account.internalId,
+      username,
+    };
     return { config, account };
   },
 };
@@ -166,11 +228,17 @@ async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedi
     await waitProcessed(ctx, token, id, field(json, 'data', 'processing_info'), item.name);
     return id;
   }
-  const init = await call(ctx, '/2/media/upload/initialize', { token, json: { media_type: item.mimeType, total_bytes: bytes.length, media_category: video ? 'tweet_video' : 'tweet_gif' } });
+  const init = await call(ctx, '/2/media/upload/initialize', {
+    token,
+    json: { media_type: item.mimeType, total_bytes: bytes.length, media_category: video ? 'tweet_video' : 'tweet_gif' },
+  });
   const id = field(init.json, 'data', 'id');
   if (typeof id !== 'string') throw new ProviderError('transient', `X did not start the upload of ${item.name}.`);
   for (let offset = 0, segment = 0; offset < bytes.length; offset += CHUNK_BYTES, segment++) {
-    const form = multipart({ segment_index: String(segment) }, { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' });
+    const form = multipart(
+      { segment_index: String(segment) },
+      { bytes: bytes.subarray(offset, offset + CHUNK_BYTES), type: 'application/octet-stream', name: 'chunk' },
+    );
     await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/append`, { token, multipart: form });
   }
   const finalized = await call(ctx, `/2/media/upload/${encodeURIComponent(id)}/finalize`, { token, method: 'POST' });
@@ -186,7 +254,8 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   const config = xConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const length = countXText(input.text);
-  if (length > limitFor(settings)) throw new ProviderError('rejected', `The post counts ${length} as X counts it; the account allows ${limitFor(settings)}.`);
+  if (length > limitFor(settings))
+    throw new ProviderError('rejected', `The post counts ${length} as X counts it; the account allows ${limitFor(settings)}.`);
   const mediaIds: string[] = [];
   for (const item of input.media) mediaIds.push(await upload(ctx, config.accessToken, item, altText(settings, item)));
   const { json } = await call(ctx, '/2/tweets', {
@@ -224,13 +293,21 @@ export const xProvider: Provider = {
     const missing: MissingItem[] = [];
     const length = countXText(text);
     const limit = limitFor(settings);
-    if (length > limit) missing.push({ field: `value[${part}].content`, reason: `The post counts ${length} as X counts it (URLs 23, CJK and emoji 2); the limit is ${limit}${limit === LIMIT ? ' (set `longPosts` for accounts allowed longer posts)' : ''}.` });
+    if (length > limit)
+      missing.push({
+        field: `value[${part}].content`,
+        reason: `The post counts ${length} as X counts it (URLs 23, CJK and emoji 2); the limit is ${limit}${limit === LIMIT ? ' (set `longPosts` for accounts allowed longer posts)' : ''}.`,
+      });
     const videos = media.filter((m) => m.mimeType.startsWith('video/') || m.mimeType === 'image/gif').length;
-    if (videos > 0 && media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'X attaches one video or GIF alone, or up to four images.' });
+    if (videos > 0 && media.length > 1)
+      missing.push({ field: `value[${part}].image`, reason: 'X attaches one video or GIF alone, or up to four images.' });
     const parsed = settingsSchema.safeParse(settings);
     media.forEach((item, i) => {
       if (parsed.success && item.mimeType.startsWith('video/') && altText(parsed.data, item)) {
-        missing.push({ field: `settings.alt`, reason: `X takes descriptions for images and GIFs only; remove the one for the video (value[${part}].image[${i}]).` });
+        missing.push({
+          field: `settings.alt`,
+          reason: `X takes descriptions for images and GIFs only; remove the one for the video (value[${part}].image[${i}]).`,
+        });
       }
     });
     return missing;
@@ -240,8 +317,11 @@ export const xProvider: Provider = {
     due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
     async renew(ctx, now) {
       const config = xConfig(ctx.config);
-      if (!config.refreshToken) throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
-      return renewWithRefreshToken('X', { ...config, refreshToken: config.refreshToken }, (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now));
+      if (!config.refreshToken)
+        throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
+      return renewWithRefreshToken('X', { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
+        tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
+      );
     },
   },
   publish: send,

@@ -14,7 +14,9 @@ const LIGHT_RANGES: ReadonlyArray<readonly [number, number]> = [
 const URL_RE = /\b(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:\/[^\s<>"]*[^\s<>".,;:!?)\]'"])?/giu;
 /** Top-level domains common enough that X links a bare name ending in them (`example.com`); X knows them all, Herald the usual ones. */
 const COMMON_TLDS = new Set(
-  'com net org io co dev app ai me info biz edu gov us uk de fr es it nl eu ca au jp cn in br ru ch se no dk fi pl be at ly gl gg tv xyz news blog shop site online tech cloud page link live'.split(' '),
+  'com net org io co dev app ai me info biz edu gov us uk de fr es it nl eu ca au jp cn in br ru ch se no dk fi pl be at ly gl gg tv xyz news blog shop site online tech cloud page link live'.split(
+    ' ',
+  ),
 );
 
 const EMOJI_RE = /\p{Extended_Pictographic}/u;

@@ -41,16 +41,21 @@ describe('happy path against the fake', () => {
     expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(2);
   });
 
-  it('signs in again when the channel\'s configuration changes', async () => {
+  it("signs in again when the channel's configuration changes", async () => {
     const channelId = 'ch_same';
     await blueskyProvider.publish(providerContext(config(), { channelId }), publishInput());
     await blueskyProvider.publish(providerContext({ ...config(), identifier: fake.account.did }, { channelId }), publishInput());
-    expect(fake.calls('com.atproto.server.createSession').map((r) => JSON.parse(r.body.toString()).identifier)).toEqual([fake.account.handle, fake.account.did]);
+    expect(fake.calls('com.atproto.server.createSession').map((r) => JSON.parse(r.body.toString()).identifier)).toEqual([
+      fake.account.handle,
+      fake.account.did,
+    ]);
   });
 
   it('suggests mentions with the searchMentions tool', async () => {
     const result = await blueskyProvider.tools.searchMentions!.run(providerContext(config()), { q: 'bo' });
-    expect(result).toEqual({ actors: [{ did: 'did:plc:fakebob00000000000000000000', handle: 'bob.test', displayName: 'bob', avatar: null }] });
+    expect(result).toEqual({
+      actors: [{ did: 'did:plc:fakebob00000000000000000000', handle: 'bob.test', displayName: 'bob', avatar: null }],
+    });
     expect(fake.calls('app.bsky.actor.searchActorsTypeahead')[0]!.query.get('limit')).toBe('8');
   });
 });
@@ -60,7 +65,12 @@ describe('rate limits', () => {
     const reset = Math.floor(Date.now() / 1000) + 42;
     fake.on('com.atproto.repo.createRecord', () => ({
       status: 429,
-      headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset), 'ratelimit-policy': '5000;w=3600' },
+      headers: {
+        'ratelimit-limit': '5000',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(reset),
+        'ratelimit-policy': '5000;w=3600',
+      },
       body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
     }));
     const error = await failure(blueskyProvider.publish(providerContext(config()), publishInput()));
@@ -72,7 +82,11 @@ describe('rate limits', () => {
   });
 
   it('429 with Retry-After (seconds) is rate_limited with that delay', async () => {
-    fake.on('com.atproto.server.createSession', () => ({ status: 429, headers: { 'retry-after': '7' }, body: { error: 'RateLimitExceeded', message: 'Too many logins' } }));
+    fake.on('com.atproto.server.createSession', () => ({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { error: 'RateLimitExceeded', message: 'Too many logins' },
+    }));
     const error = await failure(blueskyProvider.publish(providerContext(config()), publishInput()));
     expect(error).toMatchObject({ kind: 'rate_limited', options: { retryAfterMs: 7000 } });
   });
@@ -80,7 +94,10 @@ describe('rate limits', () => {
 
 describe('server errors', () => {
   it.each([500, 502, 503])('%i on createRecord is transient (after checking the key holds no record)', async (status) => {
-    fake.on('com.atproto.repo.createRecord', () => ({ status, body: { error: 'InternalServerError', message: `upstream said ${status}` } }));
+    fake.on('com.atproto.repo.createRecord', () => ({
+      status,
+      body: { error: 'InternalServerError', message: `upstream said ${status}` },
+    }));
     const error = await failure(blueskyProvider.publish(providerContext(config()), publishInput()));
     expect(error).toMatchObject({ kind: 'transient', options: { status } });
     expect(fake.calls('com.atproto.repo.getRecord')).toHaveLength(1);
@@ -103,8 +120,11 @@ describe('server errors', () => {
     expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(0);
   });
 
-  it('400 InvalidRequest on createRecord is rejected with Bluesky\'s message', async () => {
-    fake.on('com.atproto.repo.createRecord', () => ({ status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes' } }));
+  it("400 InvalidRequest on createRecord is rejected with Bluesky's message", async () => {
+    fake.on('com.atproto.repo.createRecord', () => ({
+      status: 400,
+      body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes' },
+    }));
     const error = await failure(blueskyProvider.publish(providerContext(config()), publishInput()));
     expect(error.kind).toBe('rejected');
     expect(error.options.status).toBe(400);
@@ -118,12 +138,17 @@ describe('server errors', () => {
     expect(error).toMatchObject({ kind: 'rejected', options: { status: 400 } });
     expect(error.message).toMatch(/RecordNotFound/);
     await expect(blueskyProvider.comment(ctx, publishInput({ part: 1 }))).rejects.toMatchObject({ kind: 'rejected' });
-    await expect(blueskyProvider.comment(ctx, publishInput({ part: 1, parent: { id: 'https://bsky.app/profile/x/post/y' } }))).rejects.toMatchObject({ kind: 'rejected' });
+    await expect(
+      blueskyProvider.comment(ctx, publishInput({ part: 1, parent: { id: 'https://bsky.app/profile/x/post/y' } })),
+    ).rejects.toMatchObject({ kind: 'rejected' });
     expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(0);
   });
 
   it('413 on uploadBlob is rejected', async () => {
-    fake.on('com.atproto.repo.uploadBlob', () => ({ status: 413, body: { error: 'PayloadTooLarge', message: 'request entity too large' } }));
+    fake.on('com.atproto.repo.uploadBlob', () => ({
+      status: 413,
+      body: { error: 'PayloadTooLarge', message: 'request entity too large' },
+    }));
     const error = await failure(blueskyProvider.publish(providerContext(config()), publishInput({ media: [mediaItem(png(4, 4))] })));
     expect(error).toMatchObject({ kind: 'rejected', options: { status: 413 } });
   });
@@ -153,31 +178,40 @@ describe('sessions and credentials', () => {
     await blueskyProvider.publish(ctx, publishInput());
     fake.expireAccessTokens();
     fake.refresh.clear();
-    fake.on('com.atproto.repo.createRecord', (req, next) => (fake.access.has(req.token ?? '') ? next() : { status: 401, body: { error: 'ExpiredToken', message: 'Token has expired' } }));
+    fake.on('com.atproto.repo.createRecord', (req, next) =>
+      fake.access.has(req.token ?? '') ? next() : { status: 401, body: { error: 'ExpiredToken', message: 'Token has expired' } },
+    );
     await blueskyProvider.publish(ctx, publishInput({ text: 'after new login' }));
     expect(fake.calls('com.atproto.server.createSession')).toHaveLength(2);
     expect(fake.records.size).toBe(2);
   });
 
   it('an invalid app password (401 AuthenticationRequired) is auth', async () => {
-    const error = await failure(blueskyProvider.publish(providerContext({ ...config(), appPassword: 'zzzz-zzzz-zzzz-zzzz' }), publishInput()));
+    const error = await failure(
+      blueskyProvider.publish(providerContext({ ...config(), appPassword: 'zzzz-zzzz-zzzz-zzzz' }), publishInput()),
+    );
     expect(error).toMatchObject({ kind: 'auth', options: { status: 401 } });
     expect(error.message).toMatch(/Invalid identifier or password/);
   });
 
   it('a taken-down account (400 AccountTakedown) is auth', async () => {
-    fake.on('com.atproto.server.createSession', () => ({ status: 400, body: { error: 'AccountTakedown', message: 'Account has been taken down' } }));
+    fake.on('com.atproto.server.createSession', () => ({
+      status: 400,
+      body: { error: 'AccountTakedown', message: 'Account has been taken down' },
+    }));
     await expect(blueskyProvider.publish(providerContext(config()), publishInput())).rejects.toMatchObject({ kind: 'auth' });
   });
 
   it('a configuration that does not parse is auth (the channel needs reconnecting), before any request', async () => {
-    await expect(blueskyProvider.publish(providerContext({ ...config(), appPassword: 'my main password' }), publishInput())).rejects.toMatchObject({ kind: 'auth' });
+    await expect(
+      blueskyProvider.publish(providerContext({ ...config(), appPassword: 'my main password' }), publishInput()),
+    ).rejects.toMatchObject({ kind: 'auth' });
     expect(fake.requests).toHaveLength(0);
   });
 });
 
 describe('network failures', () => {
-  it('a createRecord that hangs past the timeout is unknown_outcome (and the provider\'s writes are idempotent)', async () => {
+  it("a createRecord that hangs past the timeout is unknown_outcome (and the provider's writes are idempotent)", async () => {
     fake.on('com.atproto.repo.createRecord', () => 'hang');
     const ctx = providerContext(config(), { outbound: { timeoutMs: 400 } });
     const input = publishInput();
@@ -203,7 +237,10 @@ describe('network failures', () => {
   });
 
   it('an answer over the size limit is not read into memory: transient for a read', async () => {
-    fake.on('com.atproto.server.getSession', () => ({ status: 200, body: { handle: 'alice.test', did: fake.account.did, padding: 'x'.repeat(3 * 1024 * 1024) } }));
+    fake.on('com.atproto.server.getSession', () => ({
+      status: 200,
+      body: { handle: 'alice.test', did: fake.account.did, padding: 'x'.repeat(3 * 1024 * 1024) },
+    }));
     const error = await failure(blueskyProvider.tools.whoami!.run(providerContext(config()), {}));
     expect(error.kind).toBe('transient');
     expect(error.message).toMatch(/larger than/);
@@ -214,7 +251,9 @@ describe('network failures', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await failure(blueskyProvider.publish(providerContext({ ...config(), service: `http://127.0.0.1:${port}` }), publishInput()));
+    const error = await failure(
+      blueskyProvider.publish(providerContext({ ...config(), service: `http://127.0.0.1:${port}` }), publishInput()),
+    );
     expect(error.kind).toBe('transient');
     expect(error.message).toMatch(/Could not reach Bluesky/);
   });

@@ -8,16 +8,37 @@ import { blueskyProvider } from '../../../src/providers/bluesky/bluesky.provider
 import { clearBlueskySessions } from '../../../src/providers/bluesky/bluesky.client.ts';
 import { recordKeyFor } from '../../../src/providers/bluesky/record-key.ts';
 import { ProviderError, type PublishedRef } from '../../../src/providers/provider.ts';
-import { closeOutboundClients, createAccount, mediaItem, png, providerContext, publishInput, startPdsPeer, xrpc, type PdsAccount, type PdsPeer } from './helpers.ts';
+import {
+  closeOutboundClients,
+  createAccount,
+  mediaItem,
+  png,
+  providerContext,
+  publishInput,
+  startPdsPeer,
+  xrpc,
+  type PdsAccount,
+  type PdsPeer,
+} from './helpers.ts';
 import { processBudget } from '../../helpers/process.ts';
 import { NO_PLATFORM_APPS } from '../../helpers/providers.ts';
 
-type Facet = { index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri?: string; did?: string; tag?: string }> };
+type Facet = {
+  index: { byteStart: number; byteEnd: number };
+  features: Array<{ $type: string; uri?: string; did?: string; tag?: string }>;
+};
 type PostRecord = {
   text: string;
   facets?: Facet[];
   reply?: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } };
-  embed?: { $type: string; images: Array<{ alt: string; aspectRatio?: { width: number; height: number }; image: { ref: { $link: string }; mimeType: string; size: number } }> };
+  embed?: {
+    $type: string;
+    images: Array<{
+      alt: string;
+      aspectRatio?: { width: number; height: number };
+      image: { ref: { $link: string }; mimeType: string; size: number };
+    }>;
+  };
   langs?: string[];
   labels?: { values: Array<{ val: string }> };
 };
@@ -29,10 +50,13 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
   let alice: PdsAccount;
   let bob: PdsAccount;
 
-  beforeAll(async () => {
-    peer = await startPdsPeer();
-    [alice, bob] = await Promise.all([createAccount(peer.pds, 'alice'), createAccount(peer.pds, 'bob')]);
-  }, processBudget(1, 30_000));
+  beforeAll(
+    async () => {
+      peer = await startPdsPeer();
+      [alice, bob] = await Promise.all([createAccount(peer.pds, 'alice'), createAccount(peer.pds, 'bob')]);
+    },
+    processBudget(1, 30_000),
+  );
   afterAll(async () => {
     await closeOutboundClients();
     await peer?.stop();
@@ -51,18 +75,23 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
   }
 
   async function listPosts(did: string): Promise<Array<{ uri: string; cid: string; value: PostRecord }>> {
-    const answer = await xrpc<{ records: Array<{ uri: string; cid: string; value: PostRecord }> }>(peer.pds, 'com.atproto.repo.listRecords', {
-      query: { repo: did, collection: 'app.bsky.feed.post', limit: '100' },
-    });
+    const answer = await xrpc<{ records: Array<{ uri: string; cid: string; value: PostRecord }> }>(
+      peer.pds,
+      'com.atproto.repo.listRecords',
+      {
+        query: { repo: did, collection: 'app.bsky.feed.post', limit: '100' },
+      },
+    );
     expect(answer.status).toBe(200);
     return answer.data.records;
   }
 
   /** The UTF-8 bytes of `text` a facet covers. */
-  const covered = (text: string, facet: Facet) => Buffer.from(text, 'utf8').subarray(facet.index.byteStart, facet.index.byteEnd).toString('utf8');
+  const covered = (text: string, facet: Facet) =>
+    Buffer.from(text, 'utf8').subarray(facet.index.byteStart, facet.index.byteEnd).toString('utf8');
 
   describe('happy path', () => {
-    it('publishes a post with a link, a mention and two images, as a record under the part\'s own key', async () => {
+    it("publishes a post with a link, a mention and two images, as a record under the part's own key", async () => {
       const ctx = providerContext(configOf(alice));
       const first = png(40, 20, [10, 120, 200]);
       const second = png(16, 32, [250, 200, 0]);
@@ -89,7 +118,10 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       const features = (post.value.facets ?? []).map((f) => ({ text: covered(post.value.text, f), feature: f.features[0] }));
       expect(features).toEqual(
         expect.arrayContaining([
-          { text: 'https://herald.example/notes?v=2', feature: { $type: 'app.bsky.richtext.facet#link', uri: 'https://herald.example/notes?v=2' } },
+          {
+            text: 'https://herald.example/notes?v=2',
+            feature: { $type: 'app.bsky.richtext.facet#link', uri: 'https://herald.example/notes?v=2' },
+          },
           { text: `@${bob.handle}`, feature: { $type: 'app.bsky.richtext.facet#mention', did: bob.did } },
           { text: '#herald', feature: { $type: 'app.bsky.richtext.facet#tag', tag: 'herald' } },
         ]),
@@ -148,7 +180,10 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       const ctx = providerContext(configOf(alice));
       const postId = randomUUID();
       const root = await blueskyProvider.publish(ctx, publishInput({ postId, text: 'Root' }));
-      const one = await blueskyProvider.comment(ctx, publishInput({ postId, part: 1, text: 'One', root: { id: root.id }, parent: { id: root.id } }));
+      const one = await blueskyProvider.comment(
+        ctx,
+        publishInput({ postId, part: 1, text: 'One', root: { id: root.id }, parent: { id: root.id } }),
+      );
       // No root at all: taken from the parent's own reply.root.
       const two = await blueskyProvider.comment(ctx, publishInput({ postId, part: 2, text: 'Two', parent: { id: one.id } }));
       const rootRef = { uri: root.id, cid: root.meta!.cid };
@@ -185,7 +220,9 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       const ctx = providerContext(configOf(alice));
       const exactly = 'e\u0301'.repeat(300); // 600 code points, 900 bytes, 300 graphemes
       expect(blueskyProvider.countText(exactly)).toBe(300);
-      expect(blueskyProvider.validate({ text: exactly, media: [], settings: {}, part: 0, config: {}, platformApps: NO_PLATFORM_APPS })).toEqual([]);
+      expect(
+        blueskyProvider.validate({ text: exactly, media: [], settings: {}, part: 0, config: {}, platformApps: NO_PLATFORM_APPS }),
+      ).toEqual([]);
       const ref = await blueskyProvider.publish(ctx, publishInput({ text: exactly }));
       expect((await getPost(ref)).value.text).toBe(exactly);
 
@@ -193,7 +230,11 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       await expect(blueskyProvider.publish(ctx, publishInput({ text: tooLong }))).rejects.toMatchObject({ kind: 'rejected' });
       const direct = await xrpc<{ error: string }>(peer.pds, 'com.atproto.repo.createRecord', {
         token: alice.accessJwt,
-        body: { repo: alice.did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text: tooLong, createdAt: new Date().toISOString() } },
+        body: {
+          repo: alice.did,
+          collection: 'app.bsky.feed.post',
+          record: { $type: 'app.bsky.feed.post', text: tooLong, createdAt: new Date().toISOString() },
+        },
       });
       expect(direct.status).toBe(400);
       expect(direct.data.error).toBe('InvalidRequest');
@@ -201,8 +242,13 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
 
     it('runs its tools: resolveHandle and whoami', async () => {
       const ctx = providerContext(configOf(alice));
-      await expect(blueskyProvider.tools.resolveHandle!.run(ctx, { handle: `@${bob.handle}` })).resolves.toEqual({ handle: bob.handle, did: bob.did });
-      await expect(blueskyProvider.tools.resolveHandle!.run(ctx, { handle: 'nobody-here.test' })).rejects.toMatchObject({ kind: 'rejected' });
+      await expect(blueskyProvider.tools.resolveHandle!.run(ctx, { handle: `@${bob.handle}` })).resolves.toEqual({
+        handle: bob.handle,
+        did: bob.did,
+      });
+      await expect(blueskyProvider.tools.resolveHandle!.run(ctx, { handle: 'nobody-here.test' })).rejects.toMatchObject({
+        kind: 'rejected',
+      });
       await expect(blueskyProvider.tools.whoami!.run(ctx, {})).resolves.toEqual({ did: alice.did, handle: alice.handle, active: true });
     });
 
@@ -234,8 +280,14 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       const proxy = http.createServer(async (req, res) => {
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-        const upstream = await fetch(new URL(req.url!, peer.pds), { method: req.method, headers, ...(chunks.length && { body: Buffer.concat(chunks) }) });
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+        ) as Record<string, string>;
+        const upstream = await fetch(new URL(req.url!, peer.pds), {
+          method: req.method,
+          headers,
+          ...(chunks.length && { body: Buffer.concat(chunks) }),
+        });
         let body = Buffer.from(await upstream.arrayBuffer());
         if (req.url!.includes('com.atproto.repo.createRecord') && dropped === 0) {
           dropped++;
@@ -248,7 +300,10 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
           delete json.didDoc;
           body = Buffer.from(JSON.stringify(json));
         }
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'content-length': body.byteLength });
+        res.writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          'content-length': body.byteLength,
+        });
         res.end(body);
       });
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -281,11 +336,14 @@ describe.skipIf(skip)('bluesky provider against the reference PDS', () => {
       await expect(blueskyProvider.publish(ctx, publishInput())).rejects.toMatchObject({ kind: 'auth' });
     });
 
-    it('an image whose bytes are over Bluesky\'s limit is rejected before it is uploaded', async () => {
+    it("an image whose bytes are over Bluesky's limit is rejected before it is uploaded", async () => {
       const ctx = providerContext(configOf(alice));
       // Declared small (so validate passes) but the bytes read are over Bluesky's limit.
       const big = mediaItem(Buffer.concat([png(8, 8), Buffer.alloc(1_000_100)]), { size: 1000 });
-      await expect(blueskyProvider.publish(ctx, publishInput({ media: [big] }))).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/1,?000,?000 bytes/) });
+      await expect(blueskyProvider.publish(ctx, publishInput({ media: [big] }))).rejects.toMatchObject({
+        kind: 'rejected',
+        message: expect.stringMatching(/1,?000,?000 bytes/),
+      });
     });
   });
 });

@@ -6,7 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { FakeHttpServer, sendReply, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 import { cidFor } from './helpers.ts';
 
-export type FakeRequest = { method: string; nsid: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; token: string | undefined };
+export type FakeRequest = {
+  method: string;
+  nsid: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  token: string | undefined;
+};
 export type FakeAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'destroy';
 export type FakeHandler = (req: FakeRequest, next: () => FakeAnswer) => FakeAnswer;
 
@@ -40,7 +47,14 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
   protected serve(call: FakeCall, res: http.ServerResponse): void {
     const nsid = call.path.replace(/^\/xrpc\//, '');
     const auth = call.headers.authorization;
-    const request: FakeRequest = { method: call.method, nsid, query: call.url.searchParams, headers: call.headers, body: call.raw, token: auth?.replace(/^Bearer /, '') };
+    const request: FakeRequest = {
+      method: call.method,
+      nsid,
+      query: call.url.searchParams,
+      headers: call.headers,
+      body: call.raw,
+      token: auth?.replace(/^Bearer /, ''),
+    };
     this.requests.push(request);
     const override = this.overrides.get(nsid);
     const answer = override ? override(request, () => this.answer(request)) : this.answer(request);
@@ -84,9 +98,24 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
         return did ? { status: 200, body: { did } } : invalid('Unable to resolve handle');
       }
       case 'com.atproto.repo.uploadBlob':
-        return { status: 200, body: { blob: { $type: 'blob', ref: { $link: cidFor(req.body, 0x55) }, mimeType: String(req.headers['content-type']), size: req.body.byteLength } } };
+        return {
+          status: 200,
+          body: {
+            blob: {
+              $type: 'blob',
+              ref: { $link: cidFor(req.body, 0x55) },
+              mimeType: String(req.headers['content-type']),
+              size: req.body.byteLength,
+            },
+          },
+        };
       case 'com.atproto.repo.createRecord': {
-        const { repo, collection, rkey, record } = json() as { repo: string; collection: string; rkey?: string; record: Record<string, unknown> };
+        const { repo, collection, rkey, record } = json() as {
+          repo: string;
+          collection: string;
+          rkey?: string;
+          record: Record<string, unknown>;
+        };
         if (repo !== this.account.did) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Bad repo' } };
         const key = rkey ?? randomUUID();
         // The reference PDS answers a taken key with a 500 (the MST refuses the duplicate).
@@ -94,7 +123,10 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
         const uri = `at://${repo}/${collection}/${key}`;
         const cid = cidFor(JSON.stringify(record));
         this.records.set(key, { uri, cid, value: record });
-        return { status: 200, body: { uri, cid, commit: { cid: cidFor(`commit-${key}`), rev: '3n2sbm6qlmc2u' }, validationStatus: 'valid' } };
+        return {
+          status: 200,
+          body: { uri, cid, commit: { cid: cidFor(`commit-${key}`), rev: '3n2sbm6qlmc2u' }, validationStatus: 'valid' },
+        };
       }
       case 'com.atproto.repo.getRecord': {
         const found = this.records.get(req.query.get('rkey') ?? '');
@@ -103,7 +135,9 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
       case 'app.bsky.actor.searchActorsTypeahead': {
         const q = (req.query.get('q') ?? '').toLowerCase();
         const all = [[this.account.handle, this.account.did] as const, ...this.others.entries()];
-        const actors = all.filter(([handle]) => handle.startsWith(q)).map(([handle, did]) => ({ did, handle, displayName: handle.split('.')[0] }));
+        const actors = all
+          .filter(([handle]) => handle.startsWith(q))
+          .map(([handle, did]) => ({ did, handle, displayName: handle.split('.')[0] }));
         return { status: 200, body: { actors: actors.slice(0, Number(req.query.get('limit') ?? 10)) } };
       }
       default:

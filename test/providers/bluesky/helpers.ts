@@ -29,7 +29,12 @@ export function png(width: number, height: number, rgb: [number, number, number]
   const row = Buffer.alloc(1 + width * 3);
   for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function mediaItem(bytes: Buffer, options: Partial<Omit<PublishMedia, 'read'>> = {}): PublishMedia {
@@ -54,7 +59,10 @@ export function publishInput(overrides: Partial<PublishInput> = {}): PublishInpu
 const clients: OutboundClient[] = [];
 
 /** A context for one channel; the outbound client lets loopback through (the peers are on 127.0.0.1). */
-export function providerContext(config: Record<string, unknown>, options: { channelId?: string; outbound?: OutboundOptions; signal?: AbortSignal; platformApps?: PlatformApps } = {}): ProviderContext {
+export function providerContext(
+  config: Record<string, unknown>,
+  options: { channelId?: string; outbound?: OutboundOptions; signal?: AbortSignal; platformApps?: PlatformApps } = {},
+): ProviderContext {
   const outbound = createOutboundClient({ allowLoopback: true, ...options.outbound });
   clients.push(outbound);
   return {
@@ -99,9 +107,15 @@ export function peerInstalled(): boolean {
 /** Starts peers/bluesky-pds/start.js as a child process and waits for its JSON line. */
 export async function startPdsPeer(): Promise<PdsPeer> {
   if (!peerInstalled()) {
-    throw new Error('The Bluesky PDS test peer is not installed: run `npm ci --prefix peers/bluesky-pds` (or set HERALD_SKIP_BLUESKY_PEER=1 to skip these tests).');
+    throw new Error(
+      'The Bluesky PDS test peer is not installed: run `npm ci --prefix peers/bluesky-pds` (or set HERALD_SKIP_BLUESKY_PEER=1 to skip these tests).',
+    );
   }
-  const child: ChildProcess = spawn(process.execPath, ['start.js', '--exit-with-stdin'], { cwd: PEER_DIR, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LOG_ENABLED: 'false' } });
+  const child: ChildProcess = spawn(process.execPath, ['start.js', '--exit-with-stdin'], {
+    cwd: PEER_DIR,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_ENABLED: 'false' },
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = await new Promise<{ pds: string; plc: string; adminPassword: string }>((resolve, reject) => {
@@ -158,9 +172,14 @@ export type PdsAccount = { handle: string; did: string; password: string; appPas
 export async function createAccount(pds: string, name: string): Promise<PdsAccount> {
   const handle = `${name}-${randomUUID().slice(0, 8)}.test`;
   const password = `pw-${randomUUID()}`;
-  const created = await xrpc<{ did: string; accessJwt: string }>(pds, 'com.atproto.server.createAccount', { body: { handle, email: `${handle}@example.test`, password } });
+  const created = await xrpc<{ did: string; accessJwt: string }>(pds, 'com.atproto.server.createAccount', {
+    body: { handle, email: `${handle}@example.test`, password },
+  });
   if (created.status !== 200) throw new Error(`createAccount failed: ${JSON.stringify(created.data)}`);
-  const app = await xrpc<{ password: string }>(pds, 'com.atproto.server.createAppPassword', { body: { name: 'herald' }, token: created.data.accessJwt });
+  const app = await xrpc<{ password: string }>(pds, 'com.atproto.server.createAppPassword', {
+    body: { name: 'herald' },
+    token: created.data.accessJwt,
+  });
   if (app.status !== 200) throw new Error(`createAppPassword failed: ${JSON.stringify(app.data)}`);
   return { handle, did: created.data.did, password, appPassword: app.data.password, accessJwt: created.data.accessJwt };
 }

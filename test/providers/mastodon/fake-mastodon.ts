@@ -42,7 +42,10 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   readonly accounts = new Map<string, { id: string; username: string; display_name: string; avatar: string }>();
   readonly tokens = new Map<string, string>();
   readonly statuses: FakeStatus[] = [];
-  readonly media = new Map<string, { id: string; type: string; description: string | null; polls: number; size: number; account: string }>();
+  readonly media = new Map<
+    string,
+    { id: string; type: string; description: string | null; polls: number; size: number; account: string }
+  >();
   #codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; account: string }>();
   #idempotency = new Map<string, FakeStatus>();
   #next = 1000;
@@ -88,7 +91,9 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   protected async serve(call: FakeCall): Promise<Answer> {
     const { fields, files } = await parseBody(call);
     const body = { ...Object.fromEntries(call.url.searchParams), ...fields };
-    return this.scripted.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers);
+    return (
+      this.scripted.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers)
+    );
   }
 
   #account(headers: http.IncomingHttpHeaders): string | undefined {
@@ -98,17 +103,34 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
 
   #publicAccount(id: string) {
     const a = this.accounts.get(id)!;
-    return { id: a.id, username: a.username, acct: a.username, display_name: a.display_name, avatar: a.avatar, url: `${this.url}/@${a.username}` };
+    return {
+      id: a.id,
+      username: a.username,
+      acct: a.username,
+      display_name: a.display_name,
+      avatar: a.avatar,
+      url: `${this.url}/@${a.username}`,
+    };
   }
 
   #route(method: string, path: string, body: Record<string, unknown>, files: Map<string, File>, headers: http.IncomingHttpHeaders): Answer {
     const unauthorized: Answer = { status: 401, body: { error: 'The access token is invalid' } };
     if (method === 'POST' && path === '/api/v1/apps') {
-      if (!body.client_name || !body.redirect_uris) return { status: 422, body: { error: 'Validation failed: Name can\'t be blank, Redirect URI can\'t be blank' } };
+      if (!body.client_name || !body.redirect_uris)
+        return { status: 422, body: { error: "Validation failed: Name can't be blank, Redirect URI can't be blank" } };
       const clientId = `cid_${randomBytes(8).toString('hex')}`;
       const secret = `csec_${randomBytes(16).toString('hex')}`;
       this.apps.set(clientId, { client_secret: secret, redirect_uri: String(body.redirect_uris), scopes: String(body.scopes ?? 'read') });
-      return { status: 200, body: { id: String(this.#next++), name: body.client_name, redirect_uri: body.redirect_uris, client_id: clientId, client_secret: secret } };
+      return {
+        status: 200,
+        body: {
+          id: String(this.#next++),
+          name: body.client_name,
+          redirect_uri: body.redirect_uris,
+          client_id: clientId,
+          client_secret: secret,
+        },
+      };
     }
     if (method === 'GET' && path === '/oauth/authorize') {
       const app = this.apps.get(String(body.client_id));
@@ -117,7 +139,12 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
       const granted = app.scopes.split(' ');
       if (!requested.every((s) => granted.includes(s))) return { status: 400, body: { error: 'invalid_scope' } };
       const code = `code_${randomBytes(8).toString('hex')}`;
-      this.#codes.set(code, { clientId: String(body.client_id), redirectUri: String(body.redirect_uri), challenge: body.code_challenge ? String(body.code_challenge) : null, account: this.signedIn });
+      this.#codes.set(code, {
+        clientId: String(body.client_id),
+        redirectUri: String(body.redirect_uri),
+        challenge: body.code_challenge ? String(body.code_challenge) : null,
+        account: this.signedIn,
+      });
       const back = new URL(app.redirect_uri);
       back.searchParams.set('code', code);
       if (body.state) back.searchParams.set('state', String(body.state));
@@ -126,28 +153,52 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
     if (method === 'POST' && path === '/oauth/token') {
       const grant = this.#codes.get(String(body.code));
       const app = this.apps.get(String(body.client_id));
-      if (!app || app.client_secret !== body.client_secret) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client.' } };
+      if (!app || app.client_secret !== body.client_secret)
+        return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client.' } };
       if (!grant || grant.clientId !== body.client_id || grant.redirectUri !== body.redirect_uri) {
-        return { status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.' } };
+        return {
+          status: 400,
+          body: {
+            error: 'invalid_grant',
+            error_description:
+              'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+          },
+        };
       }
-      if (grant.challenge && createHash('sha256').update(String(body.code_verifier ?? '')).digest('base64url') !== grant.challenge) return { status: 400, body: { error: 'invalid_grant', error_description: 'PKCE verification failed.' } };
+      if (
+        grant.challenge &&
+        createHash('sha256')
+          .update(String(body.code_verifier ?? ''))
+          .digest('base64url') !== grant.challenge
+      )
+        return { status: 400, body: { error: 'invalid_grant', error_description: 'PKCE verification failed.' } };
       this.#codes.delete(String(body.code));
       return { status: 200, body: { access_token: this.tokenFor(grant.account), token_type: 'Bearer', scope: app.scopes, created_at: 0 } };
     }
     if (method === 'GET' && path === '/api/v2/instance') {
-      return { status: 200, body: { domain: this.host, configuration: { statuses: { max_characters: this.maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 } } } };
+      return {
+        status: 200,
+        body: {
+          domain: this.host,
+          configuration: { statuses: { max_characters: this.maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 } },
+        },
+      };
     }
     const account = this.#account(headers);
-    if (method === 'GET' && path === '/api/v1/accounts/verify_credentials') return account ? { status: 200, body: this.#publicAccount(account) } : unauthorized;
+    if (method === 'GET' && path === '/api/v1/accounts/verify_credentials')
+      return account ? { status: 200, body: this.#publicAccount(account) } : unauthorized;
     if (method === 'POST' && path === '/api/v2/media') {
       if (!account) return unauthorized;
       const file = files.get('file');
-      if (!file) return { status: 422, body: { error: 'Validation failed: File can\'t be blank' } };
+      if (!file) return { status: 422, body: { error: "Validation failed: File can't be blank" } };
       const id = String(this.#next++);
       const type = file.type.startsWith('video/') ? 'video' : 'image';
       this.media.set(id, { id, type, description: body.description ? String(body.description) : null, polls: 0, size: file.size, account });
       const ready = this.processingPolls === 0;
-      return { status: ready ? 200 : 202, body: { id, type, url: ready ? `${this.url}/media/${id}` : null, description: body.description ?? null } };
+      return {
+        status: ready ? 200 : 202,
+        body: { id, type, url: ready ? `${this.url}/media/${id}` : null, description: body.description ?? null },
+      };
     }
     const mediaMatch = /^\/api\/v1\/media\/(\d+)$/.exec(path);
     if (method === 'GET' && mediaMatch) {
@@ -156,7 +207,10 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
       if (!media || media.account !== account) return { status: 404, body: { error: 'Record not found' } };
       media.polls += 1;
       const ready = media.polls > this.processingPolls;
-      return { status: ready ? 200 : 206, body: { id: media.id, type: media.type, url: ready ? `${this.url}/media/${media.id}` : null, description: media.description } };
+      return {
+        status: ready ? 200 : 206,
+        body: { id: media.id, type: media.type, url: ready ? `${this.url}/media/${media.id}` : null, description: media.description },
+      };
     }
     if (method === 'POST' && path === '/api/v1/statuses') return account ? this.#postStatus(account, body, headers) : unauthorized;
     return { status: 404, body: { error: 'Record not found' } };
@@ -170,20 +224,23 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
     }
     const text = String(body.status ?? '');
     const mediaIds = (body.media_ids as string[] | undefined) ?? [];
-    if (!text.trim() && mediaIds.length === 0) return { status: 422, body: { error: 'Validation failed: Text can\'t be blank' } };
+    if (!text.trim() && mediaIds.length === 0) return { status: 422, body: { error: "Validation failed: Text can't be blank" } };
     const spoiler = String(body.spoiler_text ?? '');
-    if (countLikeMastodon(text) + countLikeMastodon(spoiler) > this.maxCharacters) return { status: 422, body: { error: `Validation failed: Text character limit of ${this.maxCharacters} exceeded` } };
+    if (countLikeMastodon(text) + countLikeMastodon(spoiler) > this.maxCharacters)
+      return { status: 422, body: { error: `Validation failed: Text character limit of ${this.maxCharacters} exceeded` } };
     const attachments = [];
     for (const id of mediaIds) {
       const media = this.media.get(id);
       if (!media || media.account !== account) return { status: 422, body: { error: 'Validation failed: Media attachments are invalid' } };
-      if (media.polls <= this.processingPolls && this.processingPolls > 0) return { status: 422, body: { error: 'Cannot attach files that have not finished processing. Try again in a moment!' } };
+      if (media.polls <= this.processingPolls && this.processingPolls > 0)
+        return { status: 422, body: { error: 'Cannot attach files that have not finished processing. Try again in a moment!' } };
       attachments.push({ id, type: media.type, url: `${this.url}/media/${id}`, description: media.description });
     }
     const replyTo = body.in_reply_to_id ? String(body.in_reply_to_id) : null;
     if (replyTo && !this.find(replyTo)) return { status: 404, body: { error: 'Record not found' } };
     const visibility = String(body.visibility ?? 'public');
-    if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) return { status: 422, body: { error: 'Validation failed: Visibility is not included in the list' } };
+    if (!['public', 'unlisted', 'private', 'direct'].includes(visibility))
+      return { status: 422, body: { error: 'Validation failed: Visibility is not included in the list' } };
     const id = String(this.#next++);
     const { username } = this.accounts.get(account)!;
     const status: FakeStatus = {

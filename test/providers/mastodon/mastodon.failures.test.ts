@@ -29,14 +29,18 @@ const onStatuses = (answer: { status: number; body: unknown; headers?: Record<st
 
 describe('error mapping', () => {
   it('429 is rate_limited until X-RateLimit-Reset', async () => {
-    onStatuses({ status: 429, body: { error: 'Too many requests' }, headers: { 'x-ratelimit-reset': new Date(Date.now() + 60_000).toISOString() } });
+    onStatuses({
+      status: 429,
+      body: { error: 'Too many requests' },
+      headers: { 'x-ratelimit-reset': new Date(Date.now() + 60_000).toISOString() },
+    });
     const error = await providerFailure(mastodonProvider.publish(ctx(), publishInput()));
     expect(error.kind).toBe('rate_limited');
     expect(error.options.retryAfterMs).toBeGreaterThan(50_000);
     expect(error.options.retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
-  it('5xx is transient, 401/403 auth, 422 rejected with the instance\'s reason', async () => {
+  it("5xx is transient, 401/403 auth, 422 rejected with the instance's reason", async () => {
     onStatuses({ status: 503, body: { error: 'Service unavailable' } });
     expect((await providerFailure(mastodonProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
     fake.reset();
@@ -48,7 +52,9 @@ describe('error mapping', () => {
     expect(rejected).toMatchObject({ kind: 'rejected', options: { status: 422 } });
     expect(rejected.message).toContain('Text character limit');
     fake.reset();
-    const revoked = await providerFailure(mastodonProvider.publish(providerContext({ instance: fake.url, accessToken: 'tok_revoked_revoked_revoked' }), publishInput()));
+    const revoked = await providerFailure(
+      mastodonProvider.publish(providerContext({ instance: fake.url, accessToken: 'tok_revoked_revoked_revoked' }), publishInput()),
+    );
     expect(revoked.kind).toBe('auth');
   });
 

@@ -8,7 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
-export type FakeLinkedInPost = { id: string; author: string; commentary: string; visibility: string; content: Record<string, unknown> | null; comments: Array<{ id: string; actor: string; text: string; image: string | null }> };
+export type FakeLinkedInPost = {
+  id: string;
+  author: string;
+  commentary: string;
+  visibility: string;
+  content: Record<string, unknown> | null;
+  comments: Array<{ id: string; actor: string; text: string; image: string | null }>;
+};
 type Member = { sub: string; name: string };
 
 export class FakeLinkedIn extends FakeServer {
@@ -22,7 +29,9 @@ export class FakeLinkedIn extends FakeServer {
   signedIn: Member = { sub: 'abc123XYZ', name: 'Lena Linked' };
   /** Pages (organization ids) each member administers. */
   readonly admins = new Map<string, string[]>([['abc123XYZ', ['5515715']]]);
-  readonly organizations = new Map<string, { localizedName: string; vanityName: string }>([['5515715', { localizedName: 'Herald Inc', vanityName: 'herald-inc' }]]);
+  readonly organizations = new Map<string, { localizedName: string; vanityName: string }>([
+    ['5515715', { localizedName: 'Herald Inc', vanityName: 'herald-inc' }],
+  ]);
   readonly posts: FakeLinkedInPost[] = [];
   readonly images = new Map<string, { owner: string; bytes: number; uploaded: boolean }>();
   /** Videos: the parts' ETags as uploaded, whether finalized, and status checks so far. */
@@ -48,7 +57,15 @@ export class FakeLinkedIn extends FakeServer {
     const refresh = `AQX${randomBytes(16).toString('hex')}`;
     this.#access.set(access, member);
     if (this.issueRefreshTokens) this.#refresh.set(refresh, member);
-    return { status: 200, body: { access_token: access, expires_in: this.expiresIn, scope: 'openid,profile,w_member_social', ...(this.issueRefreshTokens && { refresh_token: refresh, refresh_token_expires_in: 31_536_000 }) } };
+    return {
+      status: 200,
+      body: {
+        access_token: access,
+        expires_in: this.expiresIn,
+        scope: 'openid,profile,w_member_social',
+        ...(this.issueRefreshTokens && { refresh_token: refresh, refresh_token_expires_in: 31_536_000 }),
+      },
+    };
   }
 
   protected async handle(req: FakeRequest): Promise<FakeAnswer> {
@@ -64,16 +81,22 @@ export class FakeLinkedIn extends FakeServer {
     }
     if (req.method === 'POST' && req.path === '/oauth/v2/accessToken') {
       const f = req.form;
-      if (f.get('client_id') !== this.clientId || f.get('client_secret') !== this.clientSecret) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+      if (f.get('client_id') !== this.clientId || f.get('client_secret') !== this.clientSecret)
+        return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
       if (f.get('grant_type') === 'authorization_code') {
         const code = this.#codes.get(f.get('code') ?? '');
         this.#codes.delete(f.get('code') ?? '');
-        if (!code || code.redirectUri !== f.get('redirect_uri')) return { status: 400, body: { error: 'invalid_request', error_description: 'Unable to retrieve access token: authorization code not found' } };
+        if (!code || code.redirectUri !== f.get('redirect_uri'))
+          return {
+            status: 400,
+            body: { error: 'invalid_request', error_description: 'Unable to retrieve access token: authorization code not found' },
+          };
         return this.#issue(code.member);
       }
       if (f.get('grant_type') === 'refresh_token') {
         const member = this.#refresh.get(f.get('refresh_token') ?? '');
-        if (!member || this.refuseRefresh) return { status: 400, body: { error: 'invalid_request', error_description: 'The provided refresh token is invalid or expired' } };
+        if (!member || this.refuseRefresh)
+          return { status: 400, body: { error: 'invalid_request', error_description: 'The provided refresh token is invalid or expired' } };
         this.refreshes++;
         return this.#issue(member);
       }
@@ -96,27 +119,57 @@ export class FakeLinkedIn extends FakeServer {
       return { status: 201, headers: { etag: `"${randomBytes(4).toString('hex')}"` } };
     }
     const member = this.#access.get(bearer(req) ?? '');
-    if (!member) return { status: 401, body: { status: 401, serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN', message: 'Invalid access token' } };
-    if (req.method === 'GET' && req.path === '/v2/userinfo') return { status: 200, body: { sub: member.sub, name: member.name, given_name: member.name.split(' ')[0], picture: 'https://media.licdn.com/dms/image/a.jpg' } };
-    if (req.path.startsWith('/rest/') && (req.headers['linkedin-version'] !== '202510' || req.headers['x-restli-protocol-version'] !== '2.0.0')) {
+    if (!member)
+      return { status: 401, body: { status: 401, serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN', message: 'Invalid access token' } };
+    if (req.method === 'GET' && req.path === '/v2/userinfo')
+      return {
+        status: 200,
+        body: {
+          sub: member.sub,
+          name: member.name,
+          given_name: member.name.split(' ')[0],
+          picture: 'https://media.licdn.com/dms/image/a.jpg',
+        },
+      };
+    if (
+      req.path.startsWith('/rest/') &&
+      (req.headers['linkedin-version'] !== '202510' || req.headers['x-restli-protocol-version'] !== '2.0.0')
+    ) {
       return { status: 426, body: { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version is not active' } };
     }
     if (req.method === 'GET' && req.path === '/rest/organizationAcls') {
       const pages = this.admins.get(member.sub) ?? [];
-      return { status: 200, body: { elements: pages.map((p) => ({ organization: `urn:li:organization:${p}`, role: 'ADMINISTRATOR', state: 'APPROVED', roleAssignee: `urn:li:person:${member.sub}` })), paging: { count: 100, start: 0 } } };
+      return {
+        status: 200,
+        body: {
+          elements: pages.map((p) => ({
+            organization: `urn:li:organization:${p}`,
+            role: 'ADMINISTRATOR',
+            state: 'APPROVED',
+            roleAssignee: `urn:li:person:${member.sub}`,
+          })),
+          paging: { count: 100, start: 0 },
+        },
+      };
     }
     const org = /^\/rest\/organizations\/(\d+)$/.exec(req.path);
     if (req.method === 'GET' && org) {
       const found = this.organizations.get(org[1]!);
-      return found ? { status: 200, body: { id: Number(org[1]), ...found } } : { status: 404, body: { status: 404, message: 'Organization not found' } };
+      return found
+        ? { status: 200, body: { id: Number(org[1]), ...found } }
+        : { status: 404, body: { status: 404, message: 'Organization not found' } };
     }
-    const canAct = (urn: string) => urn === `urn:li:person:${member.sub}` || (this.admins.get(member.sub) ?? []).some((p) => urn === `urn:li:organization:${p}`);
+    const canAct = (urn: string) =>
+      urn === `urn:li:person:${member.sub}` || (this.admins.get(member.sub) ?? []).some((p) => urn === `urn:li:organization:${p}`);
     if (req.method === 'POST' && req.path === '/rest/images' && req.query.get('action') === 'initializeUpload') {
       const owner = String((req.json.initializeUploadRequest as { owner?: string } | undefined)?.owner);
       if (!canAct(owner)) return { status: 403, body: { status: 403, message: `Not enough permissions to upload for ${owner}` } };
       const image = `urn:li:image:C4E${this.#id()}`;
       this.images.set(image, { owner, bytes: 0, uploaded: false });
-      return { status: 200, body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/${encodeURIComponent(image)}`, image } } };
+      return {
+        status: 200,
+        body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/${encodeURIComponent(image)}`, image } },
+      };
     }
     if (req.method === 'POST' && req.path === '/rest/videos' && req.query.get('action') === 'initializeUpload') {
       const request = req.json.initializeUploadRequest as { owner: string; fileSizeBytes: number };
@@ -125,15 +178,23 @@ export class FakeLinkedIn extends FakeServer {
       const partSize = 4 * 1024 * 1024;
       const instructions = [];
       for (let first = 0, i = 0; first < request.fileSizeBytes; first += partSize, i++) {
-        instructions.push({ uploadUrl: `${this.url}/video-upload/${encodeURIComponent(video)}/${i}`, firstByte: first, lastByte: Math.min(request.fileSizeBytes, first + partSize) - 1 });
+        instructions.push({
+          uploadUrl: `${this.url}/video-upload/${encodeURIComponent(video)}/${i}`,
+          firstByte: first,
+          lastByte: Math.min(request.fileSizeBytes, first + partSize) - 1,
+        });
       }
       this.videos.set(video, { owner: request.owner, size: request.fileSizeBytes, parts: [], finalized: false, polls: 0 });
-      return { status: 200, body: { value: { uploadUrlsExpireAt: Date.now() + 3600_000, video, uploadInstructions: instructions, uploadToken: 'tok' } } };
+      return {
+        status: 200,
+        body: { value: { uploadUrlsExpireAt: Date.now() + 3600_000, video, uploadInstructions: instructions, uploadToken: 'tok' } },
+      };
     }
     if (req.method === 'POST' && req.path === '/rest/videos' && req.query.get('action') === 'finalizeUpload') {
       const request = req.json.finalizeUploadRequest as { video: string; uploadedPartIds: string[] };
       const video = this.videos.get(request.video);
-      if (!video || JSON.stringify(video.parts) !== JSON.stringify(request.uploadedPartIds)) return { status: 400, body: { status: 400, message: 'The uploaded part ids do not match' } };
+      if (!video || JSON.stringify(video.parts) !== JSON.stringify(request.uploadedPartIds))
+        return { status: 400, body: { status: 400, message: 'The uploaded part ids do not match' } };
       video.finalized = true;
       return { status: 200 };
     }
@@ -142,18 +203,44 @@ export class FakeLinkedIn extends FakeServer {
       const video = this.videos.get(decodeURIComponent(videoState[1]!));
       if (!video) return { status: 404, body: { status: 404, message: 'Video not found' } };
       video.polls++;
-      return { status: 200, body: { id: decodeURIComponent(videoState[1]!), owner: video.owner, status: video.finalized && video.polls > 1 ? 'AVAILABLE' : 'PROCESSING' } };
+      return {
+        status: 200,
+        body: {
+          id: decodeURIComponent(videoState[1]!),
+          owner: video.owner,
+          status: video.finalized && video.polls > 1 ? 'AVAILABLE' : 'PROCESSING',
+        },
+      };
     }
     if (req.method === 'POST' && req.path === '/rest/posts') {
-      const body = req.json as { author?: string; commentary?: string; visibility?: string; content?: { media?: { id: string }; multiImage?: { images: Array<{ id: string }> } }; lifecycleState?: string };
-      if (!body.author || !canAct(body.author)) return { status: 403, body: { status: 403, message: `Not enough permissions to post as ${body.author}` } };
-      if (body.lifecycleState !== 'PUBLISHED' || typeof body.commentary !== 'string') return { status: 422, body: { status: 422, message: 'commentary and lifecycleState are required' } };
+      const body = req.json as {
+        author?: string;
+        commentary?: string;
+        visibility?: string;
+        content?: { media?: { id: string }; multiImage?: { images: Array<{ id: string }> } };
+        lifecycleState?: string;
+      };
+      if (!body.author || !canAct(body.author))
+        return { status: 403, body: { status: 403, message: `Not enough permissions to post as ${body.author}` } };
+      if (body.lifecycleState !== 'PUBLISHED' || typeof body.commentary !== 'string')
+        return { status: 422, body: { status: 422, message: 'commentary and lifecycleState are required' } };
       if ([...body.commentary].length > 3000) return { status: 422, body: { status: 422, message: 'Commentary is too long' } };
-      if (this.posts.some((p) => p.author === body.author && p.commentary === body.commentary)) return { status: 422, body: { status: 422, message: 'Content is a duplicate of urn:li:share:1' } };
-      const ids = [body.content?.media?.id, ...(body.content?.multiImage?.images.map((i) => i.id) ?? [])].filter((i): i is string => Boolean(i));
-      if (ids.some((i) => !this.images.get(i)?.uploaded && this.videos.get(i)?.polls === undefined)) return { status: 422, body: { status: 422, message: 'Media asset is not ready' } };
+      if (this.posts.some((p) => p.author === body.author && p.commentary === body.commentary))
+        return { status: 422, body: { status: 422, message: 'Content is a duplicate of urn:li:share:1' } };
+      const ids = [body.content?.media?.id, ...(body.content?.multiImage?.images.map((i) => i.id) ?? [])].filter((i): i is string =>
+        Boolean(i),
+      );
+      if (ids.some((i) => !this.images.get(i)?.uploaded && this.videos.get(i)?.polls === undefined))
+        return { status: 422, body: { status: 422, message: 'Media asset is not ready' } };
       const id = `urn:li:share:${this.#id()}`;
-      this.posts.push({ id, author: body.author, commentary: body.commentary, visibility: body.visibility ?? '', content: (body.content as Record<string, unknown>) ?? null, comments: [] });
+      this.posts.push({
+        id,
+        author: body.author,
+        commentary: body.commentary,
+        visibility: body.visibility ?? '',
+        content: (body.content as Record<string, unknown>) ?? null,
+        comments: [],
+      });
       return { status: 201, headers: { 'x-restli-id': id } };
     }
     const comments = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(req.path);
@@ -163,13 +250,15 @@ export class FakeLinkedIn extends FakeServer {
       const actor = String(req.json.actor);
       if (!canAct(actor)) return { status: 403, body: { status: 403, message: 'Not enough permissions to comment' } };
       const text = String((req.json.message as { text?: string } | undefined)?.text ?? '');
-      if ([...text].length > 1250) return { status: 422, body: { status: 422, message: 'Comment message text length exceeds 1250 characters' } };
+      if ([...text].length > 1250)
+        return { status: 422, body: { status: 422, message: 'Comment message text length exceeds 1250 characters' } };
       const content = req.json.content as Array<{ entity?: { image?: string } }> | undefined;
       if (content !== undefined && (!Array.isArray(content) || content.length !== 1 || typeof content[0]?.entity?.image !== 'string')) {
         return { status: 422, body: { status: 422, message: 'A comment takes one content entity: an image' } };
       }
       const image = content?.[0]?.entity?.image ?? null;
-      if (image !== null && (!this.images.get(image)?.uploaded || this.images.get(image)!.owner !== actor)) return { status: 422, body: { status: 422, message: `Image ${image} is not uploaded for ${actor}` } };
+      if (image !== null && (!this.images.get(image)?.uploaded || this.images.get(image)!.owner !== actor))
+        return { status: 422, body: { status: 422, message: `Image ${image} is not uploaded for ${actor}` } };
       const id = `urn:li:comment:(${target.id},${this.#id()})`;
       target.comments.push({ id, actor, text, image });
       return { status: 201, headers: { 'x-restli-id': id }, body: { $URN: id, actor, object: target.id } };

@@ -7,9 +7,21 @@ import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-se
 
 type User = { id: string; username: string; name: string };
 type Container = { id: string; owner: string; params: Record<string, string>; polls: number; published: boolean };
-export type FakeThread = { id: string; owner: string; text: string; media_type: string; image_urls: string[]; reply_to_id: string | null; reply_control: string | null; permalink: string };
+export type FakeThread = {
+  id: string;
+  owner: string;
+  text: string;
+  media_type: string;
+  image_urls: string[];
+  reply_to_id: string | null;
+  reply_control: string | null;
+  permalink: string;
+};
 
-const graphError = (status: number, message: string, code: number, extra: Record<string, unknown> = {}): FakeAnswer => ({ status, body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'A1b2', ...extra } } });
+const graphError = (status: number, message: string, code: number, extra: Record<string, unknown> = {}): FakeAnswer => ({
+  status,
+  body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'A1b2', ...extra } },
+});
 
 export class FakeThreads extends FakeServer {
   appId = '1234567890';
@@ -50,7 +62,12 @@ export class FakeThreads extends FakeServer {
   protected handle(req: FakeRequest): FakeAnswer {
     if (req.method === 'GET' && req.path === '/oauth/authorize') {
       const q = req.query;
-      if (q.get('client_id') !== this.appId || q.get('response_type') !== 'code' || q.get('scope') !== 'threads_basic,threads_content_publish') return { status: 400, body: 'bad authorize request' };
+      if (
+        q.get('client_id') !== this.appId ||
+        q.get('response_type') !== 'code' ||
+        q.get('scope') !== 'threads_basic,threads_content_publish'
+      )
+        return { status: 400, body: 'bad authorize request' };
       const code = randomBytes(8).toString('hex');
       this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, user: { ...this.signedIn } });
       const back = new URL(q.get('redirect_uri')!);
@@ -60,7 +77,8 @@ export class FakeThreads extends FakeServer {
     }
     if (req.method === 'POST' && req.path === '/oauth/access_token') {
       const f = req.form;
-      if (f.get('client_id') !== this.appId || f.get('client_secret') !== this.appSecret) return graphError(400, 'Error validating client secret.', 1);
+      if (f.get('client_id') !== this.appId || f.get('client_secret') !== this.appSecret)
+        return graphError(400, 'Error validating client secret.', 1);
       const code = this.#codes.get((f.get('code') ?? '').replace(/#_$/, ''));
       this.#codes.delete((f.get('code') ?? '').replace(/#_$/, ''));
       if (!code || code.redirectUri !== f.get('redirect_uri')) return graphError(400, 'Invalid verification code format.', 100);
@@ -70,21 +88,44 @@ export class FakeThreads extends FakeServer {
     }
     if (req.method === 'GET' && req.path === '/access_token') {
       const user = this.#short.get(req.query.get('access_token') ?? '');
-      if (req.query.get('grant_type') !== 'th_exchange_token' || req.query.get('client_secret') !== this.appSecret || !user) return graphError(400, 'Invalid OAuth access token.', 190);
+      if (req.query.get('grant_type') !== 'th_exchange_token' || req.query.get('client_secret') !== this.appSecret || !user)
+        return graphError(400, 'Invalid OAuth access token.', 190);
       return this.#longLived(user);
     }
     if (req.method === 'GET' && req.path === '/refresh_access_token') {
       const user = this.#long.get(req.query.get('access_token') ?? '');
-      if (req.query.get('grant_type') !== 'th_refresh_token' || !user || this.refuseRefresh) return graphError(400, 'Error validating access token: Session has expired.', 190, { error_subcode: 463 });
+      if (req.query.get('grant_type') !== 'th_refresh_token' || !user || this.refuseRefresh)
+        return graphError(400, 'Error validating access token: Session has expired.', 190, { error_subcode: 463 });
       this.refreshes++;
       return this.#longLived(user);
     }
     const user = this.#long.get(bearer(req) ?? '');
     if (!user) return graphError(401, 'Invalid OAuth access token - Cannot parse access token', 190);
     const path = req.path.replace(/^\/v1\.0/, '');
-    if (req.method === 'GET' && path === '/me') return { status: 200, body: { id: user.id, username: user.username, name: user.name, threads_profile_picture_url: 'https://scontent.cdninstagram.com/a.jpg' } };
+    if (req.method === 'GET' && path === '/me')
+      return {
+        status: 200,
+        body: {
+          id: user.id,
+          username: user.username,
+          name: user.name,
+          threads_profile_picture_url: 'https://scontent.cdninstagram.com/a.jpg',
+        },
+      };
     if (req.method === 'GET' && path === `/${user.id}/threads_publishing_limit`) {
-      return { status: 200, body: { data: [{ quota_usage: this.quotaUsage, config: { quota_total: this.quotaTotal, quota_duration: 86400 }, reply_quota_usage: 0, reply_config: { quota_total: 1000, quota_duration: 86400 } }] } };
+      return {
+        status: 200,
+        body: {
+          data: [
+            {
+              quota_usage: this.quotaUsage,
+              config: { quota_total: this.quotaTotal, quota_duration: 86400 },
+              reply_quota_usage: 0,
+              reply_config: { quota_total: 1000, quota_duration: 86400 },
+            },
+          ],
+        },
+      };
     }
     if (req.method === 'POST' && path === `/${user.id}/threads`) {
       const params = Object.fromEntries(req.form);
@@ -92,8 +133,10 @@ export class FakeThreads extends FakeServer {
       if (type === 'IMAGE' && !params.image_url) return graphError(400, 'The parameter image_url is required.', 100);
       if (type === 'TEXT' && !params.text) return graphError(400, 'The parameter text is required.', 100);
       if ([...(params.text ?? '')].length > 500) return graphError(400, 'Param text must be at most 500 characters long.', 100);
-      if (params.reply_to_id && !this.threads.some((t) => t.id === params.reply_to_id)) return graphError(400, 'The reply target does not exist.', 100);
-      if (type === 'CAROUSEL' && (params.children ?? '').split(',').some((c) => !this.containers.has(c))) return graphError(400, 'Invalid children.', 100);
+      if (params.reply_to_id && !this.threads.some((t) => t.id === params.reply_to_id))
+        return graphError(400, 'The reply target does not exist.', 100);
+      if (type === 'CAROUSEL' && (params.children ?? '').split(',').some((c) => !this.containers.has(c)))
+        return graphError(400, 'Invalid children.', 100);
       const id = this.#id();
       this.containers.set(id, { id, owner: user.id, params, polls: 0, published: false });
       return { status: 200, body: { id } };
@@ -101,12 +144,14 @@ export class FakeThreads extends FakeServer {
     if (req.method === 'POST' && path === `/${user.id}/threads_publish`) {
       const item = this.containers.get(req.form.get('creation_id') ?? '');
       if (!item || item.owner !== user.id) return graphError(400, 'The media container does not exist.', 24, { error_subcode: 4279009 });
-      if (item.polls <= this.processingPolls) return graphError(400, 'The media is not ready for publishing, please wait for a moment', 9007, { error_subcode: 2207027 });
+      if (item.polls <= this.processingPolls)
+        return graphError(400, 'The media is not ready for publishing, please wait for a moment', 9007, { error_subcode: 2207027 });
       if (item.published) return graphError(400, 'The media container was already published.', 10);
       if (this.quotaUsage >= this.quotaTotal) return graphError(400, 'Application request limit reached', 4);
       item.published = true;
       this.quotaUsage++;
-      const children = item.params.media_type === 'CAROUSEL' ? item.params.children!.split(',').map((c) => this.containers.get(c)!) : [item];
+      const children =
+        item.params.media_type === 'CAROUSEL' ? item.params.children!.split(',').map((c) => this.containers.get(c)!) : [item];
       const id = this.#id();
       this.threads.push({
         id,
@@ -125,7 +170,10 @@ export class FakeThreads extends FakeServer {
       const item = this.containers.get(node[1]!);
       if (item) {
         item.polls++;
-        return { status: 200, body: { id: item.id, status: item.published ? 'PUBLISHED' : item.polls > this.processingPolls ? 'FINISHED' : 'IN_PROGRESS' } };
+        return {
+          status: 200,
+          body: { id: item.id, status: item.published ? 'PUBLISHED' : item.polls > this.processingPolls ? 'FINISHED' : 'IN_PROGRESS' },
+        };
       }
       const thread = this.threads.find((t) => t.id === node[1]);
       if (thread) return { status: 200, body: { id: thread.id, permalink: thread.permalink } };

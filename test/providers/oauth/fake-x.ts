@@ -9,7 +9,14 @@ import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-se
 
 type XUser = { id: string; username: string; name: string };
 
-export type FakeTweet = { id: string; author_id: string; text: string; media_ids: string[]; in_reply_to_tweet_id: string | null; reply_settings: string | null };
+export type FakeTweet = {
+  id: string;
+  author_id: string;
+  text: string;
+  media_ids: string[];
+  in_reply_to_tweet_id: string | null;
+  reply_settings: string | null;
+};
 
 export class FakeX extends FakeServer {
   clientId = 'x-client-id';
@@ -62,13 +69,23 @@ export class FakeX extends FakeServer {
     const refresh = `xrt_${randomBytes(12).toString('hex')}`;
     this.#access.set(access, user);
     this.#refresh.set(refresh, user);
-    return { status: 200, body: { token_type: 'bearer', expires_in: this.expiresIn, access_token: access, scope: 'tweet.read tweet.write users.read media.write offline.access', refresh_token: refresh } };
+    return {
+      status: 200,
+      body: {
+        token_type: 'bearer',
+        expires_in: this.expiresIn,
+        access_token: access,
+        scope: 'tweet.read tweet.write users.read media.write offline.access',
+        refresh_token: refresh,
+      },
+    };
   }
 
   protected async handle(req: FakeRequest): Promise<FakeAnswer> {
     if (req.method === 'GET' && req.path === '/i/oauth2/authorize') {
       const q = req.query;
-      if (q.get('client_id') !== this.clientId || q.get('code_challenge_method') !== 'S256' || !q.get('scope')?.includes('offline.access')) return { status: 400, body: 'bad authorize request' };
+      if (q.get('client_id') !== this.clientId || q.get('code_challenge_method') !== 'S256' || !q.get('scope')?.includes('offline.access'))
+        return { status: 400, body: 'bad authorize request' };
       const code = randomBytes(8).toString('hex');
       this.#codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')!, user: { ...this.signedIn } });
       const back = new URL(q.get('redirect_uri')!);
@@ -78,13 +95,20 @@ export class FakeX extends FakeServer {
     }
     if (req.method === 'POST' && req.path === '/2/oauth2/token') {
       const expected = `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
-      if (req.headers.authorization !== expected) return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+      if (req.headers.authorization !== expected)
+        return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
       const f = req.form;
       if (f.get('grant_type') === 'authorization_code') {
         const code = this.#codes.get(f.get('code') ?? '');
         this.#codes.delete(f.get('code') ?? '');
-        const challenge = createHash('sha256').update(f.get('code_verifier') ?? '').digest('base64url');
-        if (!code || code.challenge !== challenge || code.redirectUri !== f.get('redirect_uri')) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the authorization code was invalid.' } };
+        const challenge = createHash('sha256')
+          .update(f.get('code_verifier') ?? '')
+          .digest('base64url');
+        if (!code || code.challenge !== challenge || code.redirectUri !== f.get('redirect_uri'))
+          return {
+            status: 400,
+            body: { error: 'invalid_request', error_description: 'Value passed for the authorization code was invalid.' },
+          };
         return this.#issue(code.user);
       }
       if (f.get('grant_type') === 'refresh_token') {
@@ -96,7 +120,8 @@ export class FakeX extends FakeServer {
         // Single use: the refresh token dies with this request, granted or not.
         const user = this.#refresh.get(f.get('refresh_token') ?? '');
         this.#refresh.delete(f.get('refresh_token') ?? '');
-        if (!user || this.refuseRefresh) return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
+        if (!user || this.refuseRefresh)
+          return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
         this.refreshes++;
         return this.#issue(user);
       }
@@ -104,11 +129,23 @@ export class FakeX extends FakeServer {
     }
     const user = this.#access.get(bearer(req) ?? '');
     if (!user) return { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } };
-    if (req.method === 'GET' && req.path === '/2/users/me') return { status: 200, body: { data: { id: user.id, name: user.name, username: user.username, profile_image_url: 'https://pbs.twimg.com/profile_images/1/a.jpg' } } };
+    if (req.method === 'GET' && req.path === '/2/users/me')
+      return {
+        status: 200,
+        body: {
+          data: {
+            id: user.id,
+            name: user.name,
+            username: user.username,
+            profile_image_url: 'https://pbs.twimg.com/profile_images/1/a.jpg',
+          },
+        },
+      };
     if (req.method === 'POST' && req.path === '/2/media/upload') {
       const form = await req.multipart();
       const file = form.get('media');
-      if (!(file instanceof Blob) || form.get('media_category') !== 'tweet_image') return { status: 400, body: { title: 'Invalid Request', detail: 'media is required' } };
+      if (!(file instanceof Blob) || form.get('media_category') !== 'tweet_image')
+        return { status: 400, body: { title: 'Invalid Request', detail: 'media is required' } };
       const id = this.#id();
       this.media.set(id, { type: String(form.get('media_type')), size: file.size, chunks: 1, polls: 0, finalized: true });
       return { status: 200, body: { data: { id, media_key: `3_${id}`, size: file.size, expires_after_secs: 86400 } } };
@@ -136,30 +173,64 @@ export class FakeX extends FakeServer {
       if (!item) return { status: 400, body: { detail: 'unknown media id' } };
       item.polls++;
       const state = item.polls > this.processingPolls ? 'succeeded' : 'in_progress';
-      return { status: 200, body: { data: { id: req.query.get('media_id'), processing_info: { state, ...(state !== 'succeeded' && { check_after_secs: 0, progress_percent: 50 }) } } } };
+      return {
+        status: 200,
+        body: {
+          data: {
+            id: req.query.get('media_id'),
+            processing_info: { state, ...(state !== 'succeeded' && { check_after_secs: 0, progress_percent: 50 }) },
+          },
+        },
+      };
     }
     if (req.method === 'POST' && req.path === '/2/media/metadata') {
-      if (!String(req.headers['content-type']).startsWith('application/json')) return { status: 415, body: { title: 'Unsupported Media Type', detail: 'application/json expected' } };
+      if (!String(req.headers['content-type']).startsWith('application/json'))
+        return { status: 415, body: { title: 'Unsupported Media Type', detail: 'application/json expected' } };
       const item = this.media.get(String(req.json.id ?? ''));
       const text = (req.json.metadata as { alt_text?: { text?: unknown } } | undefined)?.alt_text?.text;
       if (!item || !item.finalized) return { status: 400, body: { title: 'Invalid Request', detail: 'The media id is invalid.' } };
       if (typeof text !== 'string' || text.length === 0 || text.length > 1000) {
-        return { status: 400, body: { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', errors: [{ message: '$.metadata.alt_text.text must be 1 to 1000 characters' }] } };
+        return {
+          status: 400,
+          body: {
+            title: 'Invalid Request',
+            detail: 'One or more parameters to your request was invalid.',
+            errors: [{ message: '$.metadata.alt_text.text must be 1 to 1000 characters' }],
+          },
+        };
       }
-      if (!item.type.startsWith('image/')) return { status: 400, body: { title: 'Invalid Request', detail: 'Alt text is supported for images and GIFs only.' } };
+      if (!item.type.startsWith('image/'))
+        return { status: 400, body: { title: 'Invalid Request', detail: 'Alt text is supported for images and GIFs only.' } };
       item.alt = text;
       return { status: 200, body: { data: { id: req.json.id, associated_metadata: { alt_text: { text } } } } };
     }
     if (req.method === 'POST' && req.path === '/2/tweets') {
       const text = String(req.json.text ?? '');
       if (this.tweets.some((t) => t.author_id === user.id && t.text === text)) {
-        return { status: 403, body: { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 } };
+        return {
+          status: 403,
+          body: {
+            detail: 'You are not allowed to create a Tweet with duplicate content.',
+            type: 'about:blank',
+            title: 'Forbidden',
+            status: 403,
+          },
+        };
       }
       const mediaIds = ((req.json.media as { media_ids?: string[] } | undefined)?.media_ids ?? []).map(String);
-      if (mediaIds.some((m) => !this.media.get(m)?.finalized)) return { status: 400, body: { title: 'Invalid Request', detail: 'Your media IDs are invalid.' } };
+      if (mediaIds.some((m) => !this.media.get(m)?.finalized))
+        return { status: 400, body: { title: 'Invalid Request', detail: 'Your media IDs are invalid.' } };
       const replyTo = (req.json.reply as { in_reply_to_tweet_id?: string } | undefined)?.in_reply_to_tweet_id ?? null;
-      if (replyTo && !this.tweets.some((t) => t.id === replyTo)) return { status: 400, body: { title: 'Invalid Request', detail: 'The tweet you are replying to does not exist.' } };
-      const tweet: FakeTweet = { id: this.#id(), author_id: user.id, text, media_ids: mediaIds, in_reply_to_tweet_id: replyTo, reply_settings: (req.json.reply_settings as string | undefined) ?? null };
+      if (replyTo && !this.tweets.some((t) => t.id === replyTo))
+        return { status: 400, body: { title: 'Invalid Request', detail: 'The tweet you are replying to does not exist.' } };
+      const tweet: FakeTweet = {
+        id: this.#id(),
+        author_id: user.id,
+        text,
+        media_ids: mediaIds,
+        in_reply_to_tweet_id: replyTo,
+        reply_settings: (req.json.reply_settings as string | undefined) ?? null,
+      };
       this.tweets.push(tweet);
       return { status: 201, body: { data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } } };
     }

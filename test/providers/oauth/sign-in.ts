@@ -1,7 +1,15 @@
 import { expect } from 'vitest';
 import { TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
 
-export type Integration = { id: string; name: string; profile: string; picture: string; disabled: boolean; disabledReason?: string | null; identifier: string };
+export type Integration = {
+  id: string;
+  name: string;
+  profile: string;
+  picture: string;
+  disabled: boolean;
+  disabledReason?: string | null;
+  identifier: string;
+};
 
 /**
  * Connects through the API: POST /integrations/connect, opens the answer's URL with a plain HTTP

@@ -44,7 +44,11 @@ export async function startFakeDiscord() {
     const { payload, files } = await readMessage(call);
     const content = String(payload.content ?? '');
     if ([...content].length > 2000) {
-      return send(400, { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } } });
+      return send(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } },
+      });
     }
     if (payload.enforce_nonce && payload.nonce) {
       const same = messages.find((m) => m.nonce === payload.nonce);
@@ -52,7 +56,11 @@ export async function startFakeDiscord() {
     }
     const reference = payload.message_reference as { message_id: string } | undefined;
     if (reference && !messages.some((m) => m.id === reference.message_id)) {
-      return send(400, { code: 50035, message: 'Invalid Form Body', errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' }] } } });
+      return send(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' }] } },
+      });
     }
     const declared = (payload.attachments ?? []) as Array<{ id: number; filename: string; description?: string }>;
     const attachments = await Promise.all(
@@ -60,7 +68,14 @@ export async function startFakeDiscord() {
         const file = files.get(`files[${a.id}]`);
         if (!file) throw new Error(`files[${a.id}] missing`);
         const bytes = Buffer.from(await file.arrayBuffer());
-        return { id: String(next++), filename: a.filename, size: bytes.byteLength, content_type: file.type, bytes, ...(a.description && { description: a.description }) };
+        return {
+          id: String(next++),
+          filename: a.filename,
+          size: bytes.byteLength,
+          content_type: file.type,
+          bytes,
+          ...(a.description && { description: a.description }),
+        };
       }),
     );
     const message: DiscordMessage = {
@@ -79,7 +94,13 @@ export async function startFakeDiscord() {
     return send(200, view(message));
   }
 
-  const view = (m: DiscordMessage) => ({ ...m, attachments: m.attachments.map(({ bytes: _bytes, ...a }) => ({ ...a, url: `https://cdn.discordapp.com/attachments/${channelId}/${a.id}/${a.filename}` })) });
+  const view = (m: DiscordMessage) => ({
+    ...m,
+    attachments: m.attachments.map(({ bytes: _bytes, ...a }) => ({
+      ...a,
+      url: `https://cdn.discordapp.com/attachments/${channelId}/${a.id}/${a.filename}`,
+    })),
+  });
 
   const fake = await startFakeHttp(async (call, res) => {
     const { method, url } = call;
@@ -89,14 +110,16 @@ export async function startFakeDiscord() {
     const hook = /^\/api(?:\/v10)?\/webhooks\/(\d+)\/([\w-]+)$/.exec(url.pathname);
     if (hook) {
       if (hook[1] !== webhookId || hook[2] !== webhookToken) return send(404, { message: 'Unknown Webhook', code: 10015 });
-      if (method === 'GET') return send(200, { id: webhookId, type: 1, name: 'Herald hook', avatar: 'abc123', channel_id: channelId, guild_id: guildId });
+      if (method === 'GET')
+        return send(200, { id: webhookId, type: 1, name: 'Herald hook', avatar: 'abc123', channel_id: channelId, guild_id: guildId });
       if (url.searchParams.get('wait') !== 'true') return send(204, undefined);
       return create(call, res, { webhook: true }, drop);
     }
     if (!url.pathname.startsWith('/api/v10/')) return send(404, { message: '404: Not Found', code: 0 });
     if (call.headers.authorization !== `Bot ${botToken}`) return send(401, { message: '401: Unauthorized', code: 0 });
     const path = url.pathname.slice('/api/v10'.length);
-    if (method === 'GET' && path === '/users/@me') return send(200, { id: '445566778899001122', username: 'herald-bot', avatar: 'feed42', bot: true });
+    if (method === 'GET' && path === '/users/@me')
+      return send(200, { id: '445566778899001122', username: 'herald-bot', avatar: 'feed42', bot: true });
     if (method === 'GET' && path === '/users/@me/guilds') return send(200, [{ id: guildId, name: 'Herald HQ' }]);
     if (method === 'GET' && path === `/guilds/${guildId}/channels`) {
       return send(200, [
@@ -105,7 +128,8 @@ export async function startFakeDiscord() {
         { id: '2', name: 'news', type: 5 },
       ]);
     }
-    if (method === 'GET' && path === `/channels/${channelId}`) return send(200, { id: channelId, name: 'announcements', type: 0, guild_id: guildId });
+    if (method === 'GET' && path === `/channels/${channelId}`)
+      return send(200, { id: channelId, name: 'announcements', type: 0, guild_id: guildId });
     if (method === 'POST' && path === `/channels/${channelId}/messages`) return create(call, res, { webhook: false }, drop);
     if (path.startsWith('/channels/')) return send(404, { message: 'Unknown Channel', code: 10003 });
     return send(404, { message: '404: Not Found', code: 0 });
@@ -120,7 +144,8 @@ export async function startFakeDiscord() {
     webhookUrl: `${base}/api/webhooks/${webhookId}/${webhookToken}`,
     messages,
     /** The next request gets this answer instead. */
-    failNext: (status: number, body: unknown, headers?: Record<string, string>) => failures.next({ status, body, ...(headers && { headers }) }),
+    failNext: (status: number, body: unknown, headers?: Record<string, string>) =>
+      failures.next({ status, body, ...(headers && { headers }) }),
     /** The next message is created but its answer is lost (the connection is cut). */
     dropNextAnswer: () => failures.next({ drop: true }),
     close: fake.close,

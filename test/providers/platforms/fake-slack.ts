@@ -21,7 +21,9 @@ export async function startFakeSlack() {
   /** A method's arguments: a JSON body, or the query and a URL-encoded form. */
   const args = async (call: FakeCall): Promise<Record<string, unknown>> => {
     const { fields } = await parseBody(call);
-    return String(call.headers['content-type'] ?? '').startsWith('application/json') ? fields : { ...Object.fromEntries(call.url.searchParams), ...fields };
+    return String(call.headers['content-type'] ?? '').startsWith('application/json')
+      ? fields
+      : { ...Object.fromEntries(call.url.searchParams), ...fields };
   };
 
   const fake = await startFakeHttp(
@@ -41,23 +43,44 @@ export async function startFakeSlack() {
       const a = await args(call);
       switch (method) {
         case 'auth.test':
-          return send(200, { ok: true, url: 'https://herald-hq.slack.com/', team: 'Herald HQ', user: 'herald', team_id: 'T0001', user_id: 'U0001', bot_id: 'B0001' });
+          return send(200, {
+            ok: true,
+            url: 'https://herald-hq.slack.com/',
+            team: 'Herald HQ',
+            user: 'herald',
+            team_id: 'T0001',
+            user_id: 'U0001',
+            bot_id: 'B0001',
+          });
         case 'conversations.info':
           if (a.channel !== channel) return send(200, { ok: false, error: 'channel_not_found' });
           return send(200, { ok: true, channel: { id: channel, name: 'launches', is_private: false } });
         case 'conversations.list': {
-          const page = a.cursor === 'page2' ? [{ id: 'C0OTHER002', name: 'random', is_member: false, is_private: false }] : [{ id: channel, name: 'launches', is_member: true, is_private: false }];
+          const page =
+            a.cursor === 'page2'
+              ? [{ id: 'C0OTHER002', name: 'random', is_member: false, is_private: false }]
+              : [{ id: channel, name: 'launches', is_member: true, is_private: false }];
           return send(200, { ok: true, channels: page, response_metadata: { next_cursor: a.cursor === 'page2' ? '' : 'page2' } });
         }
         case 'chat.getPermalink': {
           const message = messages.find((m) => m.ts === a.message_ts);
           if (!message) return send(200, { ok: false, error: 'message_not_found' });
           const path = `https://herald-hq.slack.com/archives/${message.channel}/p${message.ts.replace('.', '')}`;
-          return send(200, { ok: true, channel: message.channel, permalink: message.thread_ts ? `${path}?thread_ts=${message.thread_ts}&cid=${message.channel}` : path });
+          return send(200, {
+            ok: true,
+            channel: message.channel,
+            permalink: message.thread_ts ? `${path}?thread_ts=${message.thread_ts}&cid=${message.channel}` : path,
+          });
         }
         case 'files.getUploadURLExternal': {
           const id = `F${String(++seq).padStart(8, '0')}`;
-          files.set(id, { id, name: String(a.filename), length: Number(a.length), ...(a.alt_text !== undefined && { alt: String(a.alt_text) }), completed: false });
+          files.set(id, {
+            id,
+            name: String(a.filename),
+            length: Number(a.length),
+            ...(a.alt_text !== undefined && { alt: String(a.alt_text) }),
+            completed: false,
+          });
           return send(200, { ok: true, upload_url: `${base}/upload/${id}`, file_id: id });
         }
         case 'files.completeUploadExternal': {
@@ -76,9 +99,16 @@ export async function startFakeSlack() {
             const id = (block.slack_file as { id?: string } | undefined)?.id;
             if (block.type === 'image' && !(id && files.get(id)?.completed)) return send(200, { ok: false, error: 'invalid_blocks' });
           }
-          if (a.thread_ts && !messages.some((m) => m.ts === a.thread_ts && !m.thread_ts)) return send(200, { ok: false, error: 'thread_not_found' });
+          if (a.thread_ts && !messages.some((m) => m.ts === a.thread_ts && !m.thread_ts))
+            return send(200, { ok: false, error: 'thread_not_found' });
           const ts = `1700000000.${String(++seq).padStart(6, '0')}`;
-          const message: SlackMessage = { ts, channel, text: String(a.text), ...(a.thread_ts ? { thread_ts: String(a.thread_ts) } : {}), ...(blocks && { blocks }) };
+          const message: SlackMessage = {
+            ts,
+            channel,
+            text: String(a.text),
+            ...(a.thread_ts ? { thread_ts: String(a.thread_ts) } : {}),
+            ...(blocks && { blocks }),
+          };
           messages.push(message);
           return send(200, { ok: true, channel, ts, message });
         }
@@ -95,7 +125,8 @@ export async function startFakeSlack() {
     channel,
     messages,
     files,
-    failNext: (status: number, body: unknown, headers?: Record<string, string>) => failures.next({ status, body, ...(headers && { headers }) }),
+    failNext: (status: number, body: unknown, headers?: Record<string, string>) =>
+      failures.next({ status, body, ...(headers && { headers }) }),
     close: fake.close,
   };
 }

@@ -8,16 +8,32 @@ import { createOk, getPost } from '../../helpers/posts.ts';
  * library, and a post with that image and two comments published now. Waits on the engine
  * (settle), never on the clock.
  */
-export async function publishThreadThroughApi(t: TestApp, provider: string, config: Record<string, unknown>, settings: Record<string, unknown> = {}) {
+export async function publishThreadThroughApi(
+  t: TestApp,
+  provider: string,
+  config: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+) {
   const tenant: Tenant = await createTenant(t);
   const channel = await t.services.channels.create(tenant.workspaceId, { provider, name: provider, config });
   return { channel, ...(await publishThreadToChannel(t, tenant, channel.id, provider, settings)) };
 }
 
 /** The same post (an image and two comments), to a channel the tenant already has (e.g. connected by a sign-in). */
-export async function publishThreadToChannel(t: TestApp, tenant: Tenant, channelId: string, provider: string, settings: Record<string, unknown> = {}) {
+export async function publishThreadToChannel(
+  t: TestApp,
+  tenant: Tenant,
+  channelId: string,
+  provider: string,
+  settings: Record<string, unknown> = {},
+) {
   const channel = { id: channelId };
-  const uploaded = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(24, 12, [30, 140, 90]), 'banner.png', 'image/png') });
+  const uploaded = await t.request({
+    method: 'POST',
+    url: '/public/v1/upload',
+    key: tenant.key,
+    ...fileBody(png(24, 12, [30, 140, 90]), 'banner.png', 'image/png'),
+  });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
   const image = uploaded.json() as { id: string; path: string };
   const schema = await t.request({ method: 'GET', url: `/public/v1/integration-settings/${channel.id}`, key: tenant.key });
@@ -29,7 +45,10 @@ export async function publishThreadToChannel(t: TestApp, tenant: Tenant, channel
       {
         integration: { id: channel.id },
         value: [
-          { content: '<p>Launch <strong>day</strong>: <a href="https://example.com/launch">the notes</a></p>', image: [{ id: image.id, path: image.path }] },
+          {
+            content: '<p>Launch <strong>day</strong>: <a href="https://example.com/launch">the notes</a></p>',
+            image: [{ id: image.id, path: image.path }],
+          },
           { content: '<p>First comment</p>' },
           { content: '<p>Second comment</p>' },
         ],
@@ -39,6 +58,9 @@ export async function publishThreadToChannel(t: TestApp, tenant: Tenant, channel
   });
   await t.settle();
   const post = await getPost(t, tenant, created!.postId);
-  expect(post.value.map((v) => v.state), JSON.stringify(post)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
+  expect(
+    post.value.map((v) => v.state),
+    JSON.stringify(post),
+  ).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
   return { tenant, image, post, settingsSchema: schema.json() as Record<string, unknown> };
 }

@@ -22,11 +22,22 @@ afterAll(async () => {
 const config = () => ({ botToken: slack.botToken, channel: slack.channel, apiBase: slack.apiBase });
 
 describe('slack provider', () => {
-  it('converts HTML to mrkdwn with Slack\'s three escapes', () => {
-    expect(slackProvider.toText('<p><strong>Big</strong> &amp; <em>small</em> a&lt;b <a href="https://e.com/x">notes</a></p><ul><li>one</li></ul>')).toBe(
-      '*Big* &amp; _small_ a&lt;b <https://e.com/x|notes>\n\n• one',
-    );
-    expect(slackProvider.validate({ text: 'x', media: [{ id: 'm', url: 'u', name: 'v.mp4', mimeType: 'video/mp4', size: 1, width: null, height: null }], settings: {}, part: 0, config: config(), platformApps: NO_PLATFORM_APPS })[0]?.field).toBe('value[0].image[0]');
+  it("converts HTML to mrkdwn with Slack's three escapes", () => {
+    expect(
+      slackProvider.toText(
+        '<p><strong>Big</strong> &amp; <em>small</em> a&lt;b <a href="https://e.com/x">notes</a></p><ul><li>one</li></ul>',
+      ),
+    ).toBe('*Big* &amp; _small_ a&lt;b <https://e.com/x|notes>\n\n• one');
+    expect(
+      slackProvider.validate({
+        text: 'x',
+        media: [{ id: 'm', url: 'u', name: 'v.mp4', mimeType: 'video/mp4', size: 1, width: null, height: null }],
+        settings: {},
+        part: 0,
+        config: config(),
+        platformApps: NO_PLATFORM_APPS,
+      })[0]?.field,
+    ).toBe('value[0].image[0]');
   });
 
   it('uploads an image through the external upload flow and posts it in image blocks; comments go in the thread', async () => {
@@ -41,17 +52,26 @@ describe('slack provider', () => {
     expect(file.bytes!.equals(bytes)).toBe(true);
     expect([file.alt, image.alt_text]).toEqual(['A square', 'A square']);
     expect(posted.blocks![0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'With a picture' } });
-    const reply = await slackProvider.comment(ctx, publishInput({ postId: input.postId, part: 1, text: 'In the thread', root, parent: root }));
+    const reply = await slackProvider.comment(
+      ctx,
+      publishInput({ postId: input.postId, part: 1, text: 'In the thread', root, parent: root }),
+    );
     expect(slack.messages.find((m) => m.ts === reply.id)!.thread_ts).toBe(root.id);
   });
 
-  it('maps Slack\'s errors: ratelimited with Retry-After, auth errors, other codes rejected in a sentence, 5xx transient', async () => {
+  it("maps Slack's errors: ratelimited with Retry-After, auth errors, other codes rejected in a sentence, 5xx transient", async () => {
     const ctx = providerContext(config());
     slack.failNext(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '30' });
-    await expect(slackProvider.publish(ctx, publishInput())).rejects.toMatchObject({ kind: 'rate_limited', options: { retryAfterMs: 30_000 } });
+    await expect(slackProvider.publish(ctx, publishInput())).rejects.toMatchObject({
+      kind: 'rate_limited',
+      options: { retryAfterMs: 30_000 },
+    });
     for (const error of ['invalid_auth', 'token_revoked', 'account_inactive']) {
       slack.failNext(200, { ok: false, error });
-      await expect(slackProvider.publish(ctx, publishInput())).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining(error) });
+      await expect(slackProvider.publish(ctx, publishInput())).rejects.toMatchObject({
+        kind: 'auth',
+        message: expect.stringContaining(error),
+      });
     }
     slack.failNext(200, { ok: false, error: 'not_in_channel' });
     await expect(slackProvider.publish(ctx, publishInput())).rejects.toMatchObject({
@@ -63,10 +83,22 @@ describe('slack provider', () => {
   });
 
   it('connectAccount checks the token and the channel; listChannels pages through conversations.list', async () => {
-    await expect(slackProvider.connectAccount!(providerContext(config()))).resolves.toEqual({ internalId: slack.channel, name: '#launches', handle: 'herald', picture: null });
-    await expect(slackProvider.connectAccount!(providerContext({ ...config(), channel: 'C0NOWHERE1' }))).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('channel_not_found') });
-    await expect(slackProvider.connectAccount!(providerContext({ ...config(), botToken: 'xoxb-0000000000-wrong' }))).rejects.toMatchObject({ kind: 'auth' });
-    const listed = (await slackProvider.tools.listChannels!.run(providerContext(config()), { includePrivate: true })) as { channels: Array<{ id: string; isMember: boolean }> };
+    await expect(slackProvider.connectAccount!(providerContext(config()))).resolves.toEqual({
+      internalId: slack.channel,
+      name: '#launches',
+      handle: 'herald',
+      picture: null,
+    });
+    await expect(slackProvider.connectAccount!(providerContext({ ...config(), channel: 'C0NOWHERE1' }))).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('channel_not_found'),
+    });
+    await expect(slackProvider.connectAccount!(providerContext({ ...config(), botToken: 'xoxb-0000000000-wrong' }))).rejects.toMatchObject({
+      kind: 'auth',
+    });
+    const listed = (await slackProvider.tools.listChannels!.run(providerContext(config()), { includePrivate: true })) as {
+      channels: Array<{ id: string; isMember: boolean }>;
+    };
     expect(listed.channels).toEqual([
       { id: slack.channel, name: 'launches', isMember: true, isPrivate: false },
       { id: 'C0OTHER002', name: 'random', isMember: false, isPrivate: false },

@@ -18,12 +18,16 @@ afterAll(async () => {
   await closeOutboundClients();
 });
 
-const ctx = (extra: Record<string, unknown> = {}) => providerContext({ botToken: bot.token, chatId: '-1001234567890', apiBase: bot.url, ...extra });
+const ctx = (extra: Record<string, unknown> = {}) =>
+  providerContext({ botToken: bot.token, chatId: '-1001234567890', apiBase: bot.url, ...extra });
 
-const answer = (status: number, description: string, parameters?: Record<string, unknown>) => () => ({ status, body: { ok: false, error_code: status, description, ...(parameters && { parameters }) } });
+const answer = (status: number, description: string, parameters?: Record<string, unknown>) => () => ({
+  status,
+  body: { ok: false, error_code: status, description, ...(parameters && { parameters }) },
+});
 
 describe('error mapping', () => {
-  it('429 is rate_limited with Telegram\'s retry_after', async () => {
+  it("429 is rate_limited with Telegram's retry_after", async () => {
     bot.on(answer(429, 'Too Many Requests: retry after 17', { retry_after: 17 }));
     const error = await providerFailure(telegramProvider.publish(ctx(), publishInput()));
     expect(error).toMatchObject({ kind: 'rate_limited', options: { status: 429, retryAfterMs: 17_000 } });
@@ -33,7 +37,9 @@ describe('error mapping', () => {
     bot.on(answer(502, 'Bad Gateway'));
     expect((await providerFailure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('transient');
     bot.reset();
-    expect((await providerFailure(telegramProvider.publish(ctx({ botToken: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), publishInput()))).kind).toBe('auth');
+    expect(
+      (await providerFailure(telegramProvider.publish(ctx({ botToken: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), publishInput()))).kind,
+    ).toBe('auth');
     bot.on(answer(403, 'Forbidden: bot is not a member of the channel chat'));
     expect((await providerFailure(telegramProvider.publish(ctx(), publishInput()))).kind).toBe('auth');
     bot.reset();
@@ -59,8 +65,10 @@ describe('error mapping', () => {
 });
 
 describe('text', () => {
-  it('converts the stored HTML subset to Telegram\'s tags and counts what Telegram shows', () => {
-    const html = toTelegramHtml('<h2>Title</h2><p>a <span>b</span> <del>c</del> <code>x&lt;y</code></p><ol><li>one</li><li>two</li></ol><blockquote><p>q</p></blockquote>');
+  it("converts the stored HTML subset to Telegram's tags and counts what Telegram shows", () => {
+    const html = toTelegramHtml(
+      '<h2>Title</h2><p>a <span>b</span> <del>c</del> <code>x&lt;y</code></p><ol><li>one</li><li>two</li></ol><blockquote><p>q</p></blockquote>',
+    );
     expect(html).toBe('<b>Title</b>\n\na b <s>c</s> <code>x&lt;y</code>\n\n1. one\n2. two\n\n<blockquote>q</blockquote>');
     expect(countTelegramText('<b>Ab</b> &amp; 😀')).toBe('Ab & 😀'.length);
   });

@@ -15,7 +15,10 @@ let t: TestApp;
 let th: FakeThreads;
 beforeAll(async () => {
   th = await new FakeThreads().start();
-  t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', THREADS_APP_ID: th.appId, THREADS_APP_SECRET: th.appSecret, THREADS_API_BASE: th.url } });
+  t = await createTestApp({
+    engine: true,
+    env: { OUTBOUND_ALLOW_LOOPBACK: 'true', THREADS_APP_ID: th.appId, THREADS_APP_SECRET: th.appSecret, THREADS_API_BASE: th.url },
+  });
 });
 beforeEach(() => {
   th.reset();
@@ -28,10 +31,13 @@ afterAll(async () => {
   await th.stop();
 });
 
-const textPost = (channelId: string, content: string) => ({ ...postBody(channelId, { type: 'now' }), posts: [{ integration: { id: channelId }, value: [{ content }], settings: { __type: 'threads' } }] });
+const textPost = (channelId: string, content: string) => ({
+  ...postBody(channelId, { type: 'now' }),
+  posts: [{ integration: { id: channelId }, value: [{ content }], settings: { __type: 'threads' } }],
+});
 
 describe('Threads', () => {
-  it('connects through the sign-in and publishes a post with an image (by Herald\'s URL) and two comments as replies', async () => {
+  it("connects through the sign-in and publishes a post with an image (by Herald's URL) and two comments as replies", async () => {
     const tenant = await createTenant(t);
     const { authorize, channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
     expect(authorize.pathname).toBe('/oauth/authorize');
@@ -42,7 +48,12 @@ describe('Threads', () => {
 
     const { post, image } = await publishThreadToChannel(t, tenant, channels[0]!.id, 'threads', { replyControl: 'accounts_you_follow' });
     const [root, first, second] = th.threads;
-    expect(root).toMatchObject({ media_type: 'IMAGE', text: 'Launch day: the notes (https://example.com/launch)', reply_to_id: null, reply_control: 'accounts_you_follow' });
+    expect(root).toMatchObject({
+      media_type: 'IMAGE',
+      text: 'Launch day: the notes (https://example.com/launch)',
+      reply_to_id: null,
+      reply_control: 'accounts_you_follow',
+    });
     // Threads fetches the image from Herald's public media URL.
     const fetched = new URL(root!.image_urls[0]!);
     expect(fetched.origin).toBe(TEST_BASE_URL);
@@ -55,17 +66,26 @@ describe('Threads', () => {
     expect(post.releaseURL).toBe(root!.permalink);
   });
 
-  it('publishes several media as a carousel of containers, each by Herald\'s absolute media URL', async () => {
+  it("publishes several media as a carousel of containers, each by Herald's absolute media URL", async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), {
+      platformApps: t.services.channels.platformApps,
+    });
     const media = [
       mediaItem(Buffer.from('a'), { url: '/uploads/ws/one.png', mimeType: 'image/png' }),
       mediaItem(Buffer.from('b'), { url: `${TEST_BASE_URL}/uploads/ws/two.mp4`, mimeType: 'video/mp4' }),
     ];
-    const ref = await threadsProvider.publish(ctx, publishInput({ text: 'Two things', media, settings: { alt: { [media[0]!.id]: 'A green square' } } }));
+    const ref = await threadsProvider.publish(
+      ctx,
+      publishInput({ text: 'Two things', media, settings: { alt: { [media[0]!.id]: 'A green square' } } }),
+    );
     const published = th.threads.find((x) => x.id === ref.id)!;
-    expect(published).toMatchObject({ media_type: 'CAROUSEL', text: 'Two things', image_urls: [`${TEST_BASE_URL}/uploads/ws/one.png`, `${TEST_BASE_URL}/uploads/ws/two.mp4`] });
+    expect(published).toMatchObject({
+      media_type: 'CAROUSEL',
+      text: 'Two things',
+      image_urls: [`${TEST_BASE_URL}/uploads/ws/one.png`, `${TEST_BASE_URL}/uploads/ws/two.mp4`],
+    });
     const children = [...th.containers.values()].filter((c) => c.params.is_carousel_item === 'true');
     expect(children.map((c) => c.params.media_type)).toEqual(['IMAGE', 'VIDEO']);
     expect(children[0]!.params.alt_text).toBe('A green square');
@@ -83,25 +103,44 @@ describe('Threads', () => {
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
     const config = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
     th.quotaUsage = 250;
-    const error = await threadsProvider.publish(providerContext(config, { platformApps: t.services.channels.platformApps }), publishInput({ text: 'One too many' })).then(() => null, (e: unknown) => e as ProviderError);
+    const error = await threadsProvider
+      .publish(providerContext(config, { platformApps: t.services.channels.platformApps }), publishInput({ text: 'One too many' }))
+      .then(
+        () => null,
+        (e: unknown) => e as ProviderError,
+      );
     expect(error).toMatchObject({ kind: 'rate_limited', options: { retryAfterMs: 3_600_000 } });
     expect(error!.message).toContain('used its 250 posts of the last 24 hours');
     expect(th.calls.some((c) => c.path.endsWith('/threads_publish'))).toBe(false);
   });
 
-  it('maps Graph API errors: 190 auth, 4 rate limited, transient, a refusal with Threads\' reason', async () => {
+  it("maps Graph API errors: 190 auth, 4 rate limited, transient, a refusal with Threads' reason", async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), {
+      platformApps: t.services.channels.platformApps,
+    });
     const failure = (answer: { status: number; body?: unknown }) => {
       th.reset();
       th.on((req) => (req.path.endsWith('/threads_publish') ? answer : undefined));
-      return threadsProvider.publish(ctx, publishInput({ text: `Mapped ${Math.random()}` })).then(() => null, (e: unknown) => e as ProviderError);
+      return threadsProvider.publish(ctx, publishInput({ text: `Mapped ${Math.random()}` })).then(
+        () => null,
+        (e: unknown) => e as ProviderError,
+      );
     };
     expect(await failure({ status: 400, body: { error: { message: 'Session has expired', code: 190 } } })).toMatchObject({ kind: 'auth' });
-    expect(await failure({ status: 400, body: { error: { message: 'Application request limit reached', code: 4 } } })).toMatchObject({ kind: 'rate_limited' });
-    expect(await failure({ status: 500, body: { error: { message: 'An unknown error occurred', code: 1, is_transient: true } } })).toMatchObject({ kind: 'transient' });
-    expect(await failure({ status: 400, body: { error: { message: 'Invalid parameter', code: 100, error_user_msg: 'The link could not be fetched.' } } })).toMatchObject({ kind: 'rejected', message: 'Threads answered 400: The link could not be fetched.' });
+    expect(await failure({ status: 400, body: { error: { message: 'Application request limit reached', code: 4 } } })).toMatchObject({
+      kind: 'rate_limited',
+    });
+    expect(
+      await failure({ status: 500, body: { error: { message: 'An unknown error occurred', code: 1, is_transient: true } } }),
+    ).toMatchObject({ kind: 'transient' });
+    expect(
+      await failure({
+        status: 400,
+        body: { error: { message: 'Invalid parameter', code: 100, error_user_msg: 'The link could not be fetched.' } },
+      }),
+    ).toMatchObject({ kind: 'rejected', message: 'Threads answered 400: The link could not be fetched.' });
     // A publish call that answers without the post's id may have published: not retried (Threads has no idempotency key).
     expect(await failure({ status: 200, body: {} })).toMatchObject({ kind: 'unknown_outcome' });
     expect(threadsProvider.idempotentWrites).toBe(false);

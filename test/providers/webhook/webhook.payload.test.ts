@@ -15,7 +15,13 @@ beforeAll(async () => {
 describe('webhook deliveries: text and html', () => {
   it('`text` is plain text with entities decoded (nothing escaped), `html` stays sanitised, and both are documented', async () => {
     const tenant = await webhookTenant(t, receiver.url);
-    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; 5 &lt; 6 <b>bold</b><script>x()</script></p>' }]));
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [
+        { content: '<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; 5 &lt; 6 <b>bold</b><script>x()</script></p>' },
+      ]),
+    );
     await t.settle();
     const delivery = receiver.deliveries.find((d) => d.body.data.postId === created!.postId);
     expect(delivery!.body.data.text).toBe('<script>alert(1)</script> & 5 < 6 bold');

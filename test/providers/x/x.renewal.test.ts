@@ -51,7 +51,10 @@ async function expiringChannel(): Promise<{ tenant: Tenant; id: string }> {
   return { tenant, id: channels[0]!.id };
 }
 
-const body = (id: string, text: string) => ({ ...postBody(id, { type: 'now' }), posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }] });
+const body = (id: string, text: string) => ({
+  ...postBody(id, { type: 'now' }),
+  posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }],
+});
 
 describe('renewing credentials across processes', () => {
   it('two engines publishing to the same channel at once renew its token once; both posts go out and the channel stays enabled', async () => {
@@ -72,7 +75,9 @@ describe('renewing credentials across processes', () => {
     // Both engines stored and used the renewed token: the channel's stored token is the one X issued last.
     const stored = await b.services.channels.config(tenant.workspaceId, id);
     expect(Date.parse(String(stored.expiresAt)) - Date.now()).toBeGreaterThan(3600_000);
-    expect(await a.runtime.db.selectFrom('channels').select(['renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ renewing_until: null, renewing_by: null });
+    expect(
+      await a.runtime.db.selectFrom('channels').select(['renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirstOrThrow(),
+    ).toEqual({ renewing_until: null, renewing_by: null });
   });
 
   it('a publish holding the old token after another engine renewed uses the stored renewal instead of renewing again', async () => {
@@ -83,7 +88,12 @@ describe('renewing credentials across processes', () => {
     expect(x.refreshCalls).toBe(1);
     // The second engine's renewal starts from the configuration read before the renewal (what a claim read earlier holds).
     const { config: old } = await b.services.channels.withConfig(tenant.workspaceId, id);
-    const stale = { ...old, accessToken: 'spent-access-token', refreshToken: 'spent-refresh-token', expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    const stale = {
+      ...old,
+      accessToken: 'spent-access-token',
+      refreshToken: 'spent-refresh-token',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
     const used = await b.services.channels.renewals.renew(id, stale, {
       due: (config) => Date.parse(String(config.expiresAt)) - Date.now() < 600_000,
       renew: () => Promise.reject(new Error('must not renew again')),
@@ -97,13 +107,26 @@ describe('the renewal claim', () => {
   it('makes a second renewer wait a bounded time while it is held, and lapses by the clock when its holder crashed', async () => {
     const { tenant, id } = await expiringChannel();
     const clock = new ManualClock(new Date());
-    const renewals = new CredentialRenewals({ db: a.runtime.db, clock, secretBox: a.runtime.secretBox }, { claimMs: 60_000, pollMs: 0, maxPolls: 3 });
+    const renewals = new CredentialRenewals(
+      { db: a.runtime.db, clock, secretBox: a.runtime.secretBox },
+      { claimMs: 60_000, pollMs: 0, maxPolls: 3 },
+    );
     const current = await a.services.channels.config(tenant.workspaceId, id);
     // A renewer that crashed while holding the claim.
-    await a.runtime.db.updateTable('channels').set({ renewing_until: new Date(clock.now().getTime() + 60_000).toISOString(), renewing_by: 'crashed' }).where('id', '=', id).execute();
+    await a.runtime.db
+      .updateTable('channels')
+      .set({ renewing_until: new Date(clock.now().getTime() + 60_000).toISOString(), renewing_by: 'crashed' })
+      .where('id', '=', id)
+      .execute();
     let renewed = 0;
-    const renewal = { due: () => true, renew: async (config: Record<string, unknown>) => ({ ...config, accessToken: `renewed-${++renewed}-access` }) };
-    const waited = await renewals.renew(id, current, renewal).then(() => null, (error: unknown) => error);
+    const renewal = {
+      due: () => true,
+      renew: async (config: Record<string, unknown>) => ({ ...config, accessToken: `renewed-${++renewed}-access` }),
+    };
+    const waited = await renewals.renew(id, current, renewal).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(waited).toBeInstanceOf(ProviderError);
     expect(waited).toMatchObject({ kind: 'transient', message: expect.stringContaining('Another Herald worker is still renewing') });
     expect(renewed).toBe(0);
@@ -113,16 +136,29 @@ describe('the renewal claim', () => {
     expect(fresh.accessToken).toBe('renewed-1-access');
     expect(renewed).toBe(1);
     expect(await a.services.channels.config(tenant.workspaceId, id)).toEqual(fresh);
-    expect(await a.runtime.db.selectFrom('channels').select(['renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ renewing_until: null, renewing_by: null });
+    expect(
+      await a.runtime.db.selectFrom('channels').select(['renewing_until', 'renewing_by']).where('id', '=', id).executeTakeFirstOrThrow(),
+    ).toEqual({ renewing_until: null, renewing_by: null });
   });
 
   it('a refused renewal lets go of the claim, so the next publish does not wait for it to lapse', async () => {
     const { tenant, id } = await expiringChannel();
-    const renewals = new CredentialRenewals({ db: a.runtime.db, clock: a.runtime.clock, secretBox: a.runtime.secretBox }, { pollMs: 0, maxPolls: 0 });
+    const renewals = new CredentialRenewals(
+      { db: a.runtime.db, clock: a.runtime.clock, secretBox: a.runtime.secretBox },
+      { pollMs: 0, maxPolls: 0 },
+    );
     const current = await a.services.channels.config(tenant.workspaceId, id);
-    const refused = await renewals.renew(id, current, { due: () => true, renew: () => Promise.reject(new ProviderError('auth', 'refused')) }).then(() => null, (error: unknown) => error);
+    const refused = await renewals
+      .renew(id, current, { due: () => true, renew: () => Promise.reject(new ProviderError('auth', 'refused')) })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(refused).toMatchObject({ kind: 'auth' });
-    const again = await renewals.renew(id, current, { due: () => true, renew: async (config) => ({ ...config, accessToken: 'renewed-access' }) });
+    const again = await renewals.renew(id, current, {
+      due: () => true,
+      renew: async (config) => ({ ...config, accessToken: 'renewed-access' }),
+    });
     expect(again.accessToken).toBe('renewed-access');
   });
 });

@@ -17,7 +17,10 @@ let t: TestApp;
 let x: FakeX;
 beforeAll(async () => {
   x = await new FakeX().start();
-  t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', X_CLIENT_ID: x.clientId, X_CLIENT_SECRET: x.clientSecret, X_API_BASE: x.url } });
+  t = await createTestApp({
+    engine: true,
+    env: { OUTBOUND_ALLOW_LOOPBACK: 'true', X_CLIENT_ID: x.clientId, X_CLIENT_SECRET: x.clientSecret, X_API_BASE: x.url },
+  });
 });
 beforeEach(() => {
   x.reset();
@@ -40,7 +43,9 @@ describe('X', () => {
     expect(channels).toHaveLength(1);
     expect(channels[0]).toMatchObject({ identifier: 'x', name: 'Herald Test', profile: 'herald_test', disabled: false });
     // With its app configured, X is listed as available.
-    const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as { platforms: Array<{ identifier: string; available: boolean }> };
+    const { platforms } = (await t.request({ method: 'GET', url: '/public/v1/status' })).json() as {
+      platforms: Array<{ identifier: string; available: boolean }>;
+    };
     expect(platforms.find((p) => p.identifier === 'x')).toEqual({ identifier: 'x', name: 'X', available: true });
     const config = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
     expect(config).toMatchObject({ userId: '1001', username: 'herald_test' });
@@ -61,25 +66,39 @@ describe('X', () => {
   it('uploads video in chunks (initialize, append, finalize) and waits on STATUS until X has processed it', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), {
+      platformApps: t.services.channels.platformApps,
+    });
     const bytes = Buffer.alloc(5 * 1024 * 1024, 3);
-    const ref = await xProvider.publish(ctx, publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }));
+    const ref = await xProvider.publish(
+      ctx,
+      publishInput({ text: 'A film', media: [mediaItem(bytes, { mimeType: 'video/mp4', name: 'film.mp4' })] }),
+    );
     const tweet = x.tweets.find((tw) => tw.id === ref.id)!;
     expect(x.media.get(tweet.media_ids[0]!)).toMatchObject({ type: 'video/mp4', size: bytes.length, chunks: 2, finalized: true, polls: 2 });
     expect(x.calls.filter((c) => c.path.endsWith('/append'))).toHaveLength(2);
   });
 
-  it('maps X\'s errors: 429 with its reset time, 5xx, 401, and a lost answer to the post as an unknown outcome', async () => {
+  it("maps X's errors: 429 with its reset time, 5xx, 401, and a lost answer to the post as an unknown outcome", async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), { platformApps: t.services.channels.platformApps });
+    const ctx = providerContext(await t.services.channels.config(tenant.workspaceId, channels[0]!.id), {
+      platformApps: t.services.channels.platformApps,
+    });
     const failure = (answer: { status: number; body?: unknown; headers?: Record<string, string> }) => {
       x.reset();
       x.on((req) => (req.path === '/2/tweets' ? answer : undefined));
-      return xProvider.publish(ctx, publishInput({ text: `Mapped ${Math.random()}` })).then(() => null, (e: unknown) => e as ProviderError);
+      return xProvider.publish(ctx, publishInput({ text: `Mapped ${Math.random()}` })).then(
+        () => null,
+        (e: unknown) => e as ProviderError,
+      );
     };
     const reset = Math.floor(Date.now() / 1000) + 900;
-    const limited = await failure({ status: 429, body: { title: 'Too Many Requests', detail: 'Too Many Requests' }, headers: { 'x-rate-limit-reset': String(reset) } });
+    const limited = await failure({
+      status: 429,
+      body: { title: 'Too Many Requests', detail: 'Too Many Requests' },
+      headers: { 'x-rate-limit-reset': String(reset) },
+    });
     expect(limited).toMatchObject({ kind: 'rate_limited' });
     expect(limited!.options.retryAfterMs).toBeGreaterThan(800_000);
     expect(await failure({ status: 503, body: { title: 'Service Unavailable' } })).toMatchObject({ kind: 'transient' });
@@ -92,11 +111,26 @@ describe('X', () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const id = channels[0]!.id;
-    const uploaded = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(16, 16), 'kite.png', 'image/png') })).json() as { id: string; path: string };
-    const other = (await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(8, 8, [1, 2, 3]), 'plain.png', 'image/png') })).json() as { id: string; path: string };
+    const uploaded = (
+      await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(16, 16), 'kite.png', 'image/png') })
+    ).json() as { id: string; path: string };
+    const other = (
+      await t.request({
+        method: 'POST',
+        url: '/public/v1/upload',
+        key: tenant.key,
+        ...fileBody(png(8, 8, [1, 2, 3]), 'plain.png', 'image/png'),
+      })
+    ).json() as { id: string; path: string };
     const [created] = await createOk(t, tenant, {
       ...postBody(id, { type: 'now' }),
-      posts: [{ integration: { id }, value: [{ content: '<p>A kite</p>', image: [uploaded, other] }], settings: { __type: 'x', alt: { [uploaded.id]: 'A red kite over a field' } } }],
+      posts: [
+        {
+          integration: { id },
+          value: [{ content: '<p>A kite</p>', image: [uploaded, other] }],
+          settings: { __type: 'x', alt: { [uploaded.id]: 'A red kite over a field' } },
+        },
+      ],
     });
     await t.settle();
     expect((await getPost(t, tenant, created!.postId)).value[0]!.state).toBe('PUBLISHED');
@@ -113,16 +147,48 @@ describe('X', () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const id = channels[0]!.id;
-    const tooLong = await createPosts(t, tenant, { ...postBody(id, { type: 'draft' }), posts: [{ integration: { id }, value: [{ content: '<p>Long alt</p>' }], settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX + 1) } } }] });
+    const tooLong = await createPosts(t, tenant, {
+      ...postBody(id, { type: 'draft' }),
+      posts: [
+        {
+          integration: { id },
+          value: [{ content: '<p>Long alt</p>' }],
+          settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX + 1) } },
+        },
+      ],
+    });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).toContain('X takes descriptions of up to 1,000 characters.');
-    const atLimit = await createPosts(t, tenant, { ...postBody(id, { type: 'draft' }), posts: [{ integration: { id }, value: [{ content: '<p>Long alt</p>' }], settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX) } } }] });
+    const atLimit = await createPosts(t, tenant, {
+      ...postBody(id, { type: 'draft' }),
+      posts: [
+        { integration: { id }, value: [{ content: '<p>Long alt</p>' }], settings: { __type: 'x', alt: { any: 'a'.repeat(X_ALT_MAX) } } },
+      ],
+    });
     expect(atLimit.statusCode, atLimit.body).toBe(200);
 
     const video = mediaItem(Buffer.alloc(10), { mimeType: 'video/mp4', name: 'film.mp4' });
-    const missing = xProvider.validate({ text: 'A film', media: [video], settings: { alt: { [video.id]: 'A film about kites' } }, part: 0, config: {}, platformApps: t.services.channels.platformApps });
-    expect(missing).toEqual([{ field: 'settings.alt', reason: 'X takes descriptions for images and GIFs only; remove the one for the video (value[0].image[0]).' }]);
-    expect(xProvider.validate({ text: 'A film', media: [video], settings: {}, part: 0, config: {}, platformApps: t.services.channels.platformApps })).toEqual([]);
+    const missing = xProvider.validate({
+      text: 'A film',
+      media: [video],
+      settings: { alt: { [video.id]: 'A film about kites' } },
+      part: 0,
+      config: {},
+      platformApps: t.services.channels.platformApps,
+    });
+    expect(missing).toEqual([
+      { field: 'settings.alt', reason: 'X takes descriptions for images and GIFs only; remove the one for the video (value[0].image[0]).' },
+    ]);
+    expect(
+      xProvider.validate({
+        text: 'A film',
+        media: [video],
+        settings: {},
+        part: 0,
+        config: {},
+        platformApps: t.services.channels.platformApps,
+      }),
+    ).toEqual([]);
   });
 
   it('counts text as X does: URLs 23, CJK and emoji 2', () => {
@@ -139,10 +205,16 @@ describe('X', () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const long = `<p>${'字'.repeat(141)}</p>`;
-    const [created] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'draft' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: long }], settings: { __type: 'x' } }] });
+    const [created] = await createOk(t, tenant, {
+      ...postBody(channels[0]!.id, { type: 'draft' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: long }], settings: { __type: 'x' } }],
+    });
     const missing = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
     expect(missing.body).toContain('counts 282');
-    const [allowed] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'draft' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: long }], settings: { __type: 'x', longPosts: true } }] });
+    const [allowed] = await createOk(t, tenant, {
+      ...postBody(channels[0]!.id, { type: 'draft' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: long }], settings: { __type: 'x', longPosts: true } }],
+    });
     const none = await t.request({ method: 'GET', url: `/public/v1/posts/${allowed!.postId}/missing`, key: tenant.key });
     expect(none.body).not.toContain('counts 282');
   });
@@ -150,7 +222,10 @@ describe('X', () => {
   it('maps duplicate text to a clear rejection', async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-    const body = { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Same words twice</p>' }], settings: { __type: 'x' } }] };
+    const body = {
+      ...postBody(channels[0]!.id, { type: 'now' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Same words twice</p>' }], settings: { __type: 'x' } }],
+    };
     const [once] = await createOk(t, tenant, body);
     await t.settle();
     expect((await getPost(t, tenant, once!.postId)).value[0]!.state).toBe('PUBLISHED');
@@ -162,19 +237,34 @@ describe('X', () => {
     expect(x.tweets).toHaveLength(1);
   });
 
-  it('through the engine: a rate limit waits for X\'s reset time; a post whose answer is lost ends as ERROR unconfirmed, never sent twice', async () => {
+  it("through the engine: a rate limit waits for X's reset time; a post whose answer is lost ends as ERROR unconfirmed, never sent twice", async () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const id = channels[0]!.id;
-    const body = (text: string) => ({ ...postBody(id, { type: 'now' }), posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }] });
+    const body = (text: string) => ({
+      ...postBody(id, { type: 'now' }),
+      posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }],
+    });
     const reset = Math.floor(Date.now() / 1000) + 900;
-    x.on((req) => (req.path === '/2/tweets' ? { status: 429, body: { title: 'Too Many Requests', detail: 'Too Many Requests' }, headers: { 'x-rate-limit-reset': String(reset) } } : undefined));
+    x.on((req) =>
+      req.path === '/2/tweets'
+        ? {
+            status: 429,
+            body: { title: 'Too Many Requests', detail: 'Too Many Requests' },
+            headers: { 'x-rate-limit-reset': String(reset) },
+          }
+        : undefined,
+    );
     const [limited] = await createOk(t, tenant, body('Later'));
     await t.settle();
     const waiting = await getPost(t, tenant, limited!.postId);
     expect(waiting.value[0]!.state).not.toBe('PUBLISHED');
     expect(waiting.errorKind).toBeNull();
-    const { next_run_at: nextRun } = await t.runtime.db.selectFrom('posts').select('next_run_at').where('id', '=', limited!.postId).executeTakeFirstOrThrow();
+    const { next_run_at: nextRun } = await t.runtime.db
+      .selectFrom('posts')
+      .select('next_run_at')
+      .where('id', '=', limited!.postId)
+      .executeTakeFirstOrThrow();
     expect(Date.parse(nextRun!)).toBeGreaterThanOrEqual(reset * 1000 - 1000);
     expect(x.calls.filter((c) => c.path === '/2/tweets')).toHaveLength(1);
 
@@ -194,7 +284,10 @@ describe('X', () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const before = await t.services.channels.config(tenant.workspaceId, channels[0]!.id);
-    const [created] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>After a refresh</p>' }], settings: { __type: 'x' } }] });
+    const [created] = await createOk(t, tenant, {
+      ...postBody(channels[0]!.id, { type: 'now' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>After a refresh</p>' }], settings: { __type: 'x' } }],
+    });
     await t.settle();
     expect((await getPost(t, tenant, created!.postId)).value[0]!.state).toBe('PUBLISHED');
     expect(x.refreshes).toBe(1);
@@ -203,14 +296,17 @@ describe('X', () => {
     expect(after.refreshToken).not.toBe(before.refreshToken);
   });
 
-  it('two publishes of the same channel starting together share one renewal (X\'s refresh tokens are single-use)', async () => {
+  it("two publishes of the same channel starting together share one renewal (X's refresh tokens are single-use)", async () => {
     x.expiresIn = 120;
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     const id = channels[0]!.id;
     // Renewed tokens last two hours, so however the two publishes interleave, one renewal is enough.
     x.expiresIn = 7200;
-    const body = (text: string) => ({ ...postBody(id, { type: 'now' }), posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }] });
+    const body = (text: string) => ({
+      ...postBody(id, { type: 'now' }),
+      posts: [{ integration: { id }, value: [{ content: `<p>${text}</p>` }], settings: { __type: 'x' } }],
+    });
     const [a] = await createOk(t, tenant, body('One'));
     const [b] = await createOk(t, tenant, body('Two'));
     await t.settle();
@@ -225,7 +321,10 @@ describe('X', () => {
     const tenant = await createTenant(t);
     const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
     x.refuseRefresh = true;
-    const [created] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Never sent</p>' }], settings: { __type: 'x' } }] });
+    const [created] = await createOk(t, tenant, {
+      ...postBody(channels[0]!.id, { type: 'now' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Never sent</p>' }], settings: { __type: 'x' } }],
+    });
     await t.settle();
     expect((await getPost(t, tenant, created!.postId)).errorKind).toBe('auth');
     expect((await listed(t, tenant))[0]).toMatchObject({ disabled: true, disabledReason: 'needs_reconnect' });
@@ -239,7 +338,10 @@ describe('X', () => {
     const again = await signInThroughApi(t, tenant, { provider: 'x' });
     expect(again.channels).toHaveLength(1);
     expect(again.channels[0]).toMatchObject({ id: channels[0]!.id, disabled: false });
-    const [sent] = await createOk(t, tenant, { ...postBody(channels[0]!.id, { type: 'now' }), posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Sent after reconnecting</p>' }], settings: { __type: 'x' } }] });
+    const [sent] = await createOk(t, tenant, {
+      ...postBody(channels[0]!.id, { type: 'now' }),
+      posts: [{ integration: { id: channels[0]!.id }, value: [{ content: '<p>Sent after reconnecting</p>' }], settings: { __type: 'x' } }],
+    });
     await t.settle();
     expect((await getPost(t, tenant, sent!.postId)).value[0]!.state).toBe('PUBLISHED');
   });
