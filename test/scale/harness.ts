@@ -42,6 +42,8 @@ export type Arrival = { postId: string; at: number; completed: boolean };
 export async function startFastReceiver(options: { delayMs?: number } = {}) {
   const arrivals: Arrival[] = [];
   let delayMs = options.delayMs ?? 0;
+  /** While held (see `hold`), the answers waiting to be written, in order of arrival. */
+  let held: Array<() => void> | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,7 +62,8 @@ export async function startFastReceiver(options: { delayMs?: number } = {}) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: `r-${arrivals.length}` }), () => (arrival.completed = true));
       };
-      if (delayMs > 0) setTimeout(answer, delayMs);
+      if (held) held.push(answer);
+      else if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });
   });
@@ -76,6 +79,18 @@ export async function startFastReceiver(options: { delayMs?: number } = {}) {
     url,
     arrivals,
     slow: (ms: number) => (delayMs = ms),
+    /** Answers nothing that arrives from now on until `release` (what is already on its way still gets its answer). */
+    hold: () => {
+      held ??= [];
+    },
+    /** Deliveries that arrived while held and wait for their answer. */
+    waiting: () => held?.length ?? 0,
+    /** Writes the answers held back (to senders still connected) and answers as before from now on. */
+    release: () => {
+      const answers = held ?? [];
+      held = null;
+      for (const answer of answers) answer();
+    },
     byPost(): Map<string, Arrival[]> {
       const map = new Map<string, Arrival[]>();
       for (const a of arrivals) map.set(a.postId, [...(map.get(a.postId) ?? []), a]);

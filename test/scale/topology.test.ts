@@ -102,8 +102,14 @@ describe.skipIf(BACKEND !== 'postgres')('scale-out topology: two API processes, 
     due.setMilliseconds(0);
     const ids = await schedulePosts(apis, key, channelIds, POSTS, due, 'kill');
     await waitFor('the run to be well under way', async () => receiver.arrivals.length - before >= 400, 120_000, 20);
+    // Kill the victim while it certainly has deliveries in flight, whatever the machine's speed: with
+    // the answers held, more deliveries waiting than one worker may send at once (16) means both
+    // workers have some waiting.
+    receiver.hold();
+    await waitFor('both workers to have deliveries awaiting their answer', async () => receiver.waiting() > 16, 120_000, 20);
     const victim = workers[0]!;
     expect(await victim.stop('SIGKILL')).toBe(null);
+    receiver.release();
 
     // Settled: published, or failed as unconfirmed once the dead worker's lease ran out.
     const states = await waitFor(
