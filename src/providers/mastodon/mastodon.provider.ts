@@ -219,14 +219,20 @@ export const mastodonProvider: Provider = {
   tools: {},
   validate({ text, media, settings, config, part }): MissingItem[] {
     const missing: MissingItem[] = [];
-    // Learnt when the channel was connected through the API; otherwise the instance is asked before sending.
-    const limit = typeof config.maxCharacters === 'number' ? config.maxCharacters : null;
+    // Learnt when the channel was connected through the API or a sign-in. A channel made otherwise (the
+    // operator's command) has Mastodon's documented default until it is reconnected; the instance is
+    // asked again before sending either way.
+    const known = typeof config.maxCharacters === 'number';
+    const limit = known ? (config.maxCharacters as number) : DEFAULT_LIMIT;
     const spoiler = typeof settings.spoilerText === 'string' ? settings.spoilerText : '';
     const length = countMastodonText(text) + (spoiler ? countMastodonText(spoiler) : 0);
-    if (limit !== null && length > limit) {
+    if (length > limit) {
+      const allows = known
+        ? `the instance allows ${limit}`
+        : `Mastodon allows ${limit} unless the instance says otherwise (this channel has not learnt its instance's limit: reconnect it to learn it)`;
       missing.push({
         field: `value[${part}].content`,
-        reason: `The status${spoiler ? ' with its content warning' : ''} is ${length} characters; the instance allows ${limit} (URLs count 23).`,
+        reason: `The status${spoiler ? ' with its content warning' : ''} is ${length} characters; ${allows} (URLs count 23).`,
       });
     }
     const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;
