@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 /**
- * Standard Webhooks signing: `webhook-signature: v1,<base64 HMAC-SHA256>` over
- * `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64 part of a `whsec_` secret.
+ * Standard Webhooks signing (`webhook-signature: v1,<base64 HMAC-SHA256>` over
+ * `<webhook-id>.<webhook-timestamp>.<body>`), by the specification's own implementation, keyed
+ * with a `whsec_` secret. `timestamp` is in seconds, as sent in `webhook-timestamp`.
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
 }
