@@ -103,6 +103,7 @@ export const MCP_INSTRUCTIONS = [
   TIMES,
   HTML,
   'Before scheduling, create a draft and run check_post_missing; `now` publishes at once and cannot be undone.',
+  'To change a post, call update_post with only what changes.',
 ].join(' ');
 
 const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType).describe(
