@@ -78,6 +78,22 @@ describe('publishing on time', () => {
     expect(await getPost(t, tenant, postId)).toMatchObject({ state: 'PUBLISHED', value: [{ state: 'PUBLISHED' }, { state: 'PUBLISHED' }] });
   });
 
+  it('a draft edited with type "now" (PATCH) is published at once, with its edited text', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: '<p>Draft</p>' }]));
+    const postId = created!.postId;
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/public/v1/posts/${postId}`,
+      key: tenant.key,
+      payload: { type: 'now', content: 'Out now' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.settle();
+    expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['Out now']);
+    expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHED');
+  });
+
   it('publishes type "now" at once, without the clock moving', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
