@@ -696,7 +696,6 @@ export class PostsService {
         { code: 'nothing_to_change' },
       );
     }
-    this.transitions.checkEditable([post]);
     // Left out, a draft stays a draft and a scheduled post stays in the queue; a failed one becomes a draft.
     const type = change.type ?? (post.state === 'QUEUE' ? 'schedule' : 'draft');
     // As in POST /posts with the group: entering the queue, staying in it or leaving it takes the publisher's scope.
@@ -719,6 +718,8 @@ export class PostsService {
     change: PostChange,
     withinWrite?: WithinWrite<PostRecord>,
   ): Promise<PostRecord> {
+    // Checked here rather than before the key is taken: a retry of an edit that published the post is answered, not refused.
+    this.transitions.checkEditable([post]);
     const { db, clock } = this.deps;
     const now = clock.now();
     const publishAt = this.publishDate({ type, date: change.date ?? post.publish_at }, now);
