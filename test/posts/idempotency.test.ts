@@ -68,7 +68,7 @@ describe('Idempotency-Key lifetime', () => {
     const tenant = await webhookTenant(t, HOOK);
     const body = postBody(tenant.channelId, { date: '2026-05-05T12:00:00Z' });
     const first = await createPosts(t, tenant, body, { 'idempotency-key': 'before-group' });
-    const [{ postId, integration, group }] = first.json() as Array<{ postId: string; integration: string; group: string }>;
+    const { postId, integration, group } = (first.json() as Array<{ postId: string; integration: string; group: string }>)[0]!;
     await t.runtime.db
       .updateTable('idempotency_keys')
       .set({ response: JSON.stringify([{ postId, integration }]) })
