@@ -1064,13 +1064,13 @@ export interface paths {
         put?: never;
         /**
          * Create, schedule or publish posts (one per channel)
-         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
                     "idempotency-key"?: string;
                     /** @description The workspace to act on, when the key spans several. */
                     showorg?: string;
@@ -1245,7 +1245,95 @@ export interface paths {
                 };
             };
         };
-        put?: never;
+        /**
+         * Replace one post as a whole
+         * @description The post for its channel as one item of POST /posts gives it, with `type` and `date`: every field is replaced, and one left out takes its default (no settings, no tags, no short links). PATCH /posts/:id changes only what it is given. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReplacePostInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         post?: never;
         /**
          * Remove a post
@@ -1332,7 +1420,95 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit one post in place
+         * @description Each field given replaces the post's; the rest stays: `content`, `image` and `comments` change parts of the thread (or `value` replaces it whole), `settings` are merged key by key (null removes one), `tags` and `shortLink` replace theirs, `date` moves it, `type` moves it between draft, scheduled and published now. Its other posts of the group are left alone. An empty change answers 400 `nothing_to_change`. The answer is the post as edited. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePostInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/posts/{id}/missing": {
@@ -2654,6 +2830,105 @@ export interface components {
             /** @description One item per channel; a channel may appear once. */
             posts: components["schemas"]["PostItemInput"][];
         };
+        /**
+         * @example {
+         *       "content": "<p>Corrected text</p>"
+         *     }
+         * @example {
+         *       "date": "2026-12-02T09:30:00Z",
+         *       "tags": [
+         *         "launch",
+         *         "moved"
+         *       ]
+         *     }
+         * @example {
+         *       "type": "draft"
+         *     }
+         * @example {
+         *       "comments": [
+         *         {
+         *           "content": "<p>More in the thread</p>",
+         *           "delay": 5
+         *         }
+         *       ],
+         *       "settings": {
+         *         "title": "Launch day"
+         *       }
+         *     }
+         */
+        UpdatePostInput: {
+            /**
+             * @description What the post becomes: `draft`, `schedule` (published at its date) or `now` (published at once; cannot be undone). Left out, a draft stays a draft and a scheduled post stays scheduled; a post in ERROR becomes a draft (send `schedule` to try again). `schedule` and `now` need `posts:publish`, and so does any edit of a scheduled post (taking it out of the queue or keeping it there).
+             * @enum {string}
+             */
+            type?: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description The new publish time, ISO 8601 UTC (an offset is converted; a time without a zone is refused). Left out, the post keeps its date; a `schedule` date may be at most 5 minutes in the past and at most 10 years ahead, so a scheduled post whose time has passed needs a new date.
+             */
+            date?: string;
+            /** @description The post's text (`value[0].content`), HTML or plain text as in POST /posts; its media and comments stay. */
+            content?: string;
+            /** @description The post's media (`value[0].image`), by their library `path`, replacing what it had; `[]` removes them. */
+            image?: components["schemas"]["ImageRefInput"][];
+            /** @description The comments under the post (`value[1…]`), in order, replacing all of them; `[]` removes them. */
+            comments?: components["schemas"]["PostValueInput"][];
+            /** @description The whole thread at once, as in POST /posts: the post, then its comments. Not together with `content`, `image` or `comments`. */
+            value?: components["schemas"]["PostValueInput"][];
+            /** @description Platform-specific settings, merged into the post's: each key given replaces its value, a key set to null is removed, the others stay. */
+            settings?: {
+                /** @description The platform ID; when given, it must equal the channel's `identifier`. */
+                __type?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Internal labels, replacing the current ones; `[]` removes them. */
+            tags?: string[];
+            /** @description Replace links in the published text with short links served by this service. */
+            shortLink?: boolean;
+        };
+        /**
+         * @example {
+         *       "type": "schedule",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "value": [
+         *         {
+         *           "content": "<p>The whole post, again</p>"
+         *         }
+         *       ]
+         *     }
+         */
+        ReplacePostInput: {
+            /**
+             * @description `schedule` and `now` need the `posts:publish` scope, and so does replacing a scheduled post.
+             * @enum {string}
+             */
+            type: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description Publish time, ISO 8601 UTC, with the same rules as in POST /posts.
+             */
+            date: string;
+            /** @description The first element is the post; the rest are published as comments under it, in order. */
+            value: components["schemas"]["PostValueInput"][];
+            /** @description Platform-specific settings, replacing the current ones (left out: none). */
+            settings?: {
+                /** @description The platform ID; when given, it must equal the channel's `identifier`. */
+                __type?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Internal labels, replacing the current ones.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -3033,6 +3308,107 @@ export interface components {
             postId: string;
             /** @description The channel ID. */
             integration: string;
+            /** @description The group ID of the composition (the same for every item): send it as `group` to edit the composition as a whole. */
+            group: string;
+        };
+        /**
+         * @example {
+         *       "content": "<p>Corrected text</p>"
+         *     }
+         * @example {
+         *       "date": "2026-12-02T09:30:00Z",
+         *       "tags": [
+         *         "launch",
+         *         "moved"
+         *       ]
+         *     }
+         * @example {
+         *       "type": "draft"
+         *     }
+         * @example {
+         *       "comments": [
+         *         {
+         *           "content": "<p>More in the thread</p>",
+         *           "delay": 5
+         *         }
+         *       ],
+         *       "settings": {
+         *         "title": "Launch day"
+         *       }
+         *     }
+         */
+        UpdatePost: {
+            /**
+             * @description What the post becomes: `draft`, `schedule` (published at its date) or `now` (published at once; cannot be undone). Left out, a draft stays a draft and a scheduled post stays scheduled; a post in ERROR becomes a draft (send `schedule` to try again). `schedule` and `now` need `posts:publish`, and so does any edit of a scheduled post (taking it out of the queue or keeping it there).
+             * @enum {string}
+             */
+            type?: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description The new publish time, ISO 8601 UTC (an offset is converted; a time without a zone is refused). Left out, the post keeps its date; a `schedule` date may be at most 5 minutes in the past and at most 10 years ahead, so a scheduled post whose time has passed needs a new date.
+             */
+            date?: string;
+            /** @description The post's text (`value[0].content`), HTML or plain text as in POST /posts; its media and comments stay. */
+            content?: string;
+            /** @description The post's media (`value[0].image`), by their library `path`, replacing what it had; `[]` removes them. */
+            image?: components["schemas"]["ImageRef"][];
+            /** @description The comments under the post (`value[1…]`), in order, replacing all of them; `[]` removes them. */
+            comments?: components["schemas"]["PostValue"][];
+            /** @description The whole thread at once, as in POST /posts: the post, then its comments. Not together with `content`, `image` or `comments`. */
+            value?: components["schemas"]["PostValue"][];
+            /** @description Platform-specific settings, merged into the post's: each key given replaces its value, a key set to null is removed, the others stay. */
+            settings?: {
+                /** @description The platform ID; when given, it must equal the channel's `identifier`. */
+                __type?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Internal labels, replacing the current ones; `[]` removes them. */
+            tags?: string[];
+            /** @description Replace links in the published text with short links served by this service. */
+            shortLink?: boolean;
+        };
+        /**
+         * @example {
+         *       "type": "schedule",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "value": [
+         *         {
+         *           "content": "<p>The whole post, again</p>"
+         *         }
+         *       ]
+         *     }
+         */
+        ReplacePost: {
+            /**
+             * @description `schedule` and `now` need the `posts:publish` scope, and so does replacing a scheduled post.
+             * @enum {string}
+             */
+            type: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description Publish time, ISO 8601 UTC, with the same rules as in POST /posts.
+             */
+            date: string;
+            /** @description The first element is the post; the rest are published as comments under it, in order. */
+            value: components["schemas"]["PostValue"][];
+            /** @description Platform-specific settings, replacing the current ones (left out: none). */
+            settings?: {
+                /** @description The platform ID; when given, it must equal the channel's `identifier`. */
+                __type?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Internal labels, replacing the current ones.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
         };
         Post: {
             id: string;

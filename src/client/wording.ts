@@ -38,6 +38,27 @@ export const CREATE_WORDING: Wording = [
   [at('headers', 'idempotency-key'), '--idempotency-key'],
 ];
 
+/** `posts edit`. */
+export const EDIT_WORDING: Wording = [
+  [/use type "now"/g, 'use --now'],
+  [/^integration\.id: /, "the post's channel: "],
+  [
+    /\bvalue\[0\]\.image\[\d+\]: (\S+) is not a file of this workspace's media library; upload it first \(POST \/upload\) and use the path it returns\./g,
+    "--image $1: not a file of this workspace's media library; give a local file (it is uploaded first) or a path `herald media list` shows.",
+  ],
+  [/^settings\.(?!__type)([\w.]+)/g, '--setting $1'],
+  [/; settings\.(?!__type)([\w.]+)/g, '; --setting $1'],
+  [at('body', 'date'), '--at'],
+  [at('body', 'content'), 'the content'],
+  [at('body', 'comments\\.\\d+\\.content'), '--comment'],
+  [at('body', 'comments\\.\\d+\\.delay'), '--delay'],
+  [at('body', 'comments(?:\\.\\d+)?'), '--comment'],
+  [at('body', 'image(?:\\.\\d+)?(?:\\.path)?'), '--image'],
+  [at('body', 'settings\\.([\\w.]+)'), '--setting $1'],
+  [at('body', 'tags(?:\\.\\d+)?'), '--tag'],
+  [at('headers', 'idempotency-key'), '--idempotency-key'],
+];
+
 /** `posts list`. */
 export const LIST_WORDING: Wording = [
   [
@@ -55,7 +76,7 @@ export const LIST_WORDING: Wording = [
 
 /** `posts status`. */
 export const STATUS_WORDING: Wording = [
-  [/change the date \(POST \/posts with its group\)/g, 'give it a later date (`herald posts create` with --group and --at)'],
+  [/change the date \(PATCH \/posts\/:id with a later `date`\)/g, 'give it a later date (`herald posts edit <id> --at …`)'],
 ];
 
 /** `media list` and `notifications`. */

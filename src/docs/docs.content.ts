@@ -57,7 +57,8 @@ export function developersHtml(baseUrl: string): string {
       "value": [{ "content": "Hello from Herald!" }]
     }]
   }'</pre>
-<p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
+<p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…", "group": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
+<p>To change a post that is not yet published, <code>PATCH /posts/&lt;postId&gt;</code> with only what changes, e.g. <code>{"content": "Corrected text"}</code> or <code>{"date": "2026-12-02T09:30:00Z"}</code> (<code>PUT</code> replaces it as a whole); sending the composition again to <code>POST /posts</code> with its <code>group</code> edits every channel's post at once.</p>
 <h2 id="connect-a-channel">Connect a channel</h2>
 <p>With the <code>channels:write</code> scope, <code>POST /integrations/connect</code> takes <code>provider</code> and the platform's fields. A token is checked with the platform at once (a refusal is a 400 <code>platform_refused</code> with its reason, and nothing is stored):</p>
 <pre>curl -X POST ${u.api}/integrations/connect \\

@@ -45,3 +45,16 @@ export const showorgHeader = z.looseObject({
     .optional()
     .describe('The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces).'),
 });
+
+/** The headers of a request that takes an Idempotency-Key (POST /posts, PATCH and PUT /posts/:id). */
+export const idempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe(
+      'Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it.',
+    ),
+  showorg: z.string().optional().describe('The workspace to act on, when the key spans several.'),
+});

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type * as z from 'zod';
 import type { Operation } from '../operations/operation.ts';
-import { showorgHeader } from './common.schema.ts';
+import { idempotencyHeaders, showorgHeader } from './common.schema.ts';
 
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -19,16 +19,19 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
       tags,
       summary,
       ...(description !== undefined && { description }),
-      headers: showorgHeader,
+      headers: op.idempotencyKey ? idempotencyHeaders : showorgHeader,
       ...(op.params && { params: op.params }),
       ...(op.query && { querystring: op.query }),
       ...(op.body && { body: op.body }),
       response: { [status]: response, ...errors },
     },
     handler: async (request, reply) => {
-      const input = { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as Parameters<
-        typeof op.call
-      >[2];
+      const input = {
+        ...(request.params as object),
+        ...(request.query as object),
+        ...(request.body as object),
+        ...(op.idempotencyKey && { idempotencyKey: request.headers['idempotency-key'] as string | undefined }),
+      } as Parameters<typeof op.call>[2];
       const result = await op.call(app.services, request.access!, input);
       return reply.status(status).send(result);
     },

@@ -6,13 +6,22 @@ import { channelSchema, listChannelsQuery } from '../channels/channels.schema.ts
 import { presentChannel } from '../channels/channels.service.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import { HTML_CONTENT, operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
-import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPost, listPosts } from '../posts/posts.operations.ts';
+import {
+  changePostStatus,
+  checkPostMissing,
+  deletePost,
+  deletePostGroup,
+  getPost,
+  listPosts,
+  updatePost,
+} from '../posts/posts.operations.ts';
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
 import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
 import { listNotifications } from '../notifications/notifications.operations.ts';
-import { createPostsBody, createPostsResponse, idempotencyHeaders } from '../posts/posts.schema.ts';
+import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
+import { idempotencyHeaders } from '../http/common.schema.ts';
 import type { Services } from '../services.ts';
 import { statusSchema } from '../status/status.schema.ts';
 import { buildStatus } from '../status/status.service.ts';
@@ -62,7 +71,10 @@ function operationTool<P extends z.ZodObject, Q extends z.ZodObject, B extends z
     name: op.name,
     title,
     description,
-    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, { workspace: workspaceArg }),
+    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, {
+      workspace: workspaceArg,
+      ...(op.idempotencyKey && { idempotencyKey: idempotencyKey.optional() }),
+    }),
     output,
     scope: op.scope,
     annotations,
@@ -83,7 +95,7 @@ const workspaceArg = z
     'The workspace to act on (an id from list_workspaces). Needed only when the credential spans several workspaces; it overrides the `showorg` header.',
   );
 
-const HTML = 'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';
+const HTML = HTML_CONTENT;
 
 export const MCP_INSTRUCTIONS = [
   'Herald schedules and publishes posts to social channels and keeps a media library.',
@@ -91,10 +103,11 @@ export const MCP_INSTRUCTIONS = [
   TIMES,
   HTML,
   'Before scheduling, create a draft and run check_post_missing; `now` publishes at once and cannot be undone.',
+  'To change a post, call update_post with only what changes.',
 ].join(' ');
 
 const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType).describe(
-  'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and creates nothing new; the same key with other arguments is refused. Kept 48 hours.',
+  'Any unique string (e.g. a UUID) that makes a retry safe: calling again with the same key and arguments returns the first answer and does nothing again (creates nothing new, edits nothing twice); the same key with other arguments is refused. Kept 48 hours.',
 );
 
 export const TOOLS: Tool[] = [
@@ -148,7 +161,7 @@ export const TOOLS: Tool[] = [
     title: 'Create, schedule or publish a post',
     description: [
       'Creates one post per channel, grouped: `type` `draft` (saved, not published), `schedule` (published at `date`) or `now` (published at once: this cannot be undone).',
-      'Further `value` items are comments published under the post, in order. Sending an existing `group` replaces that composition (posts for channels no longer listed are removed).',
+      'Further `value` items are comments published under the post, in order. Sending an existing `group` (each created item carries it) replaces that composition (posts for channels no longer listed are removed); to change one post, use update_post.',
       HTML,
       `\`date\` is required for every type. ${TIMES} Prefer creating a draft, running check_post_missing, then change_post_status to schedule it.`,
       'Pass `idempotencyKey` so that a retry after a timeout does not post twice.',
@@ -161,8 +174,9 @@ export const TOOLS: Tool[] = [
       posts: await ctx.services.posts.create(access, input, key as string | undefined),
     }),
     summary: (o) =>
-      `Created ${plural(o.posts.length, 'post')}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
+      `Created ${plural(o.posts.length, 'post')} in group ${o.posts[0]?.group ?? ''}: ${o.posts.map((p) => `${p.postId} on channel ${p.integration}`).join('; ')}.`,
   }),
+  operationTool(updatePost),
   operationTool(changePostStatus),
   operationTool(checkPostMissing),
   operationTool(deletePost),

@@ -8,6 +8,9 @@ export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean
 /** A tool that only reads Herald's own data. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
+/** What an operation that takes an idempotency key receives besides its input. */
+export type IdempotencyInput = { idempotencyKey?: string | undefined };
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type NoInput = z.ZodObject<Record<never, never>>;
 
@@ -25,8 +28,13 @@ export type Operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = N
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Takes an idempotency key: the `Idempotency-Key` header on REST, the `idempotencyKey` argument
+   * on MCP; the call gets it as `idempotencyKey`.
+   */
+  idempotencyKey?: true;
   /** The service call; the service checks the caller's access itself. */
-  call(services: Services, access: WorkspaceAccess, input: z.output<P> & z.output<Q> & z.output<B>): Promise<R>;
+  call(services: Services, access: WorkspaceAccess, input: z.output<P> & z.output<Q> & z.output<B> & IdempotencyInput): Promise<R>;
   rest: {
     method: Method;
     url: string;
@@ -81,3 +89,7 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 
 /** How tools speak of time; in the server's instructions too. */
 export const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
+
+/** How tools speak of post content; in the server's instructions too. */
+export const HTML_CONTENT =
+  'Post content is HTML: wrap paragraphs in <p>; text without any tag is read as plain text (a blank line starts a paragraph).';

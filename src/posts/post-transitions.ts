@@ -13,7 +13,7 @@ import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.t
 type PostRow = PostsTable;
 type PartRow = PostPartsTable;
 
-/** States from which a person may edit a post (POST /posts with its group). */
+/** States from which a person may edit a post (PATCH or PUT /posts/:id, or POST /posts with its group). */
 const EDITABLE: readonly PostState[] = ['DRAFT', 'QUEUE', 'ERROR'];
 
 /** A part a worker holds: what it read and claimed, and the token its settlement must match. */
@@ -121,7 +121,7 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
   }
   const names: Partial<Record<PostState, string>> = {
     PUBLISHED: 'already published',
-    ERROR: 'in error (edit it with POST /posts and its group)',
+    ERROR: 'in error (edit it with PATCH /posts/:id, then schedule it)',
   };
   return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
 }
@@ -198,9 +198,16 @@ export class PostTransitions {
   /**
    * Writes a composition for one channel inside the request's transaction, at `stamp`: a new
    * post, or with `previous` an edit of that post (refused unless it is editable) whose parts are
-   * replaced. Its parts start PENDING. The post's id.
+   * replaced. Its parts start PENDING. With `expected`, the edit applies only at that version
+   * (an edit merged with what was read of the post). The post's id.
    */
-  async write(trx: Executor, previous: PostRow | undefined, { post, parts, mediaIds }: Composition, stamp: string): Promise<string> {
+  async write(
+    trx: Executor,
+    previous: PostRow | undefined,
+    { post, parts, mediaIds }: Composition,
+    stamp: string,
+    expected?: { version: number },
+  ): Promise<string> {
     const id = previous?.id ?? newId();
     const row: PostRow = {
       id,
@@ -218,7 +225,7 @@ export class PostTransitions {
     };
     if (previous) {
       const { id: _id, created_at: _created, version: _version, ...changes } = row;
-      await this.#edit(trx, previous, changes);
+      await this.#edit(trx, previous, changes, expected?.version);
       await repo.deleteParts(trx, id);
     } else {
       await repo.insertPost(trx, row);
@@ -249,11 +256,20 @@ export class PostTransitions {
     await this.#edit(trx, post, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
   }
 
-  /** Applies an edit to an existing post, inside the edit's transaction; refused unless the post is editable. */
-  async #edit(trx: Executor, post: PostRow, changes: Partial<PostRow>): Promise<void> {
-    const updated = await repo.updatePostIf(trx, post.id, { states: EDITABLE }, changes, { bump: true });
+  /** Applies an edit to an existing post (at `version`, when given), inside the edit's transaction; refused unless the post is editable. */
+  async #edit(trx: Executor, post: PostRow, changes: Partial<PostRow>, version?: number): Promise<void> {
+    const updated = await repo.updatePostIf(trx, post.id, { states: EDITABLE, version }, changes, { bump: true });
     if (Number(updated.numUpdatedRows) === 1) return;
     const now = await repo.findPostForEngine(trx, post.id);
+    if (version !== undefined && now && now.deleted_at !== null) throw new NotFoundError(`No post ${post.id} in this workspace.`);
+    if (version !== undefined && now && EDITABLE.includes(now.state)) {
+      throw new ConflictError(
+        `Post ${post.id} was changed by another request while this edit was made; read it again and send the edit again.`,
+        {
+          code: 'post_changed',
+        },
+      );
+    }
     throw refusal(now?.state ?? post.state, post.id, 'edited');
   }
 

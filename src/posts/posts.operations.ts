@@ -1,5 +1,5 @@
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
+import { HTML_CONTENT, operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
 import {
   changeStatusBody,
   deletedSchema,
@@ -9,6 +9,7 @@ import {
   postIdParams,
   postListSchema,
   postSchema,
+  updatePostBody,
 } from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
@@ -91,6 +92,38 @@ export const checkPostMissing = operation({
       o.ready
         ? `Post ${o.postId} is ready to publish.`
         : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`,
+  },
+});
+
+/** What an edit of one post in place does, for both REST routes (PATCH and PUT /posts/:id). */
+export const EDIT_RULES = `The same rules as an edit through the group (POST /posts with \`group\`): the post must be a draft, scheduled or in error (a published one answers 400 \`invalid_transition\`); scopes \`posts:draft\`, plus \`posts:publish\` when the post is or becomes scheduled (or is published with \`now\`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 \`post_changed\`: read the post and send it again. Send \`Idempotency-Key\` to make a retry safe. ${PUBLISHING_CONFLICT}`;
+
+export const updatePost = operation({
+  name: 'update_post',
+  scope: 'posts:draft',
+  params: postIdParams,
+  body: updatePostBody,
+  idempotencyKey: true,
+  call: (services, access, { id, idempotencyKey, ...input }) => services.posts.update(access, id, input, idempotencyKey),
+  rest: {
+    method: 'PATCH',
+    url: '/posts/:id',
+    tags: ['Posts'],
+    summary: 'Edit one post in place',
+    description: `Each field given replaces the post's; the rest stays: \`content\`, \`image\` and \`comments\` change parts of the thread (or \`value\` replaces it whole), \`settings\` are merged key by key (null removes one), \`tags\` and \`shortLink\` replace theirs, \`date\` moves it, \`type\` moves it between draft, scheduled and published now. Its other posts of the group are left alone. An empty change answers 400 \`nothing_to_change\`. The answer is the post as edited. ${EDIT_RULES}`,
+    response: postSchema,
+    errors: { ...errors, 409: apiErrorSchema },
+  },
+  mcp: {
+    title: 'Edit a post',
+    description: [
+      "Changes one post in place: give only what changes. `content` (the post's text), `image` (its media, by library path), `comments` (replacing all comments), or `value` (the whole thread); `date`; `settings` (merged; null removes a key); `tags`; `type` (`draft`, `schedule`, `now`).",
+      'Left out, a draft stays a draft and a scheduled post stays scheduled. A published post, or one being published, cannot be edited.',
+      `${HTML_CONTENT} ${TIMES} Pass \`idempotencyKey\` so that a retry does not edit twice.`,
+    ].join(' '),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    output: postSchema,
+    summary: (p) => `Post ${p.id} updated: ${p.state}, publish date ${p.publishDate}, ${plural(p.value.length - 1, 'comment')}.`,
   },
 });
 

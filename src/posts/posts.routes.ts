@@ -1,16 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
+import { apiErrorSchema, authErrors, idempotencyHeaders, showorgHeader } from '../http/common.schema.ts';
 import { operationRoute } from '../http/operation-route.ts';
 import {
   changePostStatus,
   checkPostMissing,
   deletePost,
   deletePostGroup,
+  EDIT_RULES,
   getPost,
   listPosts,
   PUBLISHING_CONFLICT,
+  updatePost,
 } from './posts.operations.ts';
-import { createPostsBody, createPostsResponse, idempotencyHeaders, postIdParams, postSchema, releaseIdBody } from './posts.schema.ts';
+import { createPostsBody, createPostsResponse, postIdParams, postSchema, releaseIdBody, replacePostBody } from './posts.schema.ts';
 
 const errors = { ...authErrors, 404: apiErrorSchema };
 
@@ -25,7 +27,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Create, schedule or publish posts (one per channel)',
         description:
-          "Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. With `group`, the existing composition is updated in place. Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). " +
+          "Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). " +
           PUBLISHING_CONFLICT,
         headers: idempotencyHeaders,
         body: createPostsBody,
@@ -38,6 +40,26 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   operationRoute(app, listPosts);
 
   operationRoute(app, getPost);
+
+  operationRoute(app, updatePost);
+
+  app.put(
+    '/posts/:id',
+    {
+      config: { scope: 'posts:draft' },
+      schema: {
+        tags: ['Posts'],
+        summary: 'Replace one post as a whole',
+        description: `The post for its channel as one item of POST /posts gives it, with \`type\` and \`date\`: every field is replaced, and one left out takes its default (no settings, no tags, no short links). PATCH /posts/:id changes only what it is given. ${EDIT_RULES}`,
+        headers: idempotencyHeaders,
+        params: postIdParams,
+        body: replacePostBody,
+        response: { 200: postSchema, ...errors, 409: apiErrorSchema },
+      },
+    },
+    async (request) =>
+      posts().replace(request.access!, request.params.id, request.body, request.headers['idempotency-key'] as string | undefined),
+  );
 
   operationRoute(app, checkPostMissing);
 

@@ -82,16 +82,20 @@ export const postItemSchema = z
   })
   .meta({ id: 'PostItem' });
 
+const postType = z.enum(['draft', 'schedule', 'now']);
+const tagsSchema = z.array(z.string().trim().min(1).max(64)).max(50);
+const settingsSchema = z.looseObject({
+  __type: z.string().min(1).optional().describe("The platform ID; when given, it must equal the channel's `identifier`."),
+});
+
 export const createPostsBody = z
   .object({
-    type: z
-      .enum(['draft', 'schedule', 'now'])
-      .describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
+    type: postType.describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
     date: instantSchema.describe(
       "Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.",
     ),
     shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
-    tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]).describe('Internal labels; not sent to the platform.'),
+    tags: tagsSchema.default([]).describe('Internal labels; not sent to the platform.'),
     group: z
       .string()
       .min(1)
@@ -126,8 +130,87 @@ export const createPostsBody = z
   });
 
 export const createPostsResponse = z.array(
-  z.object({ postId: z.string(), integration: z.string().describe('The channel ID.') }).meta({ id: 'CreatedPost' }),
+  z
+    .object({
+      postId: z.string(),
+      integration: z.string().describe('The channel ID.'),
+      group: z
+        .string()
+        .describe('The group ID of the composition (the same for every item): send it as `group` to edit the composition as a whole.'),
+    })
+    .meta({ id: 'CreatedPost' }),
 );
+
+/** PATCH /posts/:id: every field optional; what is left out stays as it is. */
+export const updatePostBody = z
+  .object({
+    type: postType
+      .optional()
+      .describe(
+        'What the post becomes: `draft`, `schedule` (published at its date) or `now` (published at once; cannot be undone). Left out, a draft stays a draft and a scheduled post stays scheduled; a post in ERROR becomes a draft (send `schedule` to try again). `schedule` and `now` need `posts:publish`, and so does any edit of a scheduled post (taking it out of the queue or keeping it there).',
+      ),
+    date: instantSchema
+      .optional()
+      .describe(
+        'The new publish time, ISO 8601 UTC (an offset is converted; a time without a zone is refused). Left out, the post keeps its date; a `schedule` date may be at most 5 minutes in the past and at most 10 years ahead, so a scheduled post whose time has passed needs a new date.',
+      ),
+    content: valueItemSchema.shape.content
+      .optional()
+      .describe("The post's text (`value[0].content`), HTML or plain text as in POST /posts; its media and comments stay."),
+    image: z
+      .array(imageRefSchema)
+      .max(50)
+      .optional()
+      .describe("The post's media (`value[0].image`), by their library `path`, replacing what it had; `[]` removes them."),
+    comments: z
+      .array(valueItemSchema)
+      .max(25)
+      .optional()
+      .describe('The comments under the post (`value[1…]`), in order, replacing all of them; `[]` removes them.'),
+    value: z
+      .array(valueItemSchema)
+      .min(1)
+      .max(26)
+      .optional()
+      .describe(
+        'The whole thread at once, as in POST /posts: the post, then its comments. Not together with `content`, `image` or `comments`.',
+      ),
+    settings: settingsSchema
+      .optional()
+      .describe(
+        "Platform-specific settings, merged into the post's: each key given replaces its value, a key set to null is removed, the others stay.",
+      ),
+    tags: tagsSchema.optional().describe('Internal labels, replacing the current ones; `[]` removes them.'),
+    shortLink: z.boolean().optional().describe('Replace links in the published text with short links served by this service.'),
+  })
+  .meta({
+    id: 'UpdatePost',
+    examples: [
+      { content: '<p>Corrected text</p>' },
+      { date: '2026-12-02T09:30:00Z', tags: ['launch', 'moved'] },
+      { type: 'draft' },
+      { comments: [{ content: '<p>More in the thread</p>', delay: 5 }], settings: { title: 'Launch day' } },
+    ],
+  });
+
+/** PUT /posts/:id: the post for its channel as a whole, as one item of POST /posts gives it. */
+export const replacePostBody = z
+  .object({
+    type: postType.describe('`schedule` and `now` need the `posts:publish` scope, and so does replacing a scheduled post.'),
+    date: instantSchema.describe('Publish time, ISO 8601 UTC, with the same rules as in POST /posts.'),
+    value: z
+      .array(valueItemSchema)
+      .min(1)
+      .max(26)
+      .describe('The first element is the post; the rest are published as comments under it, in order.'),
+    settings: settingsSchema.optional().describe('Platform-specific settings, replacing the current ones (left out: none).'),
+    tags: tagsSchema.default([]).describe('Internal labels, replacing the current ones.'),
+    shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
+  })
+  .meta({
+    id: 'ReplacePost',
+    examples: [{ type: 'schedule', date: '2026-12-01T09:30:00Z', value: [{ content: '<p>The whole post, again</p>' }] }],
+  });
 
 export const postStateSchema = z.enum(POST_STATES).describe('DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.');
 
@@ -236,15 +319,3 @@ export const missingSchema = z
 export const deletedSchema = z
   .object({ deleted: count().describe('How many posts were removed.'), ids: z.array(z.string()) })
   .meta({ id: 'Deleted' });
-
-export const idempotencyHeaders = z.looseObject({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe(
-      'Makes a retried call safe: the same key with the same body returns the first answer and creates nothing; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it.',
-    ),
-  showorg: z.string().optional().describe('The workspace to act on, when the key spans several.'),
-});

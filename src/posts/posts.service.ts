@@ -18,13 +18,24 @@ import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
-import { refusal, type PostTransitions } from './post-transitions.ts';
+import { refusal, type Composition, type PostTransitions } from './post-transitions.ts';
 import * as repo from './posts.repository.ts';
-import type { createPostsBody, postSchema } from './posts.schema.ts';
+import type { createPostsBody, postSchema, replacePostBody, updatePostBody } from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
 export type CreatePostsInput = z.infer<typeof createPostsBody>;
 export type PostRecord = z.infer<typeof postSchema>;
+export type CreatedPost = { postId: string; integration: string; group: string };
+export type UpdatePostInput = z.infer<typeof updatePostBody>;
+export type ReplacePostInput = z.infer<typeof replacePostBody>;
+/** What an edit of one post in place asks for (PATCH, or PUT with every field); left out, a field stays. */
+export type PostChange = Omit<UpdatePostInput, 'settings'> & {
+  settings?: Record<string, unknown> | undefined;
+  /** `merge` (PATCH): the keys given replace theirs, null removes one. `replace` (PUT): the settings given are all there is. */
+  settingsMode: 'merge' | 'replace';
+};
+/** Stores a request's answer inside the transaction that writes its effects (see `idempotent`). */
+type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
 export type MissingReport = { postId: string; ready: boolean; missing: Array<{ field: string; reason: string }> };
 
 /** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
@@ -65,6 +76,9 @@ export type PostsDeps = {
   transitions: PostTransitions;
 };
 
+/** A field of the request at `where` (an item of POST /posts), or the field itself when `where` is empty (an edit of one post). */
+const at = (where: string, field: string) => (where ? `${where}.${field}` : field);
+
 function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
@@ -99,6 +113,56 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
     createdAt: post.created_at,
     updatedAt: post.updated_at,
   };
+}
+
+/** One element of a thread as it will be stored: its content already sanitised HTML. */
+type ThreadPart = { content: string; image: Array<{ path: string }>; delay: number };
+
+/** A thread as a request sends it: its content made HTML, the post's delay 0. */
+function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
+  return value.map((part, idx) => ({
+    content: postContentToHtml(part.content),
+    image: part.image,
+    delay: idx === 0 ? 0 : (part.delay ?? 0),
+  }));
+}
+
+/** A thread's parts and media links as `PostTransitions.write` takes them, each image recorded with its library file's id. */
+function storedThread(thread: ThreadPart[], media: ReadonlyMap<string, { id: string }>): Pick<Composition, 'parts' | 'mediaIds'> {
+  return {
+    parts: thread.map((part) => ({
+      content: part.content,
+      images: JSON.stringify(part.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
+      delay_minutes: part.delay,
+    })),
+    mediaIds: thread.flatMap((part) => part.image.map((image) => media.get(image.path)!.id)),
+  };
+}
+
+/** The thread an edit leaves: `value` replaces it whole; otherwise `content`, `image` and `comments` each replace their piece. */
+function editedThread(stored: PartRow[], change: PostChange): ThreadPart[] {
+  if (change.value) return sentThread(change.value);
+  const [first, ...comments] = [...stored]
+    .sort((a, b) => Number(a.idx) - Number(b.idx))
+    .map((part) => ({
+      content: part.content,
+      image: parseJsonOr<Array<{ path: string }>>(part.images, []).map(({ path }) => ({ path })),
+      delay: Number(part.delay_minutes),
+    }));
+  return [
+    {
+      content: change.content !== undefined ? postContentToHtml(change.content) : (first?.content ?? ''),
+      image: change.image ?? first?.image ?? [],
+      delay: 0,
+    },
+    ...(change.comments ? sentThread([{ content: '', image: [] }, ...change.comments]).slice(1) : comments),
+  ];
+}
+
+/** The settings an edit leaves: merged key by key (PATCH; null removes a key) or replaced (PUT). */
+function editedSettings(current: Record<string, unknown>, change: PostChange): Record<string, unknown> {
+  const merged = { ...(change.settingsMode === 'merge' ? current : {}), ...change.settings };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
 }
 
 /** A post is scheduled at most `SCHEDULE_HORIZON_YEARS` ahead. */
@@ -146,22 +210,42 @@ export class PostsService {
    * key, a retry of the same request answers the first result and creates nothing. Every
    * permission check runs first, so a stored answer is replayed only to a caller that may see it.
    */
-  async create(
-    access: WorkspaceAccess,
-    input: CreatePostsInput,
-    idempotencyKey?: string,
-  ): Promise<Array<{ postId: string; integration: string }>> {
+  async create(access: WorkspaceAccess, input: CreatePostsInput, idempotencyKey?: string): Promise<CreatedPost[]> {
     await this.authorizeCreate(access, input);
-    if (!idempotencyKey) return this.createOnce(access, input);
+    const created = await this.idempotent<CreatedPost[]>(
+      access,
+      idempotencyKey,
+      () => idempotencyHash(input),
+      (withinWrite) => this.createOnce(access, input, withinWrite),
+    );
+    // An answer stored before the group was part of it is replayed with it.
+    return Promise.all(
+      created.map(async (item) =>
+        item.group ? item : { ...item, group: (await repo.findPost(this.deps.db, access.workspace.id, item.postId))?.group_id ?? '' },
+      ),
+    );
+  }
 
+  /**
+   * Runs `run` once per idempotency key: without a key, simply; with one, a retry of the same
+   * request (same `hash`) answers the first result and does nothing again. The answer is stored by
+   * `run` through `withinWrite`, in the transaction that writes its effects: after a crash either
+   * both are there or neither. The caller has checked every permission before.
+   */
+  private async idempotent<R>(
+    access: WorkspaceAccess,
+    idempotencyKey: string | undefined,
+    hash: () => string,
+    run: (withinWrite?: WithinWrite<R>) => Promise<R>,
+  ): Promise<R> {
+    if (!idempotencyKey) return run();
     const { db } = this.deps;
     const workspaceId = access.workspace.id;
-    const hash = idempotencyHash(input);
-    const claim = await this.claimIdempotencyKey(workspaceId, idempotencyKey, hash);
-    if (claim === null) return this.replay(workspaceId, idempotencyKey, hash);
+    const requestHash = hash();
+    const claim = await this.claimIdempotencyKey(workspaceId, idempotencyKey, requestHash);
+    if (claim === null) return this.replay<R>(workspaceId, idempotencyKey, requestHash);
     try {
-      // The answer is stored in the transaction that writes the posts: after a crash either both are there or neither.
-      return await this.createOnce(access, input, async (trx, result) => {
+      return await run(async (trx, result) => {
         const stored = await keys.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
         if (Number(stored.numUpdatedRows) !== 1) {
           throw new ConflictError(
@@ -232,13 +316,13 @@ export class PostsService {
     try {
       channel = await this.deps.channels.forPosts(access.workspace.id, id);
     } catch (error) {
-      if (error instanceof NotFoundError) throw new NotFoundError(`${where}.integration.id: no channel ${id} in this workspace.`);
+      if (error instanceof NotFoundError) throw new NotFoundError(`${at(where, 'integration.id')}: no channel ${id} in this workspace.`);
       if (error instanceof AppError)
-        throw new AppError(error.statusCode, error.code, `${where}.integration.id: ${error.message}`, { details: error.details });
+        throw new AppError(error.statusCode, error.code, `${at(where, 'integration.id')}: ${error.message}`, { details: error.details });
       throw error;
     }
     if (!mayUseChannel(access, id)) {
-      throw new ForbiddenError(`${where}.integration.id: this key is limited to other channels and may not post to ${id}.`, {
+      throw new ForbiddenError(`${at(where, 'integration.id')}: this key is limited to other channels and may not post to ${id}.`, {
         code: 'channel_forbidden',
       });
     }
@@ -254,7 +338,7 @@ export class PostsService {
     return posts;
   }
 
-  private async replay(workspaceId: string, key: string, hash: string): Promise<Array<{ postId: string; integration: string }>> {
+  private async replay<R>(workspaceId: string, key: string, hash: string): Promise<R> {
     const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
     for (;;) {
       const row = await keys.findIdempotencyKey(this.deps.db, workspaceId, key);
@@ -263,12 +347,14 @@ export class PostsService {
           code: 'idempotency_retry',
         });
       if (row.request_hash !== hash) {
-        throw new BadRequestError('This Idempotency-Key was already used with a different request body; use a new key for a new request.', {
-          code: 'idempotency_key_reused',
-        });
+        throw new BadRequestError(
+          'This Idempotency-Key was already used with a different request (another body, or another post); use a new key for a new request.',
+          {
+            code: 'idempotency_key_reused',
+          },
+        );
       }
-      if (row.status_code !== null && row.response !== null)
-        return JSON.parse(row.response) as Array<{ postId: string; integration: string }>;
+      if (row.status_code !== null && row.response !== null) return JSON.parse(row.response) as R;
       if (Date.now() > deadline) {
         throw new ConflictError(
           'A request with this Idempotency-Key is still being processed; retry shortly. A request the server never finished releases its key after 2 minutes.',
@@ -284,15 +370,18 @@ export class PostsService {
   private async createOnce(
     access: WorkspaceAccess,
     input: CreatePostsInput,
-    withinWrite?: (trx: Executor, result: Array<{ postId: string; integration: string }>) => Promise<void>,
-  ): Promise<Array<{ postId: string; integration: string }>> {
+    withinWrite?: WithinWrite<CreatedPost[]>,
+  ): Promise<CreatedPost[]> {
     const { db, clock } = this.deps;
     const workspaceId = access.workspace.id;
     const now = clock.now();
 
     const publishAt = this.publishDate(input, now);
     const channels = await this.resolveChannels(access, input);
-    const media = await this.resolveMedia(workspaceId, input);
+    const media = await this.resolveMedia(
+      workspaceId,
+      input.posts.map((item, i) => ({ where: `posts[${i}]`, value: item.value })),
+    );
 
     const existing = input.group ? await this.editableGroup(workspaceId, input.group) : [];
     const groupId = input.group ?? newId();
@@ -301,7 +390,7 @@ export class PostsService {
 
     const state = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
-    const result: Array<{ postId: string; integration: string }> = [];
+    const result: CreatedPost[] = [];
     // Posts of the group for channels no longer listed are removed, except those a channel-limited key cannot see.
     const removed = existing.filter(
       (p) => !input.posts.some((item) => item.integration.id === p.channel_id) && mayUseChannel(access, p.channel_id),
@@ -326,16 +415,11 @@ export class PostsService {
               tags: JSON.stringify([...new Set(input.tags)]),
               short_link: input.shortLink ? 1 : 0,
             },
-            parts: item.value.map((value, idx) => ({
-              content: postContentToHtml(value.content),
-              images: JSON.stringify(value.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
-              delay_minutes: idx === 0 ? 0 : (value.delay ?? 0),
-            })),
-            mediaIds: item.value.flatMap((value) => value.image.map((image) => media.get(image.path)!.id)),
+            ...storedThread(sentThread(item.value), media),
           },
           stamp,
         );
-        result.push({ postId, integration: channel.id });
+        result.push({ postId, integration: channel.id, group: groupId });
       }
       for (const gone of removed) await this.transitions.removeFromGroup(trx, gone, stamp);
       await withinWrite?.(trx, result);
@@ -350,7 +434,7 @@ export class PostsService {
     return result;
   }
 
-  private publishDate(input: CreatePostsInput, now: Date): string {
+  private publishDate(input: Pick<CreatePostsInput, 'type' | 'date'>, now: Date): string {
     if (input.type === 'now') return now.toISOString();
     const date = new Date(input.date);
     if (input.type === 'schedule') {
@@ -373,40 +457,54 @@ export class PostsService {
       const id = item.integration.id;
       if (seen.has(id)) throw new BadRequestError(`${where}.integration.id: channel ${id} appears twice; send one item per channel.`);
       seen.add(id);
-      const channel = await this.channelFor(access, id, where);
-      if (channel.disabled) {
-        const why = channel.disabledReason === 'needs_reconnect' ? 'it needs reconnecting' : 'it is disabled';
-        throw new BadRequestError(`${where}.integration.id: channel "${channel.name}" cannot post: ${why}.`, { code: 'channel_disabled' });
-      }
-      if (!isProviderIdentifier(channel.provider))
-        throw new BadRequestError(`${where}: the channel's platform "${channel.provider}" is not available on this server.`);
-      const type = item.settings?.__type;
-      if (type !== undefined && type !== channel.provider) {
-        throw new BadRequestError(`${where}.settings.__type: "${type}" does not match the channel's platform "${channel.provider}".`);
-      }
-      const problems = checkSettingsTypes(getProvider(channel.provider), item.settings ?? {});
-      if (problems.length > 0) throw new BadRequestError(`${where}.${problems.join(`; ${where}.`)}`);
-      channels.push(channel);
+      channels.push(await this.usableChannel(access, id, where, item.settings));
     }
     return channels;
   }
 
+  /**
+   * A channel of this workspace the key may post to, enabled, of a platform this server has,
+   * taking `settings`; what is wrong is named at `where` (the request's item, or '' for the post itself).
+   */
+  private async usableChannel(
+    access: WorkspaceAccess,
+    id: string,
+    where: string,
+    settings: Record<string, unknown> | undefined,
+  ): Promise<Channel> {
+    const channel = await this.channelFor(access, id, where);
+    if (channel.disabled) {
+      const why = channel.disabledReason === 'needs_reconnect' ? 'it needs reconnecting' : 'it is disabled';
+      throw new BadRequestError(`${at(where, 'integration.id')}: channel "${channel.name}" cannot post: ${why}.`, {
+        code: 'channel_disabled',
+      });
+    }
+    if (!isProviderIdentifier(channel.provider))
+      throw new BadRequestError(`${where || 'The post'}: the channel's platform "${channel.provider}" is not available on this server.`);
+    const type = settings?.__type;
+    if (type !== undefined && type !== channel.provider) {
+      throw new BadRequestError(
+        `${at(where, 'settings.__type')}: "${String(type)}" does not match the channel's platform "${channel.provider}".`,
+      );
+    }
+    const problems = checkSettingsTypes(getProvider(channel.provider), settings ?? {});
+    if (problems.length > 0) throw new BadRequestError(problems.map((problem) => at(where, problem)).join('; '));
+    return channel;
+  }
+
   /** Every image must name a file of this workspace's library by its `path`; an `id` sent with it is the client's own and is not used. */
-  private async resolveMedia(workspaceId: string, input: CreatePostsInput) {
-    const paths = input.posts.flatMap((item) => item.value.flatMap((value) => value.image.map((image) => image.path)));
+  private async resolveMedia(workspaceId: string, items: Array<{ where: string; value: Array<{ image: Array<{ path: string }> }> }>) {
+    const paths = items.flatMap((item) => item.value.flatMap((value) => value.image.map((image) => image.path)));
     const found = paths.length ? await this.deps.media.findByPaths(workspaceId, [...new Set(paths)]) : new Map();
-    input.posts.forEach((item, i) =>
+    for (const item of items)
       item.value.forEach((value, j) =>
         value.image.forEach((image, k) => {
-          const where = `posts[${i}].value[${j}].image[${k}]`;
-          const file = found.get(image.path);
-          if (!file)
+          if (!found.get(image.path))
             throw new BadRequestError(
-              `${where}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`,
+              `${at(item.where, `value[${j}].image[${k}]`)}: ${image.path} is not a file of this workspace's media library; upload it first (POST /upload) and use the path it returns.`,
             );
         }),
-      ),
-    );
+      );
     return found;
   }
 
@@ -551,7 +649,7 @@ export class PostsService {
       if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(
-          `The post's date ${post.publish_at} is in the past; change the date (POST /posts with its group) before scheduling it.`,
+          `The post's date ${post.publish_at} is in the past; change the date (PATCH /posts/:id with a later \`date\`) before scheduling it.`,
           { code: 'date_in_past' },
         );
       }
@@ -568,6 +666,101 @@ export class PostsService {
       await queue.remove(id);
     }
     return this.record((await repo.findPost(db, access.workspace.id, id))!);
+  }
+
+  /**
+   * Edits one post in place (PATCH /posts/:id): each field given replaces the post's, the rest
+   * stays. The rules of an edit through its group (POST /posts with `group`) apply: scopes, the
+   * channel's state, the post's state (see `PostTransitions.write`), idempotency keys.
+   */
+  async update(access: WorkspaceAccess, id: string, input: UpdatePostInput, idempotencyKey?: string): Promise<PostRecord> {
+    return this.edit(access, id, { ...input, settingsMode: 'merge' }, idempotencyKey);
+  }
+
+  /** Replaces one post as a whole (PUT /posts/:id): `update` with every field given, the settings replaced rather than merged. */
+  async replace(access: WorkspaceAccess, id: string, input: ReplacePostInput, idempotencyKey?: string): Promise<PostRecord> {
+    return this.edit(access, id, { ...input, settings: input.settings ?? {}, settingsMode: 'replace' }, idempotencyKey);
+  }
+
+  private async edit(access: WorkspaceAccess, id: string, change: PostChange, idempotencyKey: string | undefined): Promise<PostRecord> {
+    requireScope(access, 'posts:draft');
+    const post = await this.find(access, id);
+    if (change.value !== undefined && (change.content !== undefined || change.image !== undefined || change.comments !== undefined)) {
+      throw new BadRequestError(
+        'value: send the whole thread as `value`, or change parts of it with `content`, `image` and `comments`; not both.',
+      );
+    }
+    if (Object.entries(change).every(([field, value]) => field === 'settingsMode' || value === undefined)) {
+      throw new BadRequestError(
+        'Nothing to change: send at least one of type, date, content, image, comments, value, settings, tags and shortLink.',
+        { code: 'nothing_to_change' },
+      );
+    }
+    // Left out, a draft stays a draft and a scheduled post stays in the queue; a failed one becomes a draft.
+    const type = change.type ?? (post.state === 'QUEUE' ? 'schedule' : 'draft');
+    // As in POST /posts with the group: entering the queue, staying in it or leaving it takes the publisher's scope.
+    if (type !== 'draft' || post.state === 'QUEUE') requireScope(access, 'posts:publish');
+    return this.idempotent(
+      access,
+      idempotencyKey,
+      () =>
+        createHash('sha256')
+          .update(JSON.stringify(['edit', id, change]))
+          .digest('hex'),
+      (withinWrite) => this.editOnce(access, post, type, change, withinWrite),
+    );
+  }
+
+  private async editOnce(
+    access: WorkspaceAccess,
+    post: PostRow,
+    type: CreatePostsInput['type'],
+    change: PostChange,
+    withinWrite?: WithinWrite<PostRecord>,
+  ): Promise<PostRecord> {
+    // Checked here rather than before the key is taken: a retry of an edit that published the post is answered, not refused.
+    this.transitions.checkEditable([post]);
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const publishAt = this.publishDate({ type, date: change.date ?? post.publish_at }, now);
+    const settings = editedSettings(parseJsonOr<Record<string, unknown>>(post.settings, {}), change);
+    const channel = await this.usableChannel(access, post.channel_id, '', settings);
+    const thread = editedThread(await repo.listParts(db, [post.id]), change);
+    const media = await this.resolveMedia(post.workspace_id, [{ where: '', value: thread }]);
+    const state = type === 'draft' ? 'DRAFT' : 'QUEUE';
+    const stamp = now.toISOString();
+    const record = await db.transaction().execute(async (trx) => {
+      await this.transitions.write(
+        trx,
+        post,
+        {
+          post: {
+            workspace_id: post.workspace_id,
+            group_id: post.group_id,
+            channel_id: post.channel_id,
+            state,
+            publish_at: publishAt,
+            settings: JSON.stringify({ ...settings, __type: channel.provider }),
+            tags: change.tags ? JSON.stringify([...new Set(change.tags)]) : post.tags,
+            short_link: change.shortLink === undefined ? post.short_link : change.shortLink ? 1 : 0,
+          },
+          ...storedThread(thread, media),
+        },
+        stamp,
+        // Merged with what was read: refused if another edit landed since.
+        { version: Number(post.version) },
+      );
+      const written = toPostRecord(
+        (await repo.findPost(trx, post.workspace_id, post.id))!,
+        await repo.listParts(trx, [post.id]),
+        channel.provider,
+      );
+      await withinWrite?.(trx, written);
+      return written;
+    });
+    if (state === 'QUEUE') await this.deps.queue.enqueue({ postId: post.id, runAt: new Date(publishAt), provider: channel.provider });
+    else await this.deps.queue.remove(post.id);
+    return record;
   }
 
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {

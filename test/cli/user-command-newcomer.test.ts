@@ -179,7 +179,7 @@ describe('the herald command for a newcomer', () => {
       expect(cursor!.stderr).toContain('--cursor: not a cursor this command printed');
       expect(backwards!.stderr).toContain('--to is before --from.');
       expect(tooLong!.stderr).toContain('The window from --from to --to is longer than one year');
-      expect(schedule!.stderr).toContain('give it a later date (`herald posts create` with --group and --at)');
+      expect(schedule!.stderr).toContain('give it a later date (`herald posts edit <id> --at …`)');
       expect(page!.stderr).toMatch(/^herald: --page: .* with --page-size 100 the last page is 99\./);
       expect(tool!.stderr).toContain('Unknown tool "no_such_tool"');
       expect(release!.stderr).toMatch(/^herald: --release-url: /);

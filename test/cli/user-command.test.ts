@@ -309,6 +309,83 @@ describe('the herald command for users', () => {
   );
 
   it(
+    "edits a post in place: only what is given changes, in words and in JSON; refusals speak the command's language",
+    async () => {
+      const [created] = await json<Array<{ postId: string; group: string }>>([
+        'posts',
+        'create',
+        'Before',
+        '-c',
+        news.id,
+        '--comment',
+        'A reply',
+        '--delay',
+        '4',
+        '--tag',
+        'old',
+        '--at',
+        '2031-07-01T08:00:00Z',
+      ]);
+      const id = created!.postId;
+      expect(created!.group).toBe(((await api(`/posts/${id}`)) as { group: string }).group);
+
+      const edited = await cli([
+        'posts',
+        'edit',
+        id,
+        'After **all**',
+        '--format',
+        'markdown',
+        '--at',
+        '2031-07-02 10:00',
+        '--tz',
+        'Europe/Paris',
+        '--tag',
+        'new',
+        '--setting',
+        'title=Launch',
+      ]);
+      expect(edited.code, edited.stderr).toBe(0);
+      expect(edited.stdout).toMatch(new RegExp(`^Post ${id} is updated, scheduled for 2031-07-02 10:00 Europe/Paris\\.\nid: +${id}\n`));
+      expect(await api(`/posts/${id}`)).toMatchObject({
+        state: 'QUEUE',
+        publishDate: '2031-07-02T08:00:00.000Z',
+        tags: ['new'],
+        settings: { title: 'Launch' },
+        value: [{ content: '<p>After <strong>all</strong></p>' }, { content: '<p>A reply</p>', delay: 4 }],
+      });
+
+      const drafted = await json<{ state: string; value: unknown[] }>(['posts', 'edit', id, '--draft', '--no-comments', '--no-tags']);
+      expect(drafted).toEqual(await api(`/posts/${id}`));
+      expect(drafted).toMatchObject({ state: 'DRAFT', tags: [], value: [{ content: '<p>After <strong>all</strong></p>' }] });
+      expect(drafted.value).toHaveLength(1);
+
+      const [nothing, both, past, notInLibrary, missing] = await Promise.all([
+        cli(['posts', 'edit', id]),
+        cli(['posts', 'edit', id, '--now', '--draft']),
+        cli(['posts', 'edit', id, '--schedule', '--at', '2020-01-01T00:00:00Z']),
+        cli(['posts', 'edit', id, '--image', 'http://herald.test/media/nope.png']),
+        cli(['posts', 'edit', 'no-such-post', 'x']),
+      ]);
+      expect(nothing.code).toBe(2);
+      expect(nothing.stderr).toMatch(/^herald: Nothing to change: give new content/);
+      expect(both.code).toBe(2);
+      expect(past.code).toBe(3);
+      expect(past.stderr).toMatch(/is in the past; schedule for a later time or use --now\./);
+      expect(notInLibrary.code).toBe(3);
+      expect(notInLibrary.stderr).toContain("--image http://herald.test/media/nope.png: not a file of this workspace's media library");
+      expect(missing.code).toBe(3);
+      expect(missing.stderr).toBe('herald: No post no-such-post in this workspace. (HTTP 404)\n');
+
+      await t.runtime.db.updateTable('posts').set({ state: 'PUBLISHED' }).where('id', '=', id).execute();
+      const late = await cli(['posts', 'edit', id, 'Too late']);
+      expect(late.code).toBe(3);
+      expect(late.stderr).toMatch(/cannot be edited: it is already published/);
+    },
+    IN_PROCESS_MS,
+  );
+
+  it(
     'a create whose answers are lost is retried with the same Idempotency-Key and makes one post; rerunning with the printed key makes none',
     async () => {
       // Forwards everything, but loses the server's answer to every POST /posts (the server did the work).
@@ -347,7 +424,7 @@ describe('the herald command for users', () => {
           posts: Array<{ id: string }>;
         };
         expect(listed.posts).toHaveLength(1);
-        expect(JSON.parse(retried.stdout)).toEqual([{ postId: listed.posts[0]!.id, integration: news.id }]);
+        expect(JSON.parse(retried.stdout)).toEqual([{ postId: listed.posts[0]!.id, integration: news.id, group: expect.any(String) }]);
       } finally {
         await new Promise((resolve) => proxy.close(resolve));
       }
@@ -465,7 +542,7 @@ describe('the herald command for users', () => {
       expect(help.stdout).toContain('--idempotency-key');
       expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
       expect(completion.stdout).toContain('complete -o default -F _herald herald');
-      expect(completion.stdout).toMatch(/"posts"\) words="create list get status missing release-id delete delete-group/);
+      expect(completion.stdout).toMatch(/"posts"\) words="create edit list get status missing release-id delete delete-group/);
       // HERALD_API_KEY overrides the stored key.
       expect(wrongKey.code).toBe(3);
 

@@ -51,7 +51,7 @@ describe('GET /developers', () => {
       payload: body.replace('<channel id>', tenant.channelId),
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual([{ postId: expect.any(String), integration: tenant.channelId }]);
+    expect(res.json()).toEqual([{ postId: expect.any(String), integration: tenant.channelId, group: expect.any(String) }]);
   });
 
   it('fits a phone: nothing is wider than the window, and no code block hides part of its text', async () => {

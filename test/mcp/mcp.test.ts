@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'list_posts',
   'get_post',
   'create_post',
+  'update_post',
   'change_post_status',
   'check_post_missing',
   'delete_post',
@@ -190,7 +191,7 @@ describe('MCP server: tools', () => {
       idempotencyKey: 'mcp-create-1',
       posts: [{ integration: { id: channelId }, value: [{ content: 'Hello from an agent' }, { content: 'A comment', delay: 5 }] }],
     })) as { posts: Array<{ postId: string; integration: string }> };
-    expect(posts).toEqual([{ postId: expect.any(String), integration: channelId }]);
+    expect(posts).toEqual([{ postId: expect.any(String), integration: channelId, group: expect.any(String) }]);
     const postId = posts[0]!.postId;
     // The same idempotency key answers the first result and creates nothing.
     const again = await ok(client, 'create_post', {
@@ -207,6 +208,20 @@ describe('MCP server: tools', () => {
     expect(await ok(client, 'get_post', { id: postId })).toEqual(viaRest.body);
 
     expect(await ok(client, 'check_post_missing', { id: postId })).toEqual((await restGet(`/posts/${postId}/missing`)).body);
+
+    // An edit in place: only what is given changes; a retry with the same key edits once.
+    const edit = { id: postId, content: 'Hello again', tags: ['agent'], idempotencyKey: 'mcp-edit-1' };
+    const edited = await ok(client, 'update_post', edit);
+    expect(edited).toMatchObject({
+      state: 'DRAFT',
+      content: '<p>Hello again</p>',
+      tags: ['agent'],
+      value: [{}, { content: '<p>A comment</p>', delay: 5 }],
+    });
+    expect(edited).toEqual((await restGet(`/posts/${postId}`)).body);
+    expect(await ok(client, 'update_post', edit)).toEqual(edited);
+    expect(await toolError(client, 'update_post', { id: postId })).toMatch(/^Nothing to change/);
+    expect(await toolError(client, 'update_post', { id: 'missing-post', content: 'x' })).toBe('No post missing-post in this workspace.');
 
     const scheduled = await ok(client, 'change_post_status', { id: postId, status: 'schedule' });
     expect(scheduled.state).toBe('QUEUE');

@@ -151,6 +151,30 @@ const CASES: Case[] = [
     },
   },
   {
+    tool: 'update_post',
+    label: 'the text of a draft',
+    prepare: async () => {
+      const { id } = await post('draft');
+      return { rest: { method: 'PATCH', url: `/posts/${id}`, payload: { content: 'edited' } }, args: { id, content: 'edited' } };
+    },
+  },
+  {
+    tool: 'update_post',
+    label: 'the text of a scheduled post',
+    prepare: async () => {
+      const { id } = await post('schedule');
+      return { rest: { method: 'PATCH', url: `/posts/${id}`, payload: { content: 'edited' } }, args: { id, content: 'edited' } };
+    },
+  },
+  {
+    tool: 'update_post',
+    label: 'a draft into the queue',
+    prepare: async () => {
+      const { id } = await post('draft');
+      return { rest: { method: 'PATCH', url: `/posts/${id}`, payload: { type: 'schedule' } }, args: { id, type: 'schedule' } };
+    },
+  },
+  {
     tool: 'change_post_status',
     label: 'schedule a draft',
     prepare: async () => {

@@ -64,6 +64,22 @@ describe('Idempotency-Key lifetime', () => {
     expect((await createPosts(t, tenant, body, { 'idempotency-key': 'crashed-2' })).json().code).toBe('idempotency_key_reused');
   });
 
+  it('an answer stored before the create answer carried the group is replayed with it', async () => {
+    const tenant = await webhookTenant(t, HOOK);
+    const body = postBody(tenant.channelId, { date: '2026-05-05T12:00:00Z' });
+    const first = await createPosts(t, tenant, body, { 'idempotency-key': 'before-group' });
+    const { postId, integration, group } = (first.json() as Array<{ postId: string; integration: string; group: string }>)[0]!;
+    await t.runtime.db
+      .updateTable('idempotency_keys')
+      .set({ response: JSON.stringify([{ postId, integration }]) })
+      .where('workspace_id', '=', tenant.workspaceId)
+      .where('key', '=', 'before-group')
+      .execute();
+    const replay = await createPosts(t, tenant, body, { 'idempotency-key': 'before-group' });
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json()).toEqual([{ postId, integration, group }]);
+  });
+
   it('the answer is stored in the same write as the posts, under the claim the request took', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const body = postBody(tenant.channelId, { date: '2026-05-05T11:00:00Z' });

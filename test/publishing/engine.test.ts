@@ -51,6 +51,58 @@ describe('publishing on time', () => {
     expect(post.releaseURL).toMatch(/^https:\/\/receiver\.example\/p\//);
   });
 
+  it('a scheduled post edited in place (PATCH) goes out with its new text, comments and time; the old one never does', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    clock.set('2026-06-05T08:00:00.000Z');
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { date: '2026-06-05T09:00:00Z' }, [{ content: '<p>Old text</p>' }, { content: '<p>Old reply</p>' }]),
+    );
+    const postId = created!.postId;
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/public/v1/posts/${postId}`,
+      key: tenant.key,
+      payload: { content: 'New text', date: '2026-06-05T09:30:00Z', comments: [{ content: 'New reply', delay: 2 }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ state: 'QUEUE', publishDate: '2026-06-05T09:30:00.000Z' });
+
+    await at('2026-06-05T09:00:00.000Z');
+    expect(deliveriesFor(postId)).toHaveLength(0);
+    await at('2026-06-05T09:30:00.000Z');
+    expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['New text']);
+    await at('2026-06-05T09:32:00.000Z');
+    expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['New text', 'New reply']);
+    expect(await getPost(t, tenant, postId)).toMatchObject({ state: 'PUBLISHED', value: [{ state: 'PUBLISHED' }, { state: 'PUBLISHED' }] });
+  });
+
+  it('a draft edited with type "now" (PATCH) is published at once, with its edited text; a retry with its key answers the first result', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft' }, [{ content: '<p>Draft</p>' }]));
+    const postId = created!.postId;
+    const send = () =>
+      t.request({
+        method: 'PATCH',
+        url: `/public/v1/posts/${postId}`,
+        key: tenant.key,
+        headers: { 'idempotency-key': 'publish-now' },
+        payload: { type: 'now', content: 'Out now' },
+      });
+    const res = await send();
+    expect(res.statusCode, res.body).toBe(200);
+    await t.settle();
+    expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['Out now']);
+    expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHED');
+    // The retry of a call whose answer was lost: the first answer, not a refusal of a published post, and nothing sent again.
+    const retry = await send();
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json()).toEqual(res.json());
+    await t.settle();
+    expect(deliveriesFor(postId)).toHaveLength(1);
+  });
+
   it('publishes type "now" at once, without the clock moving', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));

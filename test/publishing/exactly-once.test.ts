@@ -70,6 +70,30 @@ describe('an edit racing the claim', () => {
     expect(post).toMatchObject({ state: 'PUBLISHED', content: '<p>New text</p>' });
   });
 
+  it('a PATCH of the post committed between the worker reading it and claiming it: only the edited content goes out, once', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    clock.set('2026-09-01T08:00:00.000Z');
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { date: '2026-09-01T09:30:00Z' }, [{ content: '<p>Old text</p>' }]),
+    );
+    const postId = created!.postId;
+    betweenReadAndClaim = async () => {
+      const res = await t.request({
+        method: 'PATCH',
+        url: `/public/v1/posts/${postId}`,
+        key: tenant.key,
+        payload: { content: '<p>Patched text</p>' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await at('2026-09-01T09:30:00.000Z');
+    expect(betweenReadAndClaim).toBeNull();
+    expect(deliveriesFor(postId).map((d) => d.body.data.text)).toEqual(['Patched text']);
+    expect((await getPost(t, tenant, postId)).state).toBe('PUBLISHED');
+  });
+
   it('while a post is being published, an edit, a status change and a delete answer 409 post_publishing; what was claimed goes out', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     clock.set('2026-09-02T08:00:00.000Z');
@@ -90,7 +114,19 @@ describe('an edit racing the claim', () => {
     });
     const removed = await t.request({ method: 'DELETE', url: `/public/v1/posts/${postId}`, key: tenant.key });
     const removedGroup = await t.request({ method: 'DELETE', url: `/public/v1/posts/group/${group}`, key: tenant.key });
-    for (const res of [edit, draft, removed, removedGroup]) {
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/public/v1/posts/${postId}`,
+      key: tenant.key,
+      payload: { content: 'Too late' },
+    });
+    const replaced = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${postId}`,
+      key: tenant.key,
+      payload: { type: 'now', date: '2026-09-02T08:00:00Z', value: [{ content: 'Too late' }] },
+    });
+    for (const res of [edit, draft, removed, removedGroup, patched, replaced]) {
       expect(res.statusCode, res.body).toBe(409);
       expect(res.json()).toMatchObject({ code: 'post_publishing', msg: expect.stringMatching(/being published/) });
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { components } from '../api-types.ts';
-import { formatOf, readStdin, readText, toHtml } from '../content.ts';
+import { formatOf, readStdin, readText, toHtml, type Format } from '../content.ts';
 import { ApiRefusal, NetworkFailure, UsageError } from '../errors.ts';
 import { excerpt, fields, notice, show, table } from '../output.ts';
 import { act, collect, examples, integer, seg, type Context } from '../program.ts';
@@ -9,7 +9,7 @@ import { formatWhen, parseWhen } from '../time.ts';
 import { checkFiles, progressBar, uploadFile } from '../upload.ts';
 import { channelNames, resolveChannels } from './channels.ts';
 import { stdio } from '../stdio.ts';
-import { CREATE_WORDING, LIST_WORDING, RELEASE_WORDING, STATUS_WORDING } from '../wording.ts';
+import { CREATE_WORDING, EDIT_WORDING, LIST_WORDING, RELEASE_WORDING, STATUS_WORDING } from '../wording.ts';
 
 type S = components['schemas'];
 
@@ -97,6 +97,26 @@ function settingsOf(pairs: string[]): Record<string, unknown> {
   return settings;
 }
 
+/** The comments of `--comment` (in `format`), each with its `--delay`. */
+async function commentsOf(o: { comment?: string[]; delay?: number[] }, format: Format): Promise<S['PostValueInput'][]> {
+  const delays = o.delay ?? [];
+  const comments = await Promise.all((o.comment ?? []).map((c) => toHtml(c, format)));
+  // The n-th --delay goes with the n-th --comment; later comments take the last one given.
+  return comments.map((content, i) => ({ content, image: [], delay: delays[Math.min(i, delays.length - 1)] ?? 0 }));
+}
+
+/** Runs a write that takes an Idempotency-Key; when its outcome is unknown, says how to retry it safely. */
+async function once<T>(key: string, what: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof NetworkFailure || (error instanceof ApiRefusal && error.status >= 500)) {
+      notice(`The server may have ${what}. To try again without doing it twice, run the same command with --idempotency-key ${key}`);
+    }
+    throw error;
+  }
+}
+
 type CreateOptions = {
   channel?: string[];
   file?: string;
@@ -135,15 +155,9 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
 
   const api = ctx.api();
   const channels = await resolveChannels(() => api.get<S['Channel'][]>('/integrations'), o.channel);
-  const delays = o.delay ?? [];
-  const comments = await Promise.all((o.comment ?? []).map((c) => toHtml(c, format)));
   const media = await images(ctx, o.image ?? []);
   const settings = o.setting?.length ? settingsOf(o.setting) : undefined;
-  const value: S['PostValueInput'][] = [
-    { content: await toHtml(source, format), image: media },
-    // The n-th --delay goes with the n-th --comment; later comments take the last one given.
-    ...comments.map((content, i) => ({ content, image: [], delay: delays[Math.min(i, delays.length - 1)] ?? 0 })),
-  ];
+  const value: S['PostValueInput'][] = [{ content: await toHtml(source, format), image: media }, ...(await commentsOf(o, format))];
   const body: S['CreatePostsInput'] = {
     type,
     date,
@@ -158,15 +172,9 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   };
   // One key per invocation, kept across its retries: the server answers a repeat with the first result.
   const key = o.idempotencyKey ?? randomUUID();
-  let created: S['CreatedPost'][];
-  try {
-    created = await api.request<S['CreatedPost'][]>('POST', '/posts', { json: body, headers: { 'idempotency-key': key }, retry: true });
-  } catch (error) {
-    if (error instanceof NetworkFailure || (error instanceof ApiRefusal && error.status >= 500)) {
-      notice(`The server may have made the post. To try again without posting twice, run the same command with --idempotency-key ${key}`);
-    }
-    throw error;
-  }
+  const created = await once(key, 'made the post', () =>
+    api.request<S['CreatedPost'][]>('POST', '/posts', { json: body, headers: { 'idempotency-key': key }, retry: true }),
+  );
   // The channel's name, or what was given for it when the credential may not list channels.
   const names = new Map(channels.map((c, i) => [c.id, c.name ?? o.channel![i]!]));
   show(ctx.out, created, () => [
@@ -186,9 +194,76 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   ]);
 }
 
+type EditOptions = {
+  file?: string;
+  format?: string;
+  comment?: string[];
+  delay?: number[];
+  /** False with --no-comments. */
+  comments?: boolean;
+  at?: string;
+  tz?: string;
+  now?: boolean;
+  draft?: boolean;
+  schedule?: boolean;
+  image?: string[];
+  /** False with --no-media. */
+  media?: boolean;
+  tag?: string[];
+  /** False with --no-tags. */
+  tags?: boolean;
+  setting?: string[];
+  shortLink?: boolean;
+  idempotencyKey?: string;
+};
+
+/** `posts edit`: only what is given changes (PATCH /posts/:id). */
+async function edit(ctx: Context, id: string, text: string | undefined): Promise<void> {
+  const o = ctx.opts as EditOptions;
+  if (text !== undefined && o.file) throw new UsageError('Give the new content either as an argument or with --file, not both.');
+  if ([o.now, o.draft, o.schedule].filter(Boolean).length > 1) throw new UsageError('Choose one of --now, --draft and --schedule.');
+  if (o.now && o.at) throw new UsageError('--now publishes immediately; leave out --at, or use --at to move the date.');
+  if (o.comment?.length && o.comments === false) throw new UsageError('Choose --comment (new comments) or --no-comments (none), not both.');
+  if (o.image?.length && o.media === false) throw new UsageError('Choose --image (new media) or --no-media (none), not both.');
+  if (o.tag?.length && o.tags === false) throw new UsageError('Choose --tag (new tags) or --no-tags (none), not both.');
+  const format = formatOf(o.file, o.format);
+  const source = text ?? (o.file === '-' ? await readStdin() : o.file ? readText(o.file) : undefined);
+  if (source !== undefined && !source.trim()) throw new UsageError('The content is empty.');
+  const body: S['UpdatePostInput'] = {
+    ...(o.now ? { type: 'now' } : o.draft ? { type: 'draft' } : o.schedule ? { type: 'schedule' } : {}),
+    ...(o.at && { date: parseWhen(o.at, o.tz) }),
+    ...(source !== undefined && { content: await toHtml(source, format) }),
+    ...(o.image?.length ? { image: await images(ctx, o.image) } : o.media === false ? { image: [] } : {}),
+    ...(o.comment?.length ? { comments: await commentsOf(o, format) } : o.comments === false ? { comments: [] } : {}),
+    ...(o.setting?.length && { settings: settingsOf(o.setting) as S['UpdatePostInput']['settings'] }),
+    ...(o.tag?.length ? { tags: o.tag } : o.tags === false ? { tags: [] } : {}),
+    ...(o.shortLink !== undefined && { shortLink: o.shortLink }),
+  };
+  if (Object.keys(body).length === 0) {
+    throw new UsageError(
+      'Nothing to change: give new content (an argument or --file), --at, --draft, --schedule, --now, --image, --comment, --tag, --setting or --short-link.',
+    );
+  }
+  const key = o.idempotencyKey ?? randomUUID();
+  const api = ctx.api();
+  const post = await once(key, 'edited the post', () =>
+    api.request<S['Post']>('PATCH', `/posts/${seg(id)}`, { json: body, headers: { 'idempotency-key': key }, retry: true }),
+  );
+  const names = await namesShown(ctx);
+  show(ctx.out, post, () => [
+    post.state === 'QUEUE'
+      ? `Post ${post.id} is updated, scheduled for ${formatWhen(post.publishDate, o.tz)}.`
+      : post.state === 'DRAFT'
+        ? `Post ${post.id} is updated, as a draft.`
+        : `Post ${post.id} is updated, publishing now.`,
+    ...postFields(post, o.tz, names),
+  ]);
+}
+
 export function register(program: Command): void {
-  const posts = examples(program.command('posts').description('create, read and remove posts'), [
+  const posts = examples(program.command('posts').description('create, edit, read and remove posts'), [
     'herald posts create "Hello" --channel ch_123 --at "2026-11-24 09:30"',
+    'herald posts edit post_123 "Corrected text"',
     'herald posts list',
     'herald posts get post_123',
   ]);
@@ -226,6 +301,44 @@ export function register(program: Command): void {
       'herald posts create "Thread start" -c ch_123 --comment "Second" --delay 5 --comment "Third" --delay 10 --at 2026-11-24T08:00:00Z',
       'herald posts create "Photo day" -c ch_123 --image ./cat.jpg --draft',
       'herald posts create "Hello" -c ch_123 --idempotency-key 7d5e…   # retry of a failed attempt',
+    ],
+  );
+  examples(
+    posts
+      .command('edit <id> [content]')
+      .description(
+        'change one post in place: only what is given changes (its content, comments, media, date, state, tags, settings); its comments, media and date stay unless replaced.\n' +
+          'A published post, or one being published, cannot be edited. Like create, every edit sends an Idempotency-Key and retries a server failure with it.',
+      )
+      .option('-f, --file <path>', 'read the new content from a file (- for standard input)')
+      .option('--format <format>', "text, markdown or html (default: by the file's extension, else text)")
+      .option('--comment <text>', 'replace the comments with these (repeat for several)', collect)
+      .option(
+        '--delay <minutes>',
+        'minutes after the post a comment goes out (repeat, one per --comment)',
+        (v: string, prev: number[] = []) => [...prev, integer('--delay', 0, 525600)(v)],
+      )
+      .option('--no-comments', 'remove the comments')
+      .option('--at <time>', 'move it: ISO 8601 (2026-11-24T09:30:00Z) or local time (2026-11-24 09:30) read in --tz')
+      .option('--tz <zone>', "time zone of a local --at and of times shown (default: this machine's)")
+      .option('--schedule', 'put it in the queue for its date (a draft, or a post that failed)')
+      .option('--draft', 'take it out of the queue, as a draft')
+      .option('--now', 'publish it immediately (cannot be undone)')
+      .option('--image <file|url>', "replace the post's media: a local file (uploaded first) or a library URL (repeat)", collect)
+      .option('--no-media', "remove the post's media")
+      .option('--tag <tag>', 'replace the tags (repeat)', collect)
+      .option('--no-tags', 'remove the tags')
+      .option('--setting <key=value>', 'change a platform setting, keeping the others (repeat; key=null removes one)', collect)
+      .option('--short-link', 'shorten the links in the text')
+      .option('--no-short-link', 'stop shortening the links in the text')
+      .option('--idempotency-key <key>', 'the key of an earlier attempt, to retry it without editing twice')
+      .action(act(edit, EDIT_WORDING)),
+    [
+      'herald posts edit post_123 "Corrected text"',
+      'herald posts edit post_123 --at "2026-11-25 10:00" --tz Europe/Paris',
+      'herald posts edit post_123 --file launch.md --comment "More soon" --delay 10',
+      'herald posts edit post_123 --draft',
+      'herald posts edit post_123 --image ./cat.jpg --tag launch --setting title="Launch day"',
     ],
   );
   examples(
