@@ -12,6 +12,7 @@ import { findRecord } from '../oauth/oauth.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
+import { callFailure } from '../providers/platform-call.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import {
   ProviderError,
@@ -68,19 +69,50 @@ function unknownFields(schema: z.ZodType, fields: Record<string, unknown>): stri
   return Object.keys(fields).filter((f) => !known.has(f));
 }
 
-/** A platform's refusal of credentials is the caller's problem (400); the platform being unavailable is not. */
+/**
+ * A failed check with the platform, worded as what happened (one reading for every platform,
+ * `callFailure`): the outbound policy refused the address (400 `outbound_refused`), the platform
+ * could not be reached (502 `platform_unreachable`), it refused the credentials or the request
+ * (400 `platform_refused`), it asks to wait (502 `platform_rate_limited`), or it failed (502
+ * `platform_transient`). Nothing is stored in any case.
+ */
 function connectFailure(provider: Provider, error: unknown): never {
   if (!(error instanceof ProviderError)) throw error;
-  if (error.kind === 'auth' || error.kind === 'rejected') {
-    throw new BadRequestError(`${provider.name} refused the credentials: ${error.message}`, { code: 'platform_refused', cause: error });
+  const name = provider.name;
+  const failure = callFailure(error);
+  const cause = { cause: error };
+  switch (failure.cause) {
+    case 'policy':
+      throw new BadRequestError(`Herald did not call ${name}: its outbound policy refused the address. ${failure.reason}`, {
+        code: 'outbound_refused',
+        ...cause,
+      });
+    case 'unreachable':
+      throw new AppError(
+        502,
+        'platform_unreachable',
+        `${name} could not be reached: ${failure.reason}. Check the address, then try again.`,
+        cause,
+      );
+    case 'credentials':
+      throw new BadRequestError(`${name} refused the credentials: ${error.message}`, { code: 'platform_refused', ...cause });
+    case 'refused':
+      throw new BadRequestError(`${name} did not accept the connection: ${error.message}`, { code: 'platform_refused', ...cause });
+    case 'answered':
+      if (failure.status < 500)
+        throw new BadRequestError(`${name} answered with an error: ${error.message}`, { code: 'platform_refused', ...cause });
+      break;
   }
   const headers: Record<string, string> = error.options.retryAfterMs
     ? { 'retry-after': String(Math.ceil(error.options.retryAfterMs / 1000)) }
     : {};
-  throw new AppError(502, `platform_${error.kind}`, `${provider.name} could not check the credentials right now: ${error.message}`, {
-    cause: error,
-    headers,
-  });
+  if (failure.cause === 'rate_limited')
+    throw new AppError(502, 'platform_rate_limited', `${name} is limiting requests; try again later: ${error.message}`, {
+      ...cause,
+      headers,
+    });
+  const what = failure.cause === 'answered' ? 'answered with an error' : 'could not check the connection right now';
+  throw new AppError(502, 'platform_transient', `${name} ${what}: ${error.message}`, { ...cause, headers });
 }
 
 /**

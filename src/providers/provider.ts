@@ -85,12 +85,19 @@ export type ProviderTool = {
  */
 export type ProviderFailureKind = 'rate_limited' | 'transient' | 'auth' | 'rejected' | 'unknown_outcome';
 
+/**
+ * Why a call to a platform got no answer, when it got none: the outbound policy refused the
+ * address (`policy`), or the platform could not be reached or did not answer (`unreachable`);
+ * `reason` says it in words ("the connection to 127.0.0.1:4000 was refused (nothing listens there)").
+ */
+export type NoAnswer = { kind: 'policy' | 'unreachable'; reason: string };
+
 export class ProviderError extends Error {
   override name = 'ProviderError';
   constructor(
     readonly kind: ProviderFailureKind,
     message: string,
-    readonly options: { retryAfterMs?: number | undefined; status?: number | undefined; cause?: unknown } = {},
+    readonly options: { retryAfterMs?: number | undefined; status?: number | undefined; noAnswer?: NoAnswer; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
   }
