@@ -22,6 +22,7 @@ import {
   type SignInChoice,
   type SignInContext,
   type SignInResult,
+  withGeneratedSecret,
 } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
@@ -41,7 +42,9 @@ function requesterOf(access: WorkspaceAccess): Requester {
 /** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
 export type ConnectChoice = { kind: 'choose'; state: string; prompt: string; options: Array<{ id: string; label: string }> };
 
-export type ConnectResult = { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean };
+/** A connection's outcome; `secret` is one Herald generated for the channel (none was given), shown this once. */
+export type ConnectResult =
+  { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean; secret?: string };
 
 /** The redirect URI a provider's browser sign-in comes back to. */
 export function callbackUrl(baseUrl: string, provider: string): string {
@@ -199,11 +202,13 @@ export class ChannelConnectService {
         { code: 'connect_not_supported' },
       );
     }
-    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, input.fields));
+    const { fields, secret } = withGeneratedSecret(provider, input.fields);
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, fields), secret !== null);
+    const shown = secret === null ? {} : { secret };
     const existing = await this.deps.channels.findByAccount(requester.workspaceId, provider.identifier, account.internalId);
     if (existing) {
       const channel = await this.deps.channels.reconnectAccount(requester.workspaceId, existing.id, { config, account });
-      return { kind: 'connected', channel, reconnected: true };
+      return { kind: 'connected', channel, reconnected: true, ...shown };
     }
     const channel = await this.deps.channels.create(requester.workspaceId, {
       provider: provider.identifier,
@@ -214,7 +219,7 @@ export class ChannelConnectService {
       config,
       internalId: account.internalId,
     });
-    return { kind: 'connected', channel, reconnected: false };
+    return { kind: 'connected', channel, reconnected: false, ...shown };
   }
 
   /**
@@ -286,8 +291,9 @@ export class ChannelConnectService {
   async #checkLive(
     provider: Provider,
     config: Record<string, unknown>,
+    secretGenerated = false,
   ): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
-    const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps };
+    const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps, secretGenerated };
     try {
       const account = await provider.connectAccount!(ctx);
       return { account, config: provider.completeConfig ? await provider.completeConfig(ctx, account) : config };

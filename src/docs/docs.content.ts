@@ -59,7 +59,7 @@ export function developersHtml(baseUrl: string): string {
   }'</pre>
 <p>The answer lists one post per channel, <code>[{"postId": "…", "integration": "…"}]</code>; read it back with <code>GET /posts/&lt;postId&gt;</code>, whose <code>state</code> goes from <code>QUEUE</code> to <code>PUBLISHED</code> (or <code>ERROR</code>, with the platform's reason). <code>content</code> is HTML; text without any tag is taken as plain text, its blank lines as paragraphs and its newlines as line breaks. Send an <code>Idempotency-Key</code> header to make a retry safe.</p>
 <h2 id="connect-a-channel">Connect a channel</h2>
-<p>With the <code>channels:write</code> scope, <code>POST /integrations/connect</code> takes <code>provider</code> and the platform's fields. A token is checked with the platform at once (a refusal is a 400 <code>platform_refused</code> with its reason, and nothing is stored):</p>
+<p>With the <code>channels:write</code> scope, <code>POST /integrations/connect</code> takes <code>provider</code> and the platform's fields. A token is checked with the platform at once; when that fails nothing is stored, and the answer says what happened: a 400 <code>platform_refused</code> when the platform refused the credentials (with its reason), a 400 <code>outbound_refused</code> when Herald's outbound policy refused the address, a 502 <code>platform_unreachable</code> when the platform could not be reached:</p>
 <pre>curl -X POST ${u.api}/integrations/connect \\
   -H "Authorization: svc_…" -H "Content-Type: application/json" \\
   -d '{"provider": "telegram", "botToken": "123456:ABC…", "chatId": "@yourchannel"}'</pre>
