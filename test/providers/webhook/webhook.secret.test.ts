@@ -6,8 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChannel } from '../../../src/channels/channels.repository.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../../helpers/app.ts';
-import { freshDatabaseUrl } from '../../helpers/backend.ts';
-import { adminJson, heraldInProcess, IN_PROCESS_MS, processBudget } from '../../helpers/process.ts';
+import { IN_PROCESS_MS, operatorCommands } from '../../helpers/process.ts';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const GENERATED = /^whsec_[A-Za-z0-9+/]{32}$/;
@@ -90,21 +89,7 @@ describe('through the API', () => {
 });
 
 describe('through the operator command', () => {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
-  beforeAll(
-    async () => {
-      const fresh = await freshDatabaseUrl();
-      drop = fresh.drop;
-      env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' };
-    },
-    processBudget(0, 60_000),
-  );
-  afterAll(async () => {
-    await drop?.();
-  });
-  const admin = (...args: string[]) => heraldInProcess(['admin', ...args], env);
-  const json = <T = Record<string, unknown>>(args: string[]) => adminJson<T>(args, env, heraldInProcess);
+  const { admin, json } = operatorCommands();
 
   it(
     'herald admin channel create --provider webhook prints a generated secret once (text and --json), and refuses a malformed one helpfully',
