@@ -100,10 +100,10 @@ function connectFailure(provider: Provider, error: unknown): never {
     case 'credentials':
       throw new BadRequestError(`${name} refused the credentials: ${error.message}`, { code: 'platform_refused', ...cause });
     case 'refused':
-      throw new BadRequestError(`${name} did not accept the connection: ${error.message}`, { code: 'platform_refused', ...cause });
+      throw new BadRequestError(`${name} cannot be connected: ${error.message}`, { code: 'platform_refused', ...cause });
     case 'answered':
       if (failure.status < 500)
-        throw new BadRequestError(`${name} answered with an error: ${error.message}`, { code: 'platform_refused', ...cause });
+        throw new BadRequestError(`${name} refused the request: ${error.message}`, { code: 'platform_refused', ...cause });
       break;
   }
   const headers: Record<string, string> = error.options.retryAfterMs
@@ -114,7 +114,7 @@ function connectFailure(provider: Provider, error: unknown): never {
       ...cause,
       headers,
     });
-  const what = failure.cause === 'answered' ? 'answered with an error' : 'could not check the connection right now';
+  const what = failure.cause === 'answered' ? 'answered with a server error' : 'could not check the connection right now';
   throw new AppError(502, 'platform_transient', `${name} ${what}: ${error.message}`, { ...cause, headers });
 }
 

@@ -1,7 +1,7 @@
 // Connecting a channel that fails says what happened, the same way for every platform with a
 // connect path (token or browser sign-in): the platform could not be reached (502
 // platform_unreachable), Herald's outbound policy refused its address (400 outbound_refused), or
-// it refused the credentials (400 platform_refused). Nothing leaves loopback: the refused name is
+// it refused the credentials (400 platform_refused), or it failed (502 platform_transient). Nothing leaves loopback: the refused name is
 // answered by an injected resolver, and the connector opens loopback connections only.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import { loopbackOnlyConnector, resolver } from '../helpers/outbound.ts';
 /** A name the injected resolver answers with a private address, which the outbound policy refuses. */
 const REFUSED_BASE = 'https://private.test';
 
-type Scenario = 'unreachable' | 'policy' | 'credentials';
+type Scenario = 'unreachable' | 'policy' | 'credentials' | 'failing';
 
 /** How each scenario must be answered: status, code, and the words that say what happened. */
 const EXPECTED: Record<Scenario, { status: number; code: string; says: (name: string) => RegExp }> = {
@@ -29,6 +29,7 @@ const EXPECTED: Record<Scenario, { status: number; code: string; says: (name: st
     says: (name) => new RegExp(`^Herald did not call ${name}: its outbound policy refused`),
   },
   credentials: { status: 400, code: 'platform_refused', says: (name) => new RegExp(`^${name} refused the credentials: `) },
+  failing: { status: 502, code: 'platform_transient', says: (name) => new RegExp(`^${name} answered with a server error: `) },
 };
 
 const nostrKey = Buffer.from(generateSecretKey()).toString('hex');
@@ -50,7 +51,7 @@ const TOKEN_PLATFORMS: Array<{
   { provider: 'slack', fields: (base) => ({ botToken: 'xoxb-0000000000-abcdef', channel: 'C0123456789', apiBase: base }) },
   { provider: 'telegram', fields: (base) => ({ botToken: `123456:${'A'.repeat(35)}`, chatId: '@heraldnews', apiBase: base }) },
   { provider: 'webhook', fields: (base) => ({ url: `${base}/hook`, secret: TEST_WEBHOOK_SECRET }) },
-  // A Nostr key is checked by Herald itself; relays never refuse credentials.
+  // A Nostr key is checked by Herald itself, and relays speak no HTTP: neither credentials nor statuses to refuse.
   { provider: 'nostr', fields: (base) => ({ secretKey: nostrKey, relays: [base.replace(/^http/, 'ws')] }), noCredentials: true },
 ];
 const SIGN_IN_PLATFORMS = ['x', 'linkedin', 'threads'];
@@ -80,6 +81,7 @@ async function closedPort(): Promise<number> {
 }
 
 let refusing: FakeHttp;
+let failing: FakeHttp;
 const bases = {} as Record<Scenario, string>;
 const apps = {} as Record<Scenario, TestApp>;
 const connectors: Array<ReturnType<typeof loopbackOnlyConnector>> = [];
@@ -90,6 +92,11 @@ beforeAll(async () => {
     status: 401,
     body: { ok: false, error: 'invalid_auth', error_code: 401, description: 'Unauthorized', message: 'The access token is invalid' },
   }));
+  failing = await startFakeHttp(() => ({
+    status: 503,
+    body: { ok: false, error: 'unavailable', error_code: 503, description: 'Service Unavailable', message: 'Down for maintenance' },
+  }));
+  bases.failing = failing.url;
   bases.unreachable = `http://127.0.0.1:${await closedPort()}`;
   bases.policy = REFUSED_BASE;
   bases.credentials = refusing.url;
@@ -109,6 +116,7 @@ afterAll(async () => {
   clearBlueskySessions();
   await Promise.all(Object.values(apps).map((t) => t.close()));
   await refusing.close();
+  await failing.close();
   for (const { violations } of connectors) expect(violations).toEqual([]);
 });
 
@@ -120,8 +128,8 @@ function expectWorded(scenario: Scenario, provider: string, answer: { status: nu
   if (scenario !== 'credentials') expect(answer.msg).not.toContain('credentials');
 }
 
-describe.each(['unreachable', 'policy', 'credentials'] as const)('a connection that fails: %s', (scenario) => {
-  const rows = TOKEN_PLATFORMS.filter((row) => scenario !== 'credentials' || !row.noCredentials);
+describe.each(['unreachable', 'policy', 'credentials', 'failing'] as const)('a connection that fails: %s', (scenario) => {
+  const rows = TOKEN_PLATFORMS.filter((row) => (scenario !== 'credentials' && scenario !== 'failing') || !row.noCredentials);
   it.each(rows.map((row) => [row.label ?? row.provider, row] as const))('%s says what happened', async (_label, row) => {
     const t = apps[scenario];
     const tenant = await createTenant(t);

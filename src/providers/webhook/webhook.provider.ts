@@ -145,7 +145,7 @@ export const webhookProvider: Provider = {
   },
   idempotentWrites: false,
   connectHelp:
-    'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
+    'Connect it with `{"provider":"webhook","url":"https://…"}` (POST /integrations/connect), or `herald admin channel create --provider webhook --config \'{"url":"https://…"}\'`: without `secret`, Herald generates a Standard Webhooks signing secret (whsec_…) and shows it once, in the answer or the output; or give your own `secret` (`echo "whsec_$(openssl rand -base64 24)"`). Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
   tools: {
     ping: {
       description: "Sends a signed `ping` delivery to the channel's URL and reports how the receiver answered.",
