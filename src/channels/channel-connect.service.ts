@@ -12,6 +12,7 @@ import { findRecord } from '../oauth/oauth.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
+import { callFailure } from '../providers/platform-call.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import {
   ProviderError,
@@ -21,6 +22,7 @@ import {
   type SignInChoice,
   type SignInContext,
   type SignInResult,
+  withGeneratedSecret,
 } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
@@ -40,7 +42,9 @@ function requesterOf(access: WorkspaceAccess): Requester {
 /** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
 export type ConnectChoice = { kind: 'choose'; state: string; prompt: string; options: Array<{ id: string; label: string }> };
 
-export type ConnectResult = { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean };
+/** A connection's outcome; `secret` is one Herald generated for the channel (none was given), shown this once. */
+export type ConnectResult =
+  { kind: 'redirect'; url: string } | { kind: 'connected'; channel: Channel; reconnected: boolean; secret?: string };
 
 /** The redirect URI a provider's browser sign-in comes back to. */
 export function callbackUrl(baseUrl: string, provider: string): string {
@@ -68,19 +72,50 @@ function unknownFields(schema: z.ZodType, fields: Record<string, unknown>): stri
   return Object.keys(fields).filter((f) => !known.has(f));
 }
 
-/** A platform's refusal of credentials is the caller's problem (400); the platform being unavailable is not. */
+/**
+ * A failed check with the platform, worded as what happened (one reading for every platform,
+ * `callFailure`): the outbound policy refused the address (400 `outbound_refused`), the platform
+ * could not be reached (502 `platform_unreachable`), it refused the credentials or the request
+ * (400 `platform_refused`), it asks to wait (502 `platform_rate_limited`), or it failed (502
+ * `platform_transient`). Nothing is stored in any case.
+ */
 function connectFailure(provider: Provider, error: unknown): never {
   if (!(error instanceof ProviderError)) throw error;
-  if (error.kind === 'auth' || error.kind === 'rejected') {
-    throw new BadRequestError(`${provider.name} refused the credentials: ${error.message}`, { code: 'platform_refused', cause: error });
+  const name = provider.name;
+  const failure = callFailure(error);
+  const cause = { cause: error };
+  switch (failure.cause) {
+    case 'policy':
+      throw new BadRequestError(`Herald did not call ${name}: its outbound policy refused the address. ${failure.reason}`, {
+        code: 'outbound_refused',
+        ...cause,
+      });
+    case 'unreachable':
+      throw new AppError(
+        502,
+        'platform_unreachable',
+        `${name} could not be reached: ${failure.reason}. Check the address, then try again.`,
+        cause,
+      );
+    case 'credentials':
+      throw new BadRequestError(`${name} refused the credentials: ${error.message}`, { code: 'platform_refused', ...cause });
+    case 'refused':
+      throw new BadRequestError(`${name} cannot be connected: ${error.message}`, { code: 'platform_refused', ...cause });
+    case 'answered':
+      if (failure.status < 500)
+        throw new BadRequestError(`${name} refused the request: ${error.message}`, { code: 'platform_refused', ...cause });
+      break;
   }
   const headers: Record<string, string> = error.options.retryAfterMs
     ? { 'retry-after': String(Math.ceil(error.options.retryAfterMs / 1000)) }
     : {};
-  throw new AppError(502, `platform_${error.kind}`, `${provider.name} could not check the credentials right now: ${error.message}`, {
-    cause: error,
-    headers,
-  });
+  if (failure.cause === 'rate_limited')
+    throw new AppError(502, 'platform_rate_limited', `${name} is limiting requests; try again later: ${error.message}`, {
+      ...cause,
+      headers,
+    });
+  const what = failure.cause === 'answered' ? 'answered with a server error' : 'could not check the connection right now';
+  throw new AppError(502, 'platform_transient', `${name} ${what}: ${error.message}`, { ...cause, headers });
 }
 
 /**
@@ -167,11 +202,13 @@ export class ChannelConnectService {
         { code: 'connect_not_supported' },
       );
     }
-    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, input.fields));
+    const { fields, secret } = withGeneratedSecret(provider, input.fields);
+    const { config, account } = await this.#checkLive(provider, this.#checkedConfig(provider, fields), secret !== null);
+    const shown = secret === null ? {} : { secret };
     const existing = await this.deps.channels.findByAccount(requester.workspaceId, provider.identifier, account.internalId);
     if (existing) {
       const channel = await this.deps.channels.reconnectAccount(requester.workspaceId, existing.id, { config, account });
-      return { kind: 'connected', channel, reconnected: true };
+      return { kind: 'connected', channel, reconnected: true, ...shown };
     }
     const channel = await this.deps.channels.create(requester.workspaceId, {
       provider: provider.identifier,
@@ -182,7 +219,7 @@ export class ChannelConnectService {
       config,
       internalId: account.internalId,
     });
-    return { kind: 'connected', channel, reconnected: false };
+    return { kind: 'connected', channel, reconnected: false, ...shown };
   }
 
   /**
@@ -254,8 +291,9 @@ export class ChannelConnectService {
   async #checkLive(
     provider: Provider,
     config: Record<string, unknown>,
+    secretGenerated = false,
   ): Promise<{ config: Record<string, unknown>; account: ConnectedAccount }> {
-    const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps };
+    const ctx = { config, outbound: this.deps.outbound, platformApps: this.deps.channels.platformApps, secretGenerated };
     try {
       const account = await provider.connectAccount!(ctx);
       return { account, config: provider.completeConfig ? await provider.completeConfig(ctx, account) : config };

@@ -20,7 +20,13 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
   const present = (channel: Channel): z.infer<typeof channelSchema> => presentChannel(channel, defaultPicture);
   const written = new WeakMap<readonly Channel[], string>();
   const presentResult = (result: Awaited<ReturnType<typeof app.services.connect.connect>>): z.infer<typeof connectResultSchema> =>
-    result.kind === 'redirect' ? { url: result.url } : { integration: present(result.channel), reconnected: result.reconnected };
+    result.kind === 'redirect'
+      ? { url: result.url }
+      : {
+          integration: present(result.channel),
+          reconnected: result.reconnected,
+          ...(result.secret !== undefined && { secret: result.secret }),
+        };
 
   app.get(
     '/integrations',
@@ -57,7 +63,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         tags: ['Channels'],
         summary: 'Connect a channel',
         description:
-          "Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator's app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform's configuration, see the README); Herald checks them with the platform at once (a refusal is a 400 `platform_refused` with the platform's reason, and nothing is stored) and creates the channel with the account's name, handle and picture. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).",
+          "Platforms with a browser sign-in (`mastodon` with `instance`; `linkedin`, `linkedin-page`, `x`, `threads`) answer `{url}`: open it, sign in, and the platform comes back to Herald, which creates the channel (for `linkedin-page`, after the person picks one of their pages when they administer several). LinkedIn, X and Threads need the operator's app for that platform: without it they answer 400 `provider_unavailable` saying which variables to set. The link works once, for 15 minutes, and only while the key that asked may still connect channels. Platforms with a token or key take the credentials in the body (the fields of the platform's configuration, see the README); Herald checks them with the platform at once and creates the channel with the account's name, handle and picture. When the check fails, nothing is stored and the answer says what happened: 400 `platform_refused` when the platform refused the credentials or answered another client error (with its reason), 400 `outbound_refused` when Herald's outbound policy refused the platform's address (nothing was sent), 502 `platform_unreachable` when the platform could not be reached (connection refused, a name that does not resolve, no answer in time), 502 `platform_transient` when it answered with a server error, 502 `platform_rate_limited` when it asks to wait (`Retry-After`). The same answers come from a browser sign-in's steps. A `webhook` channel connected without `secret` gets a generated Standard Webhooks signing secret (`whsec_…`), returned once in the answer's `secret` and never shown again. Connecting an account the workspace already has reconnects that channel (same id, `reconnected: true`). A plan whose channels are all in use answers 402; a key limited to certain channels cannot connect new ones (403).",
         headers: showorgHeader,
         body: connectBodySchema,
         response: { 200: connectResultSchema, ...authErrors, 402: apiErrorSchema, 404: apiErrorSchema, 502: apiErrorSchema },
@@ -77,7 +83,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
         tags: ['Channels'],
         summary: 'Reconnect a channel',
         description:
-          'Keeps the channel id, its posts and settings. With new credentials (token platforms; a field given as null is removed) they are checked with the platform and must belong to the same account. On browser sign-in platforms, a body without credentials answers `{url}` to sign in again as the same account. The channel is enabled again.',
+          'Keeps the channel id, its posts and settings. With new credentials (token platforms; a field given as null is removed) they are checked with the platform and must belong to the same account; a failed check answers as POST /integrations/connect does (`platform_refused`, `outbound_refused`, `platform_unreachable`…). On browser sign-in platforms, a body without credentials answers `{url}` to sign in again as the same account. The channel is enabled again.',
         headers: showorgHeader,
         params: channelIdParams,
         body: reconnectBodySchema,

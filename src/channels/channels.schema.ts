@@ -73,6 +73,12 @@ export const connectResultSchema = z
     z.object({
       integration: channelSchema,
       reconnected: z.boolean().describe('True when the account was already a channel of the workspace, which was reconnected (same id).'),
+      secret: z
+        .string()
+        .optional()
+        .describe(
+          "Only when Herald generated the channel's secret because none was given (a `webhook` channel's Standard Webhooks signing secret, `whsec_…`): shown this once and never again; give it to the receiver.",
+        ),
     }),
   ])
   .meta({ id: 'ConnectResult' });

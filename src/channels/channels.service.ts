@@ -9,7 +9,7 @@ import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
-import { ProviderError } from '../providers/provider.ts';
+import { ProviderError, withGeneratedSecret } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -188,6 +188,17 @@ export class ChannelsService {
     },
   ) {
     this.renewals = new CredentialRenewals(deps);
+  }
+
+  /**
+   * `create` for a creator who may leave out the secret the provider generates (a webhook's
+   * signing secret; the operator's command): the secret made, if any, comes back this once.
+   */
+  async createShowingSecret(workspaceId: string, input: NewChannel): Promise<{ channel: Channel; secret: string | null }> {
+    const { fields: config, secret } = isProviderIdentifier(input.provider)
+      ? withGeneratedSecret(getProvider(input.provider), input.config ?? {})
+      : { fields: input.config ?? {}, secret: null };
+    return { channel: await this.create(workspaceId, { ...input, config }), secret };
   }
 
   async create(workspaceId: string, input: NewChannel): Promise<Channel> {

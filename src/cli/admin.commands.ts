@@ -221,8 +221,15 @@ export function adminCommand(): Command {
             config?: Record<string, unknown>;
           },
         ) => {
-          const created = await rt.services.channels.create(opts.workspace, { ...opts, groupId: opts.group });
-          print(out, created, [`channel ${created.id} created (${created.provider}, "${created.name}")`]);
+          const { channel: created, secret } = await rt.services.channels.createShowingSecret(opts.workspace, {
+            ...opts,
+            groupId: opts.group,
+          });
+          const shown = secret === null ? [] : [`signing secret (shown once, give it to the receiver): ${secret}`];
+          print(out, secret === null ? created : { ...created, secret }, [
+            `channel ${created.id} created (${created.provider}, "${created.name}")`,
+            ...shown,
+          ]);
         },
       ),
     );

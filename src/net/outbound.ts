@@ -522,6 +522,63 @@ function isBadPort(error: unknown): boolean {
   return cause instanceof Error && cause.message === 'bad port';
 }
 
+/** What kind of failure left a request without an answer, read from its error codes. */
+type NoAnswerKind = 'timeout' | 'host_not_found' | 'refused' | 'unroutable' | 'tls' | 'closed' | 'other';
+
+function noAnswerKind(error: unknown): NoAnswerKind {
+  const name = (error as { name?: string } | undefined)?.name;
+  const codes = errorCodes(error);
+  const has = (...list: string[]) => list.some((c) => codes.has(c));
+  if (name === 'TimeoutError' || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'))
+    return 'timeout';
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA')) return 'host_not_found';
+  if (has('ECONNREFUSED')) return 'refused';
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) return 'unroutable';
+  if ([...codes].some((c) => c.startsWith('ERR_TLS') || c.includes('CERT'))) return 'tls';
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE')) return 'closed';
+  return 'other';
+}
+
+/** A field of the first error in the chain that has it (Node's connection errors carry `address`, `port`, `hostname`). */
+function errorField(error: unknown, field: 'address' | 'port' | 'hostname'): string | undefined {
+  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const value = e[field];
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  }
+  return undefined;
+}
+
+/**
+ * Why a request got no answer, in words for a person, lower case, to follow a colon: "the
+ * connection to 127.0.0.1:4000 was refused (nothing listens there)", "the name x.example was not
+ * found (DNS)", "no answer came in time"… The refusals of the outbound policy keep their message.
+ */
+export function noAnswerReason(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  const address = errorField(error, 'address');
+  const port = errorField(error, 'port');
+  const at = address ? ` to ${address.includes(':') ? `[${address}]` : address}${port ? `:${port}` : ''}` : '';
+  const host = errorField(error, 'hostname');
+  switch (noAnswerKind(error)) {
+    case 'timeout':
+      return 'no answer came in time';
+    case 'host_not_found':
+      return `the name${host ? ` ${host}` : ''} was not found (DNS)`;
+    case 'refused':
+      return `the connection${at} was refused (nothing listens there)`;
+    case 'unroutable':
+      return `there is no route${at} from this server`;
+    case 'tls':
+      return 'it does not present a valid TLS certificate';
+    case 'closed':
+      return 'it closed the connection before answering';
+    default: {
+      const cause = (error as { cause?: unknown } | undefined)?.cause;
+      return cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+    }
+  }
+}
+
 /**
  * Turns whatever a guarded fetch (or reading its body) threw into an AppError with a sentence
  * for a person: a refusal or a bad URL stays a 400, a name that does not resolve is a 400, and a
@@ -529,25 +586,24 @@ function isBadPort(error: unknown): boolean {
  */
 export function explainOutboundFailure(error: unknown, what: string, timeoutMs: number): AppError {
   if (error instanceof AppError) return error;
-  const name = (error as { name?: string } | undefined)?.name;
-  const codes = errorCodes(error);
-  const has = (...list: string[]) => list.some((c) => codes.has(c));
-  if (name === 'TimeoutError' || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) {
-    return new AppError(502, 'upstream_timeout', `${what} did not answer in time (limit ${Math.round(timeoutMs / 1000)} s).`, {
-      cause: error,
-    });
+  switch (noAnswerKind(error)) {
+    case 'timeout':
+      return new AppError(502, 'upstream_timeout', `${what} did not answer in time (limit ${Math.round(timeoutMs / 1000)} s).`, {
+        cause: error,
+      });
+    case 'host_not_found':
+      return new AppError(400, 'host_not_found', `The host of ${what} could not be found.`, { cause: error });
+    case 'refused':
+      return new AppError(502, 'upstream_unreachable', `${what} refused the connection.`, { cause: error });
+    case 'unroutable':
+      return new AppError(502, 'upstream_unreachable', `${what} cannot be reached from this server.`, { cause: error });
+    case 'tls':
+      return new AppError(502, 'upstream_tls', `${what} does not present a valid TLS certificate.`, { cause: error });
+    case 'closed':
+      return new AppError(502, 'upstream_failed', `${what} closed the connection before the answer was complete.`, { cause: error });
+    default:
+      return new AppError(502, 'upstream_failed', `Fetching ${what} failed.`, { cause: error });
   }
-  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA'))
-    return new AppError(400, 'host_not_found', `The host of ${what} could not be found.`, { cause: error });
-  if (has('ECONNREFUSED')) return new AppError(502, 'upstream_unreachable', `${what} refused the connection.`, { cause: error });
-  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'))
-    return new AppError(502, 'upstream_unreachable', `${what} cannot be reached from this server.`, { cause: error });
-  if ([...codes].some((c) => c.startsWith('ERR_TLS') || c.includes('CERT')))
-    return new AppError(502, 'upstream_tls', `${what} does not present a valid TLS certificate.`, { cause: error });
-  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE')) {
-    return new AppError(502, 'upstream_failed', `${what} closed the connection before the answer was complete.`, { cause: error });
-  }
-  return new AppError(502, 'upstream_failed', `Fetching ${what} failed.`, { cause: error });
 }
 
 /** Reads a response body as bytes, failing once it passes `limit`. */

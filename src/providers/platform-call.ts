@@ -1,4 +1,4 @@
-import { wasNotSent, type AnswerHeaders, type OutboundAnswer } from '../net/outbound.ts';
+import { noAnswerReason, wasNotSent, type AnswerHeaders, type OutboundAnswer } from '../net/outbound.ts';
 import { ProviderError, type ProviderContext, type ProviderFailureKind, type PublishMedia } from './provider.ts';
 
 /** A platform's answer, read whole (bounded). */
@@ -76,8 +76,14 @@ export function failureKind(status: number, authStatuses: readonly number[] = []
 
 /** The outbound client's refusals: the address or URL, never the platform, is the problem. */
 function isRefusal(error: unknown): boolean {
-  const code = (error as { code?: string } | null | undefined)?.code;
-  return code === 'outbound_refused' || code === 'invalid_url' || code === 'port_refused';
+  for (
+    let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (e.code === 'outbound_refused' || e.code === 'invalid_url' || e.code === 'port_refused') return true;
+  }
+  return false;
 }
 
 /** `text` with the platform's secret, if it has one, replaced. */
@@ -96,16 +102,47 @@ export function noAnswerFailure(
   write: boolean,
 ): ProviderError {
   if (error instanceof ProviderError) return error;
-  const why = conceal(error instanceof Error ? error.message : String(error), platform.secret);
+  const why = conceal(noAnswerReason(error), platform.secret);
   const cause = platform.secret ? {} : { cause: error };
-  if (isRefusal(error)) return new ProviderError('rejected', platform.notCalled?.(why) ?? `${platform.name} was not called. ${why}`, cause);
+  if (isRefusal(error))
+    return new ProviderError('rejected', platform.notCalled?.(why) ?? `${platform.name} was not called. ${why}`, {
+      ...cause,
+      noAnswer: { kind: 'policy', reason: why },
+    });
+  const noAnswer = { kind: 'unreachable', reason: why } as const;
   if (wasNotSent(error) || !write)
-    return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, cause);
+    return new ProviderError('transient', platform.unreachable?.(why) ?? `${platform.name} could not be reached: ${why}`, {
+      ...cause,
+      noAnswer,
+    });
   return new ProviderError(
     'unknown_outcome',
     `${platform.name} did not answer in time; ${platform.outcome ?? 'the request may or may not have been applied'}.`,
-    cause,
+    { ...cause, noAnswer },
   );
+}
+
+/**
+ * What went wrong with a call to a platform, in the terms a person acts on; one reading for every
+ * provider. `policy`: Herald's outbound policy refused the address, nothing was sent.
+ * `unreachable`: no answer (refused connection, unknown name, timeout). `credentials`: the platform
+ * refused the credentials (401, or its own statuses for them). `rate_limited`: it asks to wait.
+ * `answered`: it answered with another error (`status`). `refused`: the provider's own verdict on
+ * what the platform said (a bot that is not in the chat); `failed`: anything else that stopped it.
+ */
+export type CallFailure =
+  | { cause: 'policy' | 'unreachable'; reason: string }
+  | { cause: 'credentials' | 'rate_limited' }
+  | { cause: 'answered'; status: number }
+  | { cause: 'refused' | 'failed' };
+
+export function callFailure(error: ProviderError): CallFailure {
+  const { noAnswer, status } = error.options;
+  if (noAnswer) return { cause: noAnswer.kind, reason: noAnswer.reason };
+  if (error.kind === 'auth') return { cause: 'credentials' };
+  if (error.kind === 'rate_limited') return { cause: 'rate_limited' };
+  if (status !== undefined) return { cause: 'answered', status };
+  return { cause: error.kind === 'rejected' ? 'refused' : 'failed' };
 }
 
 /** "<platform> answered <status>: <reason>", the usual wording of a refusal. */

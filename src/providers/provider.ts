@@ -85,12 +85,36 @@ export type ProviderTool = {
  */
 export type ProviderFailureKind = 'rate_limited' | 'transient' | 'auth' | 'rejected' | 'unknown_outcome';
 
+/**
+ * Why a call to a platform got no answer, when it got none: the outbound policy refused the
+ * address (`policy`), or the platform could not be reached or did not answer (`unreachable`);
+ * `reason` says it in words ("the connection to 127.0.0.1:4000 was refused (nothing listens there)").
+ */
+export type NoAnswer = { kind: 'policy' | 'unreachable'; reason: string };
+
+/** What `connectAccount` checks: the configuration, and whether Herald made its secret in this very call (the platform cannot know it yet). */
+export type ConnectContext = Omit<ProviderContext, 'channel'> & { secretGenerated?: boolean };
+
+/**
+ * `fields` with the provider's generated secret added when the creator left it out (see
+ * `Provider.generatedSecret`), and that secret, to show once; null when none was made.
+ */
+export function withGeneratedSecret(
+  provider: Pick<Provider, 'generatedSecret'>,
+  fields: Record<string, unknown>,
+): { fields: Record<string, unknown>; secret: string | null } {
+  const generated = provider.generatedSecret;
+  if (!generated || (fields[generated.field] !== undefined && fields[generated.field] !== null)) return { fields, secret: null };
+  const secret = generated.make();
+  return { fields: { ...fields, [generated.field]: secret }, secret };
+}
+
 export class ProviderError extends Error {
   override name = 'ProviderError';
   constructor(
     readonly kind: ProviderFailureKind,
     message: string,
-    readonly options: { retryAfterMs?: number | undefined; status?: number | undefined; cause?: unknown } = {},
+    readonly options: { retryAfterMs?: number | undefined; status?: number | undefined; noAnswer?: NoAnswer; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
   }
@@ -225,7 +249,13 @@ export interface Provider {
    * Checks the configuration's credentials live against the platform and says whose they are.
    * Throws ProviderError: `auth` when the platform refuses them, `rejected` for other refusals.
    */
-  connectAccount?(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount>;
+  connectAccount?(ctx: ConnectContext): Promise<ConnectedAccount>;
+  /**
+   * Optional: a secret Herald makes when the creator of a channel gives none (the webhook's
+   * signing secret): the configuration field and how to make one. It is stored as a given one
+   * is, and shown once, in the answer that created the channel.
+   */
+  readonly generatedSecret?: { field: string; make(): string };
   /**
    * Optional: the configuration to store once `connectAccount` accepted it, completed with what
    * the check learnt (e.g. a chat's numeric id, the server's own limits). Stored as given when absent.

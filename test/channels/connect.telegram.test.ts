@@ -70,7 +70,7 @@ describe('connecting through the API', () => {
     const tenant = await createTenant(t);
     const notMember = await connect(tenant, telegram({ chatId: '-1005555555555' }));
     expect(notMember.statusCode).toBe(400);
-    expect(notMember.json().msg).toMatch(/not a member of "Not Ours"/);
+    expect(notMember.json().msg).toMatch(/^Telegram cannot be connected: The bot is not a member of "Not Ours"/);
     const unknown = await connect(tenant, telegram({ webhookUrl: 'https://x.test' }));
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().msg).toContain('webhookUrl');

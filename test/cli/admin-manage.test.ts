@@ -1,28 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
-import { freshDatabaseUrl } from '../helpers/backend.ts';
-import { adminJson, herald, heraldInProcess, IN_PROCESS_MS, processBudget } from '../helpers/process.ts';
+import { herald, IN_PROCESS_MS, operatorCommands, processBudget } from '../helpers/process.ts';
 
 // `herald admin` list, delete and disable commands as an operator runs them: most through the
 // operator entry inside this process (the same program, output and exit codes), a few as real processes.
-let env: Record<string, string>;
-let drop: () => Promise<void>;
-
-beforeAll(
-  async () => {
-    const fresh = await freshDatabaseUrl();
-    drop = fresh.drop;
-    env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' };
-  },
-  processBudget(0, 60_000),
-);
-
-afterAll(async () => {
-  await drop?.();
-});
-
-const admin = (...args: string[]) => heraldInProcess(['admin', ...args], env);
-const json = <T = Record<string, unknown>>(args: string[]) => adminJson<T>(args, env, heraldInProcess);
+const { env: operatorEnv, admin, json } = operatorCommands();
 const CONFIG = JSON.stringify({ url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET });
 
 describe('herald admin: workspaces with an owner, keys only for members', () => {
@@ -31,13 +13,13 @@ describe('herald admin: workspaces with an owner, keys only for members', () => 
     async () => {
       const user = await json<{ id: string; email: string }>(['user', 'create', '--email', 'ana@acme.test']);
       // The refusal and the creation from the real process, as an operator sees them.
-      const refused = await herald(['admin', 'key', 'create', '--user', 'ana@acme.test'], env);
+      const refused = await herald(['admin', 'key', 'create', '--user', 'ana@acme.test'], operatorEnv());
       expect(refused.code).toBe(1);
       expect(refused.stderr).toBe(
         `herald: User ${user.id} belongs to no workspace, so a key could do nothing; add them to one first (herald admin member add --workspace <id> --user ${user.id} --role <role>).\n`,
       );
 
-      const ws = await herald(['admin', 'workspace', 'create', '--name', 'Acme', '--owner', 'ana@acme.test'], env);
+      const ws = await herald(['admin', 'workspace', 'create', '--name', 'Acme', '--owner', 'ana@acme.test'], operatorEnv());
       expect(ws.code, ws.stderr).toBe(0);
       expect(ws.stdout).toMatch(/^workspace \S+ created \("Acme"\), owned by ana@acme\.test\n$/);
       const members = await json<unknown[]>(['member', 'list', '--workspace', ws.stdout.split(' ')[1]!]);

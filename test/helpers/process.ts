@@ -2,7 +2,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { scaleProcessEnv } from './backend.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { freshDatabaseUrl, scaleProcessEnv } from './backend.ts';
 
 export const HERALD_BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
 const run = promisify(execFile);
@@ -163,5 +164,31 @@ export async function startServerProcess(env: Record<string, string>, args: stri
       if (child.exitCode === null) child.kill(signal);
       return exited;
     },
+  };
+}
+
+/**
+ * `herald admin` run inside this process on a fresh database of the test backend, made before
+ * the file's tests and dropped after them: `admin(...args)` gives the output and exit code,
+ * `json(args)` the parsed answer of `--json`; `env()` is the environment they run with.
+ */
+export function operatorCommands() {
+  let env: Record<string, string> = {};
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(
+    async () => {
+      const fresh = await freshDatabaseUrl();
+      drop = fresh.drop;
+      env = { DATABASE_URL: fresh.url, DATA_DIR: fresh.dataDir, BASE_URL: 'http://herald.test', BOOTSTRAP: 'false' };
+    },
+    processBudget(0, 60_000),
+  );
+  afterAll(async () => {
+    await drop?.();
+  });
+  return {
+    env: () => env,
+    admin: (...args: string[]) => heraldInProcess(['admin', ...args], env),
+    json: <T = Record<string, unknown>>(args: string[]) => adminJson<T>(args, env, heraldInProcess),
   };
 }

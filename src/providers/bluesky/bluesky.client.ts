@@ -90,7 +90,7 @@ export function classify(error: unknown, kind: CallKind, what: string): Provider
     return new ProviderError(
       'rejected',
       `Herald will not connect to this channel's Bluesky service: ${refused.message} Reconnect it with the URL of a public PDS.`,
-      { cause: error },
+      { cause: error, noAnswer: { kind: 'policy', reason: refused.message } },
     );
   }
   if (isAnswer(error)) {

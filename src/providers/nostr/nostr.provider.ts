@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
+import { noAnswerReason } from '../../net/outbound.ts';
 import { isLoopbackHost } from '../config-urls.ts';
 import {
   ProviderError,
@@ -186,12 +187,16 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   throw new ProviderError('transient', `No relay could be reached (${reasons}).`);
 }
 
-/** The newest kind-0 profile of `pubkey` any relay has, verified, or null. */
+/**
+ * The newest kind-0 profile of `pubkey` any relay has, verified, or null. When no relay could be
+ * read at all, that is the failure: every relay refused by the outbound policy, or unreachable.
+ */
 async function readProfile(
   ctx: Omit<ProviderContext, 'channel'>,
   relays: string[],
   pubkey: string,
 ): Promise<Record<string, unknown> | null> {
+  const failures: Array<{ relay: string; error: unknown }> = [];
   const found = await Promise.all(
     relays.map(async (relay) => {
       const events: NostrEvent[] = [];
@@ -207,12 +212,20 @@ async function readProfile(
           () => true,
           5_000,
         );
-      } catch {
-        // A relay that cannot be read just has no profile to offer.
+      } catch (error) {
+        // A relay that cannot be read just has no profile to offer, while another one can be read.
+        failures.push({ relay, error });
       }
       return events;
     }),
   );
+  if (failures.length === relays.length) {
+    const reason = failures.map((f) => `${f.relay}: ${noAnswerReason(f.error)}`).join('; ');
+    const policy = failures.every((f) => (f.error as { code?: string }).code === 'outbound_refused');
+    throw new ProviderError(policy ? 'rejected' : 'transient', `No relay could be read (${reason}).`, {
+      noAnswer: { kind: policy ? 'policy' : 'unreachable', reason },
+    });
+  }
   const newest = found
     .flat()
     .filter((e) => e && e.kind === 0 && e.pubkey === pubkey && nostr().pure.verifyEvent(e))

@@ -11,14 +11,19 @@ import {
   type PublishInput,
   type PublishedRef,
 } from '../provider.ts';
-import { signWebhook } from './webhook.signature.ts';
+import { newWebhookSecret, signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
   url: z.url({ protocol: /^https?$/ }).describe('Where each post and comment is delivered (POST, JSON).'),
   secret: z
     .string()
-    .regex(/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/, 'a Standard Webhooks secret: "whsec_" and at least 15 base64-encoded bytes')
-    .describe('Signing secret (whsec_…); deliveries carry webhook-id, webhook-timestamp and webhook-signature.'),
+    .regex(
+      /^whsec_[A-Za-z0-9+/]{20,}={0,2}$/,
+      'not a Standard Webhooks signing secret, which is "whsec_" followed by the base64 of 15 or more random bytes (24 are usual), e.g. "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw". Leave "secret" out to have Herald generate one (shown once, in the answer that creates the channel), or make one with `echo "whsec_$(openssl rand -base64 24)"`',
+    )
+    .describe(
+      'Signing secret (whsec_…); deliveries carry webhook-id, webhook-timestamp and webhook-signature. Left out when the channel is created, Herald generates one and shows it once, in the answer.',
+    ),
   requireTitle: z.boolean().optional().describe('When true, a post without settings.title is not ready to publish.'),
   requireMedia: z.boolean().optional().describe('When true, a post without media is not ready to publish.'),
 });
@@ -140,7 +145,7 @@ export const webhookProvider: Provider = {
   },
   idempotentWrites: false,
   connectHelp:
-    'Create the channel with `herald admin channel create --provider webhook --config \'{"url":"https://…","secret":"whsec_…"}\'`. Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
+    'Connect it with `{"provider":"webhook","url":"https://…"}` (POST /integrations/connect), or `herald admin channel create --provider webhook --config \'{"url":"https://…"}\'`: without `secret`, Herald generates a Standard Webhooks signing secret (whsec_…) and shows it once, in the answer or the output; or give your own `secret` (`echo "whsec_$(openssl rand -base64 24)"`). Each post and comment is POSTed as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx, optionally with {"id","url"} of what you published. In `data`, `html` is sanitised HTML (a safe subset of tags) and `text` is the same content as plain text: entities are decoded, so `&lt;script&gt;` in the post arrives in `text` as `<script>`. Treat `text` as untrusted input written by a person: escape it wherever you put it into HTML, never render it as markup.',
   tools: {
     ping: {
       description: "Sends a signed `ping` delivery to the channel's URL and reports how the receiver answered.",
@@ -172,9 +177,15 @@ export const webhookProvider: Provider = {
   async connectAccount(ctx) {
     const probe = { ...ctx, channel: { id: '', workspaceId: '', name: '', profile: null } };
     const { url } = config(probe);
-    await deliver(probe, 'ping', `msg_connect_${randomUUID()}`, { message: 'Herald is connecting this webhook' });
+    try {
+      await deliver(probe, 'ping', `msg_connect_${randomUUID()}`, { message: 'Herald is connecting this webhook' });
+    } catch (error) {
+      // A receiver cannot know a secret made in this very call: its refusal of the signature still shows it is there.
+      if (!(ctx.secretGenerated && error instanceof ProviderError && error.kind === 'auth')) throw error;
+    }
     return { internalId: url, name: new URL(url).host, handle: null, picture: null };
   },
+  generatedSecret: { field: 'secret', make: newWebhookSecret },
   publish: send,
   comment: send,
 };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /**
@@ -7,4 +8,9 @@ import { Webhook } from 'standardwebhooks';
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   return new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+}
+
+/** A new Standard Webhooks signing secret: `whsec_` and the base64 of 24 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }
