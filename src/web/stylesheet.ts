@@ -34,7 +34,8 @@ fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.
 legend{font-weight:600;padding:0 .3rem}
 fieldset label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.3rem 0}
 button,.button{display:inline-block;font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:#fff;font-weight:600;cursor:pointer}
-button.secondary{background:#fff;color:var(--accent)}
+a.button{text-decoration:none}
+button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
