@@ -58,6 +58,10 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .switcher label{margin:0;font-weight:400}
 .switcher select{width:auto;flex:1 1 8rem;min-width:0;max-width:14rem;padding:.3rem .4rem}
 .switcher button{padding:.3rem .6rem}
+.row-form{display:flex;flex-wrap:nowrap;gap:.5rem;align-items:center;min-width:0;max-width:100%}
+.row-form label{margin:0;font-weight:400}
+.row-form select{width:auto;flex:1 1 9rem;min-width:0;max-width:14rem}
+.row-form button{flex:none}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .drop{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.4rem;min-height:11rem;margin:1.2rem 0;padding:1.5rem;border:2px dashed var(--line);border-radius:12px;text-align:center;font-weight:400;cursor:pointer;background:var(--soft)}
 .drop:hover,.drop.over{border-color:var(--accent);background:#eef4ff}

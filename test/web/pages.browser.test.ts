@@ -85,11 +85,136 @@ describe('the pages in a browser fit a phone and a desktop, each with the one he
     ['upload', null, false],
     ['upload-closed', `/u/${'x'.repeat(43)}`, false],
     ['developers', '/developers', false],
+    ['code', '/account/sign-in?email=someone%40example.test&sent=1', false],
+    ['link', `/account/link/${'x'.repeat(32)}`, false],
+    ['request-expired', '/oauth/interaction/nothing-here', true],
   ] as const)('%s', async (name, path, signedIn) => {
     // null: the upload link's page.
     for (const seen of await visit(name, path ?? visitor.uploadPath, signedIn ? visitor.session : undefined)) {
       expect(seen.scroll, `${name} at ${seen.width} px`).toBeLessThanOrEqual(seen.client);
       expect({ brand: seen.brand, stylesheets: seen.stylesheets }).toEqual({ brand: 'Herald', stylesheets: 1 });
     }
+  });
+});
+
+/** A page at each width, signed in, after `steps` (clicks that post forms): its screenshot, and nothing sticks out. */
+async function visitThrough(name: string, steps: (page: Page) => Promise<void>) {
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
+    });
+    await context.addCookies([{ name: 'herald_session', value: visitor.session, url: origin }]);
+    const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    await steps(page);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    const widths = (await page.evaluate(
+      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+    )) as { scroll: number; client: number };
+    expect(widths.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(widths.client);
+    await context.close();
+  }
+}
+
+describe('pages reached through a form', () => {
+  it('the confirmation page of a destructive action', async () => {
+    await visitThrough('confirm-revoke', async (page) => {
+      await page.goto(`${origin}/account/keys`);
+      await page.click('form[action$="/revoke"] button');
+      await page.waitForSelector('#confirm-title');
+    });
+  });
+
+  it('the device pages: confirm the code, consent, connected, and the state after a reload', async () => {
+    await visitThrough('device-flow', async (page) => {
+      const started = await fetch(`${origin}/oauth/device/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: 'herald-cli', scope: 'posts:read', resource: `${origin}/public/v1` }).toString(),
+      });
+      const device = (await started.json()) as { verification_uri_complete: string };
+      await page.goto(device.verification_uri_complete);
+      await page.waitForSelector('#device-code');
+      const width = page.viewportSize()!.width;
+      await page.screenshot({ path: path.join(ARTIFACTS, `device-confirm-${width}.png`), fullPage: true });
+      await page.click('#device-confirm');
+      await page.waitForSelector('#allow');
+      await page.screenshot({ path: path.join(ARTIFACTS, `consent-${width}.png`), fullPage: true });
+      await page.click('#allow');
+      await page.waitForSelector('#device-done');
+      await page.screenshot({ path: path.join(ARTIFACTS, `device-done-${width}.png`), fullPage: true });
+      await page.reload();
+      await page.waitForSelector('#device-state');
+    });
+  });
+});
+
+describe('controls stay on one row', () => {
+  it("the members page's role select and its Change button, at 390 px", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 900 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    await context.addCookies([{ name: 'herald_session', value: visitor.session, url: origin }]);
+    const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    await page.goto(`${origin}/account/members`);
+    const form = page.locator('form[action$="/role"]').first();
+    const select = (await form.locator('select').boundingBox())!;
+    const button = (await form.locator('button').boundingBox())!;
+    // Same row: the button starts right of the select and their vertical extents overlap.
+    expect(button.x).toBeGreaterThanOrEqual(select.x + select.width);
+    expect(button.y).toBeLessThan(select.y + select.height);
+    expect(select.y).toBeLessThan(button.y + button.height);
+    await context.close();
+  });
+});
+
+describe('the API reference at /docs', () => {
+  it("has Herald's name, icon, header and colours, no Swagger top bar, under a CSP without inline code", async () => {
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+      const answer = await page.goto(`${origin}/docs`);
+      const csp = answer!.headers()['content-security-policy'] ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      await page.waitForSelector('.swagger-ui .info .title');
+      await page.waitForSelector('.opblock');
+      await page.screenshot({ path: path.join(ARTIFACTS, `docs-${width}.png`), fullPage: width > 500 ? false : true });
+      const look = (await page.evaluate(`({
+        title: document.title,
+        brand: document.querySelector('.herald-top .brand')?.textContent ?? null,
+        nav: [...document.querySelectorAll('.herald-top nav a')].map((a) => a.getAttribute('href')),
+        topbar: [...document.querySelectorAll('.swagger-ui .topbar')].filter((e) => e.offsetParent !== null).length,
+        icon: document.querySelector('link[rel=icon]')?.getAttribute('href') ?? '',
+        font: getComputedStyle(document.querySelector('.swagger-ui .info .title')).fontFamily,
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      })`)) as {
+        title: string;
+        brand: string | null;
+        nav: string[];
+        topbar: number;
+        icon: string;
+        font: string;
+        scroll: number;
+        client: number;
+      };
+      expect(look).toMatchObject({ title: 'Herald API reference', brand: 'Herald', topbar: 0 });
+      expect(look.nav).toEqual(['/developers', '/docs', '/account']);
+      expect(look.icon).toMatch(/herald\.svg$/);
+      expect(look.font).toContain('system-ui');
+      expect(look.scroll, `docs at ${width} px`).toBeLessThanOrEqual(look.client);
+      await context.close();
+    }
+  });
+
+  it('is linked from the account pages', async () => {
+    const page = await (await fetch(`${origin}/account/keys`, { headers: { cookie: `herald_session=${visitor.session}` } })).text();
+    expect(page).toContain('<a href="/docs">API reference</a>');
+    expect(page).toContain('<a href="/developers">Developers</a>');
   });
 });
