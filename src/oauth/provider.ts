@@ -58,9 +58,10 @@ type PageContext = {
 };
 
 /**
- * The browser that confirmed a user code keeps it, with its consent page's id, in this signed
- * cookie: on a reload (or the code typed again) that browser, and no other, is shown what became
- * of the code. Anyone else typing the code learns only what they learned before: not valid now.
+ * The browser that confirmed a user code (Continue, or Cancel, on the confirmation page) keeps it,
+ * with its consent page's id after Continue, in this signed cookie: on a reload (or the code typed
+ * again) that browser, and no other, is shown what became of the code. Anyone else typing the code
+ * learns only what they learned before: not valid now.
  */
 const DEVICE_COOKIE = 'herald_device';
 
@@ -73,12 +74,12 @@ type CodeState = { state: 'connected' | 'denied' | 'ended' | 'expired' } | { sta
 
 /** What became of the code this browser confirmed, if the failed request was about that code. */
 async function confirmedCodeState(ctx: PageContext, err: { userCode?: string }): Promise<CodeState | null> {
-  const bound = /^([A-Z0-9]{1,20})\.([A-Za-z0-9_-]{1,64})$/.exec(ctx.cookies.get(DEVICE_COOKIE, { signed: true }) ?? '');
+  const bound = /^([A-Z0-9]{1,20})\.([A-Za-z0-9_-]{0,64})$/.exec(ctx.cookies.get(DEVICE_COOKIE, { signed: true }) ?? '');
   if (!bound) return null;
   const [, userCode, uid] = bound as unknown as [string, string, string];
   const typed = err.userCode ?? ctx.oidc.params?.user_code;
   const sameCode = typeof typed === 'string' && normalizeUserCode(typed) === userCode;
-  const sameResume = ctx.oidc.route === 'device_resume' && ctx.params?.uid === uid;
+  const sameResume = uid !== '' && ctx.oidc.route === 'device_resume' && ctx.params?.uid === uid;
   if (!sameCode && !sameResume) return null;
   const code = await ctx.oidc.provider.DeviceCode.findByUserCode(userCode, { ignoreExpiration: true });
   // The store forgets a code once it expires.
@@ -98,7 +99,7 @@ function codeStatePage(ctx: PageContext, found: CodeState): void {
     ],
     denied: [
       'Request denied',
-      html`<h1 id="device-state" data-state="denied">You denied this request</h1><p>The device was not connected, and your terminal has been told.</p>${again}`,
+      html`<h1 id="device-state" data-state="denied">You turned this request down</h1><p>The device was not connected, and your terminal has been told.</p>${again}`,
     ],
     ended: [
       'Request ended',
@@ -226,6 +227,20 @@ export async function createProvider(options: {
     [resources.mcp]: MCP_SCOPES.join(' '),
   };
 
+  /** Binds the code this browser just decided on (Continue, or Cancel on the confirmation page) to it: see DEVICE_COOKIE. */
+  const rememberDeviceCode = (ctx: PageContext, consentUid: string) => {
+    const userCode = ctx.oidc.deviceCode?.userCode;
+    if (!userCode) return;
+    ctx.cookies.set(DEVICE_COOKIE, `${userCode}.${consentUid}`, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: OAUTH_ROUTES.code_verification,
+      maxAge: OAUTH_TTL.Interaction * 1000,
+    });
+  };
+
   const provider = new Provider(baseUrl, {
     adapter: (name: string) =>
       new OAuthStore(name, db, options.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
@@ -263,7 +278,12 @@ export async function createProvider(options: {
       revocation: { enabled: true },
       deviceFlow: {
         enabled: true,
-        userCodeInputSource: async (...args: Parameters<typeof userCodeInputPage>) => userCodeInputPage(...args),
+        userCodeInputSource: async (...args: Parameters<typeof userCodeInputPage>) => {
+          const [ctx, , , err] = args;
+          // Cancelled on the confirmation page: the code is denied, and this browser may see that after a reload.
+          if (err?.name === 'AbortedError' && ctx.oidc.route === 'code_verification') rememberDeviceCode(ctx, '');
+          return userCodeInputPage(...args);
+        },
         userCodeConfirmSource: async (...args: Parameters<typeof userCodeConfirmPage>) => userCodeConfirmPage(...args),
         successSource: async (ctx: PageContext) => deviceSuccessPage(ctx),
       },
@@ -334,17 +354,8 @@ export async function createProvider(options: {
   // RFC 8628): the configured one is added before the answer is sent.
   // Continue on the confirmation page starts the consent step: this browser keeps the code (see DEVICE_COOKIE).
   provider.on('interaction.started', (ctx: PageContext) => {
-    const userCode = ctx.oidc.deviceCode?.userCode;
     const interaction = ctx.oidc.entities.Interaction;
-    if (!userCode || !interaction) return;
-    ctx.cookies.set(DEVICE_COOKIE, `${userCode}.${interaction.uid}`, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      path: OAUTH_ROUTES.code_verification,
-      maxAge: OAUTH_TTL.Interaction * 1000,
-    });
+    if (interaction) rememberDeviceCode(ctx, interaction.uid);
   });
   provider.on('device_authorization.success', (_ctx: unknown, body: Record<string, unknown>) => {
     body.interval = options.devicePollSeconds;

@@ -142,6 +142,19 @@ describe('the verification page, reloaded after Continue', () => {
     await approve(jar, denied.verification_uri, denied.user_code, person.workspaceId, 'deny');
     expect(state(await typeAgain(jar, denied.user_code))).toBe('denied');
 
+    // Cancelled on the confirmation page, before any consent: the code typed again says so too.
+    const cancelled = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const input = await (await jar.fetch(cancelled.verification_uri)).text();
+    const confirmHtml = await (
+      await jar.fetch(`${s.origin}/oauth/device`, form({ xsrf: field(input, 'xsrf'), user_code: cancelled.user_code }))
+    ).text();
+    const cancel = await jar.fetch(
+      `${s.origin}/oauth/device`,
+      form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code'), abort: 'yes' }),
+    );
+    expect(await cancel.text()).toContain('The sign-in was cancelled.');
+    expect(state(await typeAgain(jar, cancelled.user_code))).toBe('denied');
+
     const late = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
     await confirmCode(jar, late.verification_uri, late.user_code);
     s.clock.advance(11 * 60_000);
