@@ -222,6 +222,18 @@ describe('members', () => {
         .statusCode,
     ).toBe(403);
 
+    // Cancelling an invitation asks first.
+    page = await agent.get('/account/members');
+    const other = `${unique('other')}@example.test`;
+    page = await agent.post('/account/members/invite', { email: other, role: 'viewer' }, { from: page.body });
+    const cancelUrl = new RegExp(`data-invitation="${other}"[\\s\\S]*?action="(/account/invitations/[^"]+/cancel)"`).exec(page.body)![1]!;
+    const askCancel = await agent.post(cancelUrl, {}, { from: page.body });
+    expect(askCancel.body).toContain(`Cancel the invitation of ${other}?`);
+    expect((await agent.get('/account/members')).body).toContain(`data-invitation="${other}"`);
+    const cancelled = await agent.post(cancelUrl, { confirm: 'yes' }, { from: askCancel.body });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.body).not.toContain(`data-invitation="${other}"`);
+
     // The last owner stays.
     page = await agent.get('/account/members');
     const demote = await agent.post(`/account/members/${userId}/role`, { role: 'editor' }, { from: page.body });

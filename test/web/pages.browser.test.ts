@@ -71,6 +71,16 @@ beforeAll(async () => {
     { userId: person.userId, workspaceId: person.workspaceId, role: 'owner' },
     { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] },
   );
+  await t.services.oauth.registerApp(person.userId, {
+    name: 'Calendar sync',
+    redirectUris: ['https://calendar.example.test/callback'],
+    confidential: true,
+  });
+  // A member besides the owner, and an invitation waiting: the members page's every control.
+  const editor = await t.services.users.create({ email: `editor-${person.userId.slice(0, 8)}@example.test` });
+  await t.services.workspaces.addMember(person.workspaceId, editor.id, 'editor');
+  const actor = { userId: person.userId, email: 'owner@example.test', workspaceId: person.workspaceId, role: 'owner' as const };
+  await t.services.members.invite(actor, 'invited@example.test', 'viewer');
   visitor.session = person.sessionToken;
 });
 
