@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type TestApp } from '../helpers/app.ts';
-import { recordProblems, servedToChromium } from '../helpers/browser.ts';
+import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 import { createPerson } from '../oauth/helpers.ts';
 
@@ -46,6 +46,7 @@ async function visit(name: string, url: string, session?: string) {
     const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
     await page.goto(`${origin}${url}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
     const shell = (await page.evaluate(`({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
@@ -118,6 +119,7 @@ async function visitThrough(name: string, steps: (page: Page) => Promise<void>) 
     const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
     await steps(page);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
     const widths = (await page.evaluate(
       '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
     )) as { scroll: number; client: number };
