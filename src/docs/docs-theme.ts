@@ -12,6 +12,11 @@ export const DOCS_THEME_JS = `(function () {
   header.innerHTML = '<a class="brand" href="/account">Herald</a>' +
     '<nav aria-label="Documentation"><a href="/developers">Developers</a><a href="/docs" aria-current="page">API reference</a><a href="/account">Your account</a></nav>';
   document.body.insertBefore(header, document.body.firstChild);
+  // Swagger UI's server list has a caption that is not its label.
+  new MutationObserver(function () {
+    var servers = document.querySelector('.swagger-ui .servers select:not([aria-label])');
+    if (servers) servers.setAttribute('aria-label', 'Server');
+  }).observe(document.body, { childList: true, subtree: true });
 })();
 `;
 
