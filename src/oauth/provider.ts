@@ -350,13 +350,13 @@ export async function createProvider(options: {
     renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
-  // The library's device authorization response names no interval (devices then poll every 5 s,
-  // RFC 8628): the configured one is added before the answer is sent.
   // Continue on the confirmation page starts the consent step: this browser keeps the code (see DEVICE_COOKIE).
   provider.on('interaction.started', (ctx: PageContext) => {
     const interaction = ctx.oidc.entities.Interaction;
     if (interaction) rememberDeviceCode(ctx, interaction.uid);
   });
+  // The library's device authorization response names no interval (devices then poll every 5 s,
+  // RFC 8628): the configured one is added before the answer is sent.
   provider.on('device_authorization.success', (_ctx: unknown, body: Record<string, unknown>) => {
     body.interval = options.devicePollSeconds;
   });
