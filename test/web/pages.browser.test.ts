@@ -195,7 +195,7 @@ describe('the API reference at /docs', () => {
       expect(csp).not.toContain('unsafe-inline');
       await page.waitForSelector('.swagger-ui .info .title');
       await page.waitForSelector('.opblock');
-      await expect.poll(() => accessibilityProblems(page), `docs at ${width} px`).toEqual([]);
+      await expect.poll(() => accessibilityProblems(page), { message: `docs at ${width} px` }).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `docs-${width}.png`), fullPage: width > 500 ? false : true });
       const look = (await page.evaluate(`({
         title: document.title,
