@@ -34,16 +34,21 @@ afterAll(async () => {
   expect(cspViolations).toEqual([]);
 });
 
+/** A fresh browser page `width` px wide (a phone's below 500 px), signed in with `session` if given, its problems recorded. */
+async function pageAt(width: number, session?: string): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 900 },
+    ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
+  });
+  if (session) await context.addCookies([{ name: 'herald_session', value: session, url: origin }]);
+  return recordProblems(await context.newPage(), { pageErrors, cspViolations });
+}
+
 /** Opens `url` at each width (signed in with `session` if given), saves a screenshot, and returns what the page shows of the shell. */
 async function visit(name: string, url: string, session?: string) {
   const seen: Array<{ width: number; scroll: number; client: number; brand: string | null; stylesheets: number }> = [];
   for (const width of WIDTHS) {
-    const context = await browser.newContext({
-      viewport: { width, height: 900 },
-      ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
-    });
-    if (session) await context.addCookies([{ name: 'herald_session', value: session, url: origin }]);
-    const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    const page = await pageAt(width, session);
     await page.goto(`${origin}${url}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
     expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
@@ -54,7 +59,7 @@ async function visit(name: string, url: string, session?: string) {
       stylesheets: document.styleSheets.length,
     })`)) as Omit<(typeof seen)[number], 'width'>;
     seen.push({ width, ...shell });
-    await context.close();
+    await page.context().close();
   }
   return seen;
 }
@@ -111,12 +116,7 @@ describe('the pages in a browser fit a phone and a desktop, each with the one he
 /** A page at each width, signed in, after `steps` (clicks that post forms): its screenshot, and nothing sticks out. */
 async function visitThrough(name: string, steps: (page: Page) => Promise<void>) {
   for (const width of WIDTHS) {
-    const context = await browser.newContext({
-      viewport: { width, height: 900 },
-      ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
-    });
-    await context.addCookies([{ name: 'herald_session', value: visitor.session, url: origin }]);
-    const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    const page = await pageAt(width, visitor.session);
     await steps(page);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
     expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
@@ -124,7 +124,7 @@ async function visitThrough(name: string, steps: (page: Page) => Promise<void>) 
       '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
     )) as { scroll: number; client: number };
     expect(widths.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(widths.client);
-    await context.close();
+    await page.context().close();
   }
 }
 
@@ -163,14 +163,7 @@ describe('pages reached through a form', () => {
 
 describe('controls stay on one row', () => {
   it("the members page's role select and its Change button, at 390 px", async () => {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 900 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-    });
-    await context.addCookies([{ name: 'herald_session', value: visitor.session, url: origin }]);
-    const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    const page = await pageAt(390, visitor.session);
     await page.goto(`${origin}/account/members`);
     const form = page.locator('form[action$="/role"]').first();
     const select = (await form.locator('select').boundingBox())!;
@@ -179,15 +172,14 @@ describe('controls stay on one row', () => {
     expect(button.x).toBeGreaterThanOrEqual(select.x + select.width);
     expect(button.y).toBeLessThan(select.y + select.height);
     expect(select.y).toBeLessThan(button.y + button.height);
-    await context.close();
+    await page.context().close();
   });
 });
 
 describe('the API reference at /docs', () => {
   it("has Herald's name, icon, header and colours, no Swagger top bar, under a CSP without inline code", async () => {
     for (const width of WIDTHS) {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
-      const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+      const page = await pageAt(width);
       const answer = await page.goto(`${origin}/docs`);
       const csp = answer!.headers()['content-security-policy'] ?? '';
       expect(csp).toContain("default-src 'none'");
@@ -221,7 +213,7 @@ describe('the API reference at /docs', () => {
       expect(look.icon).toMatch(/herald\.svg$/);
       expect(look.font).toContain('system-ui');
       expect(look.scroll, `docs at ${width} px`).toBeLessThanOrEqual(look.client);
-      await context.close();
+      await page.context().close();
     }
   });
 
