@@ -7,6 +7,11 @@ export const DOCS_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0
 
 /** The header the page kit's pages have, put above Swagger UI. */
 export const DOCS_THEME_JS = `(function () {
+  // Swagger UI's page names no viewport: phones would show it zoomed out to a desktop's width.
+  var viewport = document.createElement('meta');
+  viewport.name = 'viewport';
+  viewport.content = 'width=device-width, initial-scale=1';
+  document.head.appendChild(viewport);
   var header = document.createElement('header');
   header.className = 'herald-top';
   header.innerHTML = '<a class="brand" href="/account">Herald</a>' +

@@ -212,6 +212,8 @@ describe('the API reference at /docs', () => {
       expect(look.nav).toEqual(['/developers', '/docs', '/account']);
       expect(look.icon).toMatch(/herald\.svg$/);
       expect(look.font).toContain('system-ui');
+      // Laid out at the device's width (a phone's page is not a zoomed-out desktop's), with nothing sticking out.
+      expect(look.client, `docs at ${width} px`).toBe(width);
       expect(look.scroll, `docs at ${width} px`).toBeLessThanOrEqual(look.client);
       await page.context().close();
     }
