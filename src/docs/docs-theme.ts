@@ -38,7 +38,8 @@ body{margin:0;background:#fff;color:var(--ink)}
 .swagger-ui .info .title,.swagger-ui .opblock-tag{color:var(--ink)}
 .swagger-ui .info a,.swagger-ui .info .base-url{color:var(--accent)}
 .swagger-ui a.nostyle,.swagger-ui .opblock-tag a{color:var(--ink)}
-.swagger-ui .renderedMarkdown code,.swagger-ui .markdown code{color:var(--ink);background:var(--soft);border-radius:4px}
+.swagger-ui .renderedMarkdown code,.swagger-ui .markdown code{color:var(--ink);background:var(--soft);border-radius:4px;font-size:.85em;padding:.05em .3em;line-height:1.3;overflow-wrap:anywhere}
+.swagger-ui .info p,.swagger-ui .info li,.swagger-ui .renderedMarkdown p{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;line-height:1.55}
 .swagger-ui .info{margin:1.5rem 0}
 .swagger-ui .btn{border-radius:8px}
 .swagger-ui .btn.execute,.swagger-ui .btn.authorize{background:var(--accent);border-color:var(--accent);color:#fff}
