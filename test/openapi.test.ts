@@ -69,6 +69,10 @@ describe('OpenAPI document', () => {
     const ui = await t.request({ method: 'GET', url: '/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toMatch(/text\/html/);
+    // Herald's API reference: its name and icon, under a CSP without inline code (the look is tested in a browser).
+    expect(ui.body).toContain('<title>Herald API reference</title>');
+    expect(ui.body).toContain('theme/herald.svg');
+    expect(ui.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
     const llms = await t.request({ method: 'GET', url: '/llms.txt' });
     expect(llms.body).toMatch(/^# Herald/);
     expect(llms.body).toContain('http://herald.test/public/v1/openapi.json');

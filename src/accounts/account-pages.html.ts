@@ -194,7 +194,7 @@ export function membersPage(input: {
   ${
     editable
       ? html`<div class="actions">
-    <form class="switcher" method="post" action="/account/members/${m.userId}/role">${csrfField(input.csrf)}<label for="role-${m.userId}" class="muted">Role</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change</button></form>
+    <form class="row-form" method="post" action="/account/members/${m.userId}/role">${csrfField(input.csrf)}<label for="role-${m.userId}" class="muted">Role</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change</button></form>
     <form class="inline" method="post" action="/account/members/${m.userId}/remove">${csrfField(input.csrf)}<button type="submit" class="danger">Remove</button></form>
   </div>`
       : ''

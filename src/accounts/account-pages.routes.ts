@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { AppError } from '../errors.ts';
+import { confirmationPage, confirmed } from '../web/confirm.ts';
 import { formList, formText, readForm } from '../web/forms.ts';
 import { html } from '../web/html.ts';
 import { layout, messagePage, pageHeaders } from '../web/layout.ts';
@@ -47,6 +48,20 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
 
   const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members') =>
     pageChrome(request, reply, web, `/account/${current}`);
+
+  type Ask = { title: string; consequence: string; button: string };
+  /** A destructive action's confirmation page (see confirmationPage), posting back to the action's URL. */
+  const askFirst = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members', ask: Ask) =>
+    send(
+      reply,
+      confirmationPage({
+        chrome: chrome(request, reply, current),
+        csrf: csrfToken(request, reply, web),
+        action: request.url,
+        back: `/account/${current}`,
+        ...ask,
+      }),
+    );
 
   /** A refusal to show on the page (with its headers, e.g. a 429's Retry-After); anything else goes to the error handler. */
   function failure(error: unknown, reply: FastifyReply): { status: number; message: string } {
@@ -181,6 +196,12 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   const signedIn = { ...page, preHandler: requireUser };
 
   app.post('/account/sign-out-everywhere', signedIn, async (request, reply) => {
+    if (!confirmed(request.body))
+      return askFirst(request, reply, 'keys', {
+        title: 'Sign out everywhere?',
+        consequence: 'Every browser signed in to your account, this one included, is signed out.',
+        button: 'Sign out everywhere',
+      });
     await sessions.endAll(request.account!.session.userId);
     clearBrowserSession(reply, web);
     return reply.redirect('/account/sign-in', 303);
@@ -248,10 +269,26 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     }
   });
 
+  /** The signed-in user's key `id` in the current workspace, or a 404. */
+  async function keyNamed(owner: ReturnType<typeof keyOwner>, id: string) {
+    const key = owner && (await developerKeys.list(owner)).find((k) => k.id === id);
+    if (!key) throw new AppError(404, 'not_found', 'No such key.');
+    return key;
+  }
+
   app.post('/account/keys/:id/rotate', { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
+      if (!confirmed(request.body)) {
+        const key = await keyNamed(owner, idParam.parse(request.params).id);
+        return askFirst(request, reply, 'keys', {
+          title: `Rotate the secret of “${key.name}”?`,
+          consequence:
+            'A new secret is shown once, and the current one stops working at once: every program using it must get the new one.',
+          button: 'Rotate the secret',
+        });
+      }
       const rotated = await developerKeys.rotate(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { created: { ...rotated, rotated: true } });
     } catch (error) {
@@ -264,6 +301,14 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const owner = keyOwner(request);
     try {
       if (!owner) throw new AppError(404, 'not_found', 'No such key.');
+      if (!confirmed(request.body)) {
+        const key = await keyNamed(owner, idParam.parse(request.params).id);
+        return askFirst(request, reply, 'keys', {
+          title: `Revoke the key “${key.name}”?`,
+          consequence: 'Every program using it stops working at once. This cannot be undone.',
+          button: 'Revoke the key',
+        });
+      }
       const key = await developerKeys.revoke(owner, idParam.parse(request.params).id);
       return renderKeys(request, reply, { notice: `Key “${key.name}” is revoked; it no longer works.` });
     } catch (error) {
@@ -277,9 +322,12 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   function answerAction(
     answer: 'accept' | 'decline',
     action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>,
+    ask?: (session: Session, invitationId: string) => Promise<Ask>,
   ) {
     app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
       try {
+        if (ask && !confirmed(request.body))
+          return askFirst(request, reply, 'keys', await ask(request.account!.session, idParam.parse(request.params).id));
         const notice = await action(request.account!.session, idParam.parse(request.params).id, request);
         return renderKeys(request, reply, { notice });
       } catch (error) {
@@ -296,10 +344,22 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     request.account = await sessions.context({ ...session, workspaceId: joined.workspaceId });
     return `You joined ${joined.workspaceName} as ${joined.role}.`;
   });
-  answerAction('decline', async (session, id) => {
-    await members.decline(session, id);
-    return 'Invitation declined.';
-  });
+  answerAction(
+    'decline',
+    async (session, id) => {
+      await members.decline(session, id);
+      return 'Invitation declined.';
+    },
+    async (session, id) => {
+      const invitation = (await members.received(session)).find((i) => i.id === id);
+      if (!invitation) throw new AppError(404, 'not_found', 'No such invitation: it was cancelled, answered or has expired.');
+      return {
+        title: `Decline the invitation to ${invitation.workspaceName}?`,
+        consequence: 'To join it later, you will need a new invitation.',
+        button: 'Decline',
+      };
+    },
+  );
 
   // --- Members ---
   function actorOf(request: FastifyRequest): Actor | null {
@@ -350,11 +410,17 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   app.get('/account/members', signedIn, async (request, reply) => renderMembers(request, reply));
 
   /** Runs a members action, then shows the page again with what happened. */
-  function membersAction(url: string, action: (actor: Actor, request: FastifyRequest) => Promise<string>, params?: z.ZodType) {
+  function membersAction(
+    url: string,
+    action: (actor: Actor, request: FastifyRequest) => Promise<string>,
+    params?: z.ZodType,
+    ask?: (actor: Actor, id: string) => Promise<Ask>,
+  ) {
     app.post(url, { ...signedIn, schema: { hide: true, ...(params && { params }) } }, async (request, reply) => {
       const actor = actorOf(request);
       if (!actor) return renderMembers(request, reply);
       try {
+        if (ask && !confirmed(request.body)) return askFirst(request, reply, 'members', await ask(actor, idParam.parse(request.params).id));
         const notice = await action(actor, request);
         // Changing one's own role can end one's right to this page.
         request.account = await sessions.context(request.account!.session);
@@ -390,6 +456,15 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       return 'Member removed.';
     },
     idParam,
+    async (actor, id) => {
+      const member = (await members.list(actor)).members.find((m) => m.userId === id);
+      if (!member) throw new AppError(404, 'not_found', 'That user is not a member of the workspace.');
+      return {
+        title: `Remove ${member.email} from this workspace?`,
+        consequence: 'They lose access to the workspace at once, and their keys and apps stop acting in it.',
+        button: 'Remove',
+      };
+    },
   );
   membersAction(
     '/account/invitations/:id/cancel',
@@ -398,5 +473,14 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       return 'Invitation cancelled.';
     },
     idParam,
+    async (actor, id) => {
+      const invitation = (await members.list(actor)).invitations.find((i) => i.id === id);
+      if (!invitation) throw new AppError(404, 'not_found', 'No such invitation.');
+      return {
+        title: `Cancel the invitation of ${invitation.email}?`,
+        consequence: 'Their invitation link stops working; you can invite them again later.',
+        button: 'Cancel the invitation',
+      };
+    },
   );
 }

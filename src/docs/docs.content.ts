@@ -15,7 +15,7 @@ export function llmsTxt(baseUrl: string): string {
 ## Documentation
 - [OpenAPI 3.1 description](${u.openapi}): every endpoint, field and error of the public API
 - [OpenAPI mirror](${u.openapiMirror})
-- [Swagger UI](${u.swaggerUi})
+- [API reference](${u.swaggerUi}): the OpenAPI document, browsable (Swagger UI)
 - [Developers' guide](${u.developers})
 - [Service status and discovery](${u.api}/status): clock, scopes, URLs; no credential needed
 
@@ -40,7 +40,7 @@ export function developersHtml(baseUrl: string): string {
       html`<tr><td><code>${role}</code></td><td>${[...ROLE_SCOPES[role]].map((s, i) => html`${i ? ' ' : ''}<code>${s}</code>`)}</td></tr>`,
   );
   const main = html`<h1>Herald for developers</h1>
-<p>The public API (version 1) is at <code>${u.api}</code>. Its full description is the <a href="${u.openapi}">OpenAPI document</a>, browsable in <a href="${u.swaggerUi}">Swagger UI</a>; a summary for machines is at <a href="${u.llms}">llms.txt</a>.</p>
+<p>The public API (version 1) is at <code>${u.api}</code>. Its full description is the <a href="${u.openapi}">OpenAPI document</a>, browsable as the <a href="${u.swaggerUi}">API reference</a>; a summary for machines is at <a href="${u.llms}">llms.txt</a>.</p>
 <h2 id="quick-start">Quick start</h2>
 <p>List the channels your key can post to; each one's <code>id</code> is what a post names as <code>integration.id</code>:</p>
 <pre>curl -H "Authorization: svc_…" ${u.api}/integrations</pre>

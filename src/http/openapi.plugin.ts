@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { DOCS_CSP, DOCS_ICON_SVG, DOCS_THEME_CSS, DOCS_THEME_JS } from '../docs/docs-theme.ts';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { publicUrls } from '../status/status.service.ts';
 import { zodSchemaController } from './schema-compilers.ts';
@@ -139,7 +140,18 @@ function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
         { name: '@fastify/swagger' },
       ),
     );
-    await instance.register(swaggerUi, { routePrefix: '/docs' });
+    await instance.register(swaggerUi, {
+      routePrefix: '/docs',
+      // Herald's name and look (src/docs/docs-theme.ts); its own header replaces Swagger's top bar.
+      uiConfig: { layout: 'BaseLayout', deepLinking: true },
+      logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_ICON_SVG), href: '/docs', target: '_self' },
+      theme: {
+        title: 'Herald API reference',
+        favicon: [{ filename: 'herald.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(DOCS_ICON_SVG) }],
+        css: [{ filename: 'herald.css', content: DOCS_THEME_CSS }],
+        js: [{ filename: 'herald.js', content: DOCS_THEME_JS }],
+      },
+    });
     await instance.ready();
     return instance;
   };
@@ -151,6 +163,7 @@ function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
     const answer = await (await inner).inject({ method: 'GET', url: request.url, headers: request.headers as IncomingHttpHeaders });
     for (const [name, value] of Object.entries(answer.headers))
       if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+    reply.header('content-security-policy', DOCS_CSP).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff');
     return reply.status(answer.statusCode).send(answer.rawPayload);
   };
 }

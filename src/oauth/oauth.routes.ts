@@ -5,6 +5,7 @@ import { MCP_SCOPES, REST_SCOPES } from '../auth/scopes.ts';
 import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from '../web/session.plugin.ts';
 import { layout, messagePage, pageHeaders } from '../web/layout.ts';
 import { html } from '../web/html.ts';
+import { confirmationPage, confirmed } from '../web/confirm.ts';
 import { formText, readForm } from '../web/forms.ts';
 import { pageChrome } from '../web/navigation.ts';
 import { accountIdOf, oauthResources } from './oauth.service.ts';
@@ -204,16 +205,41 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       );
     });
 
+    /** A destructive action's confirmation page (see confirmationPage), posting back to the action's URL. */
+    const askFirst = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      back: '/account/apps' | '/account/developer-apps',
+      ask: { title: string; consequence: string; button: string },
+    ) =>
+      send(
+        reply,
+        confirmationPage({
+          chrome: chrome(request, reply, back),
+          csrf: csrfToken(request, reply, options.web),
+          action: request.url,
+          back,
+          ...ask,
+        }),
+      );
+
     pages.post('/account/apps/:id/revoke', { ...page, preHandler: requireUser }, async (request, reply) => {
       const { id } = grantParam.parse(request.params);
-      if (!(await oauth.revokeGrant(request.account!.session.userId, id))) {
-        return send(
-          reply,
-          layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`),
-          404,
-        );
-      }
-      return reply.redirect('/account/apps?revoked=1', 303);
+      const userId = request.account!.session.userId;
+      if (!confirmed(request.body)) {
+        const allowed = (await oauth.allowedApps(userId)).find((a) => a.grantId === id);
+        if (allowed)
+          return askFirst(request, reply, '/account/apps', {
+            title: `Revoke the access of ${allowed.clientName}?`,
+            consequence: 'Its tokens stop working at once; to act for you again, it must ask you again.',
+            button: 'Revoke access',
+          });
+      } else if (await oauth.revokeGrant(userId, id)) return reply.redirect('/account/apps?revoked=1', 303);
+      return send(
+        reply,
+        layout('Not found', html`<h1>Not found</h1><p>No such app access.</p><p><a href="/account/apps">Apps you allowed</a></p>`),
+        404,
+      );
     });
 
     // --- Your apps (registered by the user) ---
@@ -259,9 +285,24 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       }
     });
 
+    /** The signed-in user's app `id`, or a 404. */
+    const ownApp = async (userId: string, id: string) => {
+      const found = (await oauth.ownApps(userId)).find((a) => a.clientId === id);
+      if (!found) throw new AppError(404, 'not_found', 'No such app among yours.');
+      return found;
+    };
+
     pages.post('/account/developer-apps/:id/rotate', { ...page, preHandler: requireUser }, async (request, reply) => {
       const { id } = clientParam.parse(request.params);
       try {
+        if (!confirmed(request.body)) {
+          const found = await ownApp(request.account!.session.userId, id);
+          return askFirst(request, reply, '/account/developer-apps', {
+            title: `Rotate the secret of ${found.name}?`,
+            consequence: 'A new secret is shown once, and the current one stops working at once: the app must be given the new one.',
+            button: 'Rotate the secret',
+          });
+        }
         const rotated = await oauth.rotateAppSecret(request.account!.session.userId, id);
         return ownApps(request, reply, { created: { ...rotated, rotated: true } });
       } catch (error) {
@@ -273,6 +314,14 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     pages.post('/account/developer-apps/:id/delete', { ...page, preHandler: requireUser }, async (request, reply) => {
       const { id } = clientParam.parse(request.params);
       try {
+        if (!confirmed(request.body)) {
+          const found = await ownApp(request.account!.session.userId, id);
+          return askFirst(request, reply, '/account/developer-apps', {
+            title: `Delete ${found.name}?`,
+            consequence: 'Every token it was given stops working at once, and nobody can allow it again. This cannot be undone.',
+            button: 'Delete the app',
+          });
+        }
         await oauth.deleteApp(request.account!.session.userId, id);
       } catch (error) {
         const e = refusal(error);

@@ -63,6 +63,12 @@ declare module 'oidc-provider' {
     };
     Client: { find(id: string): Promise<ClientInstance | undefined>; prototype: { compareClientSecret(actual: string): Promise<boolean> } };
     AccessToken: { prototype: { generateTokenId(): string } };
+    DeviceCode: {
+      findByUserCode(
+        userCode: string,
+        options?: { ignoreExpiration?: boolean },
+      ): Promise<{ isExpired: boolean; accountId?: string; error?: string; inFlight?: boolean } | undefined>;
+    };
     RefreshToken: { prototype: { generateTokenId(): string } };
   }
 

@@ -42,8 +42,81 @@ type PageContext = {
   type: string;
   body: string;
   set(headers: Record<string, string>): void;
-  oidc: { client?: { clientId: string; clientName?: string; metadata(): Record<string, unknown> } };
+  params?: Record<string, string>;
+  cookies: {
+    get(name: string, options: { signed: boolean }): string | undefined;
+    set(name: string, value: string, options: Record<string, unknown>): void;
+  };
+  oidc: {
+    route?: string;
+    params?: { user_code?: unknown };
+    client?: { clientId: string; clientName?: string; metadata(): Record<string, unknown> };
+    deviceCode?: { userCode?: string };
+    entities: { Interaction?: { uid: string } };
+    provider: Provider;
+  };
 };
+
+/**
+ * The browser that confirmed a user code (Continue, or Cancel, on the confirmation page) keeps it,
+ * with its consent page's id after Continue, in this signed cookie: on a reload (or the code typed
+ * again) that browser, and no other, is shown what became of the code. Anyone else typing the code
+ * learns only what they learned before: not valid now.
+ */
+const DEVICE_COOKIE = 'herald_device';
+
+/** The library's user code normalisation: upper case, letters and digits only. */
+function normalizeUserCode(code: string): string {
+  return code.toUpperCase().replace(/\W/g, '');
+}
+
+type CodeState = { state: 'connected' | 'denied' | 'ended' | 'expired' } | { state: 'waiting'; uid: string };
+
+/** What became of the code this browser confirmed, if the failed request was about that code. */
+async function confirmedCodeState(ctx: PageContext, err: { userCode?: string }): Promise<CodeState | null> {
+  const bound = /^([A-Z0-9]{1,20})\.([A-Za-z0-9_-]{0,64})$/.exec(ctx.cookies.get(DEVICE_COOKIE, { signed: true }) ?? '');
+  if (!bound) return null;
+  const [, userCode, uid] = bound as unknown as [string, string, string];
+  const typed = err.userCode ?? ctx.oidc.params?.user_code;
+  const sameCode = typeof typed === 'string' && normalizeUserCode(typed) === userCode;
+  const sameResume = uid !== '' && ctx.oidc.route === 'device_resume' && ctx.params?.uid === uid;
+  if (!sameCode && !sameResume) return null;
+  const code = await ctx.oidc.provider.DeviceCode.findByUserCode(userCode, { ignoreExpiration: true });
+  // The store forgets a code once it expires.
+  if (!code || code.isExpired) return { state: 'expired' };
+  if (code.accountId) return { state: 'connected' };
+  if (code.error) return { state: code.error === 'access_denied' ? 'denied' : 'ended' };
+  return code.inFlight ? { state: 'waiting', uid } : null;
+}
+
+/** The page for a code this browser confirmed: what became of it, and what to do next. */
+function codeStatePage(ctx: PageContext, found: CodeState): void {
+  const again = html`<p>To try again, run <code>herald login</code> in your terminal: it shows a new code.</p>`;
+  const pages = {
+    connected: [
+      'Device connected',
+      html`<h1 id="device-state" data-state="connected">This device is already connected</h1><p>You allowed it with this code. You can close this page and go back to your terminal.</p><p><a href="/account/apps">Apps you allowed</a></p>`,
+    ],
+    denied: [
+      'Request denied',
+      html`<h1 id="device-state" data-state="denied">You turned this request down</h1><p>The device was not connected, and your terminal has been told.</p>${again}`,
+    ],
+    ended: [
+      'Request ended',
+      html`<h1 id="device-state" data-state="ended">This request has ended</h1><p>The device was not connected.</p>${again}`,
+    ],
+    expired: [
+      'Code expired',
+      html`<h1 id="device-state" data-state="expired">This code has expired</h1><p>A code works for ${OAUTH_TTL.DeviceCode / 60} minutes.</p>${again}`,
+    ],
+    waiting: [
+      'Waiting for your answer',
+      html`<h1 id="device-state" data-state="waiting">Your terminal is waiting for your answer</h1><p>You confirmed this code; the device is connected once you allow it.</p><div class="actions"><a class="button" id="device-consent" href="${found.state === 'waiting' ? `/oauth/interaction/${found.uid}` : ''}">Allow or deny</a></div>`,
+    ],
+  } as const;
+  const [title, body] = pages[found.state];
+  render(ctx, title, body);
+}
 
 /** A page of the authorization server in Herald's layout, with the account pages' headers (and CSP). */
 function render(ctx: PageContext, title: string, body: ReturnType<typeof html>): void {
@@ -78,7 +151,9 @@ function formParts(form: string): { action: string; xsrf: string; code: string }
 }
 
 /** Step 1 of the device flow (RFC 8628): the person types the code their device shows. */
-function userCodeInputPage(ctx: PageContext, form: string, _out: unknown, err?: { userCode?: string; name?: string }): void {
+async function userCodeInputPage(ctx: PageContext, form: string, _out: unknown, err?: { userCode?: string; name?: string }): Promise<void> {
+  const found = err ? await confirmedCodeState(ctx, err) : null;
+  if (found) return codeStatePage(ctx, found);
   const { action, xsrf, code } = formParts(form);
   const problem = err
     ? err.userCode || err.name === 'NoCodeError'
@@ -152,6 +227,20 @@ export async function createProvider(options: {
     [resources.mcp]: MCP_SCOPES.join(' '),
   };
 
+  /** Binds the code this browser just decided on (Continue, or Cancel on the confirmation page) to it: see DEVICE_COOKIE. */
+  const rememberDeviceCode = (ctx: PageContext, consentUid: string) => {
+    const userCode = ctx.oidc.deviceCode?.userCode;
+    if (!userCode) return;
+    ctx.cookies.set(DEVICE_COOKIE, `${userCode}.${consentUid}`, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: OAUTH_ROUTES.code_verification,
+      maxAge: OAUTH_TTL.Interaction * 1000,
+    });
+  };
+
   const provider = new Provider(baseUrl, {
     adapter: (name: string) =>
       new OAuthStore(name, db, options.now, name === 'Client' && options.outbound ? clientMetadataDocuments(options.outbound) : undefined),
@@ -189,7 +278,12 @@ export async function createProvider(options: {
       revocation: { enabled: true },
       deviceFlow: {
         enabled: true,
-        userCodeInputSource: async (...args: Parameters<typeof userCodeInputPage>) => userCodeInputPage(...args),
+        userCodeInputSource: async (...args: Parameters<typeof userCodeInputPage>) => {
+          const [ctx, , , err] = args;
+          // Cancelled on the confirmation page: the code is denied, and this browser may see that after a reload.
+          if (err?.name === 'AbortedError' && ctx.oidc.route === 'code_verification') rememberDeviceCode(ctx, '');
+          return userCodeInputPage(...args);
+        },
         userCodeConfirmSource: async (...args: Parameters<typeof userCodeConfirmPage>) => userCodeConfirmPage(...args),
         successSource: async (ctx: PageContext) => deviceSuccessPage(ctx),
       },
@@ -256,6 +350,11 @@ export async function createProvider(options: {
     renderError: async (ctx: PageContext, out: Record<string, string>) => errorPage(ctx, out),
   });
   provider.proxy = options.trustProxy;
+  // Continue on the confirmation page starts the consent step: this browser keeps the code (see DEVICE_COOKIE).
+  provider.on('interaction.started', (ctx: PageContext) => {
+    const interaction = ctx.oidc.entities.Interaction;
+    if (interaction) rememberDeviceCode(ctx, interaction.uid);
+  });
   // The library's device authorization response names no interval (devices then poll every 5 s,
   // RFC 8628): the configured one is added before the answer is sent.
   provider.on('device_authorization.success', (_ctx: unknown, body: Record<string, unknown>) => {

@@ -34,7 +34,8 @@ fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.
 legend{font-weight:600;padding:0 .3rem}
 fieldset label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.3rem 0}
 button,.button{display:inline-block;font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:#fff;font-weight:600;cursor:pointer}
-button.secondary{background:#fff;color:var(--accent)}
+a.button{text-decoration:none}
+button.secondary,.button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
@@ -57,6 +58,10 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .switcher label{margin:0;font-weight:400}
 .switcher select{width:auto;flex:1 1 8rem;min-width:0;max-width:14rem;padding:.3rem .4rem}
 .switcher button{padding:.3rem .6rem}
+.row-form{display:flex;flex-wrap:nowrap;gap:.5rem;align-items:center;min-width:0;max-width:100%}
+.row-form label{margin:0;font-weight:400}
+.row-form select{width:auto;flex:1 1 9rem;min-width:0;max-width:14rem}
+.row-form button{flex:none}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .drop{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.4rem;min-height:11rem;margin:1.2rem 0;padding:1.5rem;border:2px dashed var(--line);border-radius:12px;text-align:center;font-weight:400;cursor:pointer;background:var(--soft)}
 .drop:hover,.drop.over{border-color:var(--accent);background:#eef4ff}

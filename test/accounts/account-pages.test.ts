@@ -105,14 +105,24 @@ describe('developer settings', () => {
     const keyId = secret.slice(4, 20);
     expect((await t.services.apiKeys.list()).find((k) => k.id === keyId)?.workspaceId).toBe(workspaceId);
 
-    const rotated = await agent.post(`/account/keys/${keyId}/rotate`, {}, { from: later.body });
+    // Rotating and revoking ask first: the first post only shows what would happen.
+    const askRotate = await agent.post(`/account/keys/${keyId}/rotate`, {}, { from: later.body });
+    expect(askRotate.statusCode).toBe(200);
+    expect(askRotate.body).toContain('id="confirm-title"');
+    expect(askRotate.body).toContain('name="confirm" value="yes"');
+    expect(secretIn(askRotate.body)).toBeNull();
+    expect((await call(secret)).statusCode).toBe(200);
+    const rotated = await agent.post(`/account/keys/${keyId}/rotate`, { confirm: 'yes' }, { from: askRotate.body });
     expect(rotated.statusCode).toBe(200);
     const newSecret = secretIn(rotated.body)!;
     expect(newSecret).not.toBe(secret);
     expect((await call(secret)).statusCode).toBe(401);
     expect((await call(newSecret)).statusCode).toBe(200);
 
-    const revoked = await agent.post(`/account/keys/${keyId}/revoke`, {}, { from: rotated.body });
+    const askRevoke = await agent.post(`/account/keys/${keyId}/revoke`, {}, { from: rotated.body });
+    expect(askRevoke.body).toContain('Revoke the key “');
+    expect((await call(newSecret)).statusCode).toBe(200);
+    const revoked = await agent.post(`/account/keys/${keyId}/revoke`, { confirm: 'yes' }, { from: askRevoke.body });
     expect(revoked.statusCode).toBe(200);
     expect((await call(newSecret)).statusCode).toBe(401);
     expect(revoked.body).not.toContain(`data-key-id="${keyId}"`);
@@ -146,6 +156,9 @@ describe('developer settings', () => {
     expect(ownerKeys).toHaveLength(0);
     const someoneElses = (await t.services.apiKeys.list()).find((k) => k.kind === 'mcp' && k.workspaceId === workspaceId)!;
     expect((await viewerAgent.post(`/account/keys/${someoneElses.id}/revoke`, {}, { from: viewerPage.body })).statusCode).toBe(404);
+    expect(
+      (await viewerAgent.post(`/account/keys/${someoneElses.id}/revoke`, { confirm: 'yes' }, { from: viewerPage.body })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -166,7 +179,9 @@ describe('sessions', () => {
     // Sign out everywhere ends every one.
     const third = await signIn(email);
     const thirdPage = await third.get('/account/keys');
-    expect((await third.post('/account/sign-out-everywhere', {}, { from: thirdPage.body })).statusCode).toBe(303);
+    expect((await third.post('/account/sign-out-everywhere', {}, { from: thirdPage.body })).statusCode).toBe(200);
+    expect((await second.get('/account/keys')).statusCode).toBe(200);
+    expect((await third.post('/account/sign-out-everywhere', { confirm: 'yes' }, { from: thirdPage.body })).statusCode).toBe(303);
     expect((await second.get('/account/keys')).statusCode).toBe(303);
 
     // A session expires after 14 days.
@@ -201,25 +216,41 @@ describe('members', () => {
     // An admin may not make owners nor touch the owner.
     const adminPage = await admin.get('/account/members');
     expect(adminPage.body).not.toContain('<option value="owner"');
-    expect((await admin.post(`/account/members/${userId}/remove`, {}, { from: adminPage.body })).statusCode).toBe(403);
+    expect((await admin.post(`/account/members/${userId}/remove`, { confirm: 'yes' }, { from: adminPage.body })).statusCode).toBe(403);
     expect(
       (await admin.post('/account/members/invite', { email: `${unique('x')}@example.test`, role: 'owner' }, { from: adminPage.body }))
         .statusCode,
     ).toBe(403);
+
+    // Cancelling an invitation asks first.
+    page = await agent.get('/account/members');
+    const other = `${unique('other')}@example.test`;
+    page = await agent.post('/account/members/invite', { email: other, role: 'viewer' }, { from: page.body });
+    const cancelUrl = new RegExp(`data-invitation="${other}"[\\s\\S]*?action="(/account/invitations/[^"]+/cancel)"`).exec(page.body)![1]!;
+    const askCancel = await agent.post(cancelUrl, {}, { from: page.body });
+    expect(askCancel.body).toContain(`Cancel the invitation of ${other}?`);
+    expect((await agent.get('/account/members')).body).toContain(`data-invitation="${other}"`);
+    const cancelled = await agent.post(cancelUrl, { confirm: 'yes' }, { from: askCancel.body });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.body).not.toContain(`data-invitation="${other}"`);
 
     // The last owner stays.
     page = await agent.get('/account/members');
     const demote = await agent.post(`/account/members/${userId}/role`, { role: 'editor' }, { from: page.body });
     expect(demote.statusCode).toBe(409);
     expect(demote.body).toContain('last owner');
-    expect((await agent.post(`/account/members/${userId}/remove`, {}, { from: page.body })).statusCode).toBe(409);
+    expect((await agent.post(`/account/members/${userId}/remove`, { confirm: 'yes' }, { from: page.body })).statusCode).toBe(409);
     expect(await t.services.workspaces.roleOf(workspaceId, userId)).toBe('owner');
 
     // Roles change and members go.
     expect((await agent.post(`/account/members/${adminId}/role`, { role: 'viewer' }, { from: page.body })).statusCode).toBe(200);
     expect(await t.services.workspaces.roleOf(workspaceId, adminId)).toBe('viewer');
     expect((await admin.get('/account/members')).statusCode).toBe(403);
-    expect((await agent.post(`/account/members/${adminId}/remove`, {}, { from: page.body })).statusCode).toBe(200);
+    const ask = await agent.post(`/account/members/${adminId}/remove`, {}, { from: page.body });
+    expect(ask.statusCode).toBe(200);
+    expect(ask.body).toContain(`Remove ${invited} from this workspace?`);
+    expect(await t.services.workspaces.roleOf(workspaceId, adminId)).toBe('viewer');
+    expect((await agent.post(`/account/members/${adminId}/remove`, { confirm: 'yes' }, { from: ask.body })).statusCode).toBe(200);
     expect(await t.services.workspaces.roleOf(workspaceId, adminId)).toBeNull();
   });
 

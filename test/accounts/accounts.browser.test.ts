@@ -82,12 +82,19 @@ describe('account pages in a browser', () => {
     await shoot(page, 'keys');
 
     await page.click('form[action$="/rotate"] button');
+    await shoot(page, 'confirm-rotate');
+    expect(await api(secret)).toBe(200);
+    await page.click('#confirm');
     const rotated = (await page.locator('#new-secret').innerText()).trim();
     expect(rotated).not.toBe(secret);
     expect(await api(secret)).toBe(401);
     expect(await api(rotated)).toBe(200);
 
     await page.click('form[action$="/revoke"] button');
+    await page.click('#confirm-cancel');
+    expect(await api(rotated)).toBe(200);
+    await page.click('form[action$="/revoke"] button');
+    await page.click('#confirm');
     await expect.poll(() => page.locator('.banner.good').count()).toBe(1);
     expect(await api(rotated)).toBe(401);
     expect(await page.locator('[data-key-id]').count()).toBe(0);

@@ -109,7 +109,10 @@ describe('inviting an address that has an account', () => {
     const agent = await signIn(carol.email);
     const waiting = await waitingFor(agent);
     expect(waiting.ids).toEqual([id]);
-    const declined = await agent.post(`/account/invitations/${id}/decline`, {}, { from: waiting.body });
+    const ask = await agent.post(`/account/invitations/${id}/decline`, {}, { from: waiting.body });
+    expect(ask.body).toContain('id="confirm-title"');
+    expect((await t.services.members.received({ email: carol.email })).map((i) => i.id)).toEqual([id]);
+    const declined = await agent.post(`/account/invitations/${id}/decline`, { confirm: 'yes' }, { from: ask.body });
     expect(declined.statusCode).toBe(200);
     expect(banner(declined.body, 'good')).toBe('Invitation declined.');
     expect((await agent.post(`/account/invitations/${id}/accept`, {}, { from: waiting.body })).statusCode).toBe(404);

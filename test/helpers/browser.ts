@@ -58,3 +58,39 @@ export function recordProblems(page: Page, problems: { pageErrors: string[]; csp
   });
   return page;
 }
+
+const NAMED_ROLES = new Set(['button', 'link', 'textbox', 'combobox', 'checkbox', 'radio', 'searchbox', 'spinbutton', 'listbox', 'slider']);
+
+/**
+ * What Chromium's accessibility tree says is wrong with the page, as sentences (tests expect
+ * none): a control or link without an accessible name, no or several `h1`, no `lang`. A few of
+ * axe-core's rules, read from the browser itself.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: Array<{
+        ignored: boolean;
+        role?: { value: string };
+        name?: { value: string };
+        properties?: Array<{ name: string; value: { value: unknown } }>;
+      }>;
+    };
+    const problems: string[] = [];
+    for (const node of nodes) {
+      const role = node.role?.value ?? '';
+      if (node.ignored || !NAMED_ROLES.has(role)) continue;
+      if (!String(node.name?.value ?? '').trim()) problems.push(`a ${role} without a name`);
+    }
+    const shell = (await page.evaluate('({ h1: document.querySelectorAll("h1").length, lang: document.documentElement.lang })')) as {
+      h1: number;
+      lang: string;
+    };
+    if (shell.h1 !== 1) problems.push(`${shell.h1} h1 headings`);
+    if (!shell.lang) problems.push('no lang on <html>');
+    return problems;
+  } finally {
+    await cdp.detach();
+  }
+}

@@ -65,7 +65,10 @@ describe('apps registered in the developer settings', () => {
     const tokens = await codeFlow(config, new CookieJar(person.sessionToken), { scope: 'posts:read', workspaceId: person.workspaceId });
     expect(await restStatus(tokens.access_token)).toBe(200);
 
-    const rotated = await postForm(jar, `/account/developer-apps/${clientId}/rotate`, {});
+    const askRotate = await postForm(jar, `/account/developer-apps/${clientId}/rotate`, {});
+    expect(askRotate.html).toContain('id="confirm-title"');
+    expect(askRotate.html).not.toContain('id="new-secret"');
+    const rotated = await postForm(jar, `/account/developer-apps/${clientId}/rotate`, { confirm: 'yes' });
     const newSecret = /<code id="new-secret">([^<]+)<\/code>/.exec(rotated.html)![1]!;
     expect(await oauthError(client.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_client');
     const fresh = await client.discovery(new URL(s.origin), clientId, undefined, client.ClientSecretBasic(newSecret), insecure);
@@ -75,8 +78,13 @@ describe('apps registered in the developer settings', () => {
     // Another user cannot delete it.
     const stranger = new CookieJar((await createPerson(s.t)).sessionToken);
     expect((await postForm(stranger, `/account/developer-apps/${clientId}/delete`, {})).status).toBe(404);
+    expect((await postForm(stranger, `/account/developer-apps/${clientId}/delete`, { confirm: 'yes' })).status).toBe(404);
 
-    const deleted = await postForm(jar, `/account/developer-apps/${clientId}/delete`, {});
+    const askDelete = await postForm(jar, `/account/developer-apps/${clientId}/delete`, {});
+    expect(askDelete.status).toBe(200);
+    expect(askDelete.html).toContain('id="confirm-title"');
+    expect(await restStatus(refreshed.access_token)).toBe(200);
+    const deleted = await postForm(jar, `/account/developer-apps/${clientId}/delete`, { confirm: 'yes' });
     expect(deleted.status).toBe(303);
     expect(await restStatus(refreshed.access_token)).toBe(401);
     expect(await oauthError(client.refreshTokenGrant(fresh, refreshed.refresh_token!))).toBe('invalid_client');

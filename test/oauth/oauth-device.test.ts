@@ -87,6 +87,85 @@ describe('device authorization grant (RFC 8628)', () => {
   });
 });
 
+describe('the verification page, reloaded after Continue', () => {
+  const state = (html: string) => /id="device-state" data-state="([a-z]+)"/.exec(html)?.[1];
+  /** The code typed again on a fresh verification page, as a reload or a second tab does. */
+  async function typeAgain(jar: CookieJar, userCode: string) {
+    const input = await jar.fetch(`${s.origin}/oauth/device`);
+    const html = await input.text();
+    const res = await jar.fetch(`${s.origin}/oauth/device`, form({ xsrf: field(html, 'xsrf'), user_code: userCode.toLowerCase() }));
+    return res.text();
+  }
+
+  it('shows the browser that confirmed the code what became of it: waiting (with the consent page again), then connected', async () => {
+    const person = await createPerson(s.t);
+    const jar = new CookieJar(person.sessionToken);
+    const device = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const { confirmHtml, interaction } = await confirmCode(jar, device.verification_uri, device.user_code);
+
+    // The confirmation page's form sent again (the browser's reload) and the code typed again: the consent is waiting.
+    const resent = await jar.fetch(
+      `${s.origin}/oauth/device`,
+      form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code') }),
+    );
+    const resentHtml = await resent.text();
+    expect(state(resentHtml), resentHtml).toBe('waiting');
+    expect(resentHtml).toContain(`href="${new URL(interaction).pathname}"`);
+    expect(state(await typeAgain(jar, device.user_code))).toBe('waiting');
+
+    // Someone else typing the same code learns nothing more than before.
+    const stranger = await createPerson(s.t);
+    const other = await typeAgain(new CookieJar(stranger.sessionToken), device.user_code);
+    expect(state(other)).toBeUndefined();
+    expect(other).toContain('That code is not right, or it has expired');
+
+    // The consent page still works from the link; once allowed, the success page reloaded and the code typed again say so.
+    const consent = await jar.fetch(interaction);
+    const consentHtml = await consent.text();
+    const answer = await jar.fetch(
+      interaction,
+      form({ _csrf: field(consentHtml, '_csrf'), workspace: person.workspaceId, decision: 'allow' }),
+    );
+    const done = new URL(answer.headers.get('location')!, s.origin).href;
+    expect(await (await jar.fetch(done)).text()).toContain('Device connected');
+    const reloaded = await (await jar.fetch(done)).text();
+    expect(state(reloaded), reloaded).toBe('connected');
+    expect(state(await typeAgain(jar, device.user_code))).toBe('connected');
+    expect(state(await typeAgain(new CookieJar(stranger.sessionToken), device.user_code))).toBeUndefined();
+    expect((await client.pollDeviceAuthorizationGrant(cli, device)).access_token).toMatch(/^svco_/);
+  });
+
+  it('says a denied code was denied, and an expired one expired', async () => {
+    const person = await createPerson(s.t);
+    const jar = new CookieJar(person.sessionToken);
+    const denied = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    await approve(jar, denied.verification_uri, denied.user_code, person.workspaceId, 'deny');
+    expect(state(await typeAgain(jar, denied.user_code))).toBe('denied');
+
+    // Cancelled on the confirmation page, before any consent: the code typed again says so too.
+    const cancelled = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    const input = await (await jar.fetch(cancelled.verification_uri)).text();
+    const confirmHtml = await (
+      await jar.fetch(`${s.origin}/oauth/device`, form({ xsrf: field(input, 'xsrf'), user_code: cancelled.user_code }))
+    ).text();
+    const cancel = await jar.fetch(
+      `${s.origin}/oauth/device`,
+      form({ xsrf: field(confirmHtml, 'xsrf'), user_code: field(confirmHtml, 'user_code'), abort: 'yes' }),
+    );
+    expect(await cancel.text()).toContain('The sign-in was cancelled.');
+    expect(state(await typeAgain(jar, cancelled.user_code))).toBe('denied');
+
+    const late = await client.initiateDeviceAuthorization(cli, { scope: 'posts:read' });
+    await confirmCode(jar, late.verification_uri, late.user_code);
+    s.clock.advance(11 * 60_000);
+    try {
+      expect(state(await typeAgain(jar, late.user_code))).toBe('expired');
+    } finally {
+      s.clock.advance(-11 * 60_000);
+    }
+  });
+});
+
 describe('two device logins approved in the same browser', () => {
   it("are two grants: approving the second ends neither the first's refresh token nor its access token", async () => {
     const person = await createPerson(s.t);

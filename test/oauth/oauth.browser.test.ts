@@ -112,6 +112,12 @@ describe('consent in a browser', () => {
     expect(await page.locator('[data-grant-id]').innerText()).toContain('Calendar helper');
     await shoot(page, 'apps');
     await page.click('[data-grant-id] button.danger');
+    await expect.poll(() => page.locator('#confirm-title').count()).toBe(1);
+    await shoot(page, 'confirm-revoke-access');
+    expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(
+      200,
+    );
+    await page.click('#confirm');
     await expect.poll(() => page.locator('.banner.good').count()).toBe(1);
     expect(await page.locator('[data-grant-id]').count()).toBe(0);
     expect((await fetch(`${s.origin}/public/v1/workspaces`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(

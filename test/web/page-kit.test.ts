@@ -80,7 +80,8 @@ describe('the page kit', () => {
       const res = await t.request({ method: 'GET', url, cookies: { herald_session: person.sessionToken } });
       return [...(/<nav aria-label="Account">([\s\S]*?)<\/nav>/.exec(res.body)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     };
-    const expected = ['/account/keys', '/account/members', '/account/apps', '/account/developer-apps'];
-    for (const url of expected) expect(await navOf(url), url).toEqual(expected);
+    const pages = ['/account/keys', '/account/members', '/account/apps', '/account/developer-apps'];
+    // Then the documentation: the developers' guide and the API reference.
+    for (const url of pages) expect(await navOf(url), url).toEqual([...pages, '/developers', '/docs']);
   });
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type TestApp } from '../helpers/app.ts';
-import { recordProblems, servedToChromium } from '../helpers/browser.ts';
+import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 import { createPerson } from '../oauth/helpers.ts';
 
@@ -34,18 +34,24 @@ afterAll(async () => {
   expect(cspViolations).toEqual([]);
 });
 
+/** A fresh browser page `width` px wide (a phone's below 500 px), signed in with `session` if given, its problems recorded. */
+async function pageAt(width: number, session?: string): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 900 },
+    ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
+  });
+  if (session) await context.addCookies([{ name: 'herald_session', value: session, url: origin }]);
+  return recordProblems(await context.newPage(), { pageErrors, cspViolations });
+}
+
 /** Opens `url` at each width (signed in with `session` if given), saves a screenshot, and returns what the page shows of the shell. */
 async function visit(name: string, url: string, session?: string) {
   const seen: Array<{ width: number; scroll: number; client: number; brand: string | null; stylesheets: number }> = [];
   for (const width of WIDTHS) {
-    const context = await browser.newContext({
-      viewport: { width, height: 900 },
-      ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
-    });
-    if (session) await context.addCookies([{ name: 'herald_session', value: session, url: origin }]);
-    const page: Page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    const page = await pageAt(width, session);
     await page.goto(`${origin}${url}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
     const shell = (await page.evaluate(`({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
@@ -53,7 +59,7 @@ async function visit(name: string, url: string, session?: string) {
       stylesheets: document.styleSheets.length,
     })`)) as Omit<(typeof seen)[number], 'width'>;
     seen.push({ width, ...shell });
-    await context.close();
+    await page.context().close();
   }
   return seen;
 }
@@ -71,6 +77,16 @@ beforeAll(async () => {
     { userId: person.userId, workspaceId: person.workspaceId, role: 'owner' },
     { kind: 'rest', name: 'Publishing script', scopes: ['posts:read'], channelIds: [] },
   );
+  await t.services.oauth.registerApp(person.userId, {
+    name: 'Calendar sync',
+    redirectUris: ['https://calendar.example.test/callback'],
+    confidential: true,
+  });
+  // A member besides the owner, and an invitation waiting: the members page's every control.
+  const editor = await t.services.users.create({ email: `editor-${person.userId.slice(0, 8)}@example.test` });
+  await t.services.workspaces.addMember(person.workspaceId, editor.id, 'editor');
+  const actor = { userId: person.userId, email: 'owner@example.test', workspaceId: person.workspaceId, role: 'owner' as const };
+  await t.services.members.invite(actor, 'invited@example.test', 'viewer');
   visitor.session = person.sessionToken;
 });
 
@@ -85,11 +101,127 @@ describe('the pages in a browser fit a phone and a desktop, each with the one he
     ['upload', null, false],
     ['upload-closed', `/u/${'x'.repeat(43)}`, false],
     ['developers', '/developers', false],
+    ['code', '/account/sign-in?email=someone%40example.test&sent=1', false],
+    ['link', `/account/link/${'x'.repeat(32)}`, false],
+    ['request-expired', '/oauth/interaction/nothing-here', true],
   ] as const)('%s', async (name, path, signedIn) => {
     // null: the upload link's page.
     for (const seen of await visit(name, path ?? visitor.uploadPath, signedIn ? visitor.session : undefined)) {
       expect(seen.scroll, `${name} at ${seen.width} px`).toBeLessThanOrEqual(seen.client);
       expect({ brand: seen.brand, stylesheets: seen.stylesheets }).toEqual({ brand: 'Herald', stylesheets: 1 });
     }
+  });
+});
+
+/** A page at each width, signed in, after `steps` (clicks that post forms): its screenshot, and nothing sticks out. */
+async function visitThrough(name: string, steps: (page: Page) => Promise<void>) {
+  for (const width of WIDTHS) {
+    const page = await pageAt(width, visitor.session);
+    await steps(page);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+    expect(await accessibilityProblems(page), `${name} at ${width} px`).toEqual([]);
+    const widths = (await page.evaluate(
+      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+    )) as { scroll: number; client: number };
+    expect(widths.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(widths.client);
+    await page.context().close();
+  }
+}
+
+describe('pages reached through a form', () => {
+  it('the confirmation page of a destructive action', async () => {
+    await visitThrough('confirm-revoke', async (page) => {
+      await page.goto(`${origin}/account/keys`);
+      await page.click('form[action$="/revoke"] button');
+      await page.waitForSelector('#confirm-title');
+    });
+  });
+
+  it('the device pages: confirm the code, consent, connected, and the state after a reload', async () => {
+    await visitThrough('device-flow', async (page) => {
+      const started = await fetch(`${origin}/oauth/device/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: 'herald-cli', scope: 'posts:read', resource: `${origin}/public/v1` }).toString(),
+      });
+      const device = (await started.json()) as { verification_uri_complete: string };
+      await page.goto(device.verification_uri_complete);
+      await page.waitForSelector('#device-code');
+      const width = page.viewportSize()!.width;
+      await page.screenshot({ path: path.join(ARTIFACTS, `device-confirm-${width}.png`), fullPage: true });
+      await page.click('#device-confirm');
+      await page.waitForSelector('#allow');
+      await page.screenshot({ path: path.join(ARTIFACTS, `consent-${width}.png`), fullPage: true });
+      await page.click('#allow');
+      await page.waitForSelector('#device-done');
+      await page.screenshot({ path: path.join(ARTIFACTS, `device-done-${width}.png`), fullPage: true });
+      await page.reload();
+      await page.waitForSelector('#device-state');
+    });
+  });
+});
+
+describe('controls stay on one row', () => {
+  it("the members page's role select and its Change button, at 390 px", async () => {
+    const page = await pageAt(390, visitor.session);
+    await page.goto(`${origin}/account/members`);
+    const form = page.locator('form[action$="/role"]').first();
+    const select = (await form.locator('select').boundingBox())!;
+    const button = (await form.locator('button').boundingBox())!;
+    // Same row: the button starts right of the select and their vertical extents overlap.
+    expect(button.x).toBeGreaterThanOrEqual(select.x + select.width);
+    expect(button.y).toBeLessThan(select.y + select.height);
+    expect(select.y).toBeLessThan(button.y + button.height);
+    await page.context().close();
+  });
+});
+
+describe('the API reference at /docs', () => {
+  it("has Herald's name, icon, header and colours, no Swagger top bar, under a CSP without inline code", async () => {
+    for (const width of WIDTHS) {
+      const page = await pageAt(width);
+      const answer = await page.goto(`${origin}/docs`);
+      const csp = answer!.headers()['content-security-policy'] ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      await page.waitForSelector('.swagger-ui .info .title');
+      await page.waitForSelector('.opblock');
+      await expect.poll(() => accessibilityProblems(page), { message: `docs at ${width} px` }).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, `docs-${width}.png`), fullPage: width > 500 ? false : true });
+      const look = (await page.evaluate(`({
+        title: document.title,
+        brand: document.querySelector('.herald-top .brand')?.textContent ?? null,
+        nav: [...document.querySelectorAll('.herald-top nav a')].map((a) => a.getAttribute('href')),
+        topbar: [...document.querySelectorAll('.swagger-ui .topbar')].filter((e) => e.offsetParent !== null).length,
+        icon: document.querySelector('link[rel=icon]')?.getAttribute('href') ?? '',
+        font: getComputedStyle(document.querySelector('.swagger-ui .info .title')).fontFamily,
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      })`)) as {
+        title: string;
+        brand: string | null;
+        nav: string[];
+        topbar: number;
+        icon: string;
+        font: string;
+        scroll: number;
+        client: number;
+      };
+      expect(look).toMatchObject({ title: 'Herald API reference', brand: 'Herald', topbar: 0 });
+      expect(look.nav).toEqual(['/developers', '/docs', '/account']);
+      expect(look.icon).toMatch(/herald\.svg$/);
+      expect(look.font).toContain('system-ui');
+      // Laid out at the device's width (a phone's page is not a zoomed-out desktop's), with nothing sticking out.
+      expect(look.client, `docs at ${width} px`).toBe(width);
+      expect(look.scroll, `docs at ${width} px`).toBeLessThanOrEqual(look.client);
+      await page.context().close();
+    }
+  });
+
+  it('is linked from the account pages', async () => {
+    const page = await (await fetch(`${origin}/account/keys`, { headers: { cookie: `herald_session=${visitor.session}` } })).text();
+    expect(page).toContain('<a href="/docs">API reference</a>');
+    expect(page).toContain('<a href="/developers">Developers</a>');
   });
 });
