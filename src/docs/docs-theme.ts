@@ -46,6 +46,14 @@ body{margin:0;background:#fff;color:var(--ink)}
 .swagger-ui .btn.authorize svg{fill:#fff}
 .swagger-ui .scheme-container{background:var(--soft);box-shadow:none;border-bottom:1px solid var(--line)}
 .swagger-ui .opblock{border-radius:8px}
+.swagger-ui .info .title small pre{background:#4b5563;color:#fff}
+.swagger-ui .opblock.opblock-get .opblock-summary-method{background:#1d5fa0}
+.swagger-ui .opblock.opblock-post .opblock-summary-method{background:#1b6e47}
+.swagger-ui .opblock.opblock-put .opblock-summary-method{background:#8a4b00}
+.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#166a62}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b3261e}
+.swagger-ui .json-schema-2020-12-expand-deep-button{color:#4b5563}
+.swagger-ui .opblock-summary-path,.swagger-ui .opblock-summary-path a{display:inline-flex;align-items:center;min-height:24px}
 @media (max-width:30rem){.herald-top{flex-direction:column;align-items:flex-start}.swagger-ui .wrapper{padding:0 .6rem}}
 `;
 

@@ -143,7 +143,7 @@ function swaggerUiOnDemand(documentApp: () => Promise<FastifyInstance>) {
     await instance.register(swaggerUi, {
       routePrefix: '/docs',
       // Herald's name and look (src/docs/docs-theme.ts); its own header replaces Swagger's top bar.
-      uiConfig: { layout: 'BaseLayout', deepLinking: true },
+      uiConfig: { layout: 'BaseLayout', deepLinking: false }, // deep links put a link inside each operation's button (nested controls)
       logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_ICON_SVG), href: '/docs', target: '_self' },
       theme: {
         title: 'Herald API reference',
