@@ -32,6 +32,7 @@ import type { Services } from './services.ts';
 import { publicUrls } from './status/status.service.ts';
 import { statusRoutes } from './status/status.routes.ts';
 import { workspacesRoutes } from './workspaces/workspaces.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(notificationsRoutes);
       await api.register(mediaRoutes);
       await api.register(uploadLinksRoutes);
+      await api.register(webhooksRoutes);
       await api.register(signupRoutes, { baseUrl: config.baseUrl, web });
     },
     { prefix: '/public/v1' },
