@@ -57,6 +57,8 @@ export type ServiceDeps = {
   uploadLinks?: UploadLinksOptions;
   /** The OAuth device flow's poll interval in seconds (RFC 8628's 5 by default). */
   oauthDevicePollSeconds?: number;
+  /** Webhook delivery test seams (see `WebhookDelivery`). */
+  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */

@@ -56,7 +56,8 @@ export type WebhookDeliveryDeps = {
   outbound: OutboundClient;
   channels: ChannelsService;
   notifications: NotificationsService;
-  random?: () => number;
+  /** Test seams: a shorter attempt timeout, a fixed jitter. */
+  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
 
 /** The wait before attempt `attempts + 1`, after `attempts` failed ones: the schedule's, jittered, at least the receiver's `Retry-After`. */
@@ -96,7 +97,7 @@ export class WebhookDelivery {
 
   constructor(deps: WebhookDeliveryDeps) {
     this.#deps = deps;
-    this.#random = deps.random ?? Math.random;
+    this.#random = deps.webhookDelivery?.random ?? Math.random;
   }
 
   /** Runs `drain` every `intervalMs`, when this process records events and when a test clock jumps. */
@@ -270,7 +271,8 @@ export class WebhookDelivery {
     const attempt = Number(delivery.attempts) + 1;
     const body = delivery.body ?? '{}';
     const webhookId = `msg_${delivery.event_id}`;
-    const timestamp = Math.floor(started.getTime() / 1000);
+    // The receiver checks it against its own clock (replay protection): the real time, not the service clock that schedules retries.
+    const timestamp = Math.floor(Date.now() / 1000);
     let status: number | null = null;
     let error: string | null = null;
     let response: string | null = null;
@@ -295,7 +297,7 @@ export class WebhookDelivery {
           body,
           maxRedirects: 0,
           limit: RESPONSE_LIMIT,
-          timeoutMs: ATTEMPT_TIMEOUT_MS,
+          timeoutMs: this.#deps.webhookDelivery?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
         });
         status = answer.status;
         response = answer.body?.toString('utf8').slice(0, RESPONSE_EXCERPT) ?? null;

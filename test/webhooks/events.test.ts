@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/webhooks/webhooks.table.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createOk, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { createEndpoint, deliverAll, verified, type Envelope } from './helpers.ts';
+
+const clock = new ManualClock('2026-05-31T22:00:00.000Z');
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', OUTBOUND_TIMEOUT_SECONDS: '1' } });
+});
+
+/** A tenant whose webhook channel posts to one receiver, with an endpoint for every event type at another. */
+async function setup() {
+  const platform = await startWebhookReceiver();
+  const hooks = await startWebhookReceiver();
+  const tenant = await webhookTenant(t, platform.url);
+  const endpoint = await createEndpoint(t, tenant, hooks.url, [...SUBSCRIBABLE_EVENT_TYPES]);
+  const events = (): Envelope[] => hooks.deliveries.map((delivery) => verified(delivery, endpoint.secret));
+  return { platform, hooks, tenant, endpoint, events };
+}
+
+describe('events: one envelope, the REST shapes, signed by Standard Webhooks', () => {
+  it('a post scheduled, moved to draft, scheduled again, published: each event once, in order, with the post as GET /posts/:id shows it', async () => {
+    const { tenant, events } = await setup();
+    clock.set('2026-06-01T08:00:00.000Z');
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-06-01T09:00:00.000Z' }));
+    const postId = created!.postId;
+    await deliverAll(t);
+    expect(events().map((e) => e.type)).toEqual(['post.scheduled']);
+    const [scheduled] = events();
+    expect(scheduled).toMatchObject({ type: 'post.scheduled', workspace: tenant.workspaceId, timestamp: '2026-06-01T08:00:00.000Z' });
+    const rest = await getPost(t, tenant, postId);
+    expect(scheduled!.data.post).toEqual(rest);
+
+    for (const status of ['draft', 'schedule'])
+      expect(
+        (await t.request({ method: 'PUT', url: `/public/v1/posts/${postId}/status`, key: tenant.key, payload: { status } })).statusCode,
+      ).toBe(200);
+    await deliverAll(t);
+    expect(events().map((e) => e.type)).toEqual(['post.scheduled', 'post.updated', 'post.scheduled']);
+
+    clock.set('2026-06-01T09:00:00.000Z');
+    await deliverAll(t);
+    const published = events().at(-1)!;
+    expect(published.type).toBe('post.published');
+    const post = await getPost(t, tenant, postId);
+    expect(post.state).toBe('PUBLISHED');
+    expect(published.data).toMatchObject({ post, part: 0, releaseId: post.releaseId, releaseUrl: post.releaseURL });
+  });
+
+  it('a draft, its edit and its deletion: post.created, post.updated, post.deleted', async () => {
+    const { tenant, events } = await setup();
+    clock.set('2026-06-02T08:00:00.000Z');
+    const body = postBody(tenant.channelId, { type: 'draft', date: '2026-06-03T09:00:00.000Z' });
+    const [created] = await createOk(t, tenant, body);
+    const { group } = await getPost(t, tenant, created!.postId);
+    await createOk(t, tenant, { ...body, group, posts: [{ ...body.posts[0]!, value: [{ content: '<p>Edited</p>' }] }] });
+    expect((await t.request({ method: 'DELETE', url: `/public/v1/posts/${created!.postId}`, key: tenant.key })).statusCode).toBe(200);
+    await deliverAll(t);
+    expect(events().map((e) => e.type)).toEqual(['post.created', 'post.updated', 'post.deleted']);
+    expect(events().every((e) => (e.data.post as { id: string }).id === created!.postId)).toBe(true);
+  });
+
+  it('a thread published now: post.published then post.comment.published for its comment', async () => {
+    const { tenant, events } = await setup();
+    clock.set('2026-06-04T08:00:00.000Z');
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now' }, [{ content: '<p>One</p>' }, { content: '<p>Two</p>', delay: 0 }]),
+    );
+    await deliverAll(t);
+    const types = events().map((e) => e.type);
+    expect(types).toEqual(['post.scheduled', 'post.published', 'post.comment.published']);
+    const comment = events().at(-1)!;
+    expect(comment.data).toMatchObject({ part: 1, post: { id: created!.postId } });
+  });
+
+  it('a failure the engine retries, then one it does not: post.failed with the reason and whether it will be retried; notification.created', async () => {
+    const { platform, tenant, events } = await setup();
+    clock.set('2026-06-05T08:00:00.000Z');
+    platform.answer({ status: 503, body: 'busy' }, { status: 400, body: { error: 'no' } });
+    const [created] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
+    await deliverAll(t);
+    const failed = events().filter((e) => e.type === 'post.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.data).toMatchObject({ willRetry: true, part: 0, attempt: 1, post: { id: created!.postId } });
+    expect(failed[0]!.data.reason).toMatch(/503/);
+    expect(Date.parse(failed[0]!.data.retryAt as string)).toBeGreaterThan(clock.now().getTime());
+
+    clock.advance(60 * 60_000);
+    await deliverAll(t);
+    const last = events().filter((e) => e.type === 'post.failed').at(-1)!;
+    expect(last.data).toMatchObject({ willRetry: false, retryAt: null, errorKind: 'rejected', post: { id: created!.postId, state: 'ERROR' } });
+    const notification = events().find((e) => e.type === 'notification.created');
+    expect(notification!.data.notification).toMatchObject({ type: 'publish_failed', postId: created!.postId });
+    const listed = await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key });
+    expect(listed.json().notifications[0]).toEqual(notification!.data.notification);
+  });
+
+  it('an endpoint receives only the types it subscribed to, and a workspace without endpoints writes no events', async () => {
+    const platform = await startWebhookReceiver();
+    const hooks = await startWebhookReceiver();
+    const tenant = await webhookTenant(t, platform.url);
+    clock.set('2026-06-06T08:00:00.000Z');
+    // Before any endpoint exists: nothing is recorded.
+    const [before] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
+    await deliverAll(t);
+    const rows = await t.runtime.db.selectFrom('webhook_events').select('id').where('subject_id', '=', before!.postId).execute();
+    expect(rows).toHaveLength(0);
+
+    const endpoint = await createEndpoint(t, tenant, hooks.url, ['post.published']);
+    await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
+    await deliverAll(t);
+    expect(hooks.deliveries.map((d) => verified(d, endpoint.secret).type)).toEqual(['post.published']);
+  });
+});
