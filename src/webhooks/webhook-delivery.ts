@@ -203,7 +203,12 @@ export class WebhookDelivery {
   /** The envelope: the type, when it happened, the workspace, and the object in the REST API's shape with what the event adds. */
   async #envelope(event: WebhookEventsTable): Promise<Record<string, unknown>> {
     const details = JSON.parse(event.details) as Record<string, unknown>;
-    return { type: event.type, timestamp: event.created_at, workspace: event.workspace_id, data: { ...(await this.#subject(event)), ...details } };
+    return {
+      type: event.type,
+      timestamp: event.created_at,
+      workspace: event.workspace_id,
+      data: { ...(await this.#subject(event)), ...details },
+    };
   }
 
   async #subject(event: WebhookEventsTable): Promise<Record<string, unknown>> {

@@ -38,18 +38,18 @@ export class WebhookOutbox {
     if (listening.size === 0) return [];
     const stamp = this.deps.clock.now().toISOString();
     const rows = events
-        .filter((event) => listening.has(event.workspaceId))
-        .map((event) => ({
-          id: newId(),
-          workspace_id: event.workspaceId,
-          type: event.type,
-          subject_id: event.subjectId,
-          details: JSON.stringify(event.details ?? {}),
-          position: position(stamp),
-          dispatched: 0,
-          body: null,
-          created_at: stamp,
-        }));
+      .filter((event) => listening.has(event.workspaceId))
+      .map((event) => ({
+        id: newId(),
+        workspace_id: event.workspaceId,
+        type: event.type,
+        subject_id: event.subjectId,
+        details: JSON.stringify(event.details ?? {}),
+        position: position(stamp),
+        dispatched: 0,
+        body: null,
+        created_at: stamp,
+      }));
     await repo.insertEvents(trx, rows);
     // After the caller's commit, most likely: the worker looks now, and its timer covers a later commit.
     setImmediate(() => this.#listeners.forEach((listener) => listener()));

@@ -61,7 +61,8 @@ export const listWebhooks = operation({
     description: "The workspace's webhook endpoints, oldest first (their secrets are never shown again).",
     annotations: READ_ONLY,
     output: webhookEndpointListSchema,
-    summary: (o) => `${plural(o.endpoints.length, 'endpoint')}${o.endpoints.length ? `: ${o.endpoints.map((e) => `${e.id} ${e.url}`).join('; ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.endpoints.length, 'endpoint')}${o.endpoints.length ? `: ${o.endpoints.map((e) => `${e.id} ${e.url}`).join('; ')}` : ''}.`,
   },
 });
 
@@ -197,7 +198,8 @@ export const listWebhookDeliveries = operation({
     description: "The endpoint's latest deliveries, newest first, with each attempt.",
     annotations: READ_ONLY,
     output: webhookDeliveryListSchema,
-    summary: (o) => `${plural(o.deliveries.length, 'delivery')}${o.deliveries.length ? `: ${o.deliveries.map((d) => `${d.type} ${d.state}`).join('; ')}` : ''}.`,
+    summary: (o) =>
+      `${plural(o.deliveries.length, 'delivery')}${o.deliveries.length ? `: ${o.deliveries.map((d) => `${d.type} ${d.state}`).join('; ')}` : ''}.`,
   },
 });
 

@@ -35,7 +35,13 @@ export function findEndpointById(db: Executor, id: string) {
 }
 
 export function listEndpoints(db: Executor, workspaceId: string) {
-  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function listEnabledEndpoints(db: Executor, workspaceId: string) {
@@ -56,7 +62,12 @@ export function markFailing(db: Executor, id: string, at: string) {
 }
 
 export function markHealthy(db: Executor, id: string) {
-  return db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute();
 }
 
 /** Disables an endpoint that has failed since `failingBy` at the latest; false when it was enabled no longer, or succeeded since. */

@@ -44,9 +44,7 @@ export const webhookEndpointSchema = z
 
 export const webhookEndpointWithSecretSchema = webhookEndpointSchema
   .extend({
-    secret: z
-      .string()
-      .describe('The signing secret (whsec_…), shown once: verify deliveries with any Standard Webhooks library.'),
+    secret: z.string().describe('The signing secret (whsec_…), shown once: verify deliveries with any Standard Webhooks library.'),
   })
   .meta({ id: 'WebhookEndpointWithSecret' });
 
@@ -76,7 +74,9 @@ export const webhookAttemptSchema = z
   .object({
     attempt: wholeNumber(1, 100),
     at: z.string(),
-    status: wholeNumber(100, 599).nullable().describe("The endpoint's HTTP status; null when no answer came (timeout, refused, connection error)."),
+    status: wholeNumber(100, 599)
+      .nullable()
+      .describe("The endpoint's HTTP status; null when no answer came (timeout, refused, connection error)."),
     durationMs: count(),
     error: z.string().nullable(),
     response: z.string().nullable().describe("The start of the endpoint's answer (at most 1,024 characters)."),

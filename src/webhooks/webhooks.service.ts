@@ -54,7 +54,9 @@ function toEndpoint(row: WebhookEndpointsTable, now: Date): Endpoint {
  * receives the events of every channel of the workspace.
  */
 export class WebhooksService {
-  constructor(private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; webhookOutbox: WebhookOutbox }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; secretBox: SecretBox; outbound: OutboundClient; webhookOutbox: WebhookOutbox },
+  ) {}
 
   #allow(access: WorkspaceAccess, scope: RestScope): void {
     requireScope(access, scope);
@@ -89,7 +91,9 @@ export class WebhooksService {
     this.#checkUrl(input.url);
     const existing = await repo.listEndpoints(this.deps.db, access.workspace.id);
     if (existing.length >= MAX_ENDPOINTS)
-      throw new BadRequestError(`A workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, { code: 'too_many_endpoints' });
+      throw new BadRequestError(`A workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, {
+        code: 'too_many_endpoints',
+      });
     const stamp = this.deps.clock.now().toISOString();
     const secret = newSecret();
     const row: WebhookEndpointsTable = {
@@ -158,7 +162,7 @@ export class WebhooksService {
     return { ...toEndpoint({ ...row, ...changes }, now), secret };
   }
 
-  /** Queues a `webhook.test` event for this endpoint alone (enabled or not, it must be enabled to receive it); its delivery. */
+  /** Queues a `webhook.test` event for this endpoint alone (it must be enabled). Each test event is its own subject: none waits for another. */
   async sendTest(access: WorkspaceAccess, id: string): Promise<{ eventId: string }> {
     this.#allow(access, 'webhooks:write');
     const row = await this.#find(access, id);
@@ -166,7 +170,9 @@ export class WebhooksService {
     const [eventId] = await this.deps.db
       .transaction()
       .execute((trx) =>
-        this.deps.webhookOutbox.record(trx, [{ workspaceId: access.workspace.id, type: 'webhook.test', subjectId: id, details: { endpointId: id } }]),
+        this.deps.webhookOutbox.record(trx, [
+          { workspaceId: access.workspace.id, type: 'webhook.test', subjectId: newId(), details: { endpointId: id } },
+        ]),
       );
     if (!eventId) throw new BadRequestError(`Webhook endpoint ${id} is disabled; enable it to send a test event.`);
     return { eventId };

@@ -94,8 +94,15 @@ describe('events: one envelope, the REST shapes, signed by Standard Webhooks', (
 
     clock.advance(60 * 60_000);
     await deliverAll(t);
-    const last = events().filter((e) => e.type === 'post.failed').at(-1)!;
-    expect(last.data).toMatchObject({ willRetry: false, retryAt: null, errorKind: 'rejected', post: { id: created!.postId, state: 'ERROR' } });
+    const last = events()
+      .filter((e) => e.type === 'post.failed')
+      .at(-1)!;
+    expect(last.data).toMatchObject({
+      willRetry: false,
+      retryAt: null,
+      errorKind: 'rejected',
+      post: { id: created!.postId, state: 'ERROR' },
+    });
     const notification = events().find((e) => e.type === 'notification.created');
     expect(notification!.data.notification).toMatchObject({ type: 'publish_failed', postId: created!.postId });
     const listed = await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key });
