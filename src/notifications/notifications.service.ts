@@ -51,12 +51,12 @@ export class NotificationsService {
         (trx) =>
           repo.insertNotification(trx, {
             id,
-        workspace_id: workspaceId,
-        kind: input.kind,
-        message: input.message,
-        post_id: input.postId ?? null,
-        channel_id: input.channelId ?? null,
-        dedupe_key: input.dedupeKey ?? null,
+            workspace_id: workspaceId,
+            kind: input.kind,
+            message: input.message,
+            post_id: input.postId ?? null,
+            channel_id: input.channelId ?? null,
+            dedupe_key: input.dedupeKey ?? null,
             created_at: this.deps.clock.now().toISOString(),
           }),
         () => [{ workspaceId, type: 'notification.created', subjectId: id }],

@@ -305,8 +305,9 @@ export class PostTransitions {
     return this.deps.webhookOutbox.recordWith(
       this.deps.db,
       async (trx) =>
-        Number((await repo.updatePostIf(trx, post.id, { states: from }, { ...changes, updated_at: stamp }, { bump: true })).numUpdatedRows) ===
-        1,
+        Number(
+          (await repo.updatePostIf(trx, post.id, { states: from }, { ...changes, updated_at: stamp }, { bump: true })).numUpdatedRows,
+        ) === 1,
       (moved) => (moved ? [postEvent(post, event)] : []),
     );
   }

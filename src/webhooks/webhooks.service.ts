@@ -128,7 +128,7 @@ export class WebhooksService {
 
   async update(access: WorkspaceAccess, id: string, input: z.output<typeof updateWebhookBody>): Promise<Endpoint> {
     this.#allow(access, 'webhooks:write');
-    await this.#find(access, id);
+    const row = await this.#find(access, id);
     if (input.url !== undefined) this.#checkUrl(input.url);
     const changes: Partial<WebhookEndpointsTable> = { updated_at: this.deps.clock.now().toISOString() };
     if (input.url !== undefined) changes.url = input.url;
@@ -136,7 +136,7 @@ export class WebhooksService {
     if (input.eventTypes !== undefined) changes.event_types = JSON.stringify(input.eventTypes);
     if (input.enabled !== undefined) Object.assign(changes, { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null });
     await repo.updateEndpoint(this.deps.db, access.workspace.id, id, changes);
-    return this.get(access, id);
+    return toEndpoint({ ...row, ...changes }, this.deps.clock.now());
   }
 
   async delete(access: WorkspaceAccess, id: string): Promise<{ deleted: true }> {

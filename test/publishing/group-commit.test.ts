@@ -244,12 +244,13 @@ describe.skipIf(!lanes)("posts due together (engine, the scale-out queue's lanes
 
 describe('records asked for together (transitions)', () => {
   // The engine's transitions driven directly, so that the records are asked for in one turn.
-  const transitions = () => new PostTransitions({
-    db: u.runtime.db,
-    clock: uClock,
-    notifications: u.services.notifications,
-    webhookOutbox: u.services.webhookOutbox,
-  });
+  const transitions = () =>
+    new PostTransitions({
+      db: u.runtime.db,
+      clock: uClock,
+      notifications: u.services.notifications,
+      webhookOutbox: u.services.webhookOutbox,
+    });
   const release = (n: number) => ({ id: `remote-batch-${n}`, url: `https://receiver.example/batch/${n}` });
 
   async function claimAll(tr: PostTransitions, ids: string[]): Promise<Claim[]> {
