@@ -47,8 +47,6 @@ const BATCH = 100;
 /** How long the secret before a rotation keeps signing deliveries beside the new one. */
 export const ROTATION_GRACE_MS = 24 * 3600_000;
 
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-
 export type WebhookDeliveryDeps = {
   db: Db;
   clock: Clock;
