@@ -68,9 +68,10 @@ export function createServices(deps: ServiceDeps) {
   const notifications = new NotificationsService({ ...deps, webhookOutbox });
   // The one writer of posts and parts, for people's moves and the engine's alike.
   const postTransitions = new PostTransitions({ ...deps, notifications, webhookOutbox });
-  const channels = new ChannelsService({ ...deps, notifications, postTransitions });
+  const channels = new ChannelsService({ ...deps, notifications, postTransitions, webhookOutbox });
   const media = new MediaService({
     ...deps,
+    webhookOutbox,
     store: deps.mediaStore,
     limits: deps.mediaLimits,
     // A file attached to a post not yet published stays in the library.
@@ -114,7 +115,7 @@ export function createServices(deps: ServiceDeps) {
     webhookOutbox,
     webhooks: new WebhooksService({ ...deps, webhookOutbox }),
     /** Started by the worker processes (see server.ts); tests drain it themselves. */
-    webhookDelivery: new WebhookDelivery({ ...deps, channels, notifications }),
+    webhookDelivery: new WebhookDelivery({ ...deps, channels, media, notifications }),
   };
 }
 

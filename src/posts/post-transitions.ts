@@ -7,7 +7,6 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { EventRecord, WebhookOutbox } from '../webhooks/webhook-outbox.ts';
-import { workspacesWithEnabledEndpoints } from '../webhooks/webhooks.repository.ts';
 import * as engine from './post-claims.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -29,6 +28,12 @@ export type Claim = {
   /** The claim's token (the part's `claimed_at`). */
   claimedAt: string;
   attempts: number;
+  /**
+   * Whether the post's workspace had an enabled webhook endpoint when it was claimed: read by the
+   * claim itself, so a publish in a workspace without webhooks writes no event and reads nothing
+   * more. An endpoint created while the publish is in flight receives the post's later events.
+   */
+  webhooks: boolean;
 };
 
 /** The channel of a claimed post, as stored (its credentials still sealed). */
@@ -46,7 +51,7 @@ function claimable(claimed: engine.ClaimedPostRow, part: PartRow): boolean {
 
 /** A claimed post and part as the worker holds them, under the claim made at `stamp`. */
 function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string): DueClaim {
-  const { channel: channelColumns, part_count: partCount, ...row } = claimed;
+  const { channel: channelColumns, part_count: partCount, webhook_endpoints: endpoints, ...row } = claimed;
   // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
   const post: PostRow = row;
   const columns = readJsonObject<engine.ClaimedChannelColumns>(channelColumns);
@@ -59,6 +64,7 @@ function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string):
     version: Number(post.version),
     claimedAt: stamp,
     attempts: Number(part.attempts),
+    webhooks: Number(endpoints) > 0,
   };
   return { claim, post, part, channel, partCount: Number(partCount) };
 }
@@ -517,7 +523,7 @@ export class PostTransitions {
           Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
         if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
         await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
-        await this.deps.webhookOutbox.record(trx, [publishedEvent(claim, release)]);
+        if (claim.webhooks) await this.deps.webhookOutbox.record(trx, [publishedEvent(claim, release)]);
         return { recorded: true, nextRunAt, confirmedLate };
       }));
     if (outcome.recorded && outcome.confirmedLate) {
@@ -571,7 +577,7 @@ export class PostTransitions {
     // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
     const post = await engine.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
-    await this.deps.webhookOutbox.record(trx, [publishedEvent(request.claim, request.release)]);
+    if (request.claim.webhooks) await this.deps.webhookOutbox.record(trx, [publishedEvent(request.claim, request.release)]);
     return { recorded: true, nextRunAt, confirmedLate: false };
   }
 
@@ -586,18 +592,18 @@ export class PostTransitions {
       return Promise.all(requests.map((request) => this.#recordAlone(request)));
     const records = requests.map(publishedRecord);
     // One statement, unless a workspace of the batch has webhooks: then its events are written in the same transaction.
-    const listening = await workspacesWithEnabledEndpoints(db, [...new Set(requests.map(({ claim }) => claim.workspaceId))]);
-    const recorded =
-      listening.size === 0
-        ? new Set(await engine.recordAllPublished(db, records))
-        : await db.transaction().execute(async (trx) => {
-            const ids = new Set(await engine.recordAllPublished(trx, records));
-            await this.deps.webhookOutbox.record(
-              trx,
-              requests.filter(({ claim }) => ids.has(claim.postId)).map(({ claim, release }) => publishedEvent(claim, release)),
-            );
-            return ids;
-          });
+    const recorded = !requests.some(({ claim }) => claim.webhooks)
+      ? new Set(await engine.recordAllPublished(db, records))
+      : await db.transaction().execute(async (trx) => {
+          const ids = new Set(await engine.recordAllPublished(trx, records));
+          await this.deps.webhookOutbox.record(
+            trx,
+            requests
+              .filter(({ claim }) => claim.webhooks && ids.has(claim.postId))
+              .map(({ claim, release }) => publishedEvent(claim, release)),
+          );
+          return ids;
+        });
     return records.map((record) =>
       recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null,
     );
@@ -626,14 +632,15 @@ export class PostTransitions {
         { version: claim.version },
         { ...(claim.idx === 0 && { state: 'QUEUE' as const }), next_run_at: runAt, updated_at: stamp },
       );
-      await this.deps.webhookOutbox.record(trx, [
-        {
-          workspaceId: claim.workspaceId,
-          type: 'post.failed',
-          subjectId: claim.postId,
-          details: { part: claim.idx, reason: message, attempt: claim.attempts, willRetry: true, retryAt: runAt },
-        },
-      ]);
+      if (claim.webhooks)
+        await this.deps.webhookOutbox.record(trx, [
+          {
+            workspaceId: claim.workspaceId,
+            type: 'post.failed',
+            subjectId: claim.postId,
+            details: { part: claim.idx, reason: message, attempt: claim.attempts, willRetry: true, retryAt: runAt },
+          },
+        ]);
       return true;
     });
   }
@@ -667,14 +674,15 @@ export class PostTransitions {
         { version: claim.version, includeDeleted: true },
         { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp },
       );
-      await this.deps.webhookOutbox.record(trx, [
-        {
-          workspaceId: claim.workspaceId,
-          type: 'post.failed',
-          subjectId: claim.postId,
-          details: { part: idx, reason, errorKind: kind, attempt: claim.attempts, willRetry: false, retryAt: null },
-        },
-      ]);
+      if (claim.webhooks)
+        await this.deps.webhookOutbox.record(trx, [
+          {
+            workspaceId: claim.workspaceId,
+            type: 'post.failed',
+            subjectId: claim.postId,
+            details: { part: idx, reason, errorKind: kind, attempt: claim.attempts, willRetry: false, retryAt: null },
+          },
+        ]);
       return true;
     });
     if (!settled) return false;
@@ -716,6 +724,8 @@ export class PostTransitions {
         version: Number(post.version),
         claimedAt: part.claimed_at,
         attempts: Number(part.attempts),
+        // Not read by this look-up: the outbox looks.
+        webhooks: true,
       });
     }
     const last = rows.at(-1);

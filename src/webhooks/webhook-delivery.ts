@@ -1,4 +1,6 @@
-import type { ChannelsService } from '../channels/channels.service.ts';
+import { defaultChannelPicture, presentChannel, type ChannelsService } from '../channels/channels.service.ts';
+import { presentMedia } from '../media/media.operations.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -53,7 +55,9 @@ export type WebhookDeliveryDeps = {
   secretBox: SecretBox;
   outbound: OutboundClient;
   channels: ChannelsService;
+  media: MediaService;
   notifications: NotificationsService;
+  baseUrl: string;
   /** Test seams: a shorter attempt timeout, a fixed jitter. */
   webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
@@ -217,6 +221,14 @@ export class WebhookDelivery {
       const parts = await postsRepo.listParts(db, [post.id]);
       const channel = await channels.getAnyState(post.workspace_id, post.channel_id);
       return { post: toPostRecord(post, parts, channel?.provider ?? 'unknown') };
+    }
+    if (event.type.startsWith('channel.')) {
+      const channel = await channels.getAnyState(event.workspace_id, event.subject_id);
+      return { channel: channel ? presentChannel(channel, defaultChannelPicture(this.#deps.baseUrl)) : null };
+    }
+    if (event.type === 'media.uploaded') {
+      const media = await this.#deps.media.get(event.workspace_id, event.subject_id).catch(() => null);
+      return { media: media ? presentMedia(media) : null };
     }
     if (event.type === 'notification.created') {
       const row = await notificationsRepo.findNotification(db, event.workspace_id, event.subject_id);

@@ -6,6 +6,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'post.published',
   'post.failed',
   'post.comment.published',
+  'channel.connected',
+  'channel.disconnected',
+  'channel.needs_reconnect',
+  'media.uploaded',
   'notification.created',
   'webhook.test',
 ] as const;
