@@ -2470,8 +2470,8 @@ export interface paths {
                          * @default
                          */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, notification.created. */
-                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
+                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
                         /** @default true */
                         enabled?: boolean;
                     };
@@ -2719,8 +2719,8 @@ export interface paths {
                         url?: string;
                         /** @description A note for people, at most 500 characters. */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, notification.created. */
-                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
+                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
                         /** @description true enables an endpoint again (also one Herald disabled); false stops deliveries. */
                         enabled?: boolean;
                     };
@@ -4010,7 +4010,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -4025,7 +4025,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -4057,7 +4057,7 @@ export interface components {
             /** @description The `webhook-id` header of every attempt: the same on every retry, to deduplicate on. */
             webhookId: string;
             /** @enum {string} */
-            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "notification.created" | "webhook.test";
+            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created" | "webhook.test";
             /** @enum {string} */
             state: "pending" | "sending" | "succeeded" | "failed";
             attempts: number;

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/webhooks/webhooks.table.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
+import { fileBody, gif, png } from '../helpers/media-files.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { createEndpoint, deliverAll, verified, type Envelope } from './helpers.ts';
 
@@ -124,5 +125,51 @@ describe('events: one envelope, the REST shapes, signed by Standard Webhooks', (
     await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
     await deliverAll(t);
     expect(hooks.deliveries.map((d) => verified(d, endpoint.secret).type)).toEqual(['post.published']);
+  });
+
+  it('a channel refused by its platform needs reconnecting, then is enabled again: channel.needs_reconnect, channel.connected', async () => {
+    const { platform, tenant, events } = await setup();
+    clock.set('2026-06-07T08:00:00.000Z');
+    const second = await t.services.channels.create(tenant.workspaceId, {
+      provider: 'webhook',
+      name: 'Second',
+      config: { url: platform.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
+    platform.answer({ status: 403, body: 'revoked' });
+    await createOk(t, tenant, postBody(tenant.channelId, { type: 'now' }));
+    await deliverAll(t);
+    await t.services.channels.enable(tenant.workspaceId, tenant.channelId);
+    await deliverAll(t);
+    const channelEvents = events().filter((e) => e.type.startsWith('channel.'));
+    expect(channelEvents.map((e) => [e.type, (e.data.channel as { id: string }).id])).toEqual([
+      ['channel.connected', second.id],
+      ['channel.needs_reconnect', tenant.channelId],
+      ['channel.connected', tenant.channelId],
+    ]);
+    expect(channelEvents[1]!.data).toMatchObject({ reason: 'needs_reconnect' });
+    const listed = await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key });
+    expect(listed.json()).toContainEqual(channelEvents[2]!.data.channel);
+    expect(
+      events().some((e) => e.type === 'notification.created' && (e.data.notification as { type: string }).type === 'channel_disconnected'),
+    ).toBe(true);
+  });
+
+  it('media.uploaded for an upload through the API and one dropped through an upload link (with its id)', async () => {
+    const { tenant, events } = await setup();
+    const upload = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(png(4, 4), 'a.png') });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const link = (await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json();
+    const dropped = await t.request({ method: 'POST', url: `${new URL(link.url).pathname}/files`, ...fileBody(gif(5, 5), 'b.gif') });
+    expect(dropped.statusCode, dropped.body).toBe(200);
+    await deliverAll(t);
+    const media = events()
+      .filter((e) => e.type === 'media.uploaded')
+      .map((e) => e.data.media as { id: string; uploadLinkId: string | null });
+    expect(media.map((m) => [m.id, m.uploadLinkId])).toEqual([
+      [upload.json().id, null],
+      [dropped.json().id, link.id],
+    ]);
+    const library = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json();
+    expect(library.results).toContainEqual(media[1]);
   });
 });
