@@ -438,7 +438,8 @@ describe('records asked for together (transitions)', () => {
           .filter((s) => RECORD_ALL.test(s.sql))
           .map((s) => ids.every((id) => mentions(s, id))),
       ).toEqual([true]);
-      expect(all.map((tx) => tx.end)).toEqual(['commit']);
+      // The careful path's, then the notification's (written with its webhook event in one transaction).
+      expect(all.map((tx) => tx.end)).toEqual(['commit', 'commit']);
     } else {
       // The batch and the deleted thread's own try are rolled back: nothing of them is kept.
       expect(all.map((tx) => tx.end).filter((end) => end === 'rollback')).toHaveLength(2);

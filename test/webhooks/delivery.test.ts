@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS, ROTATION_GRACE_MS } from '../../src/webhooks/webhook-delivery.ts';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
+import { BACKEND } from '../helpers/backend.ts';
 import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { claimDelivery } from '../../src/webhooks/webhooks.repository.ts';
 import { createEndpoint, deliverAll, deliveryLog, verified } from './helpers.ts';
 
 const clock = new ManualClock('2026-07-01T08:00:00.000Z');
@@ -188,5 +190,44 @@ describe('durability: the outbox', () => {
     const delivered = hooks.deliveries.map((d) => verified(d, endpoint.secret));
     expect(delivered.map((e) => (e.data.post as { id: string }).id).sort()).toEqual([...posts].sort());
     expect(delivered.every((e) => e.type === 'post.published')).toBe(true);
+  });
+});
+
+describe('several workers on one database', () => {
+  // Scale-out runs on PostgreSQL; two SQLite connections in one thread would wait on each other's locks synchronously.
+  it.runIf(BACKEND === 'postgres')('two processes draining at once send each delivery once', async () => {
+    const hooks = await startWebhookReceiver();
+    const other = await createTestApp({ clock, reopen: t, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+    const tenant = await createTenant(t);
+    const endpoint = await createEndpoint(t, tenant, hooks.url, ['post.published']);
+    for (let i = 0; i < 30; i++)
+      expect((await t.request({ method: 'POST', url: `/public/v1/webhooks/${endpoint.id}/test`, key: tenant.key })).statusCode).toBe(201);
+    await Promise.all([t.services.webhookDelivery.drain(), other.services.webhookDelivery.drain()]);
+    expect(hooks.deliveries).toHaveLength(30);
+    expect(new Set(hooks.deliveries.map((d) => d.id)).size).toBe(30);
+    await other.close();
+  });
+
+  it('a delivery claimed by a worker that died is sent again once its lease runs out', async () => {
+    const { hooks, tenant, endpoint, sendTest } = await withTestEvent();
+    await sendTest();
+    await t.services.webhookDelivery.dispatch();
+    const [pending] = await deliveryLog(t, tenant, endpoint.id);
+    // Another process claims it and dies before sending.
+    const stamp = clock.now().toISOString();
+    expect(
+      await claimDelivery(
+        t.runtime.db,
+        pending!.id,
+        { state: 'pending', claimedAt: null },
+        { stamp, leaseUntil: new Date(Date.parse(stamp) + 300_000).toISOString() },
+      ),
+    ).toBe(true);
+    await deliverAll(t);
+    expect(hooks.deliveries).toHaveLength(0);
+    clock.advance(300_001);
+    await deliverAll(t);
+    expect(hooks.deliveries).toHaveLength(1);
+    expect((await deliveryLog(t, tenant, endpoint.id))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
   });
 });
