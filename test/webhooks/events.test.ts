@@ -172,4 +172,32 @@ describe('events: one envelope, the REST shapes, signed by Standard Webhooks', (
     const library = (await t.request({ method: 'GET', url: '/public/v1/media', key: tenant.key })).json();
     expect(library.results).toContainEqual(media[1]);
   });
+
+  it('a change rolled back leaves no event: the event is written in its transaction', async () => {
+    const { tenant } = await setup();
+    const stamp = clock.now().toISOString();
+    const composition = {
+      post: {
+        workspace_id: tenant.workspaceId,
+        group_id: 'rolled-back',
+        channel_id: tenant.channelId,
+        publish_at: stamp,
+        settings: '{}',
+        tags: '[]',
+        short_link: 0,
+        state: 'QUEUE' as const,
+      },
+      parts: [{ content: '<p>Never</p>', images: '[]', delay_minutes: 0 }],
+      mediaIds: [],
+    };
+    let written: string | null = null;
+    await expect(
+      t.runtime.db.transaction().execute(async (trx) => {
+        written = await t.services.postTransitions.write(trx, undefined, composition, stamp);
+        expect(await trx.selectFrom('webhook_events').select('id').where('subject_id', '=', written).execute()).toHaveLength(1);
+        throw new Error('the request failed after the write');
+      }),
+    ).rejects.toThrow(/after the write/);
+    expect(await t.runtime.db.selectFrom('webhook_events').select('id').where('subject_id', '=', written!).execute()).toHaveLength(0);
+  });
 });
