@@ -72,7 +72,7 @@ export const deliveriesQuery = z.object({
 
 export const webhookAttemptSchema = z
   .object({
-    attempt: wholeNumber(1, 100),
+    attempt: count(),
     at: z.string(),
     status: wholeNumber(100, 599)
       .nullable()
