@@ -161,7 +161,14 @@ export class WebhookDelivery {
   async dispatch(): Promise<number> {
     const events = await repo.listUndispatchedEvents(this.#deps.db, BATCH);
     let count = 0;
-    for (const event of events) if (await this.#dispatchOne(event)) count += 1;
+    for (const event of events) {
+      try {
+        if (await this.#dispatchOne(event)) count += 1;
+      } catch (error) {
+        // One event that cannot be rendered does not hold back the others; it is tried again at the next look.
+        console.error(`Webhook event ${event.id} could not be dispatched:`, error);
+      }
+    }
     return count;
   }
 
