@@ -5,6 +5,8 @@ import {
   createWebhookBody,
   deliveriesQuery,
   deliveryParams,
+  replayBody,
+  replaySchema,
   updateWebhookBody,
   webhookDeletedSchema,
   webhookDeliveryListSchema,
@@ -226,6 +228,31 @@ export const redeliverWebhook = operation({
   },
 });
 
+export const replayWebhookFailures = operation({
+  name: 'replay_webhook_failures',
+  scope: 'webhooks:write',
+  params: webhookParams,
+  body: replayBody,
+  call: (services, access, { id, since }) => services.webhooks.replayFailed(access, id, since),
+  rest: {
+    method: 'POST',
+    url: '/webhooks/:id/replay',
+    tags,
+    summary: 'Send every failed delivery since a time again',
+    description:
+      'For an endpoint that was down: each failed delivery of an event since `since` is sent again now, with its `webhook-id` and body.',
+    response: replaySchema,
+    errors,
+  },
+  mcp: {
+    title: 'Replay failed webhook deliveries',
+    description: 'Sends again every failed delivery to an endpoint since a time.',
+    annotations: WRITE,
+    output: replaySchema,
+    summary: (o) => `${plural(o.requeued, 'delivery')} queued again.`,
+  },
+});
+
 export const WEBHOOK_OPERATIONS = [
   createWebhook,
   listWebhooks,
@@ -236,4 +263,5 @@ export const WEBHOOK_OPERATIONS = [
   testWebhook,
   listWebhookDeliveries,
   redeliverWebhook,
+  replayWebhookFailures,
 ];

@@ -235,3 +235,15 @@ export async function requeueDelivery(db: Executor, id: string, at: string) {
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Puts an endpoint's failed deliveries of events since `since` back in the queue, due at `at`; how many. */
+export async function requeueFailedSince(db: Executor, endpointId: string, since: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', next_attempt_at: at, updated_at: at })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'failed')
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

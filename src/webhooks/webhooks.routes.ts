@@ -12,4 +12,5 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
   operationRoute(app, ops.testWebhook);
   operationRoute(app, ops.listWebhookDeliveries);
   operationRoute(app, ops.redeliverWebhook);
+  operationRoute(app, ops.replayWebhookFailures);
 };

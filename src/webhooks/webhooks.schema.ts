@@ -101,4 +101,10 @@ export const webhookDeliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 
 export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema) }).meta({ id: 'WebhookDeliveryList' });
+export const replayBody = z.object({
+  since: z.iso.datetime({ offset: true }).describe('Every failed delivery of an event since this instant (ISO 8601) is sent again.'),
+});
+export const replaySchema = z
+  .object({ requeued: count().describe('How many deliveries were queued again.') })
+  .meta({ id: 'WebhookReplay' });
 export const webhookDeletedSchema = z.object({ deleted: z.literal(true) });

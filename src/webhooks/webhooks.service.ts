@@ -199,6 +199,14 @@ export class WebhooksService {
     return delivery!;
   }
 
+  /** Sends again, now, every failed delivery to the endpoint of an event since `since`; how many. */
+  async replayFailed(access: WorkspaceAccess, id: string, since: string): Promise<{ requeued: number }> {
+    this.#allow(access, 'webhooks:write');
+    await this.#find(access, id);
+    const at = this.deps.clock.now().toISOString();
+    return { requeued: await repo.requeueFailedSince(this.deps.db, id, new Date(since).toISOString(), at) };
+  }
+
   async #withAttempts(rows: Awaited<ReturnType<typeof repo.listDeliveries>>): Promise<Delivery[]> {
     const attempts = await repo.listAttempts(
       this.deps.db,

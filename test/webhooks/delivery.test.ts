@@ -121,6 +121,48 @@ describe('delivery: retries on the service clock, the same webhook-id every time
     expect((await deliveryLog(t, tenant, endpoint.id))[0]!.state).toBe('succeeded');
   });
 
+  it('replays every failed delivery since a time', async () => {
+    const { hooks, tenant, endpoint, sendTest } = await withTestEvent();
+    const since = clock.now().toISOString();
+    hooks.always({ status: 500 });
+    await sendTest();
+    await sendTest();
+    await deliverAll(t);
+    for (let i = 0; i < MAX_ATTEMPTS + 1; i++) {
+      clock.advance(MAX_WAIT + 1);
+      await deliverAll(t);
+    }
+    expect((await deliveryLog(t, tenant, endpoint.id)).map((d) => d.state)).toEqual(['failed', 'failed']);
+    const sent = hooks.deliveries.length;
+    hooks.always(null);
+    await t.request({ method: 'PATCH', url: `/public/v1/webhooks/${endpoint.id}`, key: tenant.key, payload: { enabled: true } });
+    const later = await t.request({
+      method: 'POST',
+      url: `/public/v1/webhooks/${endpoint.id}/replay`,
+      key: tenant.key,
+      payload: { since: clock.now().toISOString() },
+    });
+    expect(later.json()).toEqual({ requeued: 0 });
+    const replayed = await t.request({
+      method: 'POST',
+      url: `/public/v1/webhooks/${endpoint.id}/replay`,
+      key: tenant.key,
+      payload: { since },
+    });
+    expect(replayed.statusCode, replayed.body).toBe(200);
+    expect(replayed.json()).toEqual({ requeued: 2 });
+    await deliverAll(t);
+    expect(hooks.deliveries.length).toBe(sent + 2);
+    expect((await deliveryLog(t, tenant, endpoint.id)).map((d) => d.state)).toEqual(['succeeded', 'succeeded']);
+    const bad = await t.request({
+      method: 'POST',
+      url: `/public/v1/webhooks/${endpoint.id}/replay`,
+      key: tenant.key,
+      payload: { since: 'yesterday' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('a success in between keeps the endpoint enabled: only sustained failure disables it', async () => {
     const { hooks, tenant, endpoint, sendTest } = await withTestEvent();
     hooks.always({ status: 500 });
