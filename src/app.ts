@@ -1,4 +1,5 @@
 import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
+import { defaultChannelPicture } from './channels/channels.service.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
@@ -32,6 +33,7 @@ import type { Services } from './services.ts';
 import { publicUrls } from './status/status.service.ts';
 import { statusRoutes } from './status/status.routes.ts';
 import { workspacesRoutes } from './workspaces/workspaces.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,13 +104,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
       await api.register(workspacesRoutes);
-      await api.register(channelsRoutes, { defaultPicture: `${config.baseUrl}/assets/channel.svg` });
+      await api.register(channelsRoutes, { defaultPicture: defaultChannelPicture(config.baseUrl) });
       await api.register(groupsRoutes);
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
       await api.register(notificationsRoutes);
       await api.register(mediaRoutes);
       await api.register(uploadLinksRoutes);
+      await api.register(webhooksRoutes);
       await api.register(signupRoutes, { baseUrl: config.baseUrl, web });
     },
     { prefix: '/public/v1' },

@@ -15,7 +15,7 @@ import { EmbeddedQueue } from './publishing/embedded-queue.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import { PROVIDER_IDENTIFIERS } from './providers/registry.ts';
-import { createServices, type Services } from './services.ts';
+import { createServices, type ServiceDeps, type Services } from './services.ts';
 import { RedisRequestCounter } from './http/rate-limit-store.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './accounts/mailer.ts';
 import type { UploadLinksOptions } from './media/upload-links.service.ts';
@@ -69,6 +69,7 @@ export async function openRuntime(
     mailLog?: Log;
     onQuery?: QueryObserver;
     uploadLinks?: UploadLinksOptions;
+    webhookDelivery?: ServiceDeps['webhookDelivery'];
   } = {},
 ): Promise<Runtime> {
   const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
@@ -143,6 +144,7 @@ export async function openRuntime(
     mailer,
     counter: redis ? new RedisRequestCounter(redis) : undefined,
     uploadLinks: options.uploadLinks,
+    webhookDelivery: options.webhookDelivery,
     signUpPolicy: config.signUp,
     oauthDevicePollSeconds: config.oauthDevicePollSeconds,
     onBackgroundError: (error) => {

@@ -66,6 +66,8 @@ export async function startServer(config: Config, options: { role?: Role } = {})
       sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
       exclusive: config.database.kind === 'sqlite' && !config.redis && role === 'all',
     });
+    // Webhook deliveries run where publishing runs; the outbox in the database is shared by every worker.
+    runtime.services.webhookDelivery.start({ intervalMs: 1000 }, runtime.services.webhookOutbox);
   }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -76,7 +78,7 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   const close = () => {
     closing ??= (async () => {
       // Stop taking requests and starting publishes; let those in flight finish; then close the database.
-      await Promise.all([app.close(), publisher.stop()]);
+      await Promise.all([app.close(), publisher.stop(), runtime.services.webhookDelivery.stop()]);
       await runtime.close();
     })();
     return closing;

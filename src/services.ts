@@ -27,6 +27,9 @@ import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
 import { UsersService } from './users/users.service.ts';
 import { WorkspacesService } from './workspaces/workspaces.service.ts';
+import { WebhookDelivery } from './webhooks/webhook-delivery.ts';
+import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
+import { WebhooksService } from './webhooks/webhooks.service.ts';
 
 export type ServiceDeps = {
   db: Db;
@@ -54,16 +57,21 @@ export type ServiceDeps = {
   uploadLinks?: UploadLinksOptions;
   /** The OAuth device flow's poll interval in seconds (RFC 8628's 5 by default). */
   oauthDevicePollSeconds?: number;
+  /** Webhook delivery test seams (see `WebhookDelivery`). */
+  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
 export function createServices(deps: ServiceDeps) {
-  const notifications = new NotificationsService(deps);
+  // Where every change that emits a webhook event writes it, in the change's own transaction.
+  const webhookOutbox = new WebhookOutbox(deps);
+  const notifications = new NotificationsService({ ...deps, webhookOutbox });
   // The one writer of posts and parts, for people's moves and the engine's alike.
-  const postTransitions = new PostTransitions({ ...deps, notifications });
-  const channels = new ChannelsService({ ...deps, notifications, postTransitions });
+  const postTransitions = new PostTransitions({ ...deps, notifications, webhookOutbox });
+  const channels = new ChannelsService({ ...deps, notifications, postTransitions, webhookOutbox });
   const media = new MediaService({
     ...deps,
+    webhookOutbox,
     store: deps.mediaStore,
     limits: deps.mediaLimits,
     // A file attached to a post not yet published stays in the library.
@@ -104,6 +112,10 @@ export function createServices(deps: ServiceDeps) {
       later: (task) => background.run(task),
     }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),
+    webhookOutbox,
+    webhooks: new WebhooksService({ ...deps, webhookOutbox }),
+    /** Started by the worker processes (see server.ts); tests drain it themselves. */
+    webhookDelivery: new WebhookDelivery({ ...deps, channels, media, notifications }),
   };
 }
 

@@ -8,6 +8,8 @@ export const REST_SCOPES = [
   'channels:write',
   'media:write',
   'analytics:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 export const MCP_SCOPES = ['mcp:read', 'mcp:write'] as const;
 

@@ -57,6 +57,11 @@ export function findChannel(db: Executor, workspaceId: string, id: string) {
 }
 
 /** A channel whether in use or deleted (what its posts were written for), with when it was deleted. */
+/** The workspace of a channel, in any state (the engine knows channels by id). */
+export function findChannelWorkspace(db: Executor, id: string) {
+  return db.selectFrom('channels').select('workspace_id').where('id', '=', id).executeTakeFirst();
+}
+
 export function findChannelAnyState(db: Executor, workspaceId: string, id: string) {
   return channelQuery(db, workspaceId, id).select('channels.deleted_at').executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { EventRecord, WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import type { Db } from '../db/database.ts';
 import { lockWorkspace } from '../db/sql.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError, PaymentRequiredError } from '../errors.ts';
@@ -99,6 +100,11 @@ function freezeChannel(channel: Channel): Channel {
 }
 
 /** A channel as the public API shows it (REST and MCP alike). */
+/** The picture of a channel that has none of its own. */
+export function defaultChannelPicture(baseUrl: string): string {
+  return `${baseUrl}/assets/channel.svg`;
+}
+
 export function presentChannel(channel: Channel, defaultPicture: string) {
   return {
     id: channel.id,
@@ -110,6 +116,11 @@ export function presentChannel(channel: Channel, defaultPicture: string) {
     profile: channel.profile ?? '',
     customer: channel.group,
   };
+}
+
+/** The webhook event of a channel's change of state; `reason` is why it cannot post, when it cannot. */
+function channelEvent(workspaceId: string, id: string, type: EventRecord['type'], reason: string | null = null): EventRecord {
+  return { workspaceId, type, subjectId: id, details: reason === null ? {} : { reason } };
 }
 
 /** A channel outside a channel-limited key is "not found", exactly like another workspace's. */
@@ -183,6 +194,8 @@ export class ChannelsService {
       notifications: NotificationsService;
       /** Where a deletion's scheduled posts are moved to draft and a purge's posts deleted. */
       postTransitions: PostTransitions;
+      /** Where channel events are written, in the transaction of the change. */
+      webhookOutbox: WebhookOutbox;
       /** Decrypted configurations kept at most (`MAX_OPENED`; tests lower it). */
       maxOpened?: number;
     },
@@ -237,7 +250,10 @@ export class ChannelsService {
       created_at: now,
       updated_at: now,
     };
-    await this.withinChannelQuota(workspaceId, (trx) => repo.insertChannel(trx, row));
+    await this.withinChannelQuota(workspaceId, async (trx) => {
+      await repo.insertChannel(trx, row);
+      await this.deps.webhookOutbox.record(trx, [channelEvent(workspaceId, id, 'channel.connected')]);
+    });
     return this.get(workspaceId, id);
   }
 
@@ -363,7 +379,7 @@ export class ChannelsService {
   /** The operator turns a channel off: its posts are not published until it is enabled (or reconnected). */
   async disableByOperator(workspaceId: string, id: string): Promise<Channel> {
     await this.get(workspaceId, id);
-    await repo.updateChannel(this.deps.db, workspaceId, id, {
+    await this.#changeState(workspaceId, id, {
       disabled: 1,
       disabled_reason: 'disabled_by_operator',
       updated_at: this.deps.clock.now().toISOString(),
@@ -371,10 +387,20 @@ export class ChannelsService {
     return this.get(workspaceId, id);
   }
 
+  /** Updates a channel and writes the event its new state means (connected, or disconnected and why), in one transaction. */
+  async #changeState(workspaceId: string, id: string, changes: Parameters<typeof repo.updateChannel>[3]): Promise<void> {
+    const reason = changes.disabled === 1 ? (changes.disabled_reason ?? null) : null;
+    await this.deps.webhookOutbox.recordWith(
+      this.deps.db,
+      (trx) => repo.updateChannel(trx, workspaceId, id, changes),
+      () => [channelEvent(workspaceId, id, reason === null ? 'channel.connected' : 'channel.disconnected', reason)],
+    );
+  }
+
   /** Lets a disabled channel post again, keeping its configuration. */
   async enable(workspaceId: string, id: string): Promise<Channel> {
     await this.get(workspaceId, id);
-    await repo.updateChannel(this.deps.db, workspaceId, id, {
+    await this.#changeState(workspaceId, id, {
       disabled: 0,
       disabled_reason: null,
       updated_at: this.deps.clock.now().toISOString(),
@@ -495,9 +521,12 @@ export class ChannelsService {
     };
     if (channel.deletedAt !== null) {
       // A deleted channel comes back as it was (name, client group, preferred settings, posts), counted against the plan again.
-      await this.withinChannelQuota(workspaceId, (trx) => repo.restoreChannel(trx, workspaceId, id, changes));
+      await this.withinChannelQuota(workspaceId, async (trx) => {
+        await repo.restoreChannel(trx, workspaceId, id, changes);
+        await this.deps.webhookOutbox.record(trx, [channelEvent(workspaceId, id, 'channel.connected')]);
+      });
     } else {
-      await repo.updateChannel(this.deps.db, workspaceId, id, { ...changes, disabled: 0, disabled_reason: null });
+      await this.#changeState(workspaceId, id, { ...changes, disabled: 0, disabled_reason: null });
     }
     return this.get(workspaceId, id);
   }
@@ -513,8 +542,16 @@ export class ChannelsService {
 
   /** Marks a channel as unable to post (e.g. `needs_reconnect`); true when this call changed it. */
   async disable(id: string, reason: DisabledReason): Promise<boolean> {
-    const result = await repo.disableChannel(this.deps.db, id, reason, this.deps.clock.now().toISOString());
-    return Number(result.numUpdatedRows) === 1;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const result = await repo.disableChannel(trx, id, reason, this.deps.clock.now().toISOString());
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      const channel = await repo.findChannelWorkspace(trx, id);
+      if (channel) {
+        const type = reason === 'needs_reconnect' ? 'channel.needs_reconnect' : 'channel.disconnected';
+        await this.deps.webhookOutbox.record(trx, [channelEvent(channel.workspace_id, id, type, reason)]);
+      }
+      return true;
+    });
   }
 
   /**
@@ -531,7 +568,7 @@ export class ChannelsService {
     }
     const config = validConfig(channel.provider, merged);
     checkConfigUrls(channel.provider, config, this.deps.outbound);
-    await repo.updateChannel(this.deps.db, workspaceId, id, {
+    await this.#changeState(workspaceId, id, {
       credentials: this.deps.secretBox.seal(JSON.stringify(config)),
       disabled: 0,
       disabled_reason: null,

@@ -6,6 +6,7 @@ import { register as account } from './commands/account.ts';
 import { register as channels } from './commands/channels.ts';
 import { register as media } from './commands/media.ts';
 import { register as posts } from './commands/posts.ts';
+import { register as webhooks } from './commands/webhooks.ts';
 import { EXIT } from './errors.ts';
 import { examples } from './program.ts';
 import { stdio, withStdio, type Stdio } from './stdio.ts';
@@ -56,6 +57,7 @@ Examples:
   channels(program);
   posts(program);
   media(program);
+  webhooks(program);
 
   examples(
     program

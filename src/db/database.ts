@@ -14,6 +14,12 @@ import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-lin
 import type { NotificationsTable } from '../notifications/notifications.table.ts';
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookEventsTable,
+} from '../webhooks/webhooks.table.ts';
 
 export interface Database {
   meta: MetaTable;
@@ -41,6 +47,10 @@ export interface Database {
   oauth_records: OAuthRecordsTable;
   oauth_apps: OAuthAppsTable;
   connect_states: ConnectStatesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Db = Kysely<Database>;

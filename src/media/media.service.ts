@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { z } from 'zod';
@@ -73,6 +74,8 @@ type Deps = {
   baseUrl: string;
   limits?: MediaLimits;
   attachments: MediaAttachments;
+  /** Where `media.uploaded` is written, with the file's row. */
+  webhookOutbox: WebhookOutbox;
 };
 
 /** Strips what a name must not carry (folders, control characters) and bounds its length. */
@@ -262,7 +265,11 @@ export class MediaService {
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await repo.insertMedia(db, row);
+        await this.deps.webhookOutbox.recordWith(
+          db,
+          (trx) => repo.insertMedia(trx, row),
+          () => [{ workspaceId, type: 'media.uploaded', subjectId: row.id }],
+        );
         return { media: this.#toMedia(row), created: true };
       } catch (error) {
         if (!isUniqueViolation(error)) {

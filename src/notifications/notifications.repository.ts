@@ -19,3 +19,7 @@ export function listNotifications(
     );
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
+
+export function findNotification(db: Executor, workspaceId: string, id: string) {
+  return db.selectFrom('notifications').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}

@@ -4,6 +4,7 @@ export const NOTIFICATION_KINDS = [
   'publish_confirmed',
   'channel_disconnected',
   'limit_warning',
+  'webhook_disabled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -12,6 +12,8 @@ export const SCOPE_WORDS: Record<string, string> = {
   'channels:write': 'Connect, change and remove channels',
   'media:write': 'Upload files to the media library',
   'analytics:read': 'Read analytics',
+  'webhooks:read': 'See your webhook endpoints and their delivery log',
+  'webhooks:write': 'Create, change and remove webhook endpoints that receive your events',
   'mcp:read': 'Read through the MCP server (posts, channels, analytics)',
   'mcp:write': 'Act through the MCP server: draft, schedule and publish posts, manage channels and media',
   offline_access: 'Stay connected when you are away (refresh tokens)',

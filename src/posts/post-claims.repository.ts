@@ -58,6 +58,8 @@ export type ClaimedPostRow = PostsTable & {
   /** The channel's columns and its group's name, as built by `jsonObject` (read with `readJsonObject`); null without a channel. */
   channel: unknown;
   part_count: number | string;
+  /** The workspace's enabled webhook endpoints: whether the publish's events are written (see `WebhookOutbox`). */
+  webhook_endpoints: number | string;
 };
 
 /** The channel as a claim reads it. */
@@ -72,7 +74,7 @@ function claimedPostChanges(param: (name: 'now') => string) {
   });
 }
 
-/** What a claim reads along with the post: its channel (one JSON object) and how many parts it has. */
+/** What a claim reads along with the post: its channel (one JSON object), how many parts it has, and whether its workspace has webhooks. */
 function claimedPostExtras(db: Kysely<Database>) {
   return (eb: ExpressionBuilder<Database, 'posts'>) => [
     eb
@@ -91,6 +93,12 @@ function claimedPostExtras(db: Kysely<Database>) {
       .select((pb) => pb.fn.countAll<number | string>().as('n'))
       .whereRef('post_parts.post_id', '=', 'posts.id')
       .as('part_count'),
+    eb
+      .selectFrom('webhook_endpoints')
+      .select((wb) => wb.fn.countAll<number | string>().as('n'))
+      .whereRef('webhook_endpoints.workspace_id', '=', 'posts.workspace_id')
+      .where('webhook_endpoints.enabled', '=', 1)
+      .as('webhook_endpoints'),
   ];
 }
 

@@ -6,6 +6,7 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '../erro
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { EventRecord, WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import * as engine from './post-claims.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -27,6 +28,12 @@ export type Claim = {
   /** The claim's token (the part's `claimed_at`). */
   claimedAt: string;
   attempts: number;
+  /**
+   * Whether the post's workspace had an enabled webhook endpoint when it was claimed: read by the
+   * claim itself, so a publish in a workspace without webhooks writes no event and reads nothing
+   * more. An endpoint created while the publish is in flight receives the post's later events.
+   */
+  webhooks: boolean;
 };
 
 /** The channel of a claimed post, as stored (its credentials still sealed). */
@@ -44,7 +51,7 @@ function claimable(claimed: engine.ClaimedPostRow, part: PartRow): boolean {
 
 /** A claimed post and part as the worker holds them, under the claim made at `stamp`. */
 function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string): DueClaim {
-  const { channel: channelColumns, part_count: partCount, ...row } = claimed;
+  const { channel: channelColumns, part_count: partCount, webhook_endpoints: endpoints, ...row } = claimed;
   // As claimed: PUBLISHING for the post itself, still PUBLISHED for a comment.
   const post: PostRow = row;
   const columns = readJsonObject<engine.ClaimedChannelColumns>(channelColumns);
@@ -57,6 +64,7 @@ function dueClaim(claimed: engine.ClaimedPostRow, part: PartRow, stamp: string):
     version: Number(post.version),
     claimedAt: stamp,
     attempts: Number(part.attempts),
+    webhooks: Number(endpoints) > 0,
   };
   return { claim, post, part, channel, partCount: Number(partCount) };
 }
@@ -101,6 +109,21 @@ export type Release = { id: string; url?: string | undefined; meta?: Record<stri
 type RecordRequest = { claim: Claim; release: Release; following: { delayMinutes: number } | undefined; now: Date };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The event of a post's change. */
+function postEvent(post: Pick<PostRow, 'id' | 'workspace_id'>, type: EventRecord['type'], details?: Record<string, unknown>): EventRecord {
+  return { workspaceId: post.workspace_id, type, subjectId: post.id, ...(details && { details }) };
+}
+
+/** The event of a part the platform published: the post itself, or a comment under it. */
+function publishedEvent(claim: Claim, release: Release): EventRecord {
+  return {
+    workspaceId: claim.workspaceId,
+    type: claim.idx === 0 ? 'post.published' : 'post.comment.published',
+    subjectId: claim.postId,
+    details: { part: claim.idx, releaseId: release.id, releaseUrl: release.url ?? null },
+  };
+}
 
 /** The outcome of recording a platform's success. */
 export type Published =
@@ -168,7 +191,7 @@ export class PostTransitions {
   /** Whether a batch is claimed and recorded by one statement (see `engine.statementsAreRoundTrips`). */
   readonly #roundTrips: boolean;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService }) {
+  constructor(private readonly deps: { db: Db; clock: Clock; notifications: NotificationsService; webhookOutbox: WebhookOutbox }) {
     this.#roundTrips = engine.statementsAreRoundTrips(deps.db);
     const batches = { maxBatch: MAX_BATCH, parallel: this.#roundTrips ? PARALLEL_BATCHES_REMOTE : 1 };
     this.#claims = new GroupCommit(
@@ -248,12 +271,15 @@ export class PostTransitions {
       })),
     );
     await repo.replaceMediaLinks(trx, id, mediaIds);
+    const type = previous ? 'post.updated' : post.state === 'QUEUE' ? 'post.scheduled' : 'post.created';
+    await this.deps.webhookOutbox.record(trx, [postEvent({ id, workspace_id: post.workspace_id }, type)]);
     return id;
   }
 
   /** Removes a post from its group (an edit of the group that no longer lists its channel), inside the edit's transaction. */
   async removeFromGroup(trx: Executor, post: PostRow, stamp: string): Promise<void> {
     await this.#edit(trx, post, { deleted_at: stamp, next_run_at: null, updated_at: stamp });
+    await this.deps.webhookOutbox.record(trx, [postEvent(post, 'post.deleted')]);
   }
 
   /** Applies an edit to an existing post (at `version`, when given), inside the edit's transaction; refused unless the post is editable. */
@@ -281,7 +307,7 @@ export class PostTransitions {
 
   /** DRAFT → QUEUE, due at `publishAt`. */
   async schedule(post: PostRow): Promise<void> {
-    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at })))
+    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at }, 'post.scheduled')))
       throw refusal(await this.currentState(post), post.id, 'scheduled');
   }
 
@@ -292,14 +318,20 @@ export class PostTransitions {
 
   /** QUEUE → DRAFT; false when the post was no longer in QUEUE. */
   #toDraft(post: PostRow): Promise<boolean> {
-    return this.#move(post, ['QUEUE'], { state: 'DRAFT', next_run_at: null });
+    return this.#move(post, ['QUEUE'], { state: 'DRAFT', next_run_at: null }, 'post.updated');
   }
 
   /** A person's move of a live post from one of the states `from`, counted in `version`; false when it was in none of them. */
-  async #move(post: PostRow, from: readonly PostState[], changes: Partial<PostRow>): Promise<boolean> {
+  async #move(post: PostRow, from: readonly PostState[], changes: Partial<PostRow>, event: EventRecord['type']): Promise<boolean> {
     const stamp = this.deps.clock.now().toISOString();
-    const updated = await repo.updatePostIf(this.deps.db, post.id, { states: from }, { ...changes, updated_at: stamp }, { bump: true });
-    return Number(updated.numUpdatedRows) === 1;
+    return this.deps.webhookOutbox.recordWith(
+      this.deps.db,
+      async (trx) =>
+        Number(
+          (await repo.updatePostIf(trx, post.id, { states: from }, { ...changes, updated_at: stamp }, { bump: true })).numUpdatedRows,
+        ) === 1,
+      (moved) => (moved ? [postEvent(post, event)] : []),
+    );
   }
 
   /**
@@ -313,7 +345,10 @@ export class PostTransitions {
     const changes = { release_id: releaseId, ...(releaseUrl !== undefined && { release_url: releaseUrl }), updated_at: stamp };
     await this.deps.db.transaction().execute(async (trx) => {
       const updated = await repo.updatePostIf(trx, post.id, { notStates: ['PUBLISHING'] }, changes, { bump: true });
-      if (Number(updated.numUpdatedRows) === 1 && !(await repo.hasSendingPart(trx, post.id))) return;
+      if (Number(updated.numUpdatedRows) === 1 && !(await repo.hasSendingPart(trx, post.id))) {
+        await this.deps.webhookOutbox.record(trx, [postEvent(post, 'post.updated')]);
+        return;
+      }
       const now = await repo.findPostForEngine(trx, post.id);
       if (!now || now.deleted_at !== null) throw new NotFoundError(`No post ${post.id} in this workspace.`);
       throw refusal('PUBLISHING', post.id, 'given a release id');
@@ -324,6 +359,7 @@ export class PostTransitions {
   async remove(posts: PostRow[]): Promise<void> {
     const stamp = this.deps.clock.now().toISOString();
     await this.deps.db.transaction().execute(async (trx) => {
+      const removed: EventRecord[] = [];
       for (const post of posts) {
         const updated = await repo.updatePostIf(
           trx,
@@ -332,10 +368,14 @@ export class PostTransitions {
           { deleted_at: stamp, next_run_at: null, updated_at: stamp },
           { bump: true },
         );
-        if (Number(updated.numUpdatedRows) === 1) continue;
+        if (Number(updated.numUpdatedRows) === 1) {
+          removed.push(postEvent(post, 'post.deleted'));
+          continue;
+        }
         const now = await repo.findPostForEngine(trx, post.id);
         if (now && now.deleted_at === null) throw refusal(now.state, post.id, 'deleted');
       }
+      await this.deps.webhookOutbox.record(trx, removed);
     });
   }
 
@@ -499,6 +539,7 @@ export class PostTransitions {
           Object.assign(changes, { state: 'PUBLISHED', release_id: release.id, release_url: release.url ?? null, published_at: stamp });
         if (claim.idx === 0 || confirmedLate) Object.assign(changes, { error: null, error_kind: null });
         await repo.updatePostIf(trx, claim.postId, { version: claim.version, includeDeleted: true }, changes);
+        if (claim.webhooks) await this.deps.webhookOutbox.record(trx, [publishedEvent(claim, release)]);
         return { recorded: true, nextRunAt, confirmedLate };
       }));
     if (outcome.recorded && outcome.confirmedLate) {
@@ -552,6 +593,7 @@ export class PostTransitions {
     // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
     const post = await engine.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
+    if (request.claim.webhooks) await this.deps.webhookOutbox.record(trx, [publishedEvent(request.claim, request.release)]);
     return { recorded: true, nextRunAt, confirmedLate: false };
   }
 
@@ -565,7 +607,19 @@ export class PostTransitions {
     if (new Set(requests.map(({ claim }) => claim.postId)).size < requests.length)
       return Promise.all(requests.map((request) => this.#recordAlone(request)));
     const records = requests.map(publishedRecord);
-    const recorded = new Set(await engine.recordAllPublished(db, records));
+    // One statement, unless a workspace of the batch has webhooks: then its events are written in the same transaction.
+    const recorded = !requests.some(({ claim }) => claim.webhooks)
+      ? new Set(await engine.recordAllPublished(db, records))
+      : await db.transaction().execute(async (trx) => {
+          const ids = new Set(await engine.recordAllPublished(trx, records));
+          await this.deps.webhookOutbox.record(
+            trx,
+            requests
+              .filter(({ claim }) => claim.webhooks && ids.has(claim.postId))
+              .map(({ claim, release }) => publishedEvent(claim, release)),
+          );
+          return ids;
+        });
     return records.map((record) =>
       recorded.has(record.post_id) ? { recorded: true, nextRunAt: record.next_run_at, confirmedLate: false } : null,
     );
@@ -594,6 +648,15 @@ export class PostTransitions {
         { version: claim.version },
         { ...(claim.idx === 0 && { state: 'QUEUE' as const }), next_run_at: runAt, updated_at: stamp },
       );
+      if (claim.webhooks)
+        await this.deps.webhookOutbox.record(trx, [
+          {
+            workspaceId: claim.workspaceId,
+            type: 'post.failed',
+            subjectId: claim.postId,
+            details: { part: claim.idx, reason: message, attempt: claim.attempts, willRetry: true, retryAt: runAt },
+          },
+        ]);
       return true;
     });
   }
@@ -627,6 +690,15 @@ export class PostTransitions {
         { version: claim.version, includeDeleted: true },
         { ...changes, error_kind: kind, next_run_at: null, updated_at: stamp },
       );
+      if (claim.webhooks)
+        await this.deps.webhookOutbox.record(trx, [
+          {
+            workspaceId: claim.workspaceId,
+            type: 'post.failed',
+            subjectId: claim.postId,
+            details: { part: idx, reason, errorKind: kind, attempt: claim.attempts, willRetry: false, retryAt: null },
+          },
+        ]);
       return true;
     });
     if (!settled) return false;
@@ -668,6 +740,8 @@ export class PostTransitions {
         version: Number(post.version),
         claimedAt: part.claimed_at,
         attempts: Number(part.attempts),
+        // Not read by this look-up: the outbox looks.
+        webhooks: true,
       });
     }
     const last = rows.at(-1);

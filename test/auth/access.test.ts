@@ -40,6 +40,8 @@ describe('effective access', () => {
       'posts:draft',
       'posts:publish',
       'posts:read',
+      'webhooks:read',
+      'webhooks:write',
     ]);
   });
 

@@ -176,6 +176,7 @@ describe('reconnecting a channel changes only what is given', () => {
       platformApps: t.services.channels.platformApps,
       notifications: t.services.notifications,
       postTransitions: t.services.postTransitions,
+      webhookOutbox: t.services.webhookOutbox,
       maxOpened: 2,
     });
     const [a, b, c] = await Promise.all(

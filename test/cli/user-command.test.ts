@@ -134,7 +134,7 @@ describe('the herald command for users', () => {
       expect(whoami).toMatch(/instance: +Herald at http:\/\/127\.0\.0\.1/);
       expect(whoami).toMatch(/workspace: .+ role owner/);
       expect(whoami).toMatch(
-        /scopes: +analytics:read, channels:read, channels:write, media:write, posts:draft, posts:publish, posts:read\n/,
+        /scopes: +analytics:read, channels:read, channels:write, media:write, posts:draft, posts:publish, posts:read, webhooks:read, webhooks:write\n/,
       );
       expect(JSON.parse(whoamiJson!)).toMatchObject({
         url,

@@ -4,11 +4,12 @@ import { register as account } from '../../src/client/commands/account.ts';
 import { register as channels } from '../../src/client/commands/channels.ts';
 import { register as media } from '../../src/client/commands/media.ts';
 import { register as posts } from '../../src/client/commands/posts.ts';
+import { register as webhooks } from '../../src/client/commands/webhooks.ts';
 
 describe("the user command's help", () => {
   it('shows examples for every command and group', () => {
     const program = new Command('herald');
-    for (const register of [account, channels, posts, media]) register(program);
+    for (const register of [account, channels, posts, media, webhooks]) register(program);
     const missing: string[] = [];
     const visit = (command: Command, path: string[]) => {
       let help = '';
@@ -32,6 +33,7 @@ describe("the user command's help", () => {
       'upload-link',
       'media',
       'notifications',
+      'webhooks',
     ]);
     expect(missing).toEqual([]);
   });

@@ -65,6 +65,8 @@ export async function createTestApp(
     uploadLinks?: UploadLinksOptions;
     /** A database the test prepared (e.g. at an older migration); dropped with the app. */
     database?: FreshDatabase;
+    /** Webhook delivery test seams (a shorter attempt timeout). */
+    webhookDelivery?: NonNullable<Parameters<typeof openRuntime>[1]>['webhookDelivery'];
   } = {},
 ): Promise<TestApp> {
   const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : (options.database ?? (await freshDatabase()));
@@ -89,6 +91,7 @@ export async function createTestApp(
       ...(options.outbound && { outbound: options.outbound }),
       ...(options.onQuery && { onQuery: options.onQuery }),
       ...(options.uploadLinks && { uploadLinks: options.uploadLinks }),
+      ...(options.webhookDelivery && { webhookDelivery: options.webhookDelivery }),
     });
   } catch (error) {
     await fresh.drop();
@@ -119,6 +122,7 @@ export async function createTestApp(
     try {
       await app.close();
       await publisher.stop();
+      await runtime.services.webhookDelivery.stop();
       await runtime.close();
     } finally {
       await fresh.drop();

@@ -672,6 +672,7 @@ describe('MediaService: files attached to unpublished posts', () => {
       store: t.runtime.mediaStore,
       outbound: t.runtime.outbound,
       baseUrl: t.config.baseUrl,
+      webhookOutbox: t.services.webhookOutbox,
       attachments: { unpublishedPostsUsing: async (_workspaceId, mediaId, limit) => (attached[mediaId] ?? []).slice(0, limit) },
     });
   }

@@ -244,7 +244,13 @@ describe.skipIf(!lanes)("posts due together (engine, the scale-out queue's lanes
 
 describe('records asked for together (transitions)', () => {
   // The engine's transitions driven directly, so that the records are asked for in one turn.
-  const transitions = () => new PostTransitions({ db: u.runtime.db, clock: uClock, notifications: u.services.notifications });
+  const transitions = () =>
+    new PostTransitions({
+      db: u.runtime.db,
+      clock: uClock,
+      notifications: u.services.notifications,
+      webhookOutbox: u.services.webhookOutbox,
+    });
   const release = (n: number) => ({ id: `remote-batch-${n}`, url: `https://receiver.example/batch/${n}` });
 
   async function claimAll(tr: PostTransitions, ids: string[]): Promise<Claim[]> {
@@ -432,7 +438,8 @@ describe('records asked for together (transitions)', () => {
           .filter((s) => RECORD_ALL.test(s.sql))
           .map((s) => ids.every((id) => mentions(s, id))),
       ).toEqual([true]);
-      expect(all.map((tx) => tx.end)).toEqual(['commit']);
+      // The careful path's, then the notification's (written with its webhook event in one transaction).
+      expect(all.map((tx) => tx.end)).toEqual(['commit', 'commit']);
     } else {
       // The batch and the deleted thread's own try are rolled back: nothing of them is kept.
       expect(all.map((tx) => tx.end).filter((end) => end === 'rollback')).toHaveLength(2);

@@ -20,7 +20,8 @@ beforeAll(async () => {
   t = await createTestApp({ clock, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' }, onQuery: (query) => recording?.push(query) });
 });
 
-const transitions = () => new PostTransitions({ db: t.runtime.db, clock, notifications: t.services.notifications });
+const transitions = () =>
+  new PostTransitions({ db: t.runtime.db, clock, notifications: t.services.notifications, webhookOutbox: t.services.webhookOutbox });
 const LEASE = 60_000;
 const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction)\b/i;
 

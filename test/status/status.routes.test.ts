@@ -43,7 +43,17 @@ describe('GET /public/v1/status', () => {
       },
       mcp: { endpoint: 'http://herald.test/mcp-oauth', transport: 'streamable-http' },
       scopes: {
-        rest: ['posts:read', 'posts:draft', 'posts:publish', 'channels:read', 'channels:write', 'media:write', 'analytics:read'],
+        rest: [
+          'posts:read',
+          'posts:draft',
+          'posts:publish',
+          'channels:read',
+          'channels:write',
+          'media:write',
+          'analytics:read',
+          'webhooks:read',
+          'webhooks:write',
+        ],
         mcp: ['mcp:read', 'mcp:write'],
       },
       rateLimits: { headers: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] },

@@ -1,0 +1,249 @@
+import type { Executor } from '../db/database.ts';
+import type {
+  DeliveryState,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookEventsTable,
+} from './webhooks.table.ts';
+
+export async function workspacesWithEnabledEndpoints(db: Executor, workspaceIds: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select('workspace_id')
+    .distinct()
+    .where('workspace_id', 'in', workspaceIds)
+    .where('enabled', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => row.workspace_id));
+}
+
+export function insertEvents(db: Executor, rows: WebhookEventsTable[]) {
+  return db.insertInto('webhook_events').values(rows).execute();
+}
+
+export function insertEndpoint(db: Executor, row: WebhookEndpointsTable) {
+  return db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export function findEndpoint(db: Executor, workspaceId: string, id: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+export function findEndpointById(db: Executor, id: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listEndpoints(db: Executor, workspaceId: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function listEnabledEndpoints(db: Executor, workspaceId: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('enabled', '=', 1).execute();
+}
+
+export function updateEndpoint(db: Executor, workspaceId: string, id: string, changes: Partial<WebhookEndpointsTable>) {
+  return db.updateTable('webhook_endpoints').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+export function deleteEndpoint(db: Executor, workspaceId: string, id: string) {
+  return db.deleteFrom('webhook_endpoints').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks an endpoint failing from `at` on, unless it already is. */
+export function markFailing(db: Executor, id: string, at: string) {
+  return db.updateTable('webhook_endpoints').set({ failing_since: at }).where('id', '=', id).where('failing_since', 'is', null).execute();
+}
+
+export function markHealthy(db: Executor, id: string) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** Disables an endpoint that has failed since `failingBy` at the latest; false when it was enabled no longer, or succeeded since. */
+export async function disableFailing(db: Executor, id: string, failingBy: string, stamp: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: 0, disabled_reason: 'failing', updated_at: stamp })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .where('failing_since', '<=', failingBy)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function listUndispatchedEvents(db: Executor, limit: number) {
+  return db.selectFrom('webhook_events').selectAll().where('dispatched', '=', 0).orderBy('position').limit(limit).execute();
+}
+
+export function findEvent(db: Executor, id: string) {
+  return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sets the event's body and marks it dispatched, unless another worker did; true when this call did. */
+export async function markDispatched(db: Executor, id: string, body: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_events')
+    .set({ dispatched: 1, body })
+    .where('id', '=', id)
+    .where('dispatched', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]) {
+  return db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+/**
+ * Deliveries to attempt now, earliest first: pending ones due by `now`, and ones left sending
+ * past their lease (a worker that died). One waits while an earlier event about the same object
+ * is still pending or sending to the same endpoint, so an endpoint receives those in order.
+ */
+export function listDueDeliveries(db: Executor, now: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .select(['d.id', 'd.state', 'd.claimed_at'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
+        eb.and([eb('d.state', '=', 'sending'), eb('d.lease_until', '<', now)]),
+      ]),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as e')
+            .select('e.id')
+            .whereRef('e.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('e.subject_id', '=', 'd.subject_id')
+            .where('e.state', 'in', ['pending', 'sending'])
+            .whereRef('e.position', '<', 'd.position'),
+        ),
+      ),
+    )
+    .orderBy('d.next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Claims a delivery found in `state` (with `claimedAt`): sending from `stamp` until `leaseUntil`; true when this call claimed it. */
+export async function claimDelivery(
+  db: Executor,
+  id: string,
+  from: { state: DeliveryState; claimedAt: string | null },
+  claim: { stamp: string; leaseUntil: string },
+): Promise<boolean> {
+  let query = db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'sending', claimed_at: claim.stamp, lease_until: claim.leaseUntil, updated_at: claim.stamp })
+    .where('id', '=', id)
+    .where('state', '=', from.state);
+  query = from.claimedAt === null ? query.where('claimed_at', 'is', null) : query.where('claimed_at', '=', from.claimedAt);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The claimed delivery with its event and endpoint. */
+export function findClaimedDelivery(db: Executor, id: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.endpoint_id',
+      'd.workspace_id',
+      'd.attempts',
+      'd.first_attempt_at',
+      'd.claimed_at',
+      'v.body',
+      'v.type',
+      'p.url',
+      'p.enabled',
+      'p.secret',
+      'p.previous_secret',
+      'p.previous_secret_until',
+    ])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Settles a delivery still held under `claimedAt`; false when the claim was lost. */
+export async function settleDelivery(db: Executor, id: string, claimedAt: string, changes: Partial<WebhookDeliveriesTable>) {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ ...changes, claimed_at: null, lease_until: null })
+    .where('id', '=', id)
+    .where('state', '=', 'sending')
+    .where('claimed_at', '=', claimedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function insertAttempt(db: Executor, row: WebhookAttemptsTable) {
+  return db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/** An endpoint's deliveries, newest first, with their event's type. */
+export function listDeliveries(db: Executor, endpointId: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .selectAll('d')
+    .select(['v.type'])
+    .where('d.endpoint_id', '=', endpointId)
+    .orderBy('d.position', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function findDelivery(db: Executor, endpointId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .selectAll('d')
+    .select(['v.type'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function listAttempts(db: Executor, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('attempt').execute();
+}
+
+/** Puts a settled delivery back in the queue, due at `at`; false while it is pending or sending. */
+export async function requeueDelivery(db: Executor, id: string, at: string) {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', next_attempt_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('state', 'in', ['succeeded', 'failed'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Puts an endpoint's failed deliveries of events since `since` back in the queue, due at `at`; how many. */
+export async function requeueFailedSince(db: Executor, endpointId: string, since: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', next_attempt_at: at, updated_at: at })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'failed')
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
