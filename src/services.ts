@@ -74,7 +74,8 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UsersService(deps);
   const workspaces = new WorkspacesService(deps);
-  const oauth = new OAuthService(deps);
+  const quota = new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock);
+  const oauth = new OAuthService({ ...deps, quota });
   const apiKeys = new ApiKeysService({ ...deps, oauthTokens: oauth });
   const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
   const sessions = new SessionsService(deps);
@@ -100,7 +101,7 @@ export function createServices(deps: ServiceDeps) {
     members: new MembersService({
       ...deps,
       workspaces,
-      quota: new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock),
+      quota,
       later: (task) => background.run(task),
     }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),

@@ -95,4 +95,14 @@ export class ClockedQuota {
     const { current } = await this.counter.hit(`${key}|${window}`, windowMs);
     return current > max ? (window + 1) * windowMs - now : null;
   }
+
+  /**
+   * Counts one use against `key` in a window that starts at the key's first use and runs on the
+   * store's own time (as the routes' quotas do); returns the milliseconds left in that window when
+   * this use is over `max`, else null.
+   */
+  async takeFromFirstUse(key: string, max: number, windowMs: number): Promise<number | null> {
+    const { current, ttl } = await this.counter.hit(key, windowMs);
+    return current > max ? ttl : null;
+  }
 }
