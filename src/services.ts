@@ -59,7 +59,8 @@ export type ServiceDeps = {
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */
 export function createServices(deps: ServiceDeps) {
   const notifications = new NotificationsService(deps);
-  // The one writer of posts and parts, for people's moves and the engine's alike.
+  // The one caller of the statements that write posts and parts, for people's moves and the engine's alike
+  // (beside them, only the foreign keys' cascade when a purged channel's row is deleted).
   const postTransitions = new PostTransitions({ ...deps, notifications });
   const channels = new ChannelsService({ ...deps, notifications, postTransitions });
   const media = new MediaService({
