@@ -102,7 +102,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
       await api.register(workspacesRoutes);
-      await api.register(channelsRoutes, { defaultPicture: `${config.baseUrl}/assets/channel.svg` });
+      await api.register(channelsRoutes);
       await api.register(groupsRoutes);
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
