@@ -79,8 +79,10 @@ export class RedisRequestCounter implements RequestCounter {
 }
 
 /**
- * Quotas that a service counts (not a route): fixed windows aligned on the service's clock, the
- * window's start being part of the key, so an injected clock moves them whichever store counts.
+ * Quotas that a service counts (not a route), in the process's counters or the shared store
+ * alike. `take`: fixed windows aligned on the service's clock, the window's start being part of
+ * the key, so an injected clock moves them whichever store counts. `takeFromFirstUse`: a window
+ * from a key's first use, as the routes' quotas count.
  */
 export class ClockedQuota {
   constructor(
