@@ -226,23 +226,6 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     return { userId: account.session.userId, workspaceId: account.current.workspace.id, role: account.current.role };
   }
 
-  /** Shows the keys page after `change`: with what it returns, or with why it was refused. */
-  async function keysPageAfter(request: FastifyRequest, reply: FastifyReply, change: () => Promise<Parameters<typeof renderKeys>[2]>) {
-    try {
-      return renderKeys(request, reply, await change());
-    } catch (error) {
-      const { status, message } = failure(error, reply);
-      return renderKeys(request, reply, { status, error: message });
-    }
-  }
-
-  /** The key named in the path, as its owner acts on it (no workspace: no such key). */
-  function ownKey(request: FastifyRequest) {
-    const owner = keyOwner(request);
-    if (!owner) throw new AppError(404, 'not_found', 'No such key.');
-    return { owner, id: idParam.parse(request.params).id };
-  }
-
   app.get('/account/keys', signedIn, async (request, reply) => renderKeys(request, reply));
 
   app.post('/account/keys', signedIn, async (request, reply) => {
@@ -251,33 +234,43 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     const form = readForm(keyForm, request.body);
     const kind = form.kind === 'mcp' ? 'mcp' : 'rest';
     const allOfKind = new Set<string>(scopesFor(kind, 'owner'));
-    return keysPageAfter(request, reply, async () => {
+    try {
       const created = await developerKeys.create(owner, {
         kind,
         name: form.name,
         scopes: form.scopes.filter((s) => allOfKind.has(s)),
         channelIds: form.channels,
       });
-      return { created: { ...created, rotated: false } };
-    });
+      return renderKeys(request, reply, { created: { ...created, rotated: false } });
+    } catch (error) {
+      const { status, message } = failure(error, reply);
+      return renderKeys(request, reply, { status, error: message });
+    }
   });
 
-  const byId = { ...signedIn, schema: { hide: true, params: idParam } };
+  app.post('/account/keys/:id/rotate', { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
+    const owner = keyOwner(request);
+    try {
+      if (!owner) throw new AppError(404, 'not_found', 'No such key.');
+      const rotated = await developerKeys.rotate(owner, idParam.parse(request.params).id);
+      return renderKeys(request, reply, { created: { ...rotated, rotated: true } });
+    } catch (error) {
+      const { status, message } = failure(error, reply);
+      return renderKeys(request, reply, { status, error: message });
+    }
+  });
 
-  app.post('/account/keys/:id/rotate', byId, async (request, reply) =>
-    keysPageAfter(request, reply, async () => {
-      const { owner, id } = ownKey(request);
-      return { created: { ...(await developerKeys.rotate(owner, id)), rotated: true } };
-    }),
-  );
-
-  app.post('/account/keys/:id/revoke', byId, async (request, reply) =>
-    keysPageAfter(request, reply, async () => {
-      const { owner, id } = ownKey(request);
-      const key = await developerKeys.revoke(owner, id);
-      return { notice: `Key “${key.name}” is revoked; it no longer works.` };
-    }),
-  );
+  app.post('/account/keys/:id/revoke', { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
+    const owner = keyOwner(request);
+    try {
+      if (!owner) throw new AppError(404, 'not_found', 'No such key.');
+      const key = await developerKeys.revoke(owner, idParam.parse(request.params).id);
+      return renderKeys(request, reply, { notice: `Key “${key.name}” is revoked; it no longer works.` });
+    } catch (error) {
+      const { status, message } = failure(error, reply);
+      return renderKeys(request, reply, { status, error: message });
+    }
+  });
 
   // --- Invitations to the signed-in user ---
   /** Answers an invitation sent to the signed-in address, then shows the keys page with what happened. */
@@ -285,11 +278,15 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
     answer: 'accept' | 'decline',
     action: (session: Session, invitationId: string, request: FastifyRequest) => Promise<string>,
   ) {
-    app.post(`/account/invitations/:id/${answer}`, byId, async (request, reply) =>
-      keysPageAfter(request, reply, async () => ({
-        notice: await action(request.account!.session, idParam.parse(request.params).id, request),
-      })),
-    );
+    app.post(`/account/invitations/:id/${answer}`, { ...signedIn, schema: { hide: true, params: idParam } }, async (request, reply) => {
+      try {
+        const notice = await action(request.account!.session, idParam.parse(request.params).id, request);
+        return renderKeys(request, reply, { notice });
+      } catch (error) {
+        const { status, message } = failure(error, reply);
+        return renderKeys(request, reply, { status, error: message });
+      }
+    });
   }
 
   answerAction('accept', async (session, id, request) => {
@@ -378,20 +375,28 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       ? `Invitation sent to ${email}. ${joins}`
       : `Invitation saved for ${email}, but no mail server is configured (SMTP_URL): the mail went only to the server's log. Ask them to sign in here with that address. ${joins}`;
   });
-  /** An action on the member or invitation whose id is in the path. */
-  const actionById = (url: string, action: (actor: Actor, id: string, request: FastifyRequest) => Promise<string>) =>
-    membersAction(url, async (actor, request) => action(actor, idParam.parse(request.params).id, request), idParam);
-
-  actionById('/account/members/:id/role', async (actor, id, request) => {
-    await members.setRole(actor, id, readForm(roleForm, request.body).role);
-    return 'Role changed.';
-  });
-  actionById('/account/members/:id/remove', async (actor, id) => {
-    await members.remove(actor, id);
-    return 'Member removed.';
-  });
-  actionById('/account/invitations/:id/cancel', async (actor, id) => {
-    await members.cancelInvitation(actor, id);
-    return 'Invitation cancelled.';
-  });
+  membersAction(
+    '/account/members/:id/role',
+    async (actor, request) => {
+      await members.setRole(actor, idParam.parse(request.params).id, readForm(roleForm, request.body).role);
+      return 'Role changed.';
+    },
+    idParam,
+  );
+  membersAction(
+    '/account/members/:id/remove',
+    async (actor, request) => {
+      await members.remove(actor, idParam.parse(request.params).id);
+      return 'Member removed.';
+    },
+    idParam,
+  );
+  membersAction(
+    '/account/invitations/:id/cancel',
+    async (actor, request) => {
+      await members.cancelInvitation(actor, idParam.parse(request.params).id);
+      return 'Invitation cancelled.';
+    },
+    idParam,
+  );
 }
