@@ -1,5 +1,4 @@
 import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
-import { defaultChannelPicture } from './channels/channels.service.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
@@ -104,7 +103,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     async (api) => {
       await api.register(statusRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
       await api.register(workspacesRoutes);
-      await api.register(channelsRoutes, { defaultPicture: defaultChannelPicture(config.baseUrl) });
+      await api.register(channelsRoutes);
       await api.register(groupsRoutes);
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);

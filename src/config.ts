@@ -26,6 +26,11 @@ const providerConcurrencyMap = jsonVariable(
     z.number().int().min(1).max(1000),
   ),
 );
+/** An http(s) address, kept without its trailing slashes. */
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((url) => url.replace(/\/+$/, ''))
+  .optional();
 const routeQuotaMap = jsonVariable(z.record(routeKey, z.number().int().positive()));
 const deprecationMap = jsonVariable(z.record(routeKey, z.object({ sunset: instant, since: instant.optional() })));
 
@@ -41,10 +46,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  BASE_URL: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
+  BASE_URL: httpUrl,
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must be a postgres:// URL or sqlite:<file>')
@@ -104,22 +106,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510')
     .default('202510'),
-  LINKEDIN_API_BASE: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
+  LINKEDIN_API_BASE: httpUrl,
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
-  X_API_BASE: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
+  X_API_BASE: httpUrl,
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
-  THREADS_API_BASE: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
+  THREADS_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()

@@ -20,39 +20,28 @@ export class AppError extends Error {
 
 type Options = ConstructorParameters<typeof AppError>[3];
 
-export class BadRequestError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(400, options?.code ?? 'bad_request', message, options);
-  }
+/** An AppError class for one status, carrying `code` unless the thrower names another. */
+function statusError(statusCode: number, code: string) {
+  return class extends AppError {
+    constructor(message: string, options?: Options & { code?: string }) {
+      super(statusCode, options?.code ?? code, message, options);
+    }
+  };
 }
 
-export class UnauthorizedError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(401, options?.code ?? 'unauthorized', message, options);
-  }
-}
+export class BadRequestError extends statusError(400, 'bad_request') {}
 
-export class PaymentRequiredError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(402, options?.code ?? 'plan_limit', message, options);
-  }
-}
+export class UnauthorizedError extends statusError(401, 'unauthorized') {}
 
-export class ForbiddenError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(403, options?.code ?? 'forbidden', message, options);
-  }
-}
+export class PaymentRequiredError extends statusError(402, 'plan_limit') {}
+
+export class ForbiddenError extends statusError(403, 'forbidden') {}
 
 /** Also the answer for another workspace's object: the two must be indistinguishable. */
-export class NotFoundError extends AppError {
+export class NotFoundError extends statusError(404, 'not_found') {
   constructor(message = 'Not found.', options?: Options & { code?: string }) {
-    super(404, options?.code ?? 'not_found', message, options);
+    super(message, options);
   }
 }
 
-export class ConflictError extends AppError {
-  constructor(message: string, options?: Options & { code?: string }) {
-    super(409, options?.code ?? 'conflict', message, options);
-  }
-}
+export class ConflictError extends statusError(409, 'conflict') {}

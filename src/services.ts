@@ -66,7 +66,8 @@ export function createServices(deps: ServiceDeps) {
   // Where every change that emits a webhook event writes it, in the change's own transaction.
   const webhookOutbox = new WebhookOutbox(deps);
   const notifications = new NotificationsService({ ...deps, webhookOutbox });
-  // The one writer of posts and parts, for people's moves and the engine's alike.
+  // The one caller of the statements that write posts and parts, for people's moves and the engine's alike
+  // (beside them, only the foreign keys' cascade when a purged channel's row is deleted).
   const postTransitions = new PostTransitions({ ...deps, notifications, webhookOutbox });
   const channels = new ChannelsService({ ...deps, notifications, postTransitions, webhookOutbox });
   const media = new MediaService({
@@ -82,7 +83,8 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UsersService(deps);
   const workspaces = new WorkspacesService(deps);
-  const oauth = new OAuthService(deps);
+  const quota = new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock);
+  const oauth = new OAuthService({ ...deps, quota });
   const apiKeys = new ApiKeysService({ ...deps, oauthTokens: oauth });
   const background = new BackgroundWork(deps.onBackgroundError ?? ((error) => console.error('Background work failed:', error)));
   const sessions = new SessionsService(deps);
@@ -108,7 +110,7 @@ export function createServices(deps: ServiceDeps) {
     members: new MembersService({
       ...deps,
       workspaces,
-      quota: new ClockedQuota(deps.counter ?? new LocalRequestCounter(), deps.clock),
+      quota,
       later: (task) => background.run(task),
     }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),

@@ -1,7 +1,8 @@
 import type { Executor } from '../db/database.ts';
 import type { SessionsTable } from './accounts.table.ts';
 
-// Only SessionsService writes sessions: it is the one importer of this module.
+// Only SessionsService calls these statements (it is the one importer of this module). Beside it, the
+// database's foreign keys delete a user's sessions with the user and unset a deleted workspace.
 
 export function insertSession(db: Executor, row: SessionsTable) {
   return db.insertInto('sessions').values(row).execute();

@@ -20,6 +20,8 @@ function choicePage(provider: string, choice: { state: string; prompt: string; o
   });
 }
 
+const providerParams = z.object({ provider: z.string().min(1).max(50) });
+
 /** The last step's pages load nothing; the choice page loads only the stylesheet, and posts a form to this site. */
 const PAGE_HEADERS = pageHeaders({ bare: true, formAction: "'none'" });
 const CHOICE_PAGE_HEADERS = pageHeaders({ script: null });
@@ -39,6 +41,8 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
         `"${result.channel.name}" is ${result.reconnected ? 'reconnected' : 'connected'} to Herald. You can close this window.`,
       ),
     );
+  const incomplete = (reply: FastifyReply) =>
+    reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
   const failed = (request: FastifyRequest, reply: FastifyReply, provider: string, failure: unknown) => {
     if (!(failure instanceof AppError) || (failure.statusCode >= 500 && failure.statusCode !== 502)) throw failure;
     request.log.info({ err: failure, provider }, 'a channel sign-in did not finish');
@@ -51,7 +55,7 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'none' },
       schema: {
         hide: true,
-        params: z.object({ provider: z.string().min(1).max(50) }),
+        params: providerParams,
         querystring: z.looseObject({
           state: z.string().min(1).max(200).optional(),
           code: z.string().min(1).max(2000).optional(),
@@ -63,8 +67,7 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.headers(PAGE_HEADERS);
       const { provider } = request.params;
       const { state, code, error } = request.query;
-      if (!isProviderIdentifier(provider) || !state)
-        return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
+      if (!isProviderIdentifier(provider) || !state) return incomplete(reply);
       try {
         const result = await app.services.connect.finish(provider, { state, code, error });
         if ('kind' in result) return reply.headers(CHOICE_PAGE_HEADERS).send(choicePage(provider, result));
@@ -81,15 +84,14 @@ export const channelConnectRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'none' },
       schema: {
         hide: true,
-        params: z.object({ provider: z.string().min(1).max(50) }),
+        params: providerParams,
         body: z.object({ state: z.string().min(1).max(200), choice: z.string().min(1).max(200) }),
       },
     },
     async (request, reply) => {
       reply.headers(PAGE_HEADERS);
       const { provider } = request.params;
-      if (!isProviderIdentifier(provider))
-        return reply.status(400).send(page('Not connected', 'This sign-in link is incomplete; start connecting again.'));
+      if (!isProviderIdentifier(provider)) return incomplete(reply);
       try {
         return done(reply, await app.services.connect.choose(provider, request.body));
       } catch (failure) {

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { apiErrorSchema, authErrors, showorgHeader } from '../http/common.schema.ts';
-import { type Channel, presentChannel } from './channels.service.ts';
+import { operationRoute } from '../http/operation-route.ts';
+import { listChannels } from './channels.operations.ts';
+import type { Channel } from './channels.service.ts';
 import {
   channelChangesSchema,
   channelIdParams,
@@ -9,16 +11,14 @@ import {
   connectBodySchema,
   connectResultSchema,
   deleteChannelQuery,
-  listChannelsQuery,
   reconnectBodySchema,
 } from './channels.schema.ts';
 
 /** Connections per key per rate-limit window: each one calls the platform (RATE_LIMIT_ROUTES can change it). */
 export const CONNECT_QUOTA = 30;
 
-export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> = async (app, { defaultPicture }) => {
-  const present = (channel: Channel): z.infer<typeof channelSchema> => presentChannel(channel, defaultPicture);
-  const written = new WeakMap<readonly Channel[], string>();
+export const channelsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const present = (channel: Channel): z.infer<typeof channelSchema> => app.services.channels.present(channel);
   const presentResult = (result: Awaited<ReturnType<typeof app.services.connect.connect>>): z.infer<typeof connectResultSchema> =>
     result.kind === 'redirect'
       ? { url: result.url }
@@ -28,32 +28,7 @@ export const channelsRoutes: FastifyPluginAsyncZod<{ defaultPicture: string }> =
           ...(result.secret !== undefined && { secret: result.secret }),
         };
 
-  app.get(
-    '/integrations',
-    {
-      config: { scope: 'channels:read' },
-      schema: {
-        tags: ['Channels'],
-        summary: 'List channels',
-        description:
-          'A key limited to certain channels sees only those; it is never refused with 403 for that. An unknown `group` is a 404.',
-        headers: showorgHeader,
-        querystring: listChannelsQuery,
-        response: { 200: z.array(channelSchema), ...authErrors, 404: apiErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const channels = await app.services.channels.visible(request.access!, request.query.group);
-      // A list kept by the service (frozen, the same array until a channel changes) is written once.
-      let body = written.get(channels);
-      if (body === undefined) {
-        body = reply.serialize(channels.map(present)) as string;
-        if (Object.isFrozen(channels)) written.set(channels, body);
-      }
-      // Already JSON, written by the route's own serializer: sent as it is.
-      return reply.type('application/json; charset=utf-8').send(body as never);
-    },
-  );
+  operationRoute(app, listChannels);
 
   app.post(
     '/integrations/connect',

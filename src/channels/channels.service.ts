@@ -99,12 +99,15 @@ function freezeChannel(channel: Channel): Channel {
   return Object.freeze(channel);
 }
 
-/** A channel as the public API shows it (REST and MCP alike). */
 /** The picture of a channel that has none of its own. */
 export function defaultChannelPicture(baseUrl: string): string {
   return `${baseUrl}/assets/channel.svg`;
 }
 
+/** A channel as the API shows it. */
+export type ChannelView = ReturnType<typeof presentChannel>;
+
+/** A channel as the public API shows it (REST, MCP and webhook events alike). */
 export function presentChannel(channel: Channel, defaultPicture: string) {
   return {
     id: channel.id,
@@ -167,6 +170,8 @@ function deepFreeze<T>(value: T): T {
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
   readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
+  /** The kept lists as the API shows them, made once for each. */
+  readonly #shown = new WeakMap<readonly Channel[], readonly ChannelView[]>();
 
   /**
    * Decrypted configurations by channel, with the stored (sealed) value each came from: a
@@ -187,6 +192,8 @@ export class ChannelsService {
     private readonly deps: {
       db: Db;
       clock: Clock;
+      /** The server's public address: a channel without a picture shows the default one from there. */
+      baseUrl: string;
       secretBox: SecretBox;
       outbound: OutboundClient;
       /** The operator's platform apps, for every provider context built here and by the callers of this service. */
@@ -326,6 +333,26 @@ export class ChannelsService {
       throw new NotFoundError(`No client group ${groupId} in this workspace.`);
     }
     return this.list(workspaceId, { groupId, channelIds: access.channelIds }, access.principal.channelsVersion);
+  }
+
+  /** A channel as the API shows it. */
+  present(channel: Channel): ChannelView {
+    return presentChannel(channel, defaultChannelPicture(this.deps.baseUrl));
+  }
+
+  /**
+   * `visible`, as the API shows it. A kept list (frozen, the same array until a channel changes)
+   * is shown by the same frozen array, so a route may write its answer once for all its requests.
+   */
+  async shown(access: WorkspaceAccess, groupId: string | undefined): Promise<readonly ChannelView[]> {
+    const channels = await this.visible(access, groupId);
+    if (!Object.isFrozen(channels)) return channels.map((channel) => this.present(channel));
+    let shown = this.#shown.get(channels);
+    if (shown === undefined) {
+      shown = Object.freeze(channels.map((channel) => this.present(channel)));
+      this.#shown.set(channels, shown);
+    }
+    return shown;
   }
 
   /** `settings` of a channel the request may see. */

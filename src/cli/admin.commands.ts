@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { stdio } from '../client/stdio.ts';
 import { loadConfig } from '../config.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
@@ -138,31 +138,22 @@ export function adminCommand(): Command {
     );
 
   const member = admin.command('member').description('workspace memberships and roles');
-  const roleOption = new Option('--role <role>', 'owner, admin, editor, contributor or viewer');
-  member
-    .command('add')
-    .requiredOption('--workspace <id>', 'workspace id')
-    .requiredOption('--user <id|email>', 'user id or e-mail')
-    .addOption(roleOption.makeOptionMandatory())
-    .action(
-      action(async (rt, out, opts: { workspace: string; user: string; role: string }) => {
-        const u = await rt.services.users.get(opts.user);
-        const m = await rt.services.workspaces.addMember(opts.workspace, u.id, opts.role);
-        print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
-      }),
-    );
-  member
-    .command('set-role')
-    .requiredOption('--workspace <id>', 'workspace id')
-    .requiredOption('--user <id|email>', 'user id or e-mail')
-    .requiredOption('--role <role>', 'owner, admin, editor, contributor or viewer')
-    .action(
-      action(async (rt, out, opts: { workspace: string; user: string; role: string }) => {
-        const u = await rt.services.users.get(opts.user);
-        const m = await rt.services.workspaces.setRole(opts.workspace, u.id, opts.role);
-        print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
-      }),
-    );
+  // `add` and `set-role` give a user a role in a workspace, as a new member or as one already there.
+  const roleCommand = (name: 'add' | 'set-role', give: 'addMember' | 'setRole') =>
+    member
+      .command(name)
+      .requiredOption('--workspace <id>', 'workspace id')
+      .requiredOption('--user <id|email>', 'user id or e-mail')
+      .requiredOption('--role <role>', 'owner, admin, editor, contributor or viewer')
+      .action(
+        action(async (rt, out, opts: { workspace: string; user: string; role: string }) => {
+          const u = await rt.services.users.get(opts.user);
+          const m = await rt.services.workspaces[give](opts.workspace, u.id, opts.role);
+          print(out, m, [`${u.email} is now ${m.role} of workspace ${m.workspaceId}`]);
+        }),
+      );
+  roleCommand('add', 'addMember');
+  roleCommand('set-role', 'setRole');
   member
     .command('list')
     .requiredOption('--workspace <id>', 'workspace id')

@@ -5,12 +5,17 @@ import { idempotencyHeaders, showorgHeader } from './common.schema.ts';
 
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
-/** Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI document), and the service call. */
+/**
+ * Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI
+ * document), and the service call. An answer the service keeps (frozen, the same object until
+ * what it shows changes, such as a workspace's channel list) is written to JSON once.
+ */
 export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(
   app: App,
   op: Operation<P, Q, B, R>,
 ): void {
   const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
+  const written = new WeakMap<object, string>();
   app.route({
     method,
     url,
@@ -33,7 +38,12 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
         ...(op.idempotencyKey && { idempotencyKey: request.headers['idempotency-key'] as string | undefined }),
       } as Parameters<typeof op.call>[2];
       const result = await op.call(app.services, request.access!, input);
-      return reply.status(status).send(result);
+      reply.status(status);
+      if (typeof result !== 'object' || result === null || !Object.isFrozen(result)) return reply.send(result);
+      let body = written.get(result);
+      if (body === undefined) written.set(result, (body = reply.serialize(result) as string));
+      // Already JSON, written by the route's own serializer: sent as it is.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   });
 }

@@ -79,8 +79,10 @@ export class RedisRequestCounter implements RequestCounter {
 }
 
 /**
- * Quotas that a service counts (not a route): fixed windows aligned on the service's clock, the
- * window's start being part of the key, so an injected clock moves them whichever store counts.
+ * Quotas that a service counts (not a route), in the process's counters or the shared store
+ * alike. `take`: fixed windows aligned on the service's clock, the window's start being part of
+ * the key, so an injected clock moves them whichever store counts. `takeFromFirstUse`: a window
+ * from a key's first use, as the routes' quotas count.
  */
 export class ClockedQuota {
   constructor(
@@ -94,5 +96,15 @@ export class ClockedQuota {
     const window = Math.floor(now / windowMs);
     const { current } = await this.counter.hit(`${key}|${window}`, windowMs);
     return current > max ? (window + 1) * windowMs - now : null;
+  }
+
+  /**
+   * Counts one use against `key` in a window that starts at the key's first use and runs on the
+   * store's own time (as the routes' quotas do); returns the milliseconds left in that window when
+   * this use is over `max`, else null.
+   */
+  async takeFromFirstUse(key: string, max: number, windowMs: number): Promise<number | null> {
+    const { current, ttl } = await this.counter.hit(key, windowMs);
+    return current > max ? ttl : null;
   }
 }

@@ -2,8 +2,7 @@ import * as z from 'zod';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
 import type { RestScope } from '../auth/scopes.ts';
 import { getChannelSettings, triggerChannelTool } from '../channels/channel-tools.operations.ts';
-import { channelSchema, listChannelsQuery } from '../channels/channels.schema.ts';
-import { presentChannel } from '../channels/channels.service.ts';
+import { listChannels } from '../channels/channels.operations.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { HTML_CONTENT, operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
@@ -111,6 +110,9 @@ const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType
 );
 
 export const TOOLS: Tool[] = [
+  // Not an operation: GET /status answers without any credential and acts in no workspace, while
+  // an operation is a workspace's (a scope checked within a member's access). Its input (none) and
+  // output (statusSchema) are the route's, and it calls the same buildStatus.
   tool({
     name: 'get_status',
     title: 'Service status and clock',
@@ -122,6 +124,9 @@ export const TOOLS: Tool[] = [
     run: async (ctx) => buildStatus(ctx.baseUrl, ctx.clock, ctx.services.channels.platformApps),
     summary: (s) => `Herald is ${s.status}; server time ${s.time} (UTC).`,
   }),
+  // Not an operation: GET /workspaces acts for the credential across its workspaces (no scope, no
+  // workspace's access), and takes the workspace to mark `current` in the `showorg` header, which a
+  // tool takes as its `workspace` argument; the answer is the route's list, wrapped in an object.
   tool({
     name: 'list_workspaces',
     title: 'List workspaces',
@@ -134,28 +139,16 @@ export const TOOLS: Tool[] = [
     run: async (ctx, _access, args) => ({ workspaces: await ctx.services.access.workspaces(ctx.principal, args.workspace) }),
     summary: (o) => `${plural(o.workspaces.length, 'workspace')}: ${o.workspaces.map((w) => `${w.name} (${w.id}, ${w.role})`).join('; ')}.`,
   }),
-  tool({
-    name: 'list_channels',
-    title: 'List channels',
-    description:
-      'The social channels (accounts) of the workspace that posts can go to. Each channel `id` is what create_post takes as `integration.id`; `identifier` is its platform (the `settings.__type` of a post). A disabled channel cannot publish until it is reconnected.',
-    input: listChannelsQuery.extend({ workspace: workspaceArg }),
-    output: z.object({ channels: z.array(channelSchema) }),
-    scope: 'channels:read',
-    annotations: READ_ONLY,
-    run: async (ctx, access, args) => ({
-      channels: (await ctx.services.channels.visible(access, args.group)).map((channel) =>
-        presentChannel(channel, `${ctx.baseUrl}/assets/channel.svg`),
-      ),
-    }),
-    summary: (o) =>
-      `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
-  }),
+  operationTool(listChannels),
   operationTool(listGroups),
   operationTool(getChannelSettings),
   operationTool(triggerChannelTool),
   operationTool(listPosts),
   operationTool(getPost),
+  // Not an operation: POST /posts takes the idempotency key as the `Idempotency-Key` header
+  // (idempotencyHeaders, beside `showorg`) and a tool has no headers, so here it is the
+  // `idempotencyKey` argument beside the body's fields. Input otherwise the route's body
+  // (createPostsBody), output its answer (createPostsResponse, wrapped), same scope and service call.
   tool({
     name: 'create_post',
     title: 'Create, schedule or publish a post',

@@ -9,11 +9,8 @@ import { confirmationPage, confirmed } from '../web/confirm.ts';
 import { formText, readForm } from '../web/forms.ts';
 import { pageChrome } from '../web/navigation.ts';
 import { accountIdOf, oauthResources } from './oauth.service.ts';
-import { REGISTRATIONS_PER_HOUR } from './client-rules.ts';
 import { allowedAppsPage, consentPage, ownAppsPage } from './oauth-pages.html.ts';
 import { AppError } from '../errors.ts';
-
-const HOUR_MS = 60 * 60 * 1000;
 
 export type OAuthRouteOptions = { web: WebOptions; baseUrl: string; trustProxy: boolean };
 
@@ -63,16 +60,7 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
     const route = { config: { auth: 'none' as const }, schema: { hide: true } };
     mount.all('/oauth/*', route, async (request, reply) => forward(request, reply));
     mount.post('/oauth/register', route, async (request, reply) => {
-      const { current, ttl } = await app.requestCounter.hit(`POST /oauth/register per hour|ip:${request.ip}`, HOUR_MS);
-      if (current > REGISTRATIONS_PER_HOUR) {
-        const retry = String(Math.ceil(ttl / 1000));
-        throw new AppError(
-          429,
-          'rate_limited',
-          `Too many app registrations from this address: at most ${REGISTRATIONS_PER_HOUR} an hour. Retry in ${retry} s.`,
-          { headers: { 'Retry-After': retry } },
-        );
-      }
+      await oauth.countRegistration(request.ip);
       return forward(request, reply);
     });
     mount.get('/.well-known/openid-configuration', route, async (request, reply) => forward(request, reply));

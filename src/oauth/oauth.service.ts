@@ -1,7 +1,8 @@
 import { sha256 } from '../accounts/tokens.ts';
 import { isScope, type Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
-import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { AppError, BadRequestError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import type { ClockedQuota } from '../http/rate-limit-store.ts';
 import { hashSecret, newSecret, type KeyKind } from '../keys/key-format.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -12,11 +13,14 @@ import {
   acceptableRedirectUri,
   CLIENT_LIMITS,
   clientFacts,
+  REGISTRATIONS_PER_HOUR,
   reservedName,
   RESERVED_NAME_MESSAGE,
   type ClientFacts,
 } from './client-rules.ts';
 import { deploymentKeys, keysRotatedAt, rotateKeys, type RotationResult } from './oauth-keys.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** How often (at most) a process checks whether the authorization server's keys were rotated. */
 export const KEYS_CHECK_INTERVAL_MS = 30_000;
@@ -72,9 +76,32 @@ export class OAuthService {
   #keys = { rotatedAt: 0, checkedAt: 0 };
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; baseUrl: string; outbound?: OutboundClient; oauthDevicePollSeconds?: number },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      baseUrl: string;
+      quota: ClockedQuota;
+      outbound?: OutboundClient;
+      oauthDevicePollSeconds?: number;
+    },
   ) {
     this.#resources = oauthResources(deps.baseUrl);
+  }
+
+  /**
+   * Counts a dynamic registration (RFC 7591, open to anyone) from a client address; refuses it
+   * (429, before anything is stored) past REGISTRATIONS_PER_HOUR within an hour of the first.
+   */
+  async countRegistration(address: string): Promise<void> {
+    const waitMs = await this.deps.quota.takeFromFirstUse(`POST /oauth/register per hour|ip:${address}`, REGISTRATIONS_PER_HOUR, HOUR_MS);
+    if (waitMs === null) return;
+    const retry = String(Math.ceil(waitMs / 1000));
+    throw new AppError(
+      429,
+      'rate_limited',
+      `Too many app registrations from this address: at most ${REGISTRATIONS_PER_HOUR} an hour. Retry in ${retry} s.`,
+      { headers: { 'Retry-After': retry } },
+    );
   }
 
   /**

@@ -170,10 +170,12 @@ export type Composition = {
 
 /**
  * Every write to posts and their parts, built once per process and shared by the posts service,
- * the channels service and the publishing engine. People's moves (create, edit, draft ↔ queue,
- * release id, delete; a channel's deletion and purge) and the engine's (claim, renew, settle as
- * published, release for a retry, fail, recover) are conditional updates here, each checking the
- * state it starts from, so the two never overwrite each other:
+ * the channels service and the publishing engine (the database's foreign keys aside: deleting a
+ * channel's row for good, after `purgeChannel`, takes any post left over with it). People's moves
+ * (create, edit, draft ↔ queue, release id, delete; a channel's deletion and purge) and the
+ * engine's (claim, renew, settle as published, release for a retry, fail, recover) are
+ * conditional updates here, each checking the state it starts from, so the two never overwrite
+ * each other:
  *
  * - a person's move counts in `version`; the engine's claim is its read (one conditional update
  *   that returns the post as claimed), so no edit can land between what it read and what it

@@ -23,12 +23,14 @@ export type MarkupDialect = {
   codeCharacters?: Record<string, string>;
 };
 
-function textOf(node: DomNode): string {
+/** The text inside an element, its children's included. */
+export function textOf(node: DomNode): string {
   if (node.type === 'text') return node.data ?? '';
   return (node.children ?? []).map(textOf).join('');
 }
 
-const sameLink = (text: string, href: string) => {
+/** "https://Example.com/a/" and "example.com/a" say the same thing. */
+export function sameLink(text: string, href: string): boolean {
   const norm = (s: string) =>
     s
       .trim()
@@ -36,7 +38,7 @@ const sameLink = (text: string, href: string) => {
       .replace(/\/+$/, '')
       .toLowerCase();
   return norm(text) === norm(href);
-};
+}
 
 function escapeWith(text: string, characters: Record<string, string>): string {
   return [...text].map((c) => characters[c] ?? c).join('');

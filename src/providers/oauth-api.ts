@@ -37,6 +37,18 @@ export function field(value: unknown, ...path: string[]): unknown {
 /** Tokens a platform's token endpoint issued on a refresh. */
 export type RefreshedTokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
 
+/** The tokens in an OAuth token endpoint's answer (RFC 6749 §5.1); no access token is a refusal. */
+export function readTokens(platform: string, json: unknown, now: Date): RefreshedTokens & { accessToken: string } {
+  const accessToken = field(json, 'access_token');
+  if (typeof accessToken !== 'string') throw new ProviderError('rejected', `${platform} did not issue an access token.`);
+  const refreshToken = field(json, 'refresh_token');
+  return {
+    accessToken,
+    refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
+    expiresAt: expiryFrom(now, field(json, 'expires_in')),
+  };
+}
+
 /**
  * Renews a channel's access token with its refresh token and returns the configuration to store:
  * the new tokens over the old ones. A 400 or 401 from the token endpoint means the grant is gone:

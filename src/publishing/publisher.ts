@@ -498,22 +498,17 @@ export class Publisher {
         await this.#settleFailure(claim, provider, error);
         return false;
       }
-      if (!sent) {
-        // Nothing reached the platform: release the claim and try again later.
-        this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'could not prepare a publish; will retry');
-        await this.#settleFailure(
-          claim,
-          provider,
-          new ProviderError('transient', 'Herald could not prepare this publish; it will retry.', { cause: error }),
-        );
-        return false;
-      }
-      this.#deps.log.error({ err: error, postId: post.id, part: idx }, 'publish failed with an unexpected error');
-      await this.#settleFailure(
-        claim,
-        provider,
-        new ProviderError('unknown_outcome', 'The publish failed unexpectedly after the platform was called.', { cause: error }),
-      );
+      // An unexpected error: before the platform was called, nothing reached it (release the claim
+      // and try again later); after, the outcome is unknown.
+      const [kind, logged, message] = sent
+        ? ([
+            'unknown_outcome',
+            'publish failed with an unexpected error',
+            'The publish failed unexpectedly after the platform was called.',
+          ] as const)
+        : (['transient', 'could not prepare a publish; will retry', 'Herald could not prepare this publish; it will retry.'] as const);
+      this.#deps.log.error({ err: error, postId: post.id, part: idx }, logged);
+      await this.#settleFailure(claim, provider, new ProviderError(kind, message, { cause: error }));
       return false;
     }
   }

@@ -6,18 +6,12 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { findUserById } from '../users/users.repository.ts';
 import * as repo from './workspaces.repository.ts';
+import type { WorkspacesTable } from './workspaces.table.ts';
 
 export type Plan = { name: string; apiAccess: boolean; postsPerMonth: number | null; channels: number | null };
 export type Workspace = { id: string; name: string; plan: Plan };
 
-type WorkspaceRow = {
-  id: string;
-  name: string;
-  plan_name: string;
-  plan_api_access: number;
-  plan_posts_per_month: number | null;
-  plan_channels: number | null;
-};
+type WorkspaceRow = Pick<WorkspacesTable, 'id' | 'name' | 'plan_name' | 'plan_api_access' | 'plan_posts_per_month' | 'plan_channels'>;
 
 export function toWorkspace(row: WorkspaceRow): Workspace {
   return {

@@ -171,6 +171,7 @@ describe('reconnecting a channel changes only what is given', () => {
     const channels = new ChannelsService({
       db,
       clock,
+      baseUrl: t.config.baseUrl,
       secretBox,
       outbound,
       platformApps: t.services.channels.platformApps,

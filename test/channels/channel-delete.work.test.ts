@@ -11,7 +11,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { claimDuePosts, claimDueSteps, listDueOnDeletedChannels, listDuePosts } from '../../src/posts/post-claims.repository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
-import { createOk, postBody, webhookTenant } from '../helpers/posts.ts';
+import { createOk, partRow, postBody, postRow, webhookTenant } from '../helpers/posts.ts';
 
 type Statement = { sql: string; parameters: readonly unknown[] };
 
@@ -77,44 +77,32 @@ async function seedPosts(workspaceId: string, channelId: string, count: number, 
     const id = `${state.toLowerCase()}-${channelId}-${String(i).padStart(4, '0')}`;
     // Four posts at each instant, so that pages end in the middle of one.
     const at = new Date(clock.now().getTime() + (published ? -1 : 1) * (1 + Math.floor(i / 4)) * 60_000).toISOString();
-    posts.push({
-      id,
-      workspace_id: workspaceId,
-      group_id: id,
-      channel_id: channelId,
-      state,
-      publish_at: at,
-      settings: '{"__type":"webhook"}',
-      tags: '[]',
-      short_link: 0,
-      release_id: published ? `r-${i}` : null,
-      release_url: null,
-      error: null,
-      error_kind: null,
-      next_run_at: published ? null : at,
-      published_at: published ? at : null,
-      created_at: stamp,
-      updated_at: stamp,
-      deleted_at: null,
-      version: 0,
-    });
-    for (let idx = 0; idx < (published ? 2 : 1); idx++) {
-      parts.push({
-        post_id: id,
-        idx,
-        content: `<p>Post ${i}.${idx}</p>`,
-        images: '[]',
-        delay_minutes: 0,
-        state: published ? 'PUBLISHED' : 'PENDING',
-        attempts: published ? 1 : 0,
-        claimed_at: null,
-        release_id: published ? `r-${i}-${idx}` : null,
-        release_url: null,
-        release_meta: null,
-        error: null,
+    posts.push(
+      postRow({
+        id,
+        workspace_id: workspaceId,
+        channel_id: channelId,
+        state,
+        publish_at: at,
+        settings: '{"__type":"webhook"}',
+        release_id: published ? `r-${i}` : null,
+        next_run_at: published ? null : at,
         published_at: published ? at : null,
-        lease_until: null,
-      });
+        created_at: stamp,
+      }),
+    );
+    for (let idx = 0; idx < (published ? 2 : 1); idx++) {
+      parts.push(
+        partRow({
+          post_id: id,
+          idx,
+          content: `<p>Post ${i}.${idx}</p>`,
+          state: published ? 'PUBLISHED' : 'PENDING',
+          attempts: published ? 1 : 0,
+          release_id: published ? `r-${i}-${idx}` : null,
+          published_at: published ? at : null,
+        }),
+      );
     }
   }
   for (let i = 0; i < posts.length; i += 200)

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { REST_SCOPES } from '../../src/auth/scopes.ts';
 import { newId } from '../../src/lib/ids.ts';
-import type { PostsTable } from '../../src/posts/posts.table.ts';
+import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
 import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
 
 /** A tenant with one webhook channel pointing at `url`. */
@@ -119,28 +119,64 @@ export async function seedQueuedPosts(
     const rows: PostsTable[] = [];
     for (let i = start; i < Math.min(count, start + 500); i++) {
       const at = nextRunAt(i);
-      rows.push({
-        id: newId(),
-        workspace_id: workspaceId,
-        group_id: newId(),
-        channel_id: channelId,
-        state: 'QUEUE',
-        publish_at: at,
-        settings: '{}',
-        tags: '[]',
-        short_link: 0,
-        release_id: null,
-        release_url: null,
-        error: null,
-        error_kind: null,
-        next_run_at: at,
-        published_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-        deleted_at: null,
-        version: 0,
-      });
+      rows.push(
+        postRow({
+          id: newId(),
+          group_id: newId(),
+          workspace_id: workspaceId,
+          channel_id: channelId,
+          state: 'QUEUE',
+          publish_at: at,
+          next_run_at: at,
+          created_at: stamp,
+        }),
+      );
     }
     await t.runtime.db.insertInto('posts').values(rows).execute();
   }
+}
+
+/**
+ * A post's row as it is stored, for tests that write many straight to the database: a draft in
+ * its own group (`group_id` = `id`), no outcome, `updated_at` = `created_at`; `row` sets the rest.
+ */
+export function postRow(
+  row: Pick<PostsTable, 'id' | 'workspace_id' | 'channel_id' | 'publish_at' | 'created_at'> & Partial<PostsTable>,
+): PostsTable {
+  return {
+    group_id: row.id,
+    state: 'DRAFT',
+    settings: '{}',
+    tags: '[]',
+    short_link: 0,
+    release_id: null,
+    release_url: null,
+    error: null,
+    error_kind: null,
+    next_run_at: null,
+    published_at: null,
+    updated_at: row.created_at,
+    deleted_at: null,
+    version: 0,
+    ...row,
+  };
+}
+
+/** A part's row as it is stored: the post itself (`idx` 0), pending, no images, never tried; `row` sets the rest. */
+export function partRow(row: Pick<PostPartsTable, 'post_id' | 'content'> & Partial<PostPartsTable>): PostPartsTable {
+  return {
+    idx: 0,
+    images: '[]',
+    delay_minutes: 0,
+    state: 'PENDING',
+    attempts: 0,
+    claimed_at: null,
+    lease_until: null,
+    release_id: null,
+    release_url: null,
+    release_meta: null,
+    error: null,
+    published_at: null,
+    ...row,
+  };
 }

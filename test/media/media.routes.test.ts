@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { MediaService } from '../../src/media/media.service.ts';
 import { accessOf, createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { runAuthMatrix } from '../helpers/auth-matrix.ts';
+import { postRow } from '../helpers/posts.ts';
 import { storedObjects } from '../helpers/stored-objects.ts';
 import { avif, bmp, fileBody, gif, jpeg, mp4, multipart, png, tiff, webp } from '../helpers/media-files.ts';
 
@@ -704,27 +705,9 @@ describe('MediaService: files attached to unpublished posts', () => {
     await t.runtime.db
       .insertInto('posts')
       .values(
-        ids.map((postId) => ({
-          id: postId,
-          workspace_id: tenant.workspaceId,
-          group_id: postId,
-          channel_id: channel.id,
-          state: 'DRAFT',
-          publish_at: stamp,
-          settings: '{}',
-          tags: '[]',
-          short_link: 0,
-          release_id: null,
-          release_url: null,
-          error: null,
-          error_kind: null,
-          next_run_at: null,
-          published_at: null,
-          created_at: stamp,
-          updated_at: stamp,
-          deleted_at: null,
-          version: 0,
-        })),
+        ids.map((postId) =>
+          postRow({ id: postId, workspace_id: tenant.workspaceId, channel_id: channel.id, publish_at: stamp, created_at: stamp }),
+        ),
       )
       .execute();
     await t.runtime.db

@@ -6,7 +6,7 @@ import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts'
 import { POSTS_PAGE_BYTES, POSTS_PAGE_MAX, POSTS_READ_BATCH } from '../../src/posts/posts.service.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
-import { webhookTenant } from '../helpers/posts.ts';
+import { partRow, postRow, webhookTenant } from '../helpers/posts.ts';
 
 const clock = new ManualClock('2026-05-01T12:00:00.000Z');
 const HOOK = 'https://hooks.example.test/in';
@@ -29,43 +29,18 @@ async function seed() {
     const parts: PostPartsTable[] = [];
     for (let i = from; i < Math.min(from + 500, TOTAL); i++) {
       const id = `seed-${String(i).padStart(6, '0')}`;
-      posts.push({
-        id,
-        workspace_id: owner.workspaceId,
-        group_id: `g-${id}`,
-        channel_id: i % 4 === 3 ? channelB : owner.channelId,
-        state: 'DRAFT',
-        publish_at: new Date(base + Math.floor(i / 4) * 100 * 60_000).toISOString(),
-        settings: '{"__type":"webhook"}',
-        tags: '[]',
-        short_link: 0,
-        release_id: null,
-        release_url: null,
-        error: null,
-        error_kind: null,
-        next_run_at: null,
-        published_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-        deleted_at: null,
-        version: 0,
-      });
-      parts.push({
-        post_id: id,
-        idx: 0,
-        content: `<p>Post ${i}</p>`,
-        images: '[]',
-        delay_minutes: 0,
-        state: 'PENDING',
-        attempts: 0,
-        claimed_at: null,
-        release_id: null,
-        release_url: null,
-        release_meta: null,
-        error: null,
-        published_at: null,
-        lease_until: null,
-      });
+      posts.push(
+        postRow({
+          id,
+          workspace_id: owner.workspaceId,
+          group_id: `g-${id}`,
+          channel_id: i % 4 === 3 ? channelB : owner.channelId,
+          publish_at: new Date(base + Math.floor(i / 4) * 100 * 60_000).toISOString(),
+          settings: '{"__type":"webhook"}',
+          created_at: stamp,
+        }),
+      );
+      parts.push(partRow({ post_id: id, content: `<p>Post ${i}</p>` }));
     }
     await t.runtime.db.insertInto('posts').values(posts).execute();
     await t.runtime.db.insertInto('post_parts').values(parts).execute();
@@ -224,46 +199,19 @@ describe('GET /posts over 20,000 posts', () => {
       const id = `big-${big.workspaceId}-${String(i).padStart(2, '0')}`;
       await t.runtime.db
         .insertInto('posts')
-        .values({
-          id,
-          workspace_id: big.workspaceId,
-          group_id: id,
-          channel_id: big.channelId,
-          state: 'DRAFT',
-          publish_at: '2026-07-01T00:00:00.000Z',
-          settings: '{}',
-          tags: '[]',
-          short_link: 0,
-          release_id: null,
-          release_url: null,
-          error: null,
-          error_kind: null,
-          next_run_at: null,
-          published_at: null,
-          created_at: stamp,
-          updated_at: stamp,
-          deleted_at: null,
-          version: 0,
-        })
+        .values(
+          postRow({
+            id,
+            workspace_id: big.workspaceId,
+            channel_id: big.channelId,
+            publish_at: '2026-07-01T00:00:00.000Z',
+            created_at: stamp,
+          }),
+        )
         .execute();
       await t.runtime.db
         .insertInto('post_parts')
-        .values({
-          post_id: id,
-          idx: 0,
-          content,
-          images: '[]',
-          delay_minutes: 0,
-          state: 'PENDING',
-          attempts: 0,
-          claimed_at: null,
-          release_id: null,
-          release_url: null,
-          release_meta: null,
-          error: null,
-          published_at: null,
-          lease_until: null,
-        })
+        .values(partRow({ post_id: id, content }))
         .execute();
     }
     const { page: first } = await page(big.key, '');

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
 import { RECOVERY_BATCH } from '../../src/publishing/publisher.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { webhookTenant } from '../helpers/posts.ts';
+import { partRow, postRow, webhookTenant } from '../helpers/posts.ts';
 
 const clock = new ManualClock('2026-07-02T08:00:00.000Z');
 const STUCK = 500;
@@ -23,44 +23,28 @@ describe('recovery of parts left SENDING', () => {
     const parts: PostPartsTable[] = [];
     for (let i = 0; i < STUCK; i++) {
       const id = `stuck-${String(i).padStart(5, '0')}`;
-      posts.push({
-        id,
-        workspace_id: tenant.workspaceId,
-        group_id: `g-${id}`,
-        channel_id: tenant.channelId,
-        state: 'PUBLISHING',
-        publish_at: '2026-07-02T07:00:00.000Z',
-        settings: '{"__type":"webhook"}',
-        tags: '[]',
-        short_link: 0,
-        release_id: null,
-        release_url: null,
-        error: null,
-        error_kind: null,
-        next_run_at: null,
-        published_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-        deleted_at: null,
-        version: 0,
-      });
+      posts.push(
+        postRow({
+          id,
+          workspace_id: tenant.workspaceId,
+          group_id: `g-${id}`,
+          channel_id: tenant.channelId,
+          state: 'PUBLISHING',
+          publish_at: '2026-07-02T07:00:00.000Z',
+          settings: '{"__type":"webhook"}',
+          created_at: stamp,
+        }),
+      );
       // Some claims share an instant, so a batch can end in the middle of one.
-      parts.push({
-        post_id: id,
-        idx: 0,
-        content: 'x',
-        images: '[]',
-        delay_minutes: 0,
-        state: 'SENDING',
-        attempts: 1,
-        claimed_at: new Date(Date.parse('2026-07-02T07:00:00.000Z') + Math.floor(i / 3) * 1000).toISOString(),
-        release_id: null,
-        release_url: null,
-        release_meta: null,
-        error: null,
-        published_at: null,
-        lease_until: null,
-      });
+      parts.push(
+        partRow({
+          post_id: id,
+          content: 'x',
+          state: 'SENDING',
+          attempts: 1,
+          claimed_at: new Date(Date.parse('2026-07-02T07:00:00.000Z') + Math.floor(i / 3) * 1000).toISOString(),
+        }),
+      );
     }
     for (let i = 0; i < STUCK; i += 250) {
       await t.runtime.db

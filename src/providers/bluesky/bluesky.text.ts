@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import type { convert as Convert, DomNode, FormatCallback } from 'html-to-text';
+import type { convert as Convert, FormatCallback } from 'html-to-text';
+import { sameLink, textOf } from '../markup.ts';
 import { atproto } from './atproto.ts';
 
 const require = createRequire(import.meta.url);
@@ -15,22 +16,6 @@ export function countGraphemes(text: string): number {
 
 export function countBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
-}
-
-function textOf(node: DomNode): string {
-  if (node.type === 'text') return node.data ?? '';
-  return (node.children ?? []).map(textOf).join('');
-}
-
-/** "https://Example.com/a/" and "example.com/a" say the same thing. */
-function sameLink(text: string, href: string): boolean {
-  const norm = (s: string) =>
-    s
-      .trim()
-      .replace(/^https?:\/\//i, '')
-      .replace(/\/+$/, '')
-      .toLowerCase();
-  return norm(text) === norm(href);
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, field, pause, readTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import {
   ProviderError,
@@ -83,14 +83,7 @@ async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | '
   const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, {
     form: { ...form, client_id: app.clientId, client_secret: app.clientSecret },
   });
-  const accessToken = field(json, 'access_token');
-  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'LinkedIn did not issue an access token.');
-  const refreshToken = field(json, 'refresh_token');
-  return {
-    accessToken,
-    refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
-    expiresAt: expiryFrom(now, field(json, 'expires_in')),
-  };
+  return readTokens('LinkedIn', json, now);
 }
 
 async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount> {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, renewWithRefreshToken, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
+import { oauthPlatform, renewWithRefreshToken, expiresSoon, field, pause, readTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
 import {
   ProviderError,
@@ -121,14 +121,7 @@ async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | '
     form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId },
     headers: { authorization: basicAuth(ctx.platformApps) },
   });
-  const accessToken = field(json, 'access_token');
-  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'X did not issue an access token.');
-  const refreshToken = field(json, 'refresh_token');
-  return {
-    accessToken,
-    refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
-    expiresAt: expiryFrom(now, field(json, 'expires_in')),
-  };
+  return readTokens('X', json, now);
 }
 
 async function whoAmI(
