@@ -30,6 +30,11 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
         typeof op.call
       >[2];
       const result = await op.call(app.services, request.access!, input);
+      if (op.rest.serialize)
+        return reply
+          .status(status)
+          .type('application/json; charset=utf-8')
+          .send(await op.rest.serialize(result));
       return reply.status(status).send(result);
     },
   });

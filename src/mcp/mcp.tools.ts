@@ -62,7 +62,9 @@ function operationTool<P extends z.ZodObject, Q extends z.ZodObject, B extends z
     name: op.name,
     title,
     description,
-    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, { workspace: workspaceArg }),
+    input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, { workspace: workspaceArg }).omit(
+      Object.fromEntries((op.mcp.restOnly ?? []).map((name) => [name, true])) as Record<string, true & never>,
+    ),
     output,
     scope: op.scope,
     annotations,
