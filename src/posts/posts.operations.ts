@@ -22,10 +22,12 @@ let stringifyPost: ((post: unknown) => string) | undefined;
  * A calendar page as JSON, its posts written a read batch at a time with a turn of the event loop
  * between batches: a page of 1,000 posts written in one piece held every other request for tens of
  * milliseconds. Each post goes through the Post schema's compiled serializer (every property
- * optional, for `fields`), so only what the schema names goes out, as the route's serializer did.
+ * optional, for `fields`), compiled when it can be and by Zod otherwise, as the route's serializer
+ * did: only what the schema names goes out.
  */
 async function stringifyPostPage(page: { posts: unknown[]; nextCursor: string | null }): Promise<string> {
-  stringifyPost ??= compileStringify(postSchema.partial()) ?? JSON.stringify;
+  const schema = postSchema.partial();
+  stringifyPost ??= compileStringify(schema) ?? ((post) => JSON.stringify(schema.parse(post)));
   const posts = await joinInChunks(page.posts, stringifyPost, POSTS_READ_BATCH);
   return `{"posts":[${posts}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
