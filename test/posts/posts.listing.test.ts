@@ -99,6 +99,26 @@ async function page(key: string, query: string): Promise<{ page: Page; statement
   return { page: res.json() as Page, statements };
 }
 
+/** Counts the turns of the event loop from now until `stop`. */
+function countTurns(): { readonly count: number; stop(): void } {
+  let count = 0;
+  let running = true;
+  void (async () => {
+    while (running) {
+      await tick();
+      count += 1;
+    }
+  })();
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => {
+      running = false;
+    },
+  };
+}
+
 const isListing = (s: Statement) => /from "posts" inner join "channels"/i.test(s.sql);
 const isParts = (s: Statement) => /from "post_parts"/i.test(s.sql);
 
@@ -181,34 +201,27 @@ describe('GET /posts over 20,000 posts', () => {
   });
 
   it('a large listing yields the event loop between batches, so /status is answered while it runs', async () => {
-    let ticks = 0;
-    let ticking = true;
-    void (async () => {
-      while (ticking) {
-        await tick();
-        ticks += 1;
-      }
-    })();
+    const turns = countTurns();
     const ticksAtBatch: number[] = [];
     let status: Promise<void> | null = null;
     let statusAnsweredAt: number | null = null;
     const observed: Statement[] = [];
     observed.push = (...items: Statement[]) => {
       for (let n = items.filter(isListing).length; n > 0; n--) {
-        ticksAtBatch.push(ticks);
+        ticksAtBatch.push(turns.count);
         // While the listing is under way, another caller asks for /status.
         status ??= t.request({ method: 'GET', url: '/public/v1/status' }).then((res) => {
           expect(res.statusCode).toBe(200);
-          statusAnsweredAt = ticks;
+          statusAnsweredAt = turns.count;
         });
       }
       return Array.prototype.push.apply(observed, items);
     };
     recording = observed;
     const listing = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}`, key: owner.key });
-    const listingAnsweredAt = ticks;
+    const listingAnsweredAt = turns.count;
     recording = null;
-    ticking = false;
+    turns.stop();
     await status;
     expect(listing.statusCode).toBe(200);
     expect(ticksAtBatch).toHaveLength(POSTS_PAGE_MAX / POSTS_READ_BATCH);
@@ -308,31 +321,24 @@ describe('GET /posts: what one request does in one piece, and fields', () => {
   it.runIf(BACKEND === 'sqlite')(
     'a page of 1000 is written a batch at a time: the event loop turns between batches after the last read',
     async () => {
-      let ticks = 0;
-      let ticking = true;
-      void (async () => {
-        while (ticking) {
-          await tick();
-          ticks += 1;
-        }
-      })();
+      const turns = countTurns();
       // On SQLite the reads run on the event loop, so the turns after the last one are the writing's own.
       const turnsAfterLastRead = async (query: string) => {
         let lastRead = 0;
         const observed: Statement[] = [];
         observed.push = (...items: Statement[]) => {
-          lastRead = ticks;
+          lastRead = turns.count;
           return Array.prototype.push.apply(observed, items);
         };
         recording = observed;
         const res = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}&${query}`, key: owner.key });
         recording = null;
         expect(res.statusCode).toBe(200);
-        return ticks - lastRead;
+        return turns.count - lastRead;
       };
       const oneBatch = await turnsAfterLastRead(`limit=${POSTS_READ_BATCH}`);
       const fullPage = await turnsAfterLastRead(`limit=${POSTS_PAGE_MAX}`);
-      ticking = false;
+      turns.stop();
       expect(fullPage - oneBatch).toBeGreaterThanOrEqual(POSTS_PAGE_MAX / POSTS_READ_BATCH - 1);
     },
   );
