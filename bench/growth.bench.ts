@@ -24,8 +24,9 @@ const CONTENT = `<p>${'Evergreen post for the bench, about the size of a real on
 
 type Seeded = { dataDir: string; bigKey: string; smallKey: string; bigChannels: string[] };
 
-function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+/** A process's resident memory (`VmRSS`, or one of its parts such as `RssAnon`, `RssFile`) in MiB, from /proc. */
+function rssMiB(pid: number, field = 'VmRSS'): number {
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   return Math.round((kb / 1024) * 10) / 10;
 }
 
@@ -205,6 +206,8 @@ async function measure(seeded: Seeded, options: { bin: string; seconds: number; 
         afterMonth30s: rssAfterMonth30s,
       },
       rssUnder120MiBAfterMonthWithinS: under120AfterS,
+      // What the last reading was made of: the heap and malloc's memory, and mapped files (code, the database's shared memory).
+      rssPartsAfterMonth30sMiB: { anon: rssMiB(pid, 'RssAnon'), file: rssMiB(pid, 'RssFile'), shmem: rssMiB(pid, 'RssShmem') },
       createMsPer1000,
       integrationsPerSecond: integrations.requestsPerSecond,
       statusPerSecond: status.requestsPerSecond,
