@@ -73,17 +73,20 @@ async function seedGrowth(count: number, now: Date): Promise<Seeded> {
   const stamp = now.toISOString();
   const first = now.getTime() + DAY_MS;
   const span = 365 * DAY_MS;
-  const write = db.transaction((from: number, to: number, workspace: string, channels: string[], spreadMs: number, start: number) => {
-    for (let i = from; i < to; i++) {
-      const id = newId();
-      const at = new Date(start + Math.floor((i * spreadMs) / Math.max(to, 1))).toISOString();
-      insertPost.run(id, workspace, newId(), channels[i % channels.length], at, at, stamp, stamp);
-      insertPart.run(id, CONTENT);
-    }
-  });
-  for (let from = 0; from < count; from += 50_000) write(from, Math.min(count, from + 50_000), bigWs, big.ids, span, first);
+  // Posts `from` to `to` of `total`, spread evenly over `spreadMs` from `start`.
+  const write = db.transaction(
+    (from: number, to: number, total: number, workspace: string, channels: string[], spreadMs: number, start: number) => {
+      for (let i = from; i < to; i++) {
+        const id = newId();
+        const at = new Date(start + Math.floor((i * spreadMs) / Math.max(total, 1))).toISOString();
+        insertPost.run(id, workspace, newId(), channels[i % channels.length], at, at, stamp, stamp);
+        insertPart.run(id, CONTENT);
+      }
+    },
+  );
+  for (let from = 0; from < count; from += 50_000) write(from, Math.min(count, from + 50_000), count, bigWs, big.ids, span, first);
   // The small tenant: 10 posts within the month the bench reads.
-  write(0, 10, small.ws.id, small.ids, 28 * DAY_MS, first + 30 * DAY_MS);
+  write(0, 10, 10, small.ws.id, small.ids, 28 * DAY_MS, first + 30 * DAY_MS);
   db.exec('analyze');
   db.close();
   return { dataDir, bigKey: big.secret, smallKey: small.secret, bigChannels: big.ids };
