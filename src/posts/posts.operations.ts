@@ -18,6 +18,11 @@ const errors = { ...authErrors, 404: apiErrorSchema };
 
 let stringifyPost: ((post: unknown) => string) | undefined;
 
+function postStringifier(): (post: unknown) => string {
+  const schema = postSchema.partial();
+  return compileStringify(schema) ?? ((post) => JSON.stringify(schema.parse(post)));
+}
+
 /**
  * A calendar page as JSON, its posts written a read batch at a time with a turn of the event loop
  * between batches: a page of 1,000 posts written in one piece held every other request for tens of
@@ -26,11 +31,11 @@ let stringifyPost: ((post: unknown) => string) | undefined;
  * did: only what the schema names goes out.
  */
 async function stringifyPostPage(page: { posts: unknown[]; nextCursor: string | null }): Promise<string> {
-  const schema = postSchema.partial();
-  stringifyPost ??= compileStringify(schema) ?? ((post) => JSON.stringify(schema.parse(post)));
+  stringifyPost ??= postStringifier();
   const posts = await joinInChunks(page.posts, stringifyPost, POSTS_READ_BATCH);
   return `{"posts":[${posts}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
+
 /** What a change to a post answers while the engine is publishing it. */
 export const PUBLISHING_CONFLICT =
   'While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.';
