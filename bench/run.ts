@@ -1,8 +1,9 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--video-mib N] [--runs N] [--workers 1,2] [--baseline <git ref>]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--sizes 1000,20000] [--calendar-query '&limit=200'] [--video-mib N] [--runs N] [--workers 1,2] [--baseline <git ref>]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { burstBench, withBaseline } from './burst.bench.ts';
+import { growthBench } from './growth.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
 import { loggingBench } from './logging.bench.ts';
 import { mediaBench } from './media.bench.ts';
@@ -23,6 +24,8 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string' },
     workers: { type: 'string', default: '1,2' },
     baseline: { type: 'string' },
+    sizes: { type: 'string', default: '1000,20000,200000' },
+    'calendar-query': { type: 'string', default: '' },
   },
 });
 const scenarios: Record<string, () => Promise<unknown>> = {
@@ -61,6 +64,15 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'api-scale': () => scaleApiBench({ seconds: Number(values.seconds), connections: Number(values.connections) }),
   'user-command': () => userCommandBench({ runs: Math.max(Number(values.runs), 10) }),
   purge: () => purgeBench({ sizes: [50_000, 200_000], baseline: values.baseline }),
+  // Scheduled posts by the number: `--rounds` runs (new processes) on each size's file, 2 unless given; each request-rate figure for 5 s.
+  growth: () =>
+    growthBench({
+      sizes: values.sizes.split(',').map(Number),
+      runs: Number(values.rounds ?? 2),
+      seconds: Math.min(Number(values.seconds), 5),
+      extra: values['calendar-query'],
+      baseline: values.baseline,
+    }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };

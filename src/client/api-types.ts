@@ -980,7 +980,7 @@ export interface paths {
         };
         /**
          * Read the calendar
-         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).
+         * @description Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`: a calendar that shows a page at a time asks for what it shows), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).
          */
         get: {
             parameters: {
@@ -995,6 +995,8 @@ export interface paths {
                     limit?: number;
                     /** @description The `nextCursor` of the previous answer, with the same window and filters: the page after it. */
                     cursor?: string;
+                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
+                    fields?: string;
                 };
                 header?: {
                     /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
@@ -4338,6 +4340,7 @@ export interface components {
             updatedAt: string;
         };
         PostList: {
+            /** @description With `fields`, each post holds only the properties named there. */
             posts: components["schemas"]["Post"][];
             /** @description Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page. */
             nextCursor: string | null;

@@ -38,6 +38,11 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
         ...(op.idempotencyKey && { idempotencyKey: request.headers['idempotency-key'] as string | undefined }),
       } as Parameters<typeof op.call>[2];
       const result = await op.call(app.services, request.access!, input);
+      if (op.rest.serialize)
+        return reply
+          .status(status)
+          .type('application/json; charset=utf-8')
+          .send(await op.rest.serialize(result));
       reply.status(status);
       if (typeof result !== 'object' || result === null || !Object.isFrozen(result)) return reply.send(result);
       let body = written.get(result);

@@ -96,29 +96,35 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
   let serialize: Stringify | undefined;
   return (data) => {
     if (!serialize) {
-      let compiled: Stringify | undefined;
       const schema = route.schema as z.ZodType | { properties: z.ZodType };
-      const zod = schema instanceof z.ZodType ? schema : schema.properties;
-      try {
-        const json = serializable(
-          z.toJSONSchema(zod, {
-            io: 'output',
-            target: 'draft-7',
-            unrepresentable: 'throw',
-            reused: 'inline',
-            cycles: 'throw',
-            metadata: z.registry(),
-          }),
-        );
-        if (json) compiled = buildStringify(json);
-      } catch {
-        // Not representable as JSON Schema (a transform, a date, a cycle): Zod serializes it.
-      }
-      serialize = compiled ?? byZod;
+      serialize = compileStringify(schema instanceof z.ZodType ? schema : schema.properties) ?? byZod;
     }
     return serialize(data);
   };
 };
+
+/**
+ * A serializer compiled from a Zod schema (through its JSON Schema, by fast-json-stringify) that
+ * writes what `JSON.stringify` would write of Zod's parsed output; null when the schema needs Zod
+ * itself (a transform, a date, a cycle, a union).
+ */
+export function compileStringify(zod: z.ZodType): Stringify | null {
+  try {
+    const json = serializable(
+      z.toJSONSchema(zod, {
+        io: 'output',
+        target: 'draft-7',
+        unrepresentable: 'throw',
+        reused: 'inline',
+        cycles: 'throw',
+        metadata: z.registry(),
+      }),
+    );
+    return json ? buildStringify(json) : null;
+  } catch {
+    return null;
+  }
+}
 
 type ZodDef = {
   type: string;

@@ -73,7 +73,7 @@ function operationTool<P extends z.ZodObject, Q extends z.ZodObject, B extends z
     input: operationInput(op as Operation<z.ZodObject, z.ZodObject, z.ZodObject, unknown>, {
       workspace: workspaceArg,
       ...(op.idempotencyKey && { idempotencyKey: idempotencyKey.optional() }),
-    }),
+    }).omit(Object.fromEntries((op.mcp.restOnly ?? []).map((name) => [name, true])) as Record<string, true & never>),
     output,
     scope: op.scope,
     annotations,

@@ -46,11 +46,18 @@ export type Operation<P extends z.ZodObject = NoInput, Q extends z.ZodObject = N
     status?: 200 | 201;
     /** The error answers, by status. */
     errors: Record<number, z.ZodType>;
+    /**
+     * Writes the answer as JSON text itself, instead of the response schema's serializer: for
+     * answers large enough that writing them in one piece would hold the event loop.
+     */
+    serialize?(result: R): Promise<string>;
   };
   mcp: {
     title: string;
     description: string;
     annotations: ToolAnnotations;
+    /** Inputs of the REST route the tool does not take (e.g. one that changes the answer's shape away from `output`). */
+    restOnly?: readonly string[];
     /** The tool's output: an object (a list answer is wrapped in one). */
     output: z.ZodObject;
     /** The service's answer as the tool's output; the answer itself when absent. */

@@ -257,6 +257,10 @@ export const postSchema = z
   })
   .meta({ id: 'Post' });
 
+/** The properties of a post, in the schema's order: what `fields` may name. */
+export const POST_FIELDS = Object.keys(postSchema.shape) as Array<keyof typeof postSchema.shape>;
+export type PostField = (typeof POST_FIELDS)[number];
+
 export const listPostsQuery = z.object({
   startDate: instantSchema.describe('Start of the window (inclusive), ISO 8601 UTC.'),
   endDate: instantSchema.describe('End of the window (inclusive), ISO 8601 UTC; at most one year after the start.'),
@@ -274,11 +278,33 @@ export const listPostsQuery = z.object({
     .max(500)
     .optional()
     .describe('The `nextCursor` of the previous answer, with the same window and filters: the page after it.'),
+  fields: z
+    .string()
+    .max(500)
+    .superRefine((value, ctx) => {
+      const names = value.split(',');
+      const unknown = names.filter((name) => !(POST_FIELDS as readonly string[]).includes(name));
+      if (unknown.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')}; the fields of a post are ${POST_FIELDS.join(', ')}.`,
+        });
+      else if (new Set(names).size < names.length) ctx.addIssue({ code: 'custom', message: 'a field is named twice.' });
+    })
+    .optional()
+    .describe(
+      `Only these properties of each post, comma-separated (e.g. \`id,publishDate,state,integration\`), in the order of the Post schema; without it every property. Any of: ${POST_FIELDS.map((name) => `\`${name}\``).join(', ')}. A calendar that shows neither \`content\` nor \`value\` gets a smaller answer, read with less work.`,
+    ),
 });
+
+/** Which properties of each post a calendar answer holds: all of them unless `fields` names some. */
+export function parsePostFields(fields: string | undefined): PostField[] | null {
+  return fields === undefined ? null : (fields.split(',') as PostField[]);
+}
 
 export const postListSchema = z
   .object({
-    posts: z.array(postSchema),
+    posts: z.array(postSchema).describe('With `fields`, each post holds only the properties named there.'),
     nextCursor: z
       .string()
       .nullable()

@@ -20,7 +20,15 @@ import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
 import { refusal, type Composition, type PostTransitions } from './post-transitions.ts';
 import * as repo from './posts.repository.ts';
-import type { createPostsBody, postSchema, replacePostBody, updatePostBody } from './posts.schema.ts';
+import {
+  parsePostFields,
+  POST_FIELDS,
+  type createPostsBody,
+  type PostField,
+  type postSchema,
+  type replacePostBody,
+  type updatePostBody,
+} from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
 
 export type CreatePostsInput = z.infer<typeof createPostsBody>;
@@ -163,6 +171,13 @@ function editedThread(stored: PartRow[], change: PostChange): ThreadPart[] {
 function editedSettings(current: Record<string, unknown>, change: PostChange): Record<string, unknown> {
   const merged = { ...(change.settingsMode === 'merge' ? current : {}), ...change.settings };
   return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
+}
+
+/** Only `fields` of a post, in the schema's order. */
+function pickFields(record: PostRecord, fields: readonly PostField[]): Partial<PostRecord> {
+  const picked: Record<string, unknown> = {};
+  for (const name of POST_FIELDS) if (fields.includes(name)) picked[name] = record[name];
+  return picked as Partial<PostRecord>;
 }
 
 /** A post is scheduled at most `SCHEDULE_HORIZON_YEARS` ahead. */
@@ -558,8 +573,15 @@ export class PostsService {
    */
   async list(
     access: WorkspaceAccess,
-    query: { startDate: string; endDate: string; customer?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
-  ): Promise<{ posts: PostRecord[]; nextCursor: string | null }> {
+    query: {
+      startDate: string;
+      endDate: string;
+      customer?: string | undefined;
+      limit?: number | undefined;
+      cursor?: string | undefined;
+      fields?: string | undefined;
+    },
+  ): Promise<{ posts: Array<Partial<PostRecord>>; nextCursor: string | null }> {
     requireScope(access, 'posts:read');
     const start = new Date(query.startDate);
     const end = new Date(query.endDate);
@@ -571,7 +593,10 @@ export class PostsService {
     if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
     const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
     let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
-    const posts: PostRecord[] = [];
+    const fields = parsePostFields(query.fields);
+    // A calendar that shows no content has no use for the posts' parts.
+    const withParts = !fields || fields.includes('content') || fields.includes('value');
+    const posts: Array<Partial<PostRecord>> = [];
     let bytes = 0;
     for (;;) {
       const want = Math.min(POSTS_READ_BATCH, pageSize - posts.length);
@@ -585,10 +610,12 @@ export class PostsService {
         limit: want + 1,
       });
       const batch = rows.slice(0, want);
-      const parts = await repo.listParts(
-        this.deps.db,
-        batch.map((p) => p.id),
-      );
+      const parts = withParts
+        ? await repo.listParts(
+            this.deps.db,
+            batch.map((p) => p.id),
+          )
+        : [];
       const partsOf = new Map<string, PartRow[]>();
       for (const part of parts) {
         const list = partsOf.get(part.post_id);
@@ -597,7 +624,8 @@ export class PostsService {
       }
       for (const [i, row] of batch.entries()) {
         const own = partsOf.get(row.id) ?? [];
-        posts.push(toPostRecord(row, own, row.provider));
+        const record = toPostRecord(row, own, row.provider);
+        posts.push(fields ? pickFields(record, fields) : record);
         bytes += own.reduce((sum, part) => sum + part.content.length + part.images.length, 0);
         const more = i < batch.length - 1 || rows.length > want;
         // Large posts end a page early, so an answer stays a few megabytes whatever the posts hold.

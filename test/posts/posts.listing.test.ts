@@ -3,6 +3,8 @@ import { CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
+import { compileStringify } from '../../src/http/schema-compilers.ts';
+import { POST_FIELDS, postListSchema } from '../../src/posts/posts.schema.ts';
 import { POSTS_PAGE_BYTES, POSTS_PAGE_MAX, POSTS_READ_BATCH } from '../../src/posts/posts.service.ts';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
@@ -70,6 +72,26 @@ async function page(key: string, query: string): Promise<{ page: Page; statement
   recording = null;
   expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
   return { page: res.json() as Page, statements };
+}
+
+/** Counts the turns of the event loop from now until `stop`. */
+function countTurns(): { readonly count: number; stop(): void } {
+  let count = 0;
+  let running = true;
+  void (async () => {
+    while (running) {
+      await tick();
+      count += 1;
+    }
+  })();
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => {
+      running = false;
+    },
+  };
 }
 
 const isListing = (s: Statement) => /from "posts" inner join "channels"/i.test(s.sql);
@@ -154,34 +176,27 @@ describe('GET /posts over 20,000 posts', () => {
   });
 
   it('a large listing yields the event loop between batches, so /status is answered while it runs', async () => {
-    let ticks = 0;
-    let ticking = true;
-    void (async () => {
-      while (ticking) {
-        await tick();
-        ticks += 1;
-      }
-    })();
+    const turns = countTurns();
     const ticksAtBatch: number[] = [];
     let status: Promise<void> | null = null;
     let statusAnsweredAt: number | null = null;
     const observed: Statement[] = [];
     observed.push = (...items: Statement[]) => {
       for (let n = items.filter(isListing).length; n > 0; n--) {
-        ticksAtBatch.push(ticks);
+        ticksAtBatch.push(turns.count);
         // While the listing is under way, another caller asks for /status.
         status ??= t.request({ method: 'GET', url: '/public/v1/status' }).then((res) => {
           expect(res.statusCode).toBe(200);
-          statusAnsweredAt = ticks;
+          statusAnsweredAt = turns.count;
         });
       }
       return Array.prototype.push.apply(observed, items);
     };
     recording = observed;
     const listing = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}`, key: owner.key });
-    const listingAnsweredAt = ticks;
+    const listingAnsweredAt = turns.count;
     recording = null;
-    ticking = false;
+    turns.stop();
     await status;
     expect(listing.statusCode).toBe(200);
     expect(ticksAtBatch).toHaveLength(POSTS_PAGE_MAX / POSTS_READ_BATCH);
@@ -234,5 +249,92 @@ describe('GET /posts over 20,000 posts', () => {
       const res = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}&limit=${limit}`, key: owner.key });
       expect(res.statusCode, limit).toBe(400);
     }
+  });
+});
+
+describe('GET /posts: what one request does in one piece, and fields', () => {
+  it('without fields or limit the answer is what the Post schema writes, every property in its order, as before', async () => {
+    const res = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}`, key: owner.key });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json() as { posts: Array<Record<string, unknown>>; nextCursor: string | null };
+    expect(body.posts).toHaveLength(POSTS_PAGE_MAX);
+    expect(Object.keys(body)).toEqual(['posts', 'nextCursor']);
+    for (const post of body.posts) expect(Object.keys(post)).toEqual(POST_FIELDS);
+    // Byte for byte what the route's serializer wrote of the same answer (compiled, or Zod's output as JSON).
+    const serialize = compileStringify(postListSchema) ?? ((answer: unknown) => JSON.stringify(postListSchema.parse(answer)));
+    expect(res.body).toBe(serialize(body));
+  });
+
+  it.runIf(BACKEND === 'sqlite')(
+    'a page of 1000 is written a batch at a time: the event loop turns between batches after the last read',
+    async () => {
+      const turns = countTurns();
+      // On SQLite the reads run on the event loop, so the turns after the last one are the writing's own.
+      const turnsAfterLastRead = async (query: string) => {
+        let lastRead = 0;
+        const observed: Statement[] = [];
+        observed.push = (...items: Statement[]) => {
+          lastRead = turns.count;
+          return Array.prototype.push.apply(observed, items);
+        };
+        recording = observed;
+        const res = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}&${query}`, key: owner.key });
+        recording = null;
+        expect(res.statusCode).toBe(200);
+        return turns.count - lastRead;
+      };
+      const oneBatch = await turnsAfterLastRead(`limit=${POSTS_READ_BATCH}`);
+      const fullPage = await turnsAfterLastRead(`limit=${POSTS_PAGE_MAX}`);
+      turns.stop();
+      expect(fullPage - oneBatch).toBeGreaterThanOrEqual(POSTS_PAGE_MAX / POSTS_READ_BATCH - 1);
+    },
+  );
+
+  it('fields: each post holds only the named properties, in the schema order, and pages as without it', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let partsRead = 0;
+    do {
+      const { page: answer, statements }: { page: Page; statements: Statement[] } = await page(
+        owner.key,
+        `limit=1000&fields=state,publishDate,id,integration${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      for (const post of answer.posts) expect(Object.keys(post)).toEqual(['id', 'state', 'publishDate', 'integration']);
+      seen.push(...answer.posts.map((p) => p.id));
+      partsRead += statements.filter(isParts).length;
+      cursor = answer.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toHaveLength(TOTAL);
+    expect(new Set(seen).size).toBe(TOTAL);
+    // Neither content nor value asked for: the posts' parts are not read.
+    expect(partsRead).toBe(0);
+
+    const { page: withContent, statements } = await page(owner.key, 'limit=2&fields=id,content');
+    expect(withContent.posts).toEqual([
+      { id: 'seed-000000', content: '<p>Post 0</p>' },
+      { id: 'seed-000001', content: '<p>Post 1</p>' },
+    ]);
+    expect(statements.filter(isParts)).toHaveLength(1);
+  });
+
+  it('fields: a channel-limited key still sees only its channel', async () => {
+    const { page: answer } = await page(onlyB.key, 'limit=50&fields=id,integration');
+    expect(answer.posts).toHaveLength(50);
+    for (const post of answer.posts) expect(post.integration.id).toBe(channelB);
+  });
+
+  it("refuses an unknown, empty or repeated field with the spec's validation error", async () => {
+    for (const fields of ['id,title', '', 'id,,state', 'id,id', 'ID', 'integration.id']) {
+      const res = await t.request({
+        method: 'GET',
+        url: `/public/v1/posts?${WINDOW}&fields=${encodeURIComponent(fields)}`,
+        key: owner.key,
+      });
+      expect(res.statusCode, fields).toBe(400);
+      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: [expect.stringMatching(/^querystring\.fields: /)] });
+    }
+    const res = await t.request({ method: 'GET', url: `/public/v1/posts?${WINDOW}&fields=id,title`, key: owner.key });
+    expect(res.json().message[0]).toMatch(/unknown field "title"; the fields of a post are id, group, state/);
   });
 });
