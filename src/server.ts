@@ -66,6 +66,9 @@ export async function startServer(config: Config, options: { role?: Role } = {})
       sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
       exclusive: config.database.kind === 'sqlite' && !config.redis && role === 'all',
     });
+    // Statistics are read by the processes that publish, a minute apart, each channel under a lease.
+    const analyticsLog = app.log.child({ component: 'analytics' });
+    runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));
   }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -76,7 +79,7 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   const close = () => {
     closing ??= (async () => {
       // Stop taking requests and starting publishes; let those in flight finish; then close the database.
-      await Promise.all([app.close(), publisher.stop()]);
+      await Promise.all([app.close(), publisher.stop(), runtime.services.analytics.collector.stop()]);
       await runtime.close();
     })();
     return closing;

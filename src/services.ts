@@ -1,4 +1,5 @@
 import { BackgroundWork } from './accounts/background.ts';
+import { AnalyticsService } from './analytics/analytics.service.ts';
 import { DeveloperKeysService } from './accounts/developer-keys.service.ts';
 import type { Mailer } from './accounts/mailer.ts';
 import { MembersService } from './accounts/members.service.ts';
@@ -104,6 +105,7 @@ export function createServices(deps: ServiceDeps) {
       later: (task) => background.run(task),
     }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),
+    analytics: new AnalyticsService({ ...deps, channels }),
   };
 }
 

@@ -14,6 +14,12 @@ import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-lin
 import type { NotificationsTable } from '../notifications/notifications.table.ts';
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
+import type {
+  AnalyticsChannelSnapshotsTable,
+  AnalyticsChannelsTable,
+  AnalyticsPostSnapshotsTable,
+  AnalyticsPostsTable,
+} from '../analytics/analytics.table.ts';
 
 export interface Database {
   meta: MetaTable;
@@ -41,6 +47,10 @@ export interface Database {
   oauth_records: OAuthRecordsTable;
   oauth_apps: OAuthAppsTable;
   connect_states: ConnectStatesTable;
+  analytics_channels: AnalyticsChannelsTable;
+  analytics_posts: AnalyticsPostsTable;
+  analytics_post_snapshots: AnalyticsPostSnapshotsTable;
+  analytics_channel_snapshots: AnalyticsChannelSnapshotsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -12,6 +12,7 @@ import { changePostStatus, checkPostMissing, deletePost, deletePostGroup, getPos
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
 import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
 import { listNotifications } from '../notifications/notifications.operations.ts';
+import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse, idempotencyHeaders } from '../posts/posts.schema.ts';
 import type { Services } from '../services.ts';
 import { statusSchema } from '../status/status.schema.ts';
@@ -172,4 +173,7 @@ export const TOOLS: Tool[] = [
   operationTool(createUploadLink),
   operationTool(getUploadLink),
   operationTool(listNotifications),
+  operationTool(getPostAnalytics),
+  operationTool(getChannelAnalytics),
+  operationTool(getAnalyticsSummary),
 ];

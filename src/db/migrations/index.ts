@@ -15,6 +15,7 @@ import * as channelRenewal from './2026-11-24T0100-channel-renewal.ts';
 import * as uploadLinkCreators from './2026-11-24T0200-upload-link-creators.ts';
 import * as postsDueOrder from './2026-11-24T0300-posts-due-order.ts';
 import * as postsByChannel from './2026-11-24T0400-posts-by-channel.ts';
+import * as analytics from './2026-11-27T1100-analytics.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0200-upload-link-creators': uploadLinkCreators,
   '2026-11-24T0300-posts-due-order': postsDueOrder,
   '2026-11-24T0400-posts-by-channel': postsByChannel,
+  '2026-11-27T1100-analytics': analytics,
 };
