@@ -127,7 +127,8 @@ export class AnalyticsCollector {
     const { db, clock } = this.deps;
     if (METRICS_PROVIDERS.length === 0) return;
     const now = clock.now().toISOString();
-    for (const channel of await repo.listUnfollowedChannels(db, METRICS_PROVIDERS, 500)) await this.#follow(channel.id, channel.workspace_id, now);
+    for (const channel of await repo.listUnfollowedChannels(db, METRICS_PROVIDERS, 500))
+      await this.#follow(channel.id, channel.workspace_id, now);
   }
 
   /** Follows one channel now (a read of a channel not followed yet); false when its platform reports no numbers. */
@@ -180,7 +181,10 @@ export class AnalyticsCollector {
     try {
       const opened = await this.#open(state.workspace_id, channelId);
       if (!opened) {
-        await repo.settleChannel(db, channelId, by, { active: 0, error: 'The channel was deleted or disabled; its numbers are no longer collected.' });
+        await repo.settleChannel(db, channelId, by, {
+          active: 0,
+          error: 'The channel was deleted or disabled; its numbers are no longer collected.',
+        });
         return report;
       }
       const { ctx, metrics } = opened;

@@ -49,7 +49,9 @@ export const getPostAnalytics = operation({
     annotations: READ_ONLY,
     output: postAnalyticsSchema,
     summary: (o) =>
-      o.published ? `Post ${o.postId}: ${shown(o.metrics)} (read ${o.metricsUpdatedAt ?? 'never'}).` : `Post ${o.postId} is not published yet.`,
+      o.published
+        ? `Post ${o.postId}: ${shown(o.metrics)} (read ${o.metricsUpdatedAt ?? 'never'}).`
+        : `Post ${o.postId} is not published yet.`,
   },
 });
 
@@ -96,7 +98,8 @@ export const getAnalyticsSummary = operation({
     description: `Totals per metric and per channel, and the top posts by a metric, for the posts published in a window. ${TIMES}`,
     annotations: READ_ONLY,
     output: summarySchema,
-    summary: (o) => `${plural(o.posts, 'post')}: ${shown(o.totals)}; top: ${o.top.map((t) => `${t.postId} (${t.value})`).join(', ') || 'none'}.`,
+    summary: (o) =>
+      `${plural(o.posts, 'post')}: ${shown(o.totals)}; top: ${o.top.map((t) => `${t.postId} (${t.value})`).join(', ') || 'none'}.`,
   },
 });
 

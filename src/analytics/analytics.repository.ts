@@ -64,7 +64,9 @@ export function settleChannel(
   db: Executor,
   channelId: string,
   by: string,
-  changes: Partial<Pick<AnalyticsChannelsTable, 'active' | 'next_collect_at' | 'account_next_at' | 'metrics' | 'metrics_updated_at' | 'error'>>,
+  changes: Partial<
+    Pick<AnalyticsChannelsTable, 'active' | 'next_collect_at' | 'account_next_at' | 'metrics' | 'metrics_updated_at' | 'error'>
+  >,
 ) {
   return db
     .updateTable('analytics_channels')

@@ -11,7 +11,9 @@ export const metricNameSchema = z
 
 export const metricsSchema = z
   .partialRecord(metricNameSchema, count())
-  .describe("Numbers by normalised name. A metric the platform does not report is absent, never 0; `clicks` counts Herald's short links when the platform reports none.")
+  .describe(
+    "Numbers by normalised name. A metric the platform does not report is absent, never 0; `clicks` counts Herald's short links when the platform reports none.",
+  )
   .meta({ id: 'Metrics', example: { likes: 12, reposts: 3, replies: 2 } });
 
 const refresh = z
@@ -74,12 +76,16 @@ export const channelAnalyticsSchema = z
     supported: z
       .object({ post: z.array(metricNameSchema), account: z.array(metricNameSchema) })
       .describe("The metrics this channel's platform reports; empty when it reports none."),
-    collecting: z.boolean().describe('Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused).'),
+    collecting: z
+      .boolean()
+      .describe('Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused).'),
     error: z.string().nullable().describe('Why the last reading failed, if it did.'),
     metricsUpdatedAt: updatedAt,
     refreshed: refreshedField,
     account: metricsSchema.describe("The account's latest numbers (followers…)."),
-    accountHistory: z.array(z.object({ date: z.string(), metrics: metricsSchema })).describe("The account's numbers, the last reading of each UTC day in the window."),
+    accountHistory: z
+      .array(z.object({ date: z.string(), metrics: metricsSchema }))
+      .describe("The account's numbers, the last reading of each UTC day in the window."),
     daily: z.array(dailySchema).describe('Per UTC day of the window that had posts.'),
   })
   .meta({ id: 'ChannelAnalytics' });
@@ -111,7 +117,9 @@ export const compatSeriesSchema = z
   .array(
     z.object({
       label: z.string().describe('The metric.'),
-      percentageChange: z.number().describe('This period against the one before it, in percent (0 when both are 0; 100 when only this one has any).'),
+      percentageChange: z
+        .number()
+        .describe('This period against the one before it, in percent (0 when both are 0; 100 when only this one has any).'),
       data: z.array(z.object({ total: z.number(), date: z.string().describe('YYYY-MM-DD') })),
     }),
   )

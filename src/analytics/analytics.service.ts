@@ -44,7 +44,8 @@ function window(query: { startDate: string; endDate: string }): { start: string;
 /** The UTC days from `first` to `last`, inclusive (YYYY-MM-DD). */
 function days(first: string, last: string): string[] {
   const out: string[] = [];
-  for (let at = Date.parse(`${first}T00:00:00Z`); at <= Date.parse(`${last}T00:00:00Z`); at += DAY) out.push(new Date(at).toISOString().slice(0, 10));
+  for (let at = Date.parse(`${first}T00:00:00Z`); at <= Date.parse(`${last}T00:00:00Z`); at += DAY)
+    out.push(new Date(at).toISOString().slice(0, 10));
   return out;
 }
 
@@ -194,7 +195,10 @@ export class AnalyticsService {
       });
     }
     const byDay = new Map(answer.daily.map((d) => [d.date, d.metrics]));
-    const postNames = new Set<MetricName>([...answer.supported.post, ...answer.daily.flatMap((d) => Object.keys(d.metrics) as MetricName[])]);
+    const postNames = new Set<MetricName>([
+      ...answer.supported.post,
+      ...answer.daily.flatMap((d) => Object.keys(d.metrics) as MetricName[]),
+    ]);
     for (const name of postNames) {
       const sum = (list: string[]) => list.reduce((total, date) => total + (byDay.get(date)?.[name] ?? 0), 0);
       series.push({
@@ -212,7 +216,10 @@ export class AnalyticsService {
     if (!answer.published) return { missing: true as const };
     const { current } = this.#periods(query.date);
     const history = answer.parts.find((part) => part.part === 0)?.history ?? [];
-    const names = new Set<MetricName>([...history.flatMap((h) => Object.keys(h.metrics) as MetricName[]), ...(Object.keys(answer.metrics) as MetricName[])]);
+    const names = new Set<MetricName>([
+      ...history.flatMap((h) => Object.keys(h.metrics) as MetricName[]),
+      ...(Object.keys(answer.metrics) as MetricName[]),
+    ]);
     return [...names].map((name) => {
       const lastOfDay = new Map<string, number>();
       for (const h of history) if (h.metrics[name] !== undefined) lastOfDay.set(dayOf(h.at), h.metrics[name]!);
@@ -253,7 +260,12 @@ export class AnalyticsService {
     const channel = await this.deps.channels.getAnyState(workspaceId, channelId);
     if (!channel || channel.deletedAt || !(await this.collector.follow(workspaceId, channelId, channel.provider))) return false;
     const now = this.deps.clock.now();
-    const allowed = await repo.takeRefresh(this.deps.db, channelId, now.toISOString(), new Date(now.getTime() - REFRESH_INTERVAL_MS).toISOString());
+    const allowed = await repo.takeRefresh(
+      this.deps.db,
+      channelId,
+      now.toISOString(),
+      new Date(now.getTime() - REFRESH_INTERVAL_MS).toISOString(),
+    );
     if (!allowed) return false;
     const report = await this.collector.collect(channelId, { due: false, ...what });
     return report !== null && report.failures === 0;

@@ -1830,6 +1830,472 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's numbers over a window
+         * @description For the posts published in the window (at most one year): totals per metric, per channel, and the top posts by `metric`. A key limited to some channels sums those channels only. Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 UTC. */
+                    startDate: string;
+                    /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
+                    endDate: string;
+                    /** @description The metric top posts are ranked by (likes by default). */
+                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts";
+                    /** @description Top posts returned, 1 to 100 (10 by default). */
+                    limit?: number;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSummary"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's numbers
+         * @description The platform's numbers for a published post and each of its comments, latest and over time. Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostAnalytics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's numbers over a window
+         * @description The account's numbers (followers…) per UTC day in the window, and per day the sums of the numbers of the posts published that day. The window is validated as for GET /posts (at most one year). Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 UTC. */
+                    startDate: string;
+                    /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
+                    endDate: string;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChannelAnalytics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/post/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's series over the last days
+         * @description The shape clients of this API family already read: one series per metric, `{label, percentageChange, data: [{total, date}]}`, over the last `date` UTC days; `percentageChange` compares them with the `date` days before. Each day's last reading of the post; `{missing: true}` while the post has no platform id. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Days back from now (e.g. 7, 30, 90). */
+                    date?: number;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    postId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSeries"] | {
+                            /** @enum {boolean} */
+                            missing: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's series over the last days
+         * @description The shape clients of this API family already read: one series per metric, `{label, percentageChange, data: [{total, date}]}`, over the last `date` UTC days; `percentageChange` compares them with the `date` days before. Account numbers (followers…) are each day's last reading, compared at the ends of the two periods; post numbers are the daily sums of the posts published that day. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Days back from now (e.g. 7, 30, 90). */
+                    date?: number;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSeries"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/upload": {
         parameters: {
             query?: never;
@@ -2510,36 +2976,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Where to send a one-time code. */
-        SignupStartRequestInput: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-        };
-        SignupVerifyRequestInput: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-            /** @description The one-time code from the mail. */
-            code: string;
-        };
-        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
-        ConnectChannelInput: {
-            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
-            provider: string;
-            /** @description Display name; the account's own name by default. */
-            name?: string;
-            /** @description File the channel under this client group (`customer.id`). */
-            group?: string;
-        } & {
-            [key: string]: unknown;
-        };
         ImageRefInput: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
             id?: string;
@@ -2654,6 +3090,36 @@ export interface components {
             /** @description One item per channel; a channel may appear once. */
             posts: components["schemas"]["PostItemInput"][];
         };
+        /** @description Where to send a one-time code. */
+        SignupStartRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        SignupVerifyRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+            /** @description The one-time code from the mail. */
+            code: string;
+        };
+        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
+        ConnectChannelInput: {
+            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
+            provider: string;
+            /** @description Display name; the account's own name by default. */
+            name?: string;
+            /** @description File the channel under this client group (`customer.id`). */
+            group?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -2669,6 +3135,298 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ImageRef: {
+            /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
+            id?: string;
+            /**
+             * Format: uri
+             * @description The `path` of a file in this workspace's media library, as returned by POST /upload.
+             */
+            path: string;
+        };
+        PostValue: {
+            /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
+            content: string;
+            /**
+             * @description Media to attach, by their library `path`.
+             * @default []
+             */
+            image: components["schemas"]["ImageRef"][];
+            /** @description Comments only: minutes after the previous element that this one goes out (default 0). */
+            delay?: number;
+        };
+        PostItem: {
+            integration: {
+                /** @description The channel ID. */
+                id: string;
+            };
+            /** @description The first element is the post; the rest are published as comments under it, in order. */
+            value: components["schemas"]["PostValue"][];
+            /** @description Platform-specific settings; GET /integration-settings/:id lists them. */
+            settings?: {
+                /** @description The platform ID; must equal the channel's `identifier`. */
+                __type: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "type": "schedule",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Hello from Herald</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "draft",
+         *       "date": "2026-12-01T09:30:00+01:00",
+         *       "tags": [
+         *         "launch"
+         *       ],
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>A draft: date is still required</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "type": "now",
+         *       "date": "2026-12-01T09:30:00Z",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Out at once; date is required but the server clock is used</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreatePosts: {
+            /**
+             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
+             * @enum {string}
+             */
+            type: "draft" | "schedule" | "now";
+            /**
+             * Format: date-time
+             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
+             */
+            date: string;
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+            /**
+             * @description Internal labels; not sent to the platform.
+             * @default []
+             */
+            tags: string[];
+            /** @description An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one. */
+            group?: string;
+            /** @description One item per channel; a channel may appear once. */
+            posts: components["schemas"]["PostItem"][];
+        };
+        CreatedPost: {
+            postId: string;
+            /** @description The channel ID. */
+            integration: string;
+        };
+        Post: {
+            id: string;
+            /** @description Shared by the posts of one multi-channel composition. */
+            group: string;
+            /**
+             * @description DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.
+             * @enum {string}
+             */
+            state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR";
+            /** @description ISO 8601 UTC. */
+            publishDate: string;
+            integration: {
+                id: string;
+                providerIdentifier: string;
+            };
+            /** @description The post's sanitised HTML (value[0].content). */
+            content: string;
+            value: {
+                content: string;
+                image: components["schemas"]["ImageRef"][];
+                delay: number;
+                /**
+                 * @description Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.
+                 * @enum {string}
+                 */
+                state: "PENDING" | "SENDING" | "PUBLISHED" | "ERROR";
+                releaseId: string | null;
+                releaseURL: string | null;
+                publishedAt: string | null;
+                error: string | null;
+            }[];
+            settings: {
+                [key: string]: unknown;
+            };
+            tags: string[];
+            shortLink: boolean;
+            /** @description The post's ID on the platform, once published (or recorded with PUT /posts/:id/release-id). */
+            releaseId: string | null;
+            releaseURL: string | null;
+            /** @description Why the post (or one of its comments) failed, in the platform's words where it gave any. */
+            error: string | null;
+            /** @description Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`. */
+            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled") | null;
+            publishedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PostList: {
+            posts: components["schemas"]["Post"][];
+            /** @description Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page. */
+            nextCursor: string | null;
+        };
+        MissingCheck: {
+            postId: string;
+            /** @description True when nothing is missing. */
+            ready: boolean;
+            missing: {
+                /** @description The request field at fault, e.g. `value[0].content` or `settings.title`. */
+                field: string;
+                reason: string;
+            }[];
+        };
+        Deleted: {
+            /** @description How many posts were removed. */
+            deleted: number;
+            ids: string[];
+        };
+        /**
+         * @description Numbers by normalised name. A metric the platform does not report is absent, never 0; `clicks` counts Herald's short links when the platform reports none.
+         * @example {
+         *       "likes": 12,
+         *       "reposts": 3,
+         *       "replies": 2
+         *     }
+         */
+        Metrics: {
+            [key: string]: number;
+        };
+        PostAnalytics: {
+            postId: string;
+            /** @description The channel ID. */
+            integration: string;
+            /** @description The platform. */
+            identifier: string;
+            /** @description False until the post has a platform id: it has no numbers yet. */
+            published: boolean;
+            /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+            metricsUpdatedAt: string | null;
+            /** @description The post itself (part 0), latest reading. */
+            metrics: components["schemas"]["Metrics"];
+            /** @description Whether this answer read the platform first (`refresh=true` within the per-channel limit). */
+            refreshed: boolean;
+            /** @description The post and each of its published comments. */
+            parts: {
+                /** @description 0 for the post, 1… for its comments. */
+                part: number;
+                /** @description The part's id on the platform. */
+                releaseId: string;
+                /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+                metricsUpdatedAt: string | null;
+                metrics: components["schemas"]["Metrics"];
+                /** @description Every reading that changed the numbers, oldest first. */
+                history: {
+                    /** @description When it was read (UTC). */
+                    at: string;
+                    metrics: components["schemas"]["Metrics"];
+                }[];
+            }[];
+        };
+        ChannelAnalytics: {
+            integration: string;
+            identifier: string;
+            /** @description The metrics this channel's platform reports; empty when it reports none. */
+            supported: {
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+            };
+            /** @description Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused). */
+            collecting: boolean;
+            /** @description Why the last reading failed, if it did. */
+            error: string | null;
+            /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+            metricsUpdatedAt: string | null;
+            /** @description Whether this answer read the platform first (`refresh=true` within the per-channel limit). */
+            refreshed: boolean;
+            /** @description The account's latest numbers (followers…). */
+            account: components["schemas"]["Metrics"];
+            /** @description The account's numbers, the last reading of each UTC day in the window. */
+            accountHistory: {
+                date: string;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            /** @description Per UTC day of the window that had posts. */
+            daily: {
+                /** @description The UTC day, YYYY-MM-DD. */
+                date: string;
+                /** @description Posts published that day. */
+                posts: number;
+                /** @description The sums of those posts' latest numbers. */
+                metrics: components["schemas"]["Metrics"];
+            }[];
+        };
+        AnalyticsSummary: {
+            startDate: string;
+            endDate: string;
+            /** @description Published posts in the window with numbers. */
+            posts: number;
+            /** @description Sums over those posts. */
+            totals: components["schemas"]["Metrics"];
+            channels: {
+                integration: string;
+                posts: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            top: {
+                postId: string;
+                integration: string;
+                publishedAt: string;
+                value: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+        };
+        AnalyticsSeries: {
+            /** @description The metric. */
+            label: string;
+            /** @description This period against the one before it, in percent (0 when both are 0; 100 when only this one has any). */
+            percentageChange: number;
+            data: {
+                total: number;
+                /** @description YYYY-MM-DD */
+                date: string;
+            }[];
+        }[];
         /** @description Where to send a one-time code. */
         SignupStartRequest: {
             /**
@@ -2914,192 +3672,6 @@ export interface components {
             page: number;
             pageSize: number;
             hasMore: boolean;
-        };
-        ImageRef: {
-            /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
-            id?: string;
-            /**
-             * Format: uri
-             * @description The `path` of a file in this workspace's media library, as returned by POST /upload.
-             */
-            path: string;
-        };
-        PostValue: {
-            /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
-            content: string;
-            /**
-             * @description Media to attach, by their library `path`.
-             * @default []
-             */
-            image: components["schemas"]["ImageRef"][];
-            /** @description Comments only: minutes after the previous element that this one goes out (default 0). */
-            delay?: number;
-        };
-        PostItem: {
-            integration: {
-                /** @description The channel ID. */
-                id: string;
-            };
-            /** @description The first element is the post; the rest are published as comments under it, in order. */
-            value: components["schemas"]["PostValue"][];
-            /** @description Platform-specific settings; GET /integration-settings/:id lists them. */
-            settings?: {
-                /** @description The platform ID; must equal the channel's `identifier`. */
-                __type: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        /**
-         * @example {
-         *       "type": "schedule",
-         *       "date": "2026-12-01T09:30:00Z",
-         *       "posts": [
-         *         {
-         *           "integration": {
-         *             "id": "CHANNEL_ID"
-         *           },
-         *           "value": [
-         *             {
-         *               "content": "<p>Hello from Herald</p>"
-         *             }
-         *           ]
-         *         }
-         *       ]
-         *     }
-         * @example {
-         *       "type": "draft",
-         *       "date": "2026-12-01T09:30:00+01:00",
-         *       "tags": [
-         *         "launch"
-         *       ],
-         *       "posts": [
-         *         {
-         *           "integration": {
-         *             "id": "CHANNEL_ID"
-         *           },
-         *           "value": [
-         *             {
-         *               "content": "<p>A draft: date is still required</p>"
-         *             }
-         *           ]
-         *         }
-         *       ]
-         *     }
-         * @example {
-         *       "type": "now",
-         *       "date": "2026-12-01T09:30:00Z",
-         *       "posts": [
-         *         {
-         *           "integration": {
-         *             "id": "CHANNEL_ID"
-         *           },
-         *           "value": [
-         *             {
-         *               "content": "<p>Out at once; date is required but the server clock is used</p>"
-         *             }
-         *           ]
-         *         }
-         *       ]
-         *     }
-         */
-        CreatePosts: {
-            /**
-             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
-             * @enum {string}
-             */
-            type: "draft" | "schedule" | "now";
-            /**
-             * Format: date-time
-             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
-             */
-            date: string;
-            /**
-             * @description Replace links in the published text with short links served by this service.
-             * @default false
-             */
-            shortLink: boolean;
-            /**
-             * @description Internal labels; not sent to the platform.
-             * @default []
-             */
-            tags: string[];
-            /** @description An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one. */
-            group?: string;
-            /** @description One item per channel; a channel may appear once. */
-            posts: components["schemas"]["PostItem"][];
-        };
-        CreatedPost: {
-            postId: string;
-            /** @description The channel ID. */
-            integration: string;
-        };
-        Post: {
-            id: string;
-            /** @description Shared by the posts of one multi-channel composition. */
-            group: string;
-            /**
-             * @description DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.
-             * @enum {string}
-             */
-            state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR";
-            /** @description ISO 8601 UTC. */
-            publishDate: string;
-            integration: {
-                id: string;
-                providerIdentifier: string;
-            };
-            /** @description The post's sanitised HTML (value[0].content). */
-            content: string;
-            value: {
-                content: string;
-                image: components["schemas"]["ImageRef"][];
-                delay: number;
-                /**
-                 * @description Where this element is: PENDING, SENDING (being published), PUBLISHED or ERROR.
-                 * @enum {string}
-                 */
-                state: "PENDING" | "SENDING" | "PUBLISHED" | "ERROR";
-                releaseId: string | null;
-                releaseURL: string | null;
-                publishedAt: string | null;
-                error: string | null;
-            }[];
-            settings: {
-                [key: string]: unknown;
-            };
-            tags: string[];
-            shortLink: boolean;
-            /** @description The post's ID on the platform, once published (or recorded with PUT /posts/:id/release-id). */
-            releaseId: string | null;
-            releaseURL: string | null;
-            /** @description Why the post (or one of its comments) failed, in the platform's words where it gave any. */
-            error: string | null;
-            /** @description Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`. */
-            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled") | null;
-            publishedAt: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PostList: {
-            posts: components["schemas"]["Post"][];
-            /** @description Null when the window has no more posts; otherwise send it back as `cursor` (same window and filters) for the next page. */
-            nextCursor: string | null;
-        };
-        MissingCheck: {
-            postId: string;
-            /** @description True when nothing is missing. */
-            ready: boolean;
-            missing: {
-                /** @description The request field at fault, e.g. `value[0].content` or `settings.title`. */
-                field: string;
-                reason: string;
-            }[];
-        };
-        Deleted: {
-            /** @description How many posts were removed. */
-            deleted: number;
-            ids: string[];
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

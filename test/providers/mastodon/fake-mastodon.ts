@@ -112,7 +112,8 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
     const body = { ...Object.fromEntries(call.url.searchParams), ...fields };
     const scripted = this.scripted.take({ method: call.method, path: call.path, body });
     if (scripted) return scripted;
-    if (call.method === 'GET' && call.path === '/api/v1/statuses') return this.#statusesById(call.url.searchParams.getAll('id[]'), call.headers);
+    if (call.method === 'GET' && call.path === '/api/v1/statuses')
+      return this.#statusesById(call.url.searchParams.getAll('id[]'), call.headers);
     return this.#route(call.method, call.path, body, files, call.headers);
   }
 
