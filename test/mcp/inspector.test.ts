@@ -110,7 +110,7 @@ describe('the MCP server of a real process', () => {
     'the MCP Inspector CLI lists the tools and calls them',
     async () => {
       const listed = (await inspector(['--method', 'tools/list'])) as { tools: Array<{ name: string }> };
-      expect(listed.tools).toHaveLength(18);
+      expect(listed.tools).toHaveLength(21);
       expect(listed.tools.map((tool) => tool.name)).toContain('create_post');
 
       const channels = (await inspector(['--method', 'tools/call', '--tool-name', 'list_channels'])) as {
