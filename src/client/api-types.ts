@@ -3532,6 +3532,11 @@ export interface components {
             idempotentWrites: boolean;
             /** @description How a channel of this platform is connected. */
             connect: string;
+            /** @description The metrics Herald reads from this channel's platform (GET /analytics/…), for posts and for the account; empty where it reads none. */
+            metrics: {
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+            };
             /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
             preferredSettings: {
                 [key: string]: unknown;

@@ -255,6 +255,8 @@ describe('refresh on demand', () => {
       supported: { post: ['likes', 'reposts', 'replies', 'quotes'], account: ['followers', 'following', 'posts'] },
     });
     expect(answer.accountHistory).toEqual([{ date: clock.now().toISOString().slice(0, 10), metrics: answer.account }]);
+    // The channel's settings say which metrics its platform reports.
+    expect((await ok(w, `/integration-settings/${w.channelId}`)).metrics).toEqual(answer.supported);
   });
 });
 
