@@ -105,7 +105,7 @@ export function createServices(deps: ServiceDeps) {
       later: (task) => background.run(task),
     }),
     developerKeys: new DeveloperKeysService({ apiKeys, channels }),
-    analytics: new AnalyticsService({ ...deps, channels }),
+    analytics: new AnalyticsService({ ...deps, channels, notifications }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db } from '../db/database.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
@@ -72,6 +73,7 @@ export class AnalyticsCollector {
       outbound: OutboundClient;
       platformApps: PlatformApps;
       channels: ChannelsService;
+      notifications: NotificationsService;
       options?: Partial<CollectorOptions>;
     },
   ) {
@@ -178,19 +180,28 @@ export class AnalyticsCollector {
     const state = (await repo.findFollowedChannel(db, channelId))!;
     let accountNext = state.account_next_at;
     const settle: Parameters<typeof repo.settleChannel>[3] = {};
+    const lookAgain = () => new Date(clock.now().getTime() + this.#options.lookEveryMs).toISOString();
+    let phase: 'account' | 'posts' = 'posts';
     try {
       const opened = await this.#open(state.workspace_id, channelId);
-      if (!opened) {
+      if (opened === 'deleted') {
+        await repo.settleChannel(db, channelId, by, { active: 0, error: 'The channel was deleted; its numbers are no longer read.' });
+        return report;
+      }
+      // A disabled channel is looked at again later: once it is reconnected, reading resumes.
+      if (opened === 'disabled') {
         await repo.settleChannel(db, channelId, by, {
-          active: 0,
-          error: 'The channel was deleted or disabled; its numbers are no longer collected.',
+          next_collect_at: lookAgain(),
+          error: 'The channel is disabled; its numbers are read again once it is reconnected.',
         });
         return report;
       }
       const { ctx, metrics } = opened;
       await this.#followParts(channelId, start);
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
+        phase = 'account';
         const reading = await metrics.account(ctx);
+        phase = 'posts';
         report.calls += 1;
         report.accounts += 1;
         await this.#storeAccount(channelId, reading, clock.now(), settle);
@@ -221,9 +232,16 @@ export class AnalyticsCollector {
       }
       report.failures += 1;
       settle.error = error.message;
+      if (error.kind === 'auth' && phase === 'account') {
+        // The credentials publishing uses were refused: the channel needs reconnecting, as when a publish is refused.
+        await this.#disconnected(state.workspace_id, channelId, error.message);
+        await repo.settleChannel(db, channelId, by, { ...settle, next_collect_at: lookAgain() });
+        return report;
+      }
       if (error.kind === 'auth') {
-        settle.active = 0;
-        await repo.settleChannel(db, channelId, by, settle);
+        // Reading posts' numbers needs a permission the channel lacks; publishing is not affected.
+        settle.error = `Reading posts' numbers was refused (${error.message}); reconnect the channel to grant Herald the permission to read them.`;
+        await repo.settleChannel(db, channelId, by, { ...settle, next_collect_at: new Date(clock.now().getTime() + DAY).toISOString() });
         return report;
       }
       // Rate limited or failing: nothing of the channel is read before the platform's wait (or the backoff).
@@ -236,23 +254,35 @@ export class AnalyticsCollector {
       return report;
     }
     const partsNext = await repo.nextPartDue(db, channelId);
-    const lookAgain = new Date(clock.now().getTime() + this.#options.lookEveryMs).toISOString();
-    const next = [accountNext, lookAgain, ...(partsNext ? [partsNext] : [])].sort()[0]!;
+    const next = [accountNext, lookAgain(), ...(partsNext ? [partsNext] : [])].sort()[0]!;
     await repo.settleChannel(db, channelId, by, { ...settle, account_next_at: accountNext, next_collect_at: next });
     return report;
   }
 
-  async #open(workspaceId: string, channelId: string): Promise<{ ctx: ProviderContext; metrics: ProviderMetrics } | null> {
+  async #disconnected(workspaceId: string, channelId: string, why: string): Promise<void> {
+    if (!(await this.deps.channels.disable(channelId, 'needs_reconnect'))) return;
+    await this.deps.notifications.notify(workspaceId, {
+      kind: 'channel_disconnected',
+      message: `The channel needs reconnecting: ${why}`,
+      channelId,
+    });
+  }
+
+  async #open(
+    workspaceId: string,
+    channelId: string,
+  ): Promise<{ ctx: ProviderContext; metrics: ProviderMetrics } | 'deleted' | 'disabled'> {
     let opened;
     try {
       opened = await this.deps.channels.withConfig(workspaceId, channelId);
     } catch (error) {
-      if (error instanceof NotFoundError) return null;
+      if (error instanceof NotFoundError) return 'deleted';
       throw error;
     }
     const { channel, config } = opened;
     const metrics = getProvider(channel.provider).metrics;
-    if (channel.disabled || !metrics) return null;
+    if (!metrics) return 'deleted';
+    if (channel.disabled) return 'disabled';
     return {
       metrics,
       ctx: {

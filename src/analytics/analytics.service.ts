@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { findPost } from '../posts/posts.repository.ts';
 import type { MetricName, Metrics } from '../providers/metrics.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
@@ -67,6 +68,7 @@ export class AnalyticsService {
       outbound: OutboundClient;
       platformApps: PlatformApps;
       channels: ChannelsService;
+      notifications: NotificationsService;
       collectorOptions?: Partial<CollectorOptions>;
     },
   ) {

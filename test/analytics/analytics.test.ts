@@ -178,20 +178,66 @@ describe('collection from the platform', () => {
     expect((await ok(w, `/analytics/posts/${postId}`)).metrics.likes).toBe(4);
   });
 
-  it('a channel whose token the platform refuses stops being read; its history stays readable', async () => {
+  it('a refused token disables the channel as needing reconnection and notifies; reading resumes once it is reconnected', async () => {
     const w = await mastodonTenant();
-    const { postId } = await publish(w);
+    const { postId, statuses } = await publish(w);
     await collect();
-    fake.on(({ path }) => (path.startsWith('/api/v1/') ? { status: 401, body: { error: 'The access token is invalid' } } : undefined));
-    clock.advance(HOUR);
+    fake.on(({ path }) =>
+      path === '/api/v1/accounts/verify_credentials' ? { status: 401, body: { error: 'The access token is invalid' } } : undefined,
+    );
+    clock.advance(25 * HOUR);
     await collect();
-    const channel = await ok(w, `/analytics/channels/${w.channelId}?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z`);
-    expect(channel).toMatchObject({ collecting: false, error: expect.stringContaining('401') });
+    const channels = await ok(w, '/integrations');
+    expect(channels.find((c: { id: string }) => c.id === w.channelId)).toMatchObject({ disabled: true, disabledReason: 'needs_reconnect' });
+    const notes = await ok(w, '/notifications');
+    expect(notes.notifications).toEqual([expect.objectContaining({ type: 'channel_disconnected', integration: w.channelId })]);
+    const range = 'startDate=2026-05-01T00:00:00Z&endDate=2026-07-31T00:00:00Z';
+    expect(await ok(w, `/analytics/channels/${w.channelId}?${range}`)).toMatchObject({ error: expect.stringContaining('401') });
+    // While disabled, the platform is not called; the history stays readable.
     const calls = fake.received.length;
     clock.advance(2 * HOUR);
     await collect();
     expect(fake.received.length).toBe(calls);
     expect((await ok(w, `/analytics/posts/${postId}`)).metrics).toEqual({ likes: 0, reposts: 0, replies: 0, quotes: 0 });
+    // Reconnected with a new token: reading resumes at the next look.
+    fake.reset();
+    await t.services.channels.reconnect(w.workspaceId, w.channelId, { accessToken: fake.tokenFor(w.accountId) });
+    statuses[0]!.favourites_count = 8;
+    clock.advance(HOUR);
+    await collect();
+    expect((await ok(w, `/analytics/posts/${postId}`)).metrics.likes).toBe(8);
+    expect(await ok(w, `/analytics/channels/${w.channelId}?${range}`)).toMatchObject({ collecting: true, error: null });
+  });
+
+  it("a refused read of posts' numbers is reported on the channel without disabling it", async () => {
+    const w = await mastodonTenant();
+    await publish(w);
+    fake.on(({ path, method }) =>
+      method === 'GET' && path === '/api/v1/statuses'
+        ? { status: 401, body: { error: 'This API requires an authenticated user' } }
+        : undefined,
+    );
+    await collect();
+    const channel = await ok(w, `/analytics/channels/${w.channelId}?startDate=2026-05-01T00:00:00Z&endDate=2026-07-31T00:00:00Z`);
+    expect(channel.error).toMatch(/Reading posts' numbers was refused .*reconnect/);
+    expect((await ok(w, '/integrations')).find((c: { id: string }) => c.id === w.channelId).disabled).toBe(false);
+  });
+
+  it('a deleted channel is no longer read; its history stays readable', async () => {
+    const w = await mastodonTenant();
+    const { postId, statuses } = await publish(w);
+    statuses[0]!.favourites_count = 2;
+    await collect();
+    await t.services.channels.delete(w.workspaceId, w.channelId, { force: true });
+    clock.advance(HOUR);
+    const before = statusReads([statuses[0]!.id]).length;
+    await collect();
+    clock.advance(HOUR);
+    await collect();
+    expect(statusReads([statuses[0]!.id])).toHaveLength(before);
+    expect((await ok(w, `/analytics/posts/${postId}`)).metrics.likes).toBe(2);
+    const channel = await ok(w, `/analytics/channels/${w.channelId}?startDate=2026-05-01T00:00:00Z&endDate=2026-07-31T00:00:00Z`);
+    expect(channel).toMatchObject({ collecting: false, error: expect.stringContaining('deleted') });
   });
 
   it('two workers collecting at once read each due channel once (the lease)', async () => {
@@ -204,6 +250,7 @@ describe('collection from the platform', () => {
       outbound: t.runtime.outbound,
       platformApps: t.services.channels.platformApps,
       channels: t.services.channels,
+      notifications: t.services.notifications,
     });
     const accountReads = () =>
       fake.received.filter(
