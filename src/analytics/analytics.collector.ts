@@ -197,7 +197,9 @@ export class AnalyticsCollector {
         return report;
       }
       const { ctx, metrics } = opened;
-      await this.#followParts(channelId, start);
+      // A platform that reports nothing per post (Telegram) has no parts to follow.
+      const readsPosts = metrics.reports.post.length > 0;
+      if (readsPosts) await this.#followParts(channelId, start);
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
         phase = 'account';
         const reading = await metrics.account(ctx);
@@ -207,11 +209,13 @@ export class AnalyticsCollector {
         await this.#storeAccount(channelId, reading, clock.now(), settle);
         accountNext = new Date(clock.now().getTime() + DAY).toISOString();
       }
-      const parts = await repo.listDueParts(db, channelId, {
-        now: start.toISOString(),
-        limit: this.#options.partsPerChannel,
-        postId: input.postId,
-      });
+      const parts = !readsPosts
+        ? []
+        : await repo.listDueParts(db, channelId, {
+            now: start.toISOString(),
+            limit: this.#options.partsPerChannel,
+            postId: input.postId,
+          });
       for (let i = 0; i < parts.length; i += metrics.batchSize) {
         const batch = parts.slice(i, i + metrics.batchSize);
         const readings = await metrics.posts(
