@@ -284,9 +284,11 @@ export class AnalyticsCollector {
       throw error;
     }
     const { channel, config } = opened;
-    const metrics = getProvider(channel.provider).metrics;
+    const provider = getProvider(channel.provider);
+    const metrics = provider.metrics;
     if (!metrics) return 'deleted';
-    if (channel.disabled) return 'disabled';
+    // Credentials that expire are renewed by the publisher (one renewal per channel across processes); until then, wait.
+    if (channel.disabled || provider.renewal?.due(config, this.deps.clock.now())) return 'disabled';
     return {
       metrics,
       ctx: {
