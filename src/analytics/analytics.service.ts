@@ -108,13 +108,17 @@ export class AnalyticsService {
   }
 
   /** A channel's account numbers over a window, and the daily sums of its posts' numbers. */
-  async channel(access: WorkspaceAccess, channelId: string, query: { startDate: string; endDate: string; refresh: boolean }) {
+  channel(access: WorkspaceAccess, channelId: string, query: { startDate: string; endDate: string; refresh: boolean }) {
     requireScope(access, 'analytics:read');
-    const range = window(query);
+    return this.#channel(access, channelId, window(query), query.refresh);
+  }
+
+  /** The channel's numbers over a window already checked (the series routes look up to two years back: two periods of up to 365 days). */
+  async #channel(access: WorkspaceAccess, channelId: string, range: { start: string; end: string }, refresh: boolean) {
     const channel = await this.#visibleChannel(access, channelId);
     const metrics = getProvider(channel.provider).metrics;
     if (metrics && !channel.deletedAt) await this.collector.follow(access.workspace.id, channelId, channel.provider);
-    const refreshed = query.refresh && metrics !== undefined && (await this.#refresh(access.workspace.id, channelId, { account: true }));
+    const refreshed = refresh && metrics !== undefined && (await this.#refresh(access.workspace.id, channelId, { account: true }));
     const { db } = this.deps;
     const [state, snapshots, posts] = await Promise.all([
       repo.findFollowedChannel(db, channelId),
@@ -178,12 +182,10 @@ export class AnalyticsService {
    * periods. Post numbers are the daily sums of the posts published that day, compared as sums.
    */
   async compatChannel(access: WorkspaceAccess, channelId: string, query: { date: number; refresh: boolean }) {
+    requireScope(access, 'analytics:read');
     const { current, previous } = this.#periods(query.date);
-    const answer = await this.channel(access, channelId, {
-      startDate: `${previous[0]}T00:00:00.000Z`,
-      endDate: `${current.at(-1)}T23:59:59.999Z`,
-      refresh: query.refresh,
-    });
+    const range = { start: `${previous[0]}T00:00:00.000Z`, end: `${current.at(-1)}T23:59:59.999Z` };
+    const answer = await this.#channel(access, channelId, range, query.refresh);
     const series = [];
     for (const name of answer.supported.account) {
       const readings = answer.accountHistory.filter((h) => h.metrics[name] !== undefined);

@@ -374,6 +374,10 @@ describe('compatible series routes', () => {
     expect(likes.data).toHaveLength(7);
     expect(likes.data.at(-1)).toEqual({ total: 6, date: clock.now().toISOString().slice(0, 10) });
     expect(likes.percentageChange).toBe(200);
+    // A year back compares with the year before: two years of history, allowed here.
+    const yearBack = await get(w, `/analytics/${w.channelId}?date=365`);
+    expect(yearBack.statusCode, yearBack.body).toBe(200);
+    expect((await get(w, `/analytics/${w.channelId}?date=366`)).statusCode).toBe(400);
     clock.set(new Date(start));
   });
 
