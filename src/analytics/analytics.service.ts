@@ -117,7 +117,9 @@ export class AnalyticsService {
   async #channel(access: WorkspaceAccess, channelId: string, range: { start: string; end: string }, refresh: boolean) {
     const channel = await this.#visibleChannel(access, channelId);
     const metrics = getProvider(channel.provider).metrics;
-    if (metrics && !channel.deletedAt) await this.collector.follow(access.workspace.id, channelId, channel.provider);
+    // A channel connected since the last tick is followed at once (a write only the first time).
+    if (metrics && !channel.deletedAt && !(await repo.findFollowedChannel(this.deps.db, channelId)))
+      await this.collector.follow(access.workspace.id, channelId, channel.provider);
     const refreshed = refresh && metrics !== undefined && (await this.#refresh(access.workspace.id, channelId, { account: true }));
     const { db } = this.deps;
     const [state, snapshots, posts] = await Promise.all([
