@@ -1,5 +1,5 @@
 import type { ChannelsService } from '../channels/channels.service.ts';
-import type { Db } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -223,10 +223,12 @@ export class AnalyticsCollector {
           batch.map((part) => ({ id: part.release_id, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) })),
         );
         report.calls += 1;
-        for (const part of batch) {
-          await this.#storePart(part, readings.get(part.release_id), clock.now());
-          report.parts += 1;
-        }
+        // One transaction per batch: a commit per batch rather than per part.
+        const at = clock.now();
+        await db.transaction().execute(async (trx) => {
+          for (const part of batch) await this.#storePart(trx, part, readings.get(part.release_id), at);
+        });
+        report.parts += batch.length;
       }
       settle.error = null;
     } catch (error) {
@@ -340,13 +342,13 @@ export class AnalyticsCollector {
   }
 
   /** Stores a part's reading (a snapshot only when the numbers changed) and when it is next read. */
-  async #storePart(part: AnalyticsPostsTable, reading: MetricsReading | undefined, at: Date): Promise<void> {
+  async #storePart(db: Executor, part: AnalyticsPostsTable, reading: MetricsReading | undefined, at: Date): Promise<void> {
     const next = nextPostCollection(part.published_at, at);
-    if (!reading) return void (await repo.updatePart(this.deps.db, part.post_id, part.part, { next_collect_at: next }));
+    if (!reading) return void (await repo.updatePart(db, part.post_id, part.part, { next_collect_at: next }));
     const metrics = JSON.stringify(sortedMetrics(reading.metrics));
     if (metrics !== part.metrics)
-      await repo.insertPostSnapshot(this.deps.db, { post_id: part.post_id, part: part.part, collected_at: at.toISOString(), metrics });
-    await repo.updatePart(this.deps.db, part.post_id, part.part, {
+      await repo.insertPostSnapshot(db, { post_id: part.post_id, part: part.part, collected_at: at.toISOString(), metrics });
+    await repo.updatePart(db, part.post_id, part.part, {
       next_collect_at: next,
       metrics,
       raw: JSON.stringify(reading.raw),
