@@ -1,3 +1,4 @@
+import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import { channelConnectRoutes } from './channels/channel-connect.routes.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
       await api.register(notificationsRoutes);
+      await api.register(analyticsRoutes);
       await api.register(mediaRoutes);
       await api.register(uploadLinksRoutes);
       await api.register(webhooksRoutes);

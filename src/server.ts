@@ -68,6 +68,9 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     });
     // Webhook deliveries run where publishing runs; the outbox in the database is shared by every worker.
     runtime.services.webhookDelivery.start({ intervalMs: 1000 }, runtime.services.webhookOutbox);
+    // Statistics are read by the processes that publish, a minute apart, each channel under a lease.
+    const analyticsLog = app.log.child({ component: 'analytics' });
+    runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));
   }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -78,7 +81,12 @@ export async function startServer(config: Config, options: { role?: Role } = {})
   const close = () => {
     closing ??= (async () => {
       // Stop taking requests and starting publishes; let those in flight finish; then close the database.
-      await Promise.all([app.close(), publisher.stop(), runtime.services.webhookDelivery.stop()]);
+      await Promise.all([
+        app.close(),
+        publisher.stop(),
+        runtime.services.webhookDelivery.stop(),
+        runtime.services.analytics.collector.stop(),
+      ]);
       await runtime.close();
     })();
     return closing;

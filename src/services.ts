@@ -1,4 +1,5 @@
 import { BackgroundWork } from './accounts/background.ts';
+import { AnalyticsService } from './analytics/analytics.service.ts';
 import { DeveloperKeysService } from './accounts/developer-keys.service.ts';
 import type { Mailer } from './accounts/mailer.ts';
 import { MembersService } from './accounts/members.service.ts';
@@ -118,6 +119,7 @@ export function createServices(deps: ServiceDeps) {
     webhooks: new WebhooksService({ ...deps, webhookOutbox }),
     /** Started by the worker processes (see server.ts); tests drain it themselves. */
     webhookDelivery: new WebhookDelivery({ ...deps, channels, media, notifications }),
+    analytics: new AnalyticsService({ ...deps, channels, notifications }),
   };
 }
 

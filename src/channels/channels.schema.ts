@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { clientGroupSchema } from '../groups/groups.schema.ts';
 import { wholeNumber } from '../http/common.schema.ts';
+import { METRIC_NAMES } from '../providers/metrics.ts';
 
 export const channelSchema = z
   .object({
@@ -37,6 +38,11 @@ export const channelSettingsSchema = z
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),
     connect: z.string().describe('How a channel of this platform is connected.'),
+    metrics: z
+      .object({ post: z.array(z.enum(METRIC_NAMES)), account: z.array(z.enum(METRIC_NAMES)) })
+      .describe(
+        "The metrics Herald reads from this channel's platform (GET /analytics/…), for posts and for the account; empty where it reads none.",
+      ),
     preferredSettings: z
       .record(z.string(), z.unknown())
       .nullable()

@@ -656,6 +656,7 @@ export class ChannelsService {
       })),
       idempotentWrites: provider.idempotentWrites,
       connect: provider.connectHelp,
+      metrics: { post: [...(provider.metrics?.reports.post ?? [])], account: [...(provider.metrics?.reports.account ?? [])] },
       preferredSettings: channel.preferredSettings,
     };
   }

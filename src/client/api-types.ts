@@ -2008,6 +2008,472 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's numbers over a window
+         * @description For the posts published in the window (at most one year): totals per metric, per channel, and the top posts by `metric`. A key limited to some channels sums those channels only. Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 UTC. */
+                    startDate: string;
+                    /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
+                    endDate: string;
+                    /** @description The metric top posts are ranked by (likes by default). */
+                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts";
+                    /** @description Top posts returned, 1 to 100 (10 by default). */
+                    limit?: number;
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSummary"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's numbers
+         * @description The platform's numbers for a published post and each of its comments, latest and over time. Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostAnalytics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's numbers over a window
+         * @description The account's numbers (followers…) per UTC day in the window, and per day the sums of the numbers of the posts published that day. The window is validated as for GET /posts (at most one year). Numbers are read from the platforms on a schedule (hourly in a post’s first day, every 6 hours in its first week, daily until 30 days; accounts daily) and kept as snapshots. A metric the platform does not report is absent, never 0. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 UTC. */
+                    startDate: string;
+                    /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
+                    endDate: string;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChannelAnalytics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/post/{postId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's series over the last days
+         * @description The shape clients of this API family already read: one series per metric, `{label, percentageChange, data: [{total, date}]}`, over the last `date` UTC days; `percentageChange` compares them with the `date` days before. Each day's last reading of the post; `{missing: true}` while the post has no platform id. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Days back from now (e.g. 7, 30, 90). */
+                    date?: number;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    postId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSeries"] | {
+                            /** @enum {boolean} */
+                            missing: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's series over the last days
+         * @description The shape clients of this API family already read: one series per metric, `{label, percentageChange, data: [{total, date}]}`, over the last `date` UTC days; `percentageChange` compares them with the `date` days before. Account numbers (followers…) are each day's last reading, compared at the ends of the two periods; post numbers are the daily sums of the posts published that day. `refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Days back from now (e.g. 7, 30, 90). */
+                    date?: number;
+                    /** @description true: read the numbers from the platform first (at most once per channel every 5 minutes; beyond that the stored numbers are answered, with `refreshed: false`). */
+                    refresh?: "true" | "false";
+                };
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnalyticsSeries"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/upload": {
         parameters: {
             query?: never;
@@ -3566,36 +4032,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Where to send a one-time code. */
-        SignupStartRequestInput: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-        };
-        SignupVerifyRequestInput: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-            /** @description The one-time code from the mail. */
-            code: string;
-        };
-        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
-        ConnectChannelInput: {
-            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
-            provider: string;
-            /** @description Display name; the account's own name by default. */
-            name?: string;
-            /** @description File the channel under this client group (`customer.id`). */
-            group?: string;
-        } & {
-            [key: string]: unknown;
-        };
         ImageRefInput: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
             id?: string;
@@ -3809,6 +4245,36 @@ export interface components {
              */
             shortLink: boolean;
         };
+        /** @description Where to send a one-time code. */
+        SignupStartRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        SignupVerifyRequestInput: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+            /** @description The one-time code from the mail. */
+            code: string;
+        };
+        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
+        ConnectChannelInput: {
+            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
+            provider: string;
+            /** @description Display name; the account's own name by default. */
+            name?: string;
+            /** @description File the channel under this client group (`customer.id`). */
+            group?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -3823,254 +4289,6 @@ export interface components {
             error?: string;
         } & {
             [key: string]: unknown;
-        };
-        /** @description Where to send a one-time code. */
-        SignupStartRequest: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-        };
-        /** @description The same answer for every well-formed address, whether or not a code is sent to it. */
-        SignupStartResponse: {
-            /** @constant */
-            status: "accepted";
-            message: string;
-            /** @description How long a code works once it has been sent. */
-            codeExpiresInSeconds: number;
-            /**
-             * Format: uri
-             * @description Where the code is sent next (POST /public/v1/signup/verify), or typed into the sign-in page.
-             */
-            verify: string;
-        };
-        SignupVerifyRequest: {
-            /**
-             * Format: email
-             * @description An e-mail address.
-             * @example ana@example.com
-             */
-            email: string;
-            /** @description The one-time code from the mail. */
-            code: string;
-        };
-        /** @description A browser session cookie is set for the pages; the REST API itself never takes cookies. */
-        SignupVerifyResponse: {
-            /** @constant */
-            signedIn: true;
-            user: {
-                id: string;
-                email: string;
-            };
-            /** @description True when this sign-in created the account. */
-            created: boolean;
-            /** Format: date-time */
-            sessionExpiresAt: string;
-            /**
-             * Format: uri
-             * @description The developer settings page, where API keys are created.
-             */
-            next: string;
-        };
-        /** @description A client group ("customer") that channels are filed under. */
-        ClientGroup: {
-            id: string;
-            name: string;
-        };
-        Channel: {
-            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
-            id: string;
-            /** @description Display name. */
-            name: string;
-            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
-            identifier: string;
-            /** @description Profile picture URL. */
-            picture: string;
-            /** @description Whether the channel cannot post right now. */
-            disabled: boolean;
-            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
-            disabledReason: string | null;
-            /** @description The channel's handle, without the at sign; empty when the platform has none. */
-            profile: string;
-            /** @description The client group the channel is filed under. */
-            customer: components["schemas"]["ClientGroup"] | null;
-        };
-        ChannelSettings: {
-            /** @description The channel ID. */
-            integration: string;
-            /** @description The platform ID (`settings.__type`). */
-            identifier: string;
-            name: string;
-            /** @description JSON Schema of `settings` (besides `__type`). */
-            settings: {
-                [key: string]: unknown;
-            };
-            textLimit: {
-                max: number;
-                /** @enum {string} */
-                unit: "graphemes" | "characters" | "bytes";
-            };
-            media: {
-                maxItems: number;
-                mimeTypes: string[];
-                maxBytes: number;
-                required: boolean;
-            };
-            tools: {
-                name: string;
-                description: string;
-                inputSchema: {
-                    [key: string]: unknown;
-                };
-            }[];
-            /** @description Whether a publish whose outcome is unknown is retried safely (the platform deduplicates). */
-            idempotentWrites: boolean;
-            /** @description How a channel of this platform is connected. */
-            connect: string;
-            /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
-            preferredSettings: {
-                [key: string]: unknown;
-            } | null;
-        };
-        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
-        ConnectChannel: {
-            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
-            provider: string;
-            /** @description Display name; the account's own name by default. */
-            name?: string;
-            /** @description File the channel under this client group (`customer.id`). */
-            group?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        ConnectResult: {
-            /** @description Open this to sign in on the platform; it comes back to Herald, which finishes the connection. */
-            url: string;
-        } | {
-            integration: components["schemas"]["Channel"];
-            /** @description True when the account was already a channel of the workspace, which was reconnected (same id). */
-            reconnected: boolean;
-            /** @description Only when Herald generated the channel's secret because none was given (a `webhook` channel's Standard Webhooks signing secret, `whsec_…`): shown this once and never again; give it to the receiver. */
-            secret?: string;
-        };
-        /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
-        UploadResult: {
-            /** @description The media ID. */
-            id: string;
-            /**
-             * Format: uri
-             * @description The hosted URL of the file; attach it to posts as an `image` value.
-             */
-            path: string;
-        };
-        Media: {
-            id: string;
-            /** @description The name the file was uploaded with. */
-            name: string;
-            /**
-             * Format: uri
-             * @description The hosted URL; what posts attach.
-             */
-            path: string;
-            /**
-             * @description `image` or `video`.
-             * @enum {string}
-             */
-            type: "image" | "video";
-            /** @description The content type, read from the file's content. */
-            mimeType: string;
-            /** @description Bytes (at most 10 MB for an image, 1 GB for a video). */
-            size: number;
-            /** @description Pixels, when cheap to read from the file; otherwise null. */
-            width: number | null;
-            /** @description Pixels, when cheap to read from the file; otherwise null. */
-            height: number | null;
-            /**
-             * Format: date-time
-             * @description When it entered the library (UTC).
-             */
-            createdAt: string;
-            /** @description The upload link it first arrived through, if any. */
-            uploadLinkId: string | null;
-        };
-        MediaPage: {
-            /** @description Newest first. */
-            results: components["schemas"]["Media"][];
-            page: number;
-            pageSize: number;
-            /** @description Number of pages that can be read (of the newest 10,000 files). */
-            pages: number;
-            /** @description Number of files in the library. */
-            total: number;
-        };
-        DeletedMedia: {
-            id: string;
-            /** @constant */
-            deleted: true;
-        };
-        UploadLink: {
-            /** @description The link ID; read what arrived with GET /upload-link/{id}. */
-            id: string;
-            /**
-             * Format: uri
-             * @description The page for a person to open; works signed out, from a phone too.
-             */
-            url: string;
-            /**
-             * Format: date-time
-             * @description Two hours after creation (UTC).
-             */
-            expiresAt: string;
-        };
-        UploadLinkFile: {
-            /** @description The media ID. */
-            id: string;
-            /** @description The name the person gave the file. */
-            name: string;
-            /**
-             * Format: uri
-             * @description The hosted URL; what is attached to a post.
-             */
-            path: string;
-            /**
-             * @description `image` or `video`.
-             * @enum {string}
-             */
-            type: "image" | "video";
-        };
-        UploadLinkContents: {
-            /** @description The link ID. */
-            id: string;
-            /**
-             * @description `empty` until the first file arrives; not an error: ask the person and query again.
-             * @enum {string}
-             */
-            status: "empty" | "ready";
-            /** @description Number of files. */
-            count: number;
-            /** @description Oldest first. */
-            files: components["schemas"]["UploadLinkFile"][];
-        };
-        Notification: {
-            id: string;
-            /**
-             * @description publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning or webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries).
-             * @enum {string}
-             */
-            type: "publish_failed" | "comment_failed" | "publish_confirmed" | "channel_disconnected" | "limit_warning" | "webhook_disabled";
-            message: string;
-            postId: string | null;
-            /** @description The channel ID, when the notification is about one. */
-            integration: string | null;
-            createdAt: string;
-        };
-        NotificationPage: {
-            notifications: components["schemas"]["Notification"][];
-            page: number;
-            pageSize: number;
-            hasMore: boolean;
         };
         ImageRef: {
             /** @description Optional and ignored: `path` is what counts. Clients that send an id of their own (even a random one) are accepted; the post records the library file's id. */
@@ -4359,6 +4577,365 @@ export interface components {
             /** @description How many posts were removed. */
             deleted: number;
             ids: string[];
+        };
+        /**
+         * @description Numbers by normalised name. A metric the platform does not report is absent, never 0; `clicks` counts Herald's short links when the platform reports none.
+         * @example {
+         *       "likes": 12,
+         *       "reposts": 3,
+         *       "replies": 2
+         *     }
+         */
+        Metrics: {
+            [key: string]: number;
+        };
+        PostAnalytics: {
+            postId: string;
+            /** @description The channel ID. */
+            integration: string;
+            /** @description The platform. */
+            identifier: string;
+            /** @description False until the post has a platform id: it has no numbers yet. */
+            published: boolean;
+            /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+            metricsUpdatedAt: string | null;
+            /** @description The post itself (part 0), latest reading. */
+            metrics: components["schemas"]["Metrics"];
+            /** @description Whether this answer read the platform first (`refresh=true` within the per-channel limit). */
+            refreshed: boolean;
+            /** @description The post and each of its published comments. */
+            parts: {
+                /** @description 0 for the post, 1… for its comments. */
+                part: number;
+                /** @description The part's id on the platform. */
+                releaseId: string;
+                /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+                metricsUpdatedAt: string | null;
+                metrics: components["schemas"]["Metrics"];
+                /** @description Every reading that changed the numbers, oldest first. */
+                history: {
+                    /** @description When it was read (UTC). */
+                    at: string;
+                    metrics: components["schemas"]["Metrics"];
+                }[];
+            }[];
+        };
+        ChannelAnalytics: {
+            integration: string;
+            identifier: string;
+            /** @description The metrics this channel's platform reports; empty when it reports none. */
+            supported: {
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+            };
+            /** @description Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused). */
+            collecting: boolean;
+            /** @description Why the last reading failed, if it did. */
+            error: string | null;
+            /** @description When the numbers were read from the platform (UTC); null before the first reading. */
+            metricsUpdatedAt: string | null;
+            /** @description Whether this answer read the platform first (`refresh=true` within the per-channel limit). */
+            refreshed: boolean;
+            /** @description The account's latest numbers (followers…). */
+            account: components["schemas"]["Metrics"];
+            /** @description The account's numbers, the last reading of each UTC day in the window. */
+            accountHistory: {
+                date: string;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            /** @description Per UTC day of the window that had posts. */
+            daily: {
+                /** @description The UTC day, YYYY-MM-DD. */
+                date: string;
+                /** @description Posts published that day. */
+                posts: number;
+                /** @description The sums of those posts' latest numbers. */
+                metrics: components["schemas"]["Metrics"];
+            }[];
+        };
+        AnalyticsSummary: {
+            startDate: string;
+            endDate: string;
+            /** @description Published posts in the window with numbers. */
+            posts: number;
+            /** @description Sums over those posts. */
+            totals: components["schemas"]["Metrics"];
+            channels: {
+                integration: string;
+                posts: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            top: {
+                postId: string;
+                integration: string;
+                publishedAt: string;
+                value: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+        };
+        AnalyticsSeries: {
+            /** @description The metric. */
+            label: string;
+            /** @description This period against the one before it, in percent (0 when both are 0; 100 when only this one has any). */
+            percentageChange: number;
+            data: {
+                total: number;
+                /** @description YYYY-MM-DD */
+                date: string;
+            }[];
+        }[];
+        /** @description Where to send a one-time code. */
+        SignupStartRequest: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        /** @description The same answer for every well-formed address, whether or not a code is sent to it. */
+        SignupStartResponse: {
+            /** @constant */
+            status: "accepted";
+            message: string;
+            /** @description How long a code works once it has been sent. */
+            codeExpiresInSeconds: number;
+            /**
+             * Format: uri
+             * @description Where the code is sent next (POST /public/v1/signup/verify), or typed into the sign-in page.
+             */
+            verify: string;
+        };
+        SignupVerifyRequest: {
+            /**
+             * Format: email
+             * @description An e-mail address.
+             * @example ana@example.com
+             */
+            email: string;
+            /** @description The one-time code from the mail. */
+            code: string;
+        };
+        /** @description A browser session cookie is set for the pages; the REST API itself never takes cookies. */
+        SignupVerifyResponse: {
+            /** @constant */
+            signedIn: true;
+            user: {
+                id: string;
+                email: string;
+            };
+            /** @description True when this sign-in created the account. */
+            created: boolean;
+            /** Format: date-time */
+            sessionExpiresAt: string;
+            /**
+             * Format: uri
+             * @description The developer settings page, where API keys are created.
+             */
+            next: string;
+        };
+        /** @description A client group ("customer") that channels are filed under. */
+        ClientGroup: {
+            id: string;
+            name: string;
+        };
+        Channel: {
+            /** @description The channel ID. Every call that needs a channel takes it as `integration.id`. */
+            id: string;
+            /** @description Display name. */
+            name: string;
+            /** @description Platform ID (e.g. `bluesky`, `webhook`); equals `settings.__type` when posting. */
+            identifier: string;
+            /** @description Profile picture URL. */
+            picture: string;
+            /** @description Whether the channel cannot post right now. */
+            disabled: boolean;
+            /** @description Why it is disabled, e.g. `needs_reconnect`; null when enabled. */
+            disabledReason: string | null;
+            /** @description The channel's handle, without the at sign; empty when the platform has none. */
+            profile: string;
+            /** @description The client group the channel is filed under. */
+            customer: components["schemas"]["ClientGroup"] | null;
+        };
+        ChannelSettings: {
+            /** @description The channel ID. */
+            integration: string;
+            /** @description The platform ID (`settings.__type`). */
+            identifier: string;
+            name: string;
+            /** @description JSON Schema of `settings` (besides `__type`). */
+            settings: {
+                [key: string]: unknown;
+            };
+            textLimit: {
+                max: number;
+                /** @enum {string} */
+                unit: "graphemes" | "characters" | "bytes";
+            };
+            media: {
+                maxItems: number;
+                mimeTypes: string[];
+                maxBytes: number;
+                required: boolean;
+            };
+            tools: {
+                name: string;
+                description: string;
+                inputSchema: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Whether a publish whose outcome is unknown is retried safely (the platform deduplicates). */
+            idempotentWrites: boolean;
+            /** @description How a channel of this platform is connected. */
+            connect: string;
+            /** @description The metrics Herald reads from this channel's platform (GET /analytics/…), for posts and for the account; empty where it reads none. */
+            metrics: {
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+            };
+            /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
+            preferredSettings: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description `provider`, then the platform's fields: its configuration (e.g. Telegram `botToken`, `chatId`), or what its sign-in needs (Mastodon `instance`). Fields a platform does not know are refused. */
+        ConnectChannel: {
+            /** @description The platform (`mastodon`, `telegram`, `bluesky`, `webhook`, …). */
+            provider: string;
+            /** @description Display name; the account's own name by default. */
+            name?: string;
+            /** @description File the channel under this client group (`customer.id`). */
+            group?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ConnectResult: {
+            /** @description Open this to sign in on the platform; it comes back to Herald, which finishes the connection. */
+            url: string;
+        } | {
+            integration: components["schemas"]["Channel"];
+            /** @description True when the account was already a channel of the workspace, which was reconnected (same id). */
+            reconnected: boolean;
+            /** @description Only when Herald generated the channel's secret because none was given (a `webhook` channel's Standard Webhooks signing secret, `whsec_…`): shown this once and never again; give it to the receiver. */
+            secret?: string;
+        };
+        /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
+        UploadResult: {
+            /** @description The media ID. */
+            id: string;
+            /**
+             * Format: uri
+             * @description The hosted URL of the file; attach it to posts as an `image` value.
+             */
+            path: string;
+        };
+        Media: {
+            id: string;
+            /** @description The name the file was uploaded with. */
+            name: string;
+            /**
+             * Format: uri
+             * @description The hosted URL; what posts attach.
+             */
+            path: string;
+            /**
+             * @description `image` or `video`.
+             * @enum {string}
+             */
+            type: "image" | "video";
+            /** @description The content type, read from the file's content. */
+            mimeType: string;
+            /** @description Bytes (at most 10 MB for an image, 1 GB for a video). */
+            size: number;
+            /** @description Pixels, when cheap to read from the file; otherwise null. */
+            width: number | null;
+            /** @description Pixels, when cheap to read from the file; otherwise null. */
+            height: number | null;
+            /**
+             * Format: date-time
+             * @description When it entered the library (UTC).
+             */
+            createdAt: string;
+            /** @description The upload link it first arrived through, if any. */
+            uploadLinkId: string | null;
+        };
+        MediaPage: {
+            /** @description Newest first. */
+            results: components["schemas"]["Media"][];
+            page: number;
+            pageSize: number;
+            /** @description Number of pages that can be read (of the newest 10,000 files). */
+            pages: number;
+            /** @description Number of files in the library. */
+            total: number;
+        };
+        DeletedMedia: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        UploadLink: {
+            /** @description The link ID; read what arrived with GET /upload-link/{id}. */
+            id: string;
+            /**
+             * Format: uri
+             * @description The page for a person to open; works signed out, from a phone too.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description Two hours after creation (UTC).
+             */
+            expiresAt: string;
+        };
+        UploadLinkFile: {
+            /** @description The media ID. */
+            id: string;
+            /** @description The name the person gave the file. */
+            name: string;
+            /**
+             * Format: uri
+             * @description The hosted URL; what is attached to a post.
+             */
+            path: string;
+            /**
+             * @description `image` or `video`.
+             * @enum {string}
+             */
+            type: "image" | "video";
+        };
+        UploadLinkContents: {
+            /** @description The link ID. */
+            id: string;
+            /**
+             * @description `empty` until the first file arrives; not an error: ask the person and query again.
+             * @enum {string}
+             */
+            status: "empty" | "ready";
+            /** @description Number of files. */
+            count: number;
+            /** @description Oldest first. */
+            files: components["schemas"]["UploadLinkFile"][];
+        };
+        Notification: {
+            id: string;
+            /**
+             * @description publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning or webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries).
+             * @enum {string}
+             */
+            type: "publish_failed" | "comment_failed" | "publish_confirmed" | "channel_disconnected" | "limit_warning" | "webhook_disabled";
+            message: string;
+            postId: string | null;
+            /** @description The channel ID, when the notification is about one. */
+            integration: string | null;
+            createdAt: string;
+        };
+        NotificationPage: {
+            notifications: components["schemas"]["Notification"][];
+            page: number;
+            pageSize: number;
+            hasMore: boolean;
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

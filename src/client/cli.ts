@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { register as account } from './commands/account.ts';
+import { register as analytics } from './commands/analytics.ts';
 import { register as channels } from './commands/channels.ts';
 import { register as media } from './commands/media.ts';
 import { register as posts } from './commands/posts.ts';
@@ -58,6 +59,7 @@ Examples:
   posts(program);
   media(program);
   webhooks(program);
+  analytics(program);
 
   examples(
     program

@@ -15,6 +15,12 @@ import type { NotificationsTable } from '../notifications/notifications.table.ts
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 import type {
+  AnalyticsChannelSnapshotsTable,
+  AnalyticsChannelsTable,
+  AnalyticsPostSnapshotsTable,
+  AnalyticsPostsTable,
+} from '../analytics/analytics.table.ts';
+import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
@@ -51,6 +57,10 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  analytics_channels: AnalyticsChannelsTable;
+  analytics_posts: AnalyticsPostsTable;
+  analytics_post_snapshots: AnalyticsPostSnapshotsTable;
+  analytics_channel_snapshots: AnalyticsChannelSnapshotsTable;
 }
 
 export type Db = Kysely<Database>;

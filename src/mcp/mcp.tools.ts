@@ -19,6 +19,7 @@ import {
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
 import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
 import { listNotifications } from '../notifications/notifications.operations.ts';
+import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
 import { idempotencyHeaders } from '../http/common.schema.ts';
 import type { Services } from '../services.ts';
@@ -179,4 +180,7 @@ export const TOOLS: Tool[] = [
   operationTool(createUploadLink),
   operationTool(getUploadLink),
   operationTool(listNotifications),
+  operationTool(getPostAnalytics),
+  operationTool(getChannelAnalytics),
+  operationTool(getAnalyticsSummary),
 ];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { OutboundClient } from '../net/outbound.ts';
+import type { ProviderMetrics } from './metrics.ts';
 import type { PlatformApps } from './platform-apps.ts';
 
 /** Where a post or comment landed on the platform: its id (the post's release id) and URL. */
@@ -281,6 +282,8 @@ export interface Provider {
     /** Renews the credentials in `ctx.config` with the platform; the configuration to store. */
     renew(ctx: ProviderContext, now: Date): Promise<Record<string, unknown>>;
   };
+  /** Present on platforms whose API reports numbers for posts and accounts (analytics). */
+  readonly metrics?: ProviderMetrics;
   /** Publishes the post itself (part 0). */
   publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef>;
   /** Publishes a comment (part ≥ 1) under `input.parent`. */

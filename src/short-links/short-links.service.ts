@@ -4,6 +4,25 @@ import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
 import * as repo from './short-links.repository.ts';
 
+/**
+ * User agents that fetch a link without a person clicking it: search and social crawlers, the
+ * link-preview fetchers of chat apps and fediverse servers (Mastodon's is `http.rb/… (Mastodon/…)`,
+ * Bluesky's `cardyb`), monitoring, and HTTP libraries.
+ */
+const AUTOMATED_AGENT =
+  /bot\b|bot\/|crawl|spider|slurp|preview|externalhit|facebookcatalog|embedly|iframely|cardyb|whatsapp|telegram|slack|discord|skype|twitter|linkedin|mastodon|pleroma|akkoma|misskey|friendica|lemmy|http\.rb|curl\/|wget|python|go-http|java\/|okhttp|node-fetch|undici|axios|headless|lighthouse|pingdom|uptime|monitor/i;
+
+/**
+ * Whether a visit of a short link is a person's click. Not counted: HEAD requests, a missing
+ * user agent, an agent matching `AUTOMATED_AGENT`, and a browser's speculative prefetch
+ * (`Purpose: prefetch` or `Sec-Purpose: prefetch…`). The visitor is redirected either way.
+ */
+export function isPersonClick(visit: { method: string; userAgent?: string | undefined; purpose?: string | undefined }): boolean {
+  if (visit.method !== 'GET') return false;
+  if (!visit.userAgent || AUTOMATED_AGENT.test(visit.userAgent)) return false;
+  return !/prefetch|prerender/i.test(visit.purpose ?? '');
+}
+
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:!?]/g;
 
 /** Short links served by Herald at `{BASE_URL}/s/{code}`: a redirect that counts clicks. */
@@ -55,11 +74,11 @@ export class ShortLinksService {
     return out + text.slice(at);
   }
 
-  /** Follows a code: the target URL (counting the click), or null when unknown. */
-  async follow(code: string): Promise<string | null> {
+  /** Follows a code: the target URL, or null when unknown. The click is counted when `count` (a person's click: `isPersonClick`). */
+  async follow(code: string, count = true): Promise<string | null> {
     const row = await repo.findShortLink(this.deps.db, code);
     if (!row) return null;
-    await repo.countClick(this.deps.db, code);
+    if (count) await repo.countClick(this.deps.db, code);
     return row.url;
   }
 

@@ -29,6 +29,9 @@ const TOOL_NAMES = [
   'create_upload_link',
   'get_upload_link',
   'list_notifications',
+  'get_post_analytics',
+  'get_channel_analytics',
+  'get_analytics_summary',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -128,6 +131,9 @@ describe('MCP server: tools', () => {
       'list_media',
       'get_upload_link',
       'list_notifications',
+      'get_post_analytics',
+      'get_channel_analytics',
+      'get_analytics_summary',
     ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }

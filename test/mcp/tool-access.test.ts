@@ -234,6 +234,30 @@ const CASES: Case[] = [
     },
   },
   { tool: 'list_notifications', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/notifications' }, args: {} }) },
+  {
+    tool: 'get_post_analytics',
+    label: '',
+    prepare: async () => {
+      const { id } = await post('draft');
+      return { rest: { method: 'GET', url: `/analytics/posts/${id}` }, args: { id } };
+    },
+  },
+  {
+    tool: 'get_channel_analytics',
+    label: '',
+    prepare: async () => ({
+      rest: { method: 'GET', url: `/analytics/channels/${hidden}?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z` },
+      args: { id: hidden, startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' },
+    }),
+  },
+  {
+    tool: 'get_analytics_summary',
+    label: '',
+    prepare: async () => ({
+      rest: { method: 'GET', url: '/analytics/summary?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z' },
+      args: { startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' },
+    }),
+  },
 ];
 
 beforeAll(async () => {

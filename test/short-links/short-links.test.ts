@@ -57,6 +57,38 @@ describe('short links', () => {
     expect(targets).toEqual(['https://a.example', 'https://a.example/x', 'https://a.example']);
   });
 
+  it('does not count HEAD requests, prefetches, missing user agents, crawlers and link-preview fetchers; they are still redirected', async () => {
+    const tenant = await webhookTenant(t, receiver.url);
+    const [created] = await createOk(
+      t,
+      tenant,
+      postBody(tenant.channelId, { type: 'now', shortLink: true }, [{ content: '<p>https://example.com/bots</p>' }]),
+    );
+    await t.settle();
+    const text = receiver.deliveries.find((d) => d.body.data.postId === created!.postId)!.body.data.text as string;
+    const code = /s\/([0-9A-Za-z]{8})/.exec(text)![1]!;
+    const person = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+    const automated = [
+      'http.rb/5.2.0 (Mastodon/4.3.2; +https://mastodon.social/)',
+      'Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)',
+      'facebookexternalhit/1.1',
+      'Twitterbot/1.0',
+      'TelegramBot (like TwitterBot)',
+      'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+      'WhatsApp/2.23.20.0',
+      'curl/8.5.0',
+      'python-requests/2.32.3',
+      '',
+    ];
+    for (const agent of automated) await t.app.inject({ method: 'GET', url: `/s/${code}`, headers: { 'user-agent': agent } });
+    await t.app.inject({ method: 'HEAD', url: `/s/${code}`, headers: { 'user-agent': person } });
+    await t.app.inject({ method: 'GET', url: `/s/${code}`, headers: { 'user-agent': person, purpose: 'prefetch' } });
+    expect(await t.services.shortLinks.clicks(code)).toBe(0);
+    const res = await t.app.inject({ method: 'GET', url: `/s/${code}`, headers: { 'user-agent': person } });
+    expect(res.statusCode).toBe(302);
+    expect(await t.services.shortLinks.clicks(code)).toBe(1);
+  });
+
   it('leaves links alone without shortLink, and an unknown code is a 404', async () => {
     const tenant = await webhookTenant(t, receiver.url);
     const [created] = await createOk(

@@ -12,6 +12,7 @@ import {
   type PublishMedia,
 } from '../provider.ts';
 import { atproto } from './atproto.ts';
+import { blueskyMetrics } from './bluesky.metrics.ts';
 import { BlueskyClient } from './bluesky.client.ts';
 import {
   blueskyConfigSchema,
@@ -264,6 +265,7 @@ export const blueskyProvider: Provider = {
   mediaRules: { maxItems: MAX_IMAGES, mimeTypes: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES, required: false },
   // Each part is written under a record key derived from the post id, the part and its content (record-key.ts).
   idempotentWrites: true,
+  metrics: blueskyMetrics,
   connectHelp:
     'In Bluesky, open Settings → Privacy and security → App passwords and create one for Herald, then run `herald admin channel create --workspace <ws> --provider bluesky --name "…" --config \'{"service":"https://bsky.social","identifier":"you.bsky.social","appPassword":"xxxx-xxxx-xxxx-xxxx"}\'` (`service` is your PDS if you host your own; `identifier` is your handle or DID).',
   tools: {

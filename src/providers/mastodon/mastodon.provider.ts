@@ -14,6 +14,7 @@ import {
   type PublishedRef,
 } from '../provider.ts';
 import { callMastodon, instanceSchema, MASTODON_SCOPES, mastodonConfig, mastodonConfigSchema } from './mastodon.client.ts';
+import { mastodonMetrics } from './mastodon.metrics.ts';
 import { countMastodonText, URL_LENGTH } from './mastodon.text.ts';
 
 const DEFAULT_LIMIT = 500;
@@ -214,6 +215,7 @@ export const mastodonProvider: Provider = {
   configUrls: ['instance'],
   mediaRules: { maxItems: 4, mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES], maxBytes: 99 * 1024 * 1024, required: false },
   idempotentWrites: true,
+  metrics: mastodonMetrics,
   connectHelp:
     'Connect with `{"provider":"mastodon","instance":"mastodon.social"}`: the answer\'s `url` opens the instance\'s sign-in, and the channel is created when the person approves. With a token made in Preferences → Development (scopes read:accounts, write:statuses, write:media), send `{"provider":"mastodon","instance":"…","accessToken":"…"}` instead; operators use the same fields with `herald admin channel create --provider mastodon --config`.',
   tools: {},

@@ -10,6 +10,7 @@ import {
   type PublishedRef,
 } from '../provider.ts';
 import { callBot, telegramConfig, telegramConfigSchema } from './telegram.client.ts';
+import { telegramMetrics } from './telegram.metrics.ts';
 import { countTelegramText, toTelegramHtml } from './telegram.html.ts';
 
 const TEXT_LIMIT = 4096;
@@ -111,6 +112,7 @@ export const telegramProvider: Provider = {
   configUrls: ['apiBase'],
   mediaRules: { maxItems: 10, mimeTypes: [...PHOTO_TYPES, 'image/gif', 'video/mp4'], maxBytes: UPLOAD_BYTES, required: false },
   idempotentWrites: false,
+  metrics: telegramMetrics,
   connectHelp:
     'Create a bot with @BotFather and copy its token; add the bot to the channel as an administrator allowed to post (or to the group as a member). Connect with `{"provider":"telegram","botToken":"123456:ABC…","chatId":"@yourchannel"}` (or the numeric id, -100…; the `recentChats` tool lists the chats the bot has seen). Operators: `herald admin channel create --provider telegram --config \'{"botToken":"…","chatId":"…"}\'`.',
   tools: {

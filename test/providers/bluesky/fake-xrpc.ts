@@ -1,6 +1,7 @@
 // A small XRPC server on loopback that answers as Bluesky's PDS documents it (sessions, records,
-// blobs, handles), so tests can make it fail in the ways Bluesky fails: rate limits, 5xx,
-// expired tokens, answers that never come.
+// blobs, handles) and as the AppView it proxies answers counts (`app.bsky.feed.getPosts`, 25 URIs
+// at most; `app.bsky.actor.getProfile`), so tests can make it fail in the ways Bluesky fails:
+// rate limits, 5xx, expired tokens, answers that never come.
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { FakeHttpServer, sendReply, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
@@ -26,6 +27,9 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
   readonly requests: FakeRequest[] = [];
   readonly records = new Map<string, { uri: string; cid: string; value: Record<string, unknown> }>();
   readonly access = new Set<string>();
+  /** The AppView's counts of a post, by URI (a post without an entry has all counts 0). */
+  readonly counts = new Map<string, Partial<Record<'likeCount' | 'repostCount' | 'replyCount' | 'quoteCount' | 'bookmarkCount', number>>>();
+  readonly profile = { followersCount: 0, followsCount: 0 };
   readonly refresh = new Set<string>();
   private readonly overrides = new Map<string, FakeHandler>();
 
@@ -131,6 +135,32 @@ export class FakeXrpc extends FakeHttpServer<FakeRequest> {
       case 'com.atproto.repo.getRecord': {
         const found = this.records.get(req.query.get('rkey') ?? '');
         return found ? { status: 200, body: found } : invalid(`Could not locate record: ${req.query.get('rkey')}`, 'RecordNotFound');
+      }
+      case 'app.bsky.feed.getPosts': {
+        const uris = req.query.getAll('uris');
+        if (uris.length > 25) return invalid('uris must not have more than 25 elements');
+        const author = { did: this.account.did, handle: this.account.handle };
+        const posts = [...this.records.values()]
+          .filter((r) => uris.includes(r.uri))
+          .map((r) => ({
+            uri: r.uri,
+            cid: r.cid,
+            author,
+            record: r.value,
+            indexedAt: new Date().toISOString(),
+            likeCount: 0,
+            repostCount: 0,
+            replyCount: 0,
+            quoteCount: 0,
+            bookmarkCount: 0,
+            ...this.counts.get(r.uri),
+          }));
+        return { status: 200, body: { posts } };
+      }
+      case 'app.bsky.actor.getProfile': {
+        if (req.query.get('actor') !== this.account.did) return invalid('Profile not found');
+        const postsCount = [...this.records.values()].filter((r) => r.uri.includes('/app.bsky.feed.post/')).length;
+        return { status: 200, body: { did: this.account.did, handle: this.account.handle, ...this.profile, postsCount } };
       }
       case 'app.bsky.actor.searchActorsTypeahead': {
         const q = (req.query.get('q') ?? '').toLowerCase();

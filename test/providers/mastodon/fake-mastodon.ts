@@ -1,7 +1,9 @@
 // A local server speaking the Mastodon REST API (https://docs.joinmastodon.org/methods/) for what
 // Herald uses: app registration, the OAuth authorization-code flow with PKCE, verify_credentials,
 // the instance configuration, media uploads processed asynchronously, statuses with
-// Idempotency-Key, replies, content warnings, visibility, and Mastodon's error answers.
+// Idempotency-Key, replies, content warnings, visibility, Mastodon's error answers, and the counts
+// analytics reads: statuses by id (`GET /api/v1/statuses?id[]=`, 4.3+, at most 20, public and
+// unlisted ones without a token) and the account's followers.
 import { createHash, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { FakeHttpServer, parseBody, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
@@ -19,6 +21,21 @@ export type FakeStatus = {
   language: string | null;
   in_reply_to_id: string | null;
   media_attachments: Array<{ id: string; type: string; url: string; description: string | null }>;
+  favourites_count: number;
+  reblogs_count: number;
+  replies_count: number;
+  /** Mastodon 4.5+ only (`reportsQuotes`). */
+  quotes_count?: number;
+};
+
+type FakeAccount = {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar: string;
+  followers_count?: number;
+  following_count?: number;
+  statuses_count?: number;
 };
 
 type Answer = FakeReply;
@@ -39,7 +56,9 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   /** How many polls a media file stays in processing (206) before it is ready. */
   processingPolls = 2;
   readonly apps = new Map<string, { client_secret: string; redirect_uri: string; scopes: string }>();
-  readonly accounts = new Map<string, { id: string; username: string; display_name: string; avatar: string }>();
+  readonly accounts = new Map<string, FakeAccount>();
+  /** Whether statuses carry `quotes_count` (Mastodon 4.5+). */
+  reportsQuotes = true;
   readonly tokens = new Map<string, string>();
   readonly statuses: FakeStatus[] = [];
   readonly media = new Map<
@@ -58,7 +77,7 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
     this.addAccount({ id: '2', username: 'bob', display_name: '', avatar: '' });
   }
 
-  addAccount(account: { id: string; username: string; display_name: string; avatar: string }): void {
+  addAccount(account: FakeAccount): void {
     this.accounts.set(account.id, account);
   }
 
@@ -91,9 +110,27 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
   protected async serve(call: FakeCall): Promise<Answer> {
     const { fields, files } = await parseBody(call);
     const body = { ...Object.fromEntries(call.url.searchParams), ...fields };
-    return (
-      this.scripted.take({ method: call.method, path: call.path, body }) ?? this.#route(call.method, call.path, body, files, call.headers)
+    const scripted = this.scripted.take({ method: call.method, path: call.path, body });
+    if (scripted) return scripted;
+    if (call.method === 'GET' && call.path === '/api/v1/statuses')
+      return this.#statusesById(call.url.searchParams.getAll('id[]'), call.headers);
+    return this.#route(call.method, call.path, body, files, call.headers);
+  }
+
+  /** `GET /api/v1/statuses?id[]=…`: the statuses the caller may see, unknown ids left out; more than 20 ids is refused. */
+  #statusesById(ids: string[], headers: http.IncomingHttpHeaders): Answer {
+    if (ids.length > 20) return { status: 422, body: { error: 'Too many ids (at most 20)' } };
+    const account = this.#account(headers);
+    const visible = this.statuses.filter(
+      (s) => ids.includes(s.id) && (s.visibility === 'public' || s.visibility === 'unlisted' || s.account.id === account),
     );
+    return { status: 200, body: visible.map((s) => this.#withCounts(s)) };
+  }
+
+  #withCounts(status: FakeStatus): FakeStatus {
+    if (this.reportsQuotes) return { ...status, quotes_count: status.quotes_count ?? 0 };
+    const { quotes_count: _hidden, ...older } = status;
+    return older;
   }
 
   #account(headers: http.IncomingHttpHeaders): string | undefined {
@@ -110,6 +147,9 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
       display_name: a.display_name,
       avatar: a.avatar,
       url: `${this.url}/@${a.username}`,
+      followers_count: a.followers_count ?? 0,
+      following_count: a.following_count ?? 0,
+      statuses_count: a.statuses_count ?? this.statuses.filter((s) => s.account.id === a.id).length,
     };
   }
 
@@ -256,6 +296,9 @@ export class FakeMastodon extends FakeHttpServer<Call, Answer> {
       language: body.language ? String(body.language) : null,
       in_reply_to_id: replyTo,
       media_attachments: attachments,
+      favourites_count: 0,
+      reblogs_count: 0,
+      replies_count: 0,
     };
     this.statuses.push(status);
     if (typeof key === 'string') this.#idempotency.set(`${account}/${key}`, status);

@@ -1,6 +1,7 @@
 // A local server speaking the Telegram Bot API (https://core.telegram.org/bots/api) for the
 // methods Herald uses: JSON and multipart bodies, HTML parse mode with Telegram's tag set,
-// its length limits, replies, and its error answers ({ok:false, error_code, description, parameters}).
+// its length limits, replies, its error answers ({ok:false, error_code, description, parameters}),
+// and getChatMemberCount (the only number the Bot API gives).
 import { FakeHttpServer, parseBody, type FakeCall } from '../../helpers/fake-http.ts';
 
 export type FakeMessage = {
@@ -79,6 +80,8 @@ function parseHtml(html: string): { shown: string; tags: string[] } | { error: s
 }
 
 export class FakeBotApi extends FakeHttpServer<Call, Answer> {
+  /** Members by chat id (1, the bot, when not set). */
+  readonly memberCounts = new Map<number, number>();
   readonly token = '4242424242:AAH-fake-token-for-herald-tests_0123';
   readonly bot = { id: 4242424242, is_bot: true, first_name: 'Herald Bot', username: 'herald_test_bot' };
   readonly chats = new Map<number, { id: number; type: string; title?: string; username?: string; member: Record<string, unknown> }>();
@@ -137,6 +140,11 @@ export class FakeBotApi extends FakeHttpServer<Call, Answer> {
         if (!chat) return fail(400, 'Bad Request: chat not found');
         const { member: _m, ...rest } = chat;
         return ok(rest);
+      }
+      case 'getChatMemberCount': {
+        const chat = this.#chat(p.chat_id);
+        if (!chat) return fail(400, 'Bad Request: chat not found');
+        return ok(this.memberCounts.get(chat.id) ?? 1);
       }
       case 'getChatMember': {
         const chat = this.#chat(p.chat_id);

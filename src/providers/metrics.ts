@@ -1,0 +1,66 @@
+import type { ProviderContext, PublishedRef } from './provider.ts';
+
+/**
+ * The normalised names of the numbers platforms report (see docs/providers.md for each
+ * platform's fields). A name a platform does not report is absent from its readings, never 0.
+ */
+export const METRIC_NAMES = [
+  'impressions',
+  'views',
+  'reach',
+  'likes',
+  'reposts',
+  'shares',
+  'replies',
+  'quotes',
+  'bookmarks',
+  'saves',
+  'clicks',
+  'profile_visits',
+  'watch_time',
+  'score',
+  'followers',
+  'following',
+  'posts',
+] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+/** Numbers by normalised name; only those the platform reported. */
+export type Metrics = Partial<Record<MetricName, number>>;
+
+/** One reading: the normalised numbers, and the platform's own fields they came from. */
+export type MetricsReading = { metrics: Metrics; raw: Record<string, number> };
+
+/**
+ * The optional metrics capability of a provider: read the numbers of a batch of published posts
+ * and of the channel's account. Calls go through the platform-call module, so failures arrive
+ * as ProviderError kinds (`rate_limited` with the platform's wait, `auth` when the credentials
+ * or a needed permission are refused).
+ */
+export interface ProviderMetrics {
+  /** The names its post readings may hold, and those of its account readings. */
+  readonly reports: { readonly post: readonly MetricName[]; readonly account: readonly MetricName[] };
+  /** Posts read in one call at most (the API's own maximum). */
+  readonly batchSize: number;
+  /** The numbers of up to `batchSize` published parts, by release id; a part the platform no longer has is absent. */
+  posts(ctx: ProviderContext, refs: readonly PublishedRef[]): Promise<Map<string, MetricsReading>>;
+  /** The numbers of the channel's account. */
+  account(ctx: ProviderContext): Promise<MetricsReading>;
+}
+
+/**
+ * Reads `fields` of a platform object into normalised names: `{favourites_count: 'likes'}`.
+ * A field that is absent or not a finite number is left out (not reported is not zero).
+ */
+export function readMetrics(source: unknown, fields: Readonly<Record<string, MetricName>>): MetricsReading {
+  const metrics: Metrics = {};
+  const raw: Record<string, number> = {};
+  const object = (source && typeof source === 'object' ? source : {}) as Record<string, unknown>;
+  for (const [field, name] of Object.entries(fields)) {
+    const value = object[field];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    raw[field] = value;
+    metrics[name] = (metrics[name] ?? 0) + value;
+  }
+  return { metrics, raw };
+}
