@@ -87,6 +87,14 @@ export function operationInput(op: Operation<z.ZodObject, z.ZodObject, z.ZodObje
 /** `n` and the word, plural unless one: for tools' one-line summaries. */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * A list's one-line summary for a tool: "2 endpoints: a; b." or "0 endpoints."; `more` follows the
+ * count (say, that another page exists), and `separator` joins the items ('; ' unless told).
+ */
+export function listSummary<T>(items: readonly T[], word: string, describe: (item: T) => string, more = '', separator = '; '): string {
+  return `${plural(items.length, word)}${more}${items.length ? `: ${items.map((item) => describe(item)).join(separator)}` : ''}.`;
+}
+
 /** How tools speak of time; in the server's instructions too. */
 export const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';
 
