@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { listSummary, operation, READ_ONLY } from '../operations/operation.ts';
 import { channelSchema, listChannelsQuery } from './channels.schema.ts';
 
 export const listChannels = operation({
@@ -24,7 +24,6 @@ export const listChannels = operation({
     annotations: READ_ONLY,
     output: z.object({ channels: z.array(channelSchema) }),
     present: (channels) => ({ channels: [...channels] }),
-    summary: (o) =>
-      `${plural(o.channels.length, 'channel')}${o.channels.length ? `: ${o.channels.map((c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`).join('; ')}` : ''}.`,
+    summary: (o) => listSummary(o.channels, 'channel', (c) => `${c.name} (${c.identifier}, ${c.id}${c.disabled ? ', disabled' : ''})`),
   },
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { listSummary, operation, READ_ONLY } from '../operations/operation.ts';
 import { clientGroupSchema } from './groups.schema.ts';
 
 export const listGroups = operation({
@@ -21,7 +21,6 @@ export const listGroups = operation({
     annotations: READ_ONLY,
     output: z.object({ groups: z.array(clientGroupSchema) }),
     present: (groups) => ({ groups }),
-    summary: (o) =>
-      `${plural(o.groups.length, 'client group')}${o.groups.length ? `: ${o.groups.map((g) => `${g.name} (${g.id})`).join('; ')}` : ''}.`,
+    summary: (o) => listSummary(o.groups, 'client group', (g) => `${g.name} (${g.id})`),
   },
 });

@@ -1,5 +1,5 @@
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { listSummary, operation, READ_ONLY } from '../operations/operation.ts';
 import { listNotificationsQuery, notificationPageSchema } from './notifications.schema.ts';
 
 export const listNotifications = operation({
@@ -24,6 +24,6 @@ export const listNotifications = operation({
     annotations: READ_ONLY,
     output: notificationPageSchema,
     summary: (o) =>
-      `${plural(o.notifications.length, 'notification')}${o.hasMore ? ' (more on the next page)' : ''}${o.notifications.length ? `: ${o.notifications.map((n) => `${n.type}: ${n.message}`).join(' | ')}` : ''}.`,
+      listSummary(o.notifications, 'notification', (n) => `${n.type}: ${n.message}`, o.hasMore ? ' (more on the next page)' : '', ' | '),
   },
 });

@@ -273,49 +273,55 @@ export async function oauthRoutes(app: FastifyInstance, options: OAuthRouteOptio
       }
     });
 
-    /** The signed-in user's app `id`, or a 404. */
-    const ownApp = async (userId: string, id: string) => {
-      const found = (await oauth.ownApps(userId)).find((a) => a.clientId === id);
-      if (!found) throw new AppError(404, 'not_found', 'No such app among yours.');
-      return found;
-    };
-
-    pages.post('/account/developer-apps/:id/rotate', { ...page, preHandler: requireUser }, async (request, reply) => {
-      const { id } = clientParam.parse(request.params);
-      try {
-        if (!confirmed(request.body)) {
-          const found = await ownApp(request.account!.session.userId, id);
-          return askFirst(request, reply, '/account/developer-apps', {
-            title: `Rotate the secret of ${found.name}?`,
-            consequence: 'A new secret is shown once, and the current one stops working at once: the app must be given the new one.',
-            button: 'Rotate the secret',
-          });
+    /**
+     * A POST on one of the signed-in user's apps: unless confirmed, the page that asks first (`ask`, given the app; a 404
+     * when the app is not theirs); once confirmed, `act`. A refusal shows the apps page with its message.
+     */
+    const ownAppAction = (
+      action: 'rotate' | 'delete',
+      ask: (app: { name: string }) => { title: string; consequence: string; button: string },
+      act: (userId: string, id: string, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    ) =>
+      pages.post(`/account/developer-apps/:id/${action}`, { ...page, preHandler: requireUser }, async (request, reply) => {
+        const { id } = clientParam.parse(request.params);
+        const userId = request.account!.session.userId;
+        try {
+          if (!confirmed(request.body)) {
+            const found = (await oauth.ownApps(userId)).find((a) => a.clientId === id);
+            if (!found) throw new AppError(404, 'not_found', 'No such app among yours.');
+            return askFirst(request, reply, '/account/developer-apps', ask(found));
+          }
+          return await act(userId, id, request, reply);
+        } catch (error) {
+          const e = refusal(error);
+          return ownApps(request, reply, { error: e.message }, e.statusCode);
         }
-        const rotated = await oauth.rotateAppSecret(request.account!.session.userId, id);
+      });
+
+    ownAppAction(
+      'rotate',
+      (app) => ({
+        title: `Rotate the secret of ${app.name}?`,
+        consequence: 'A new secret is shown once, and the current one stops working at once: the app must be given the new one.',
+        button: 'Rotate the secret',
+      }),
+      async (userId, id, request, reply) => {
+        const rotated = await oauth.rotateAppSecret(userId, id);
         return ownApps(request, reply, { created: { ...rotated, rotated: true } });
-      } catch (error) {
-        const e = refusal(error);
-        return ownApps(request, reply, { error: e.message }, e.statusCode);
-      }
-    });
+      },
+    );
 
-    pages.post('/account/developer-apps/:id/delete', { ...page, preHandler: requireUser }, async (request, reply) => {
-      const { id } = clientParam.parse(request.params);
-      try {
-        if (!confirmed(request.body)) {
-          const found = await ownApp(request.account!.session.userId, id);
-          return askFirst(request, reply, '/account/developer-apps', {
-            title: `Delete ${found.name}?`,
-            consequence: 'Every token it was given stops working at once, and nobody can allow it again. This cannot be undone.',
-            button: 'Delete the app',
-          });
-        }
-        await oauth.deleteApp(request.account!.session.userId, id);
-      } catch (error) {
-        const e = refusal(error);
-        return ownApps(request, reply, { error: e.message }, e.statusCode);
-      }
-      return reply.redirect('/account/developer-apps?deleted=1', 303);
-    });
+    ownAppAction(
+      'delete',
+      (app) => ({
+        title: `Delete ${app.name}?`,
+        consequence: 'Every token it was given stops working at once, and nobody can allow it again. This cannot be undone.',
+        button: 'Delete the app',
+      }),
+      async (userId, id, _request, reply) => {
+        await oauth.deleteApp(userId, id);
+        return reply.redirect('/account/developer-apps?deleted=1', 303);
+      },
+    );
   });
 }

@@ -92,7 +92,17 @@ export function operationInput(op: Operation<z.ZodObject, z.ZodObject, z.ZodObje
 }
 
 /** `n` and the word, plural unless one: for tools' one-line summaries. */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `n` and the word, in the plural unless n is 1 (a consonant before a final y makes -ies: delivery, deliveries). */
+export const plural = (n: number, word: string) =>
+  `${n} ${n === 1 ? word : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
+
+/**
+ * A list's one-line summary for a tool: "2 endpoints: a; b." or "0 endpoints."; `more` follows the
+ * count (say, that another page exists), and `separator` joins the items ('; ' unless told).
+ */
+export function listSummary<T>(items: readonly T[], word: string, describe: (item: T) => string, more = '', separator = '; '): string {
+  return `${plural(items.length, word)}${more}${items.length ? `: ${items.map((item) => describe(item)).join(separator)}` : ''}.`;
+}
 
 /** How tools speak of time; in the server's instructions too. */
 export const TIMES = 'Times are UTC (ISO 8601 with Z); call get_status for the server clock rather than guessing the date.';

@@ -1,7 +1,7 @@
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
 import { compileStringify } from '../http/schema-compilers.ts';
 import { joinInChunks } from '../http/json-in-chunks.ts';
-import { HTML_CONTENT, operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
+import { HTML_CONTENT, listSummary, operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
 import { POSTS_READ_BATCH } from './posts.service.ts';
 import {
   changeStatusBody,
@@ -65,7 +65,7 @@ export const listPosts = operation({
     annotations: READ_ONLY,
     output: postListSchema,
     summary: (o) =>
-      `${plural(o.posts.length, 'post')}${o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}${o.posts.length ? `: ${o.posts.map((p) => `${p.id} ${p.state} ${p.publishDate}`).join('; ')}` : ''}.`,
+      listSummary(o.posts, 'post', (p) => `${p.id} ${p.state} ${p.publishDate}`, o.nextCursor ? ' (more: pass nextCursor as cursor)' : ''),
   },
 });
 

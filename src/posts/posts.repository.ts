@@ -28,14 +28,13 @@ export function replaceMediaLinks(db: Executor, postId: string, mediaIds: string
   })();
 }
 
+/** A workspace's posts that are not deleted. */
+function selectLivePosts(db: Executor, workspaceId: string) {
+  return db.selectFrom('posts').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+}
+
 export function findPost(db: Executor, workspaceId: string, id: string) {
-  return db
-    .selectFrom('posts')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return selectLivePosts(db, workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
 /** The engine reads posts without a workspace: it acts for whichever workspace owns them. */
@@ -44,15 +43,7 @@ export function findPostForEngine(db: Executor, id: string) {
 }
 
 export function listGroupPosts(db: Executor, workspaceId: string, groupId: string) {
-  return db
-    .selectFrom('posts')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('group_id', '=', groupId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return selectLivePosts(db, workspaceId).where('group_id', '=', groupId).orderBy('created_at').orderBy('id').execute();
 }
 
 /** Where a page of posts in (publish_at, id) order starts: after this post (a calendar page, a channel's posts in one state). */

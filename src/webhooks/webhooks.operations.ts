@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { listSummary, operation, plural, READ_ONLY } from '../operations/operation.ts';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -63,8 +63,7 @@ export const listWebhooks = operation({
     description: "The workspace's webhook endpoints, oldest first (their secrets are never shown again).",
     annotations: READ_ONLY,
     output: webhookEndpointListSchema,
-    summary: (o) =>
-      `${plural(o.endpoints.length, 'endpoint')}${o.endpoints.length ? `: ${o.endpoints.map((e) => `${e.id} ${e.url}`).join('; ')}` : ''}.`,
+    summary: (o) => listSummary(o.endpoints, 'endpoint', (e) => `${e.id} ${e.url}`),
   },
 });
 
@@ -200,8 +199,7 @@ export const listWebhookDeliveries = operation({
     description: "The endpoint's latest deliveries, newest first, with each attempt.",
     annotations: READ_ONLY,
     output: webhookDeliveryListSchema,
-    summary: (o) =>
-      `${plural(o.deliveries.length, 'delivery')}${o.deliveries.length ? `: ${o.deliveries.map((d) => `${d.type} ${d.state}`).join('; ')}` : ''}.`,
+    summary: (o) => listSummary(o.deliveries, 'delivery', (d) => `${d.type} ${d.state}`),
   },
 });
 

@@ -196,28 +196,23 @@ export function insertAttempt(db: Executor, row: WebhookAttemptsTable) {
   return db.insertInto('webhook_attempts').values(row).execute();
 }
 
-/** An endpoint's deliveries, newest first, with their event's type. */
-export function listDeliveries(db: Executor, endpointId: string, limit: number) {
+/** An endpoint's deliveries with their event's type. */
+function selectDeliveriesOf(db: Executor, endpointId: string) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
     .selectAll('d')
     .select(['v.type'])
-    .where('d.endpoint_id', '=', endpointId)
-    .orderBy('d.position', 'desc')
-    .limit(limit)
-    .execute();
+    .where('d.endpoint_id', '=', endpointId);
+}
+
+/** An endpoint's deliveries, newest first, with their event's type. */
+export function listDeliveries(db: Executor, endpointId: string, limit: number) {
+  return selectDeliveriesOf(db, endpointId).orderBy('d.position', 'desc').limit(limit).execute();
 }
 
 export function findDelivery(db: Executor, endpointId: string, id: string) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
-    .selectAll('d')
-    .select(['v.type'])
-    .where('d.endpoint_id', '=', endpointId)
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+  return selectDeliveriesOf(db, endpointId).where('d.id', '=', id).executeTakeFirst();
 }
 
 export function listAttempts(db: Executor, deliveryIds: string[]) {
