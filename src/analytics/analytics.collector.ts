@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
-import type { Metrics, MetricsReading, ProviderMetrics } from '../providers/metrics.ts';
+import { MetricsPermissionError, type Metrics, type MetricsReading, type ProviderMetrics } from '../providers/metrics.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError, type ProviderContext } from '../providers/provider.ts';
 import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
@@ -240,7 +240,7 @@ export class AnalyticsCollector {
       }
       report.failures += 1;
       settle.error = error.message;
-      if (error.kind === 'auth' && phase === 'account') {
+      if (error.kind === 'auth' && phase === 'account' && !(error instanceof MetricsPermissionError)) {
         // The credentials publishing uses were refused: the channel needs reconnecting, as when a publish is refused.
         await this.#disconnected(state.workspace_id, channelId, error.message);
         await repo.settleChannel(db, channelId, by, { ...settle, next_collect_at: lookAgain() });
