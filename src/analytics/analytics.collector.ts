@@ -203,12 +203,15 @@ export class AnalyticsCollector {
       const readsPosts = metrics.reports.post.length > 0;
       if (readsPosts) await this.#followParts(channelId, start);
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
-        phase = 'account';
-        const reading = await metrics.account(ctx);
-        phase = 'posts';
-        report.calls += 1;
-        report.accounts += 1;
-        await this.#storeAccount(channelId, reading, clock.now(), settle);
+        // A platform that reports nothing of accounts (LinkedIn members) is not asked.
+        if (metrics.reports.account.length > 0) {
+          phase = 'account';
+          const reading = await metrics.account(ctx);
+          phase = 'posts';
+          report.calls += 1;
+          report.accounts += 1;
+          await this.#storeAccount(channelId, reading, clock.now(), settle);
+        }
         accountNext = new Date(clock.now().getTime() + DAY).toISOString();
       }
       const parts = !readsPosts
