@@ -60,6 +60,20 @@ export class MetricsPermissionError extends ProviderError {
 }
 
 /**
+ * `reading`, with a 403 from the platform (the permission `grant` not given) turned into a
+ * MetricsPermissionError saying which permission the numbers need.
+ */
+export async function needingPermission<T>(reading: Promise<T>, platform: string, grant: string): Promise<T> {
+  try {
+    return await reading;
+  } catch (error) {
+    if (error instanceof ProviderError && error.options.status === 403)
+      throw new MetricsPermissionError(`${error.message} (${platform} gives these numbers to tokens granted ${grant})`, { status: 403 });
+    throw error;
+  }
+}
+
+/**
  * Reads `fields` of a platform object into normalised names: `{favourites_count: 'likes'}`.
  * A field that is absent or not a finite number is left out (not reported is not zero).
  */

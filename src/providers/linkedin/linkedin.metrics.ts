@@ -1,4 +1,4 @@
-import { MetricsPermissionError, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import { field } from '../oauth-api.ts';
 import { ProviderError, type ProviderContext, type PublishedRef } from '../provider.ts';
 import { api, linkedinConfig } from './linkedin.provider.ts';
@@ -31,13 +31,7 @@ function postKind(urn: string): 'share' | 'ugcPost' | null {
 /** One GET of LinkedIn's versioned API; a 403 (a scope or admin right the token lacks) refuses the reading only. */
 async function read(ctx: ProviderContext, path: string, permission: string): Promise<unknown> {
   const { accessToken } = linkedinConfig(ctx.config);
-  try {
-    return (await api(ctx, path, { token: accessToken })).json;
-  } catch (error) {
-    if (error instanceof ProviderError && error.options.status === 403)
-      throw new MetricsPermissionError(`${error.message} (LinkedIn gives these numbers to tokens granted ${permission})`, { status: 403 });
-    throw error;
-  }
+  return (await needingPermission(api(ctx, path, { token: accessToken }), 'LinkedIn', permission)).json;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readMetrics, MetricsPermissionError, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import { field, oauthPlatform } from '../oauth-api.ts';
 import { callPlatform, type PlatformAnswer } from '../platform-call.ts';
 import { ProviderError, type ProviderContext } from '../provider.ts';
@@ -41,15 +41,8 @@ function insights(json: unknown): Record<string, unknown> {
 
 async function read(ctx: ProviderContext, path: string): Promise<unknown> {
   const { accessToken } = threadsConfig(ctx.config);
-  try {
-    return (await callPlatform(ctx, INSIGHTS, threadsUrl(ctx.platformApps, path), { token: accessToken })).json;
-  } catch (error) {
-    if (error instanceof ProviderError && error.kind !== 'auth' && error.options.status === 403)
-      throw new MetricsPermissionError(`${error.message} (Threads gives numbers to apps granted threads_manage_insights)`, {
-        status: 403,
-      });
-    throw error;
-  }
+  const call = callPlatform(ctx, INSIGHTS, threadsUrl(ctx.platformApps, path), { token: accessToken });
+  return (await needingPermission(call, 'Threads', 'threads_manage_insights')).json;
 }
 
 /**

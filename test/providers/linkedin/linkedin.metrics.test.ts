@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { linkedinPageProvider, linkedinProvider } from '../../../src/providers/linkedin/linkedin.provider.ts';
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
-import type { OAuthAppStore, ProviderContext } from '../../../src/providers/provider.ts';
+import type { OAuthAppStore } from '../../../src/providers/provider.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
-import { createTenant, createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { FakeLinkedIn } from '../oauth/fake-linkedin.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { connectedChannel, listed, refreshChannelNumbers } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let li: FakeLinkedIn;
@@ -38,18 +38,8 @@ afterAll(async () => {
   await li.stop();
 });
 
-async function connected(
-  provider: 'linkedin' | 'linkedin-page',
-  expiresIn = 5_184_000,
-): Promise<{ tenant: Tenant; channelId: string; ctx: ProviderContext; authorize: URL }> {
-  li.expiresIn = expiresIn;
-  const tenant = await createTenant(t);
-  const { authorize, channels } = await signInThroughApi(t, tenant, { provider });
-  li.expiresIn = 5_184_000;
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(tenant.workspaceId, channelId);
-  return { tenant, channelId, authorize, ctx: providerContext(config, { channelId, platformApps: t.services.channels.platformApps }) };
-}
+const connected = (provider: 'linkedin' | 'linkedin-page', expiresIn?: number) =>
+  connectedChannel(t, li, provider, { expiresIn, lifetime: 5_184_000 });
 
 const statCalls = (path: string) => li.calls.filter((c) => c.path === path);
 
@@ -157,11 +147,7 @@ describe("LinkedIn pages' numbers", () => {
     }
     const { tenant, channelId } = await connected('linkedin-page', 3600);
     li.pageFollowers = 77;
-    const res = await t.request({
-      method: 'GET',
-      url: `/public/v1/analytics/channels/${channelId}?startDate=2026-06-01T00:00:00Z&endDate=2027-05-31T00:00:00Z&refresh=true`,
-      key: tenant.key,
-    });
+    const res = await refreshChannelNumbers(t, tenant, channelId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ refreshed: true, account: { followers: 77 } });
     expect(li.refreshes).toBe(1);

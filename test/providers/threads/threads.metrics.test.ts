@@ -4,13 +4,12 @@
 // a missing permission recorded without disabling the channel.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
-import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { threadsProvider } from '../../../src/providers/threads/threads.provider.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
-import { createTenant, createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { closeOutboundClients, publishInput } from '../bluesky/helpers.ts';
+import { createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { FakeThreads } from '../oauth/fake-threads.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { connectedChannel, listed, refreshChannelNumbers } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let th: FakeThreads;
@@ -34,15 +33,10 @@ afterAll(async () => {
 
 const metrics = threadsProvider.metrics!;
 
-async function connected(options: { expiresIn?: number } = {}): Promise<{ tenant: Tenant; channelId: string; ctx: ProviderContext }> {
-  th.expiresIn = options.expiresIn ?? 5_183_944;
-  const tenant = await createTenant(t);
-  const { authorize, channels } = await signInThroughApi(t, tenant, { provider: 'threads' });
-  expect(authorize.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_manage_insights');
-  th.expiresIn = 5_183_944;
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(tenant.workspaceId, channelId);
-  return { tenant, channelId, ctx: providerContext(config, { channelId, platformApps: t.services.channels.platformApps }) };
+async function connected(options: { expiresIn?: number } = {}) {
+  const channel = await connectedChannel(t, th, 'threads', { expiresIn: options.expiresIn, lifetime: 5_183_944 });
+  expect(channel.authorize.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_manage_insights');
+  return channel;
 }
 
 const insightCalls = () => th.calls.filter((c) => /\/insights$/.test(c.path));
@@ -97,12 +91,7 @@ describe('Threads metrics', () => {
 });
 
 describe('Threads through the collector', () => {
-  const read = (w: Tenant, channelId: string) =>
-    t.request({
-      method: 'GET',
-      url: `/public/v1/analytics/channels/${channelId}?startDate=2026-06-01T00:00:00Z&endDate=2027-05-31T00:00:00Z&refresh=true`,
-      key: w.key,
-    });
+  const read = (w: Tenant, channelId: string) => refreshChannelNumbers(t, w, channelId);
 
   it('renews a long-lived token due for renewal once and reads with the new one', async () => {
     const { tenant, channelId } = await connected({ expiresIn: 3600 });

@@ -2,13 +2,12 @@
 // non-public ones for the account's own recent posts, deleted posts, rate limits), and through the
 // collector, which renews an expiring access token once before reading.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { xProvider } from '../../../src/providers/x/x.provider.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
-import { createTenant, createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { closeOutboundClients, publishInput } from '../bluesky/helpers.ts';
+import { createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { FakeX } from '../oauth/fake-x.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { connectedChannel, listed, refreshChannelNumbers } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let x: FakeX;
@@ -31,15 +30,7 @@ afterAll(async () => {
 
 const metrics = xProvider.metrics!;
 
-async function connected(expiresIn = 7200): Promise<{ tenant: Tenant; channelId: string; ctx: ProviderContext }> {
-  x.expiresIn = expiresIn;
-  const tenant = await createTenant(t);
-  const { channels } = await signInThroughApi(t, tenant, { provider: 'x' });
-  x.expiresIn = 7200;
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(tenant.workspaceId, channelId);
-  return { tenant, channelId, ctx: providerContext(config, { channelId, platformApps: t.services.channels.platformApps }) };
-}
+const connected = (expiresIn?: number) => connectedChannel(t, x, 'x', { expiresIn, lifetime: 7200 });
 
 describe('X metrics', () => {
   it("reads posts' public numbers in one call, and link and profile clicks where X gives them; a deleted post is absent", async () => {
@@ -110,12 +101,7 @@ describe('X metrics', () => {
 });
 
 describe('X through the collector', () => {
-  const read = (w: Tenant, channelId: string) =>
-    t.request({
-      method: 'GET',
-      url: `/public/v1/analytics/channels/${channelId}?startDate=2026-06-01T00:00:00Z&endDate=2027-05-31T00:00:00Z&refresh=true`,
-      key: w.key,
-    });
+  const read = (w: Tenant, channelId: string) => refreshChannelNumbers(t, w, channelId);
 
   it('renews an access token due for renewal (once, stored) and reads with the new one', async () => {
     const { tenant, channelId } = await connected(120);
