@@ -36,20 +36,23 @@ export class FakeX extends FakeServer {
   #held: { arrived: () => void; released: Promise<void> } | null = null;
   signedIn = { id: '1001', username: 'herald_test', name: 'Herald Test' };
   readonly tweets: FakeTweet[] = [];
-  /** Numbers by tweet id: `public_metrics`, and `non_public_metrics` unless `old` (published over 30 days ago). */
-  readonly counts = new Map<string, { public: Record<string, number>; nonPublic?: Record<string, number>; old?: boolean }>();
+  /** Numbers by tweet id: `public_metrics`, and `non_public_metrics` (given for the token's own posts under 30 days old). */
+  readonly counts = new Map<string, { public: Record<string, number>; nonPublic?: Record<string, number> }>();
   followers = 0;
   readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean; alt?: string }>();
   #codes = new Map<string, { challenge: string; redirectUri: string; user: XUser }>();
   #access = new Map<string, XUser>();
   #refresh = new Map<string, XUser>();
-  #next = 1_800_000_000_000_000_000n;
+  #sequence = 0n;
+  /** How long ago the next posts were made, as their ids tell (X's ids are snowflakes: milliseconds since 2010-11-04 in the high bits). */
+  postedAgoMs = 0;
 
   override reset(): void {
     super.reset();
     this.tweets.length = 0;
     this.counts.clear();
     this.followers = 0;
+    this.postedAgoMs = 0;
     this.refreshes = 0;
     this.refreshCalls = 0;
     this.#held = null;
@@ -67,9 +70,9 @@ export class FakeX extends FakeServer {
     return { arrived: arrival, release };
   }
 
-  #id(): string {
-    this.#next += 1n;
-    return String(this.#next);
+  #id(ago = 0): string {
+    this.#sequence = (this.#sequence + 1n) % 4096n;
+    return String(((BigInt(Date.now() - ago) - 1_288_834_974_657n) << 22n) + this.#sequence);
   }
 
   #issue(user: XUser): FakeAnswer {
@@ -239,7 +242,7 @@ export class FakeX extends FakeServer {
       if (replyTo && !this.tweets.some((t) => t.id === replyTo))
         return { status: 400, body: { title: 'Invalid Request', detail: 'The tweet you are replying to does not exist.' } };
       const tweet: FakeTweet = {
-        id: this.#id(),
+        id: this.#id(this.postedAgoMs),
         author_id: user.id,
         text,
         media_ids: mediaIds,
@@ -274,13 +277,16 @@ export class FakeX extends FakeServer {
         continue;
       }
       const counts = this.counts.get(id) ?? { public: {} };
-      const own = tweet.author_id === user.id && !counts.old;
-      if (fields.includes('non_public_metrics') && !own)
+      const own = tweet.author_id === user.id && Date.now() - postedAt(id) < 30 * 86_400_000;
+      // Non-public metrics of a post they are not given for: X refuses the post, listed in `errors` only.
+      if (fields.includes('non_public_metrics') && !own) {
         errors.push({
           value: id,
-          detail: 'Sorry, you are not authorized to access non_public_metrics on this Tweet.',
+          detail: `Sorry, you are not authorized to access 'non_public_metrics' on the Tweet with id ${id}.`,
           title: 'Authorization Error',
         });
+        continue;
+      }
       data.push({
         id,
         text: tweet.text,
@@ -302,4 +308,9 @@ export class FakeX extends FakeServer {
     }
     return { status: 200, body: { ...(data.length && { data }), ...(errors.length && { errors }) } };
   }
+}
+
+/** When a post was made, from its snowflake id. */
+function postedAt(id: string): number {
+  return Number((BigInt(id) >> 22n) + 1_288_834_974_657n);
 }
