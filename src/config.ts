@@ -107,6 +107,7 @@ const envSchema = z.object({
     .regex(/^\d{6}(\.\d{2})?$/, 'a LinkedIn API version such as 202510')
     .default('202510'),
   LINKEDIN_API_BASE: httpUrl,
+  LINKEDIN_MEMBER_ANALYTICS: booleanString.default(false),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_API_BASE: httpUrl,
@@ -277,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null,
         apiBase: e.LINKEDIN_API_BASE ?? null,
         version: e.LINKEDIN_API_VERSION,
+        memberAnalytics: e.LINKEDIN_MEMBER_ANALYTICS,
       },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },

@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
-import type { Metrics, MetricsReading, ProviderMetrics } from '../providers/metrics.ts';
+import { MetricsPermissionError, type Metrics, type MetricsReading, type ProviderMetrics } from '../providers/metrics.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError, type ProviderContext } from '../providers/provider.ts';
 import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
@@ -181,9 +181,11 @@ export class AnalyticsCollector {
     let accountNext = state.account_next_at;
     const settle: Parameters<typeof repo.settleChannel>[3] = {};
     const lookAgain = () => new Date(clock.now().getTime() + this.#options.lookEveryMs).toISOString();
-    let phase: 'account' | 'posts' = 'posts';
+    // A refusal of the channel's credentials (on renewal or on the account's read) disables it; one of a permission for posts' numbers does not.
+    let phase: 'account' | 'posts' = 'account';
     try {
       const opened = await this.#open(state.workspace_id, channelId);
+      phase = 'posts';
       if (opened === 'deleted') {
         await repo.settleChannel(db, channelId, by, { active: 0, error: 'The channel was deleted; its numbers are no longer read.' });
         return report;
@@ -201,12 +203,15 @@ export class AnalyticsCollector {
       const readsPosts = metrics.reports.post.length > 0;
       if (readsPosts) await this.#followParts(channelId, start);
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
-        phase = 'account';
-        const reading = await metrics.account(ctx);
-        phase = 'posts';
-        report.calls += 1;
-        report.accounts += 1;
-        await this.#storeAccount(channelId, reading, clock.now(), settle);
+        // A platform that reports nothing of accounts (LinkedIn members) is not asked.
+        if (metrics.reports.account.length > 0) {
+          phase = 'account';
+          const reading = await metrics.account(ctx);
+          phase = 'posts';
+          report.calls += 1;
+          report.accounts += 1;
+          await this.#storeAccount(channelId, reading, clock.now(), settle);
+        }
         accountNext = new Date(clock.now().getTime() + DAY).toISOString();
       }
       const parts = !readsPosts
@@ -238,7 +243,7 @@ export class AnalyticsCollector {
       }
       report.failures += 1;
       settle.error = error.message;
-      if (error.kind === 'auth' && phase === 'account') {
+      if (error.kind === 'auth' && phase === 'account' && !(error instanceof MetricsPermissionError)) {
         // The credentials publishing uses were refused: the channel needs reconnecting, as when a publish is refused.
         await this.#disconnected(state.workspace_id, channelId, error.message);
         await repo.settleChannel(db, channelId, by, { ...settle, next_collect_at: lookAgain() });
@@ -285,21 +290,24 @@ export class AnalyticsCollector {
       if (error instanceof NotFoundError) return 'deleted';
       throw error;
     }
-    const { channel, config } = opened;
+    const { channel } = opened;
+    let { config } = opened;
     const provider = getProvider(channel.provider);
     const metrics = provider.metrics;
     if (!metrics) return 'deleted';
-    // Credentials that expire are renewed by the publisher (one renewal per channel across processes); until then, wait.
-    if (channel.disabled || provider.renewal?.due(config, this.deps.clock.now())) return 'disabled';
-    return {
-      metrics,
-      ctx: {
-        channel: { id: channel.id, workspaceId, name: channel.name, profile: channel.profile },
-        config,
-        outbound: this.deps.outbound,
-        platformApps: this.deps.platformApps,
-      },
-    };
+    if (channel.disabled) return 'disabled';
+    const { outbound, platformApps, channels } = this.deps;
+    const channelRef = { id: channel.id, workspaceId, name: channel.name, profile: channel.profile };
+    const { renewal } = provider;
+    const now = this.deps.clock.now();
+    if (renewal?.due(config, now)) {
+      // Expiring credentials are renewed (and stored) before use, as the publisher does: once per channel across processes.
+      config = await channels.renewals.renew(channel.id, config, {
+        due: (stored) => renewal.due(stored, now),
+        renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound, platformApps }, now),
+      });
+    }
+    return { metrics, ctx: { channel: channelRef, config, outbound, platformApps } };
   }
 
   async #followParts(channelId: string, now: Date): Promise<void> {

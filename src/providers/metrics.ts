@@ -1,4 +1,4 @@
-import type { ProviderContext, PublishedRef } from './provider.ts';
+import { ProviderError, type ProviderContext, type PublishedRef } from './provider.ts';
 
 /**
  * The normalised names of the numbers platforms report (see docs/providers.md for each
@@ -46,6 +46,31 @@ export interface ProviderMetrics {
   posts(ctx: ProviderContext, refs: readonly PublishedRef[]): Promise<Map<string, MetricsReading>>;
   /** The numbers of the channel's account. */
   account(ctx: ProviderContext): Promise<MetricsReading>;
+}
+
+/**
+ * A platform refused a permission that reading numbers needs (a scope the channel was connected
+ * without, or page analytics rights): an `auth` failure of the reading only. The channel's
+ * credentials still publish, so it is not disabled; it is reconnected to grant the permission.
+ */
+export class MetricsPermissionError extends ProviderError {
+  constructor(message: string, options: ProviderError['options'] = {}) {
+    super('auth', message, options);
+  }
+}
+
+/**
+ * `reading`, with a 403 from the platform (the permission `grant` not given) turned into a
+ * MetricsPermissionError saying which permission the numbers need.
+ */
+export async function needingPermission<T>(reading: Promise<T>, platform: string, grant: string): Promise<T> {
+  try {
+    return await reading;
+  } catch (error) {
+    if (error instanceof ProviderError && error.options.status === 403)
+      throw new MetricsPermissionError(`${error.message} (${platform} gives these numbers to tokens granted ${grant})`, { status: 403 });
+    throw error;
+  }
 }
 
 /**

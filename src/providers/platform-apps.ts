@@ -12,6 +12,8 @@ export type PlatformApp = {
   /** Where the platform's sign-in (authorization, and LinkedIn's token endpoint) lives: under an overridden API base, that same origin. */
   signInBase: string;
   version: string | undefined;
+  /** LinkedIn: members' sign-in also asks for r_member_postAnalytics (the app has the Member Post Analytics API). */
+  memberAnalytics: boolean;
 };
 
 /**
@@ -21,7 +23,16 @@ export type PlatformApp = {
  */
 export type PlatformApps = {
   baseUrl: string;
-  apps: Record<AppPlatform, { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string | undefined }>;
+  apps: Record<
+    AppPlatform,
+    {
+      clientId: string | null;
+      clientSecret: string | null;
+      apiBase: string | null;
+      version?: string | undefined;
+      memberAnalytics?: boolean;
+    }
+  >;
 };
 
 const DEFAULT_API_BASES: Record<AppPlatform, string> = {
@@ -62,6 +73,7 @@ export function platformApp(settings: PlatformApps, platform: AppPlatform): Plat
     apiBase: app.apiBase ?? DEFAULT_API_BASES[platform],
     signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform],
     version: app.version,
+    memberAnalytics: app.memberAnalytics === true,
   };
 }
 

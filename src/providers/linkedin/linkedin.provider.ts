@@ -15,6 +15,7 @@ import {
   type PublishMedia,
   type PublishedRef,
 } from '../provider.ts';
+import { linkedinMemberMetrics, linkedinPageMetrics } from './linkedin.metrics.ts';
 
 const LIMIT = 3000;
 /** A comment's text limit (LinkedIn's comment box and its Comments API take 1,250 characters). */
@@ -22,6 +23,8 @@ const COMMENT_LIMIT = 1250;
 /** The monthly version of LinkedIn's versioned API Herald speaks unless LINKEDIN_API_VERSION says otherwise. */
 export const LINKEDIN_VERSION = '202510';
 const PERSON_SCOPES = 'openid profile w_member_social';
+/** Members' posts' numbers (memberCreatorPostAnalytics), asked for when the operator's app has that API (LINKEDIN_MEMBER_ANALYTICS). */
+const MEMBER_ANALYTICS_SCOPE = 'r_member_postAnalytics';
 const PAGE_SCOPES = 'openid profile w_member_social w_organization_social r_organization_admin';
 /** Access tokens live 60 days; renewed (where LinkedIn gave a refresh token) when a week is left. */
 const REFRESH_MARGIN_MS = 7 * 24 * 3600_000;
@@ -51,7 +54,7 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 
-function linkedinConfig(config: Record<string, unknown>): LinkedInConfig {
+export function linkedinConfig(config: Record<string, unknown>): LinkedInConfig {
   return readConfig(linkedinConfigSchema, config, 'LinkedIn', () => "The LinkedIn channel's credentials are incomplete; connect it again.");
 }
 
@@ -66,7 +69,7 @@ function readLinkedInError(answer: PlatformAnswer) {
 
 const LINKEDIN = oauthPlatform('LinkedIn', readLinkedInError);
 
-function api(
+export function api(
   ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
@@ -148,13 +151,14 @@ function signIn(forPage: boolean): BrowserSignIn {
         })
       : z.object({}),
     async start(ctx, { start, state }) {
-      const url = new URL('/oauth/v2/authorization', platformApp(ctx.platformApps, 'linkedin').signInBase);
+      const app = platformApp(ctx.platformApps, 'linkedin');
+      const url = new URL('/oauth/v2/authorization', app.signInBase);
       url.search = new URLSearchParams({
         response_type: 'code',
-        client_id: platformApp(ctx.platformApps, 'linkedin').clientId,
+        client_id: app.clientId,
         redirect_uri: ctx.redirectUri,
         state,
-        scope: forPage ? PAGE_SCOPES : PERSON_SCOPES,
+        scope: forPage ? PAGE_SCOPES : app.memberAnalytics ? `${PERSON_SCOPES} ${MEMBER_ANALYTICS_SCOPE}` : PERSON_SCOPES,
       }).toString();
       return { url: url.toString(), pending: forPage && typeof start.page === 'string' ? { page: start.page } : {} };
     },
@@ -381,6 +385,7 @@ function linkedin(forPage: boolean): Provider {
       return missing;
     },
     signIn: signIn(forPage),
+    metrics: forPage ? linkedinPageMetrics : linkedinMemberMetrics,
     renewal,
     publish,
     comment,

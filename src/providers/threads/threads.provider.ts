@@ -15,9 +15,10 @@ import {
   type PublishMedia,
   type PublishedRef,
 } from '../provider.ts';
+import { threadsMetrics } from './threads.metrics.ts';
 
 const LIMIT = 500;
-const SCOPES = 'threads_basic,threads_content_publish';
+const SCOPES = 'threads_basic,threads_content_publish,threads_manage_insights';
 const VERSION = 'v1.0';
 /** Long-lived tokens live 60 days; renewed when a week is left. */
 const REFRESH_MARGIN_MS = 7 * 24 * 3600_000;
@@ -62,12 +63,12 @@ function distinctLinks(text: string): number {
   return new Set(text.match(/https?:\/\/[^\s<>"]+/gi) ?? []).size;
 }
 
-function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
+export function threadsConfig(config: Record<string, unknown>): ThreadsConfig {
   return readConfig(threadsConfigSchema, config, 'Threads', () => "The Threads channel's credentials are incomplete; connect it again.");
 }
 
 /** Graph API errors: `{error: {message, code, error_subcode, is_transient, error_user_msg}}`. */
-function readThreadsError(answer: PlatformAnswer) {
+export function readThreadsError(answer: PlatformAnswer) {
   const error = field(answer.json, 'error');
   const code = Number(field(error, 'code'));
   const message = [field(error, 'error_user_msg'), field(error, 'message'), field(answer.json, 'error_message')].find(
@@ -85,12 +86,17 @@ function base(platformApps: PlatformApps): string {
 
 const THREADS = oauthPlatform('Threads', readThreadsError);
 
+/** The address of a Graph API path (`/{id}/...`) at the API version Herald speaks. */
+export function threadsUrl(platformApps: PlatformApps, path: string): string {
+  return `${base(platformApps)}/${VERSION}${path}`;
+}
+
 function graph(
   ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
 ): Promise<PlatformAnswer> {
-  return callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/${VERSION}${path}`, options);
+  return callPlatform(ctx, THREADS, threadsUrl(ctx.platformApps, path), options);
 }
 
 async function whoAmI(
@@ -304,6 +310,7 @@ export const threadsProvider: Provider = {
     return missing;
   },
   signIn,
+  metrics: threadsMetrics,
   renewal: {
     due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
     async renew(ctx, now) {

@@ -16,6 +16,7 @@ import {
   type PublishMedia,
   type PublishedRef,
 } from '../provider.ts';
+import { xMetrics } from './x.metrics.ts';
 import { countXText } from './x.text.ts';
 
 const LIMIT = 280;
@@ -73,7 +74,7 @@ function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): st
   return settings.alt?.[item.id] ?? settings.alt?.[item.url];
 }
 
-function xConfig(config: Record<string, unknown>): XConfig {
+export function xConfig(config: Record<string, unknown>): XConfig {
   return readConfig(xConfigSchema, config, 'X', () => "The X channel's credentials are incomplete; connect it again.");
 }
 
@@ -102,7 +103,7 @@ function readXError(answer: PlatformAnswer) {
 
 const X = oauthPlatform('X', readXError);
 
-function call(
+export function call(
   ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
@@ -317,6 +318,7 @@ export const xProvider: Provider = {
       );
     },
   },
+  metrics: xMetrics,
   publish: send,
   comment: send,
 };

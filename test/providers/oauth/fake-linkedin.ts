@@ -4,7 +4,9 @@
 // initialize-upload flow with the byte upload to the returned URL, the versioned Posts API
 // (LinkedIn-Version and X-Restli-Protocol-Version required; the id in x-restli-id), comments
 // through socialActions (text up to 1,250 characters, with one uploaded image as content), and
-// LinkedIn's Rest.li error answers.
+// LinkedIn's Rest.li error answers; and the numbers: memberCreatorPostAnalytics (one query type a
+// call, for tokens granted r_member_postAnalytics), organizationalEntityShareStatistics (a page's
+// posts named in List() parameters, for its administrators) and networkSizes (a page's followers).
 import { randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
@@ -16,7 +18,7 @@ export type FakeLinkedInPost = {
   content: Record<string, unknown> | null;
   comments: Array<{ id: string; actor: string; text: string; image: string | null }>;
 };
-type Member = { sub: string; name: string };
+type Member = { sub: string; name: string; scopes?: string[] };
 
 export class FakeLinkedIn extends FakeServer {
   clientId = 'li-client-id';
@@ -33,6 +35,11 @@ export class FakeLinkedIn extends FakeServer {
     ['5515715', { localizedName: 'Herald Inc', vanityName: 'herald-inc' }],
   ]);
   readonly posts: FakeLinkedInPost[] = [];
+  /** Numbers by post URN: memberCreatorPostAnalytics query types (IMPRESSION…) and totalShareStatistics fields (impressionCount…). */
+  readonly stats = new Map<string, Record<string, number>>();
+  pageFollowers = 0;
+  /** Scopes the sign-in does not grant though asked (the app lacks the product, or the person declines). */
+  declined: string[] = [];
   readonly images = new Map<string, { owner: string; bytes: number; uploaded: boolean }>();
   /** Videos: the parts' ETags as uploaded, whether finalized, and status checks so far. */
   readonly videos = new Map<string, { owner: string; size: number; parts: string[]; finalized: boolean; polls: number }>();
@@ -44,6 +51,9 @@ export class FakeLinkedIn extends FakeServer {
   override reset(): void {
     super.reset();
     this.posts.length = 0;
+    this.stats.clear();
+    this.pageFollowers = 0;
+    this.declined = [];
     this.refreshes = 0;
   }
 
@@ -73,7 +83,8 @@ export class FakeLinkedIn extends FakeServer {
       const q = req.query;
       if (q.get('client_id') !== this.clientId || q.get('response_type') !== 'code') return { status: 400, body: 'bad authorize request' };
       const code = randomBytes(8).toString('hex');
-      this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, member: { ...this.signedIn } });
+      const scopes = (q.get('scope') ?? '').split(' ').filter((s) => s && !this.declined.includes(s));
+      this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, member: { ...this.signedIn, scopes } });
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state')!);
@@ -263,6 +274,69 @@ export class FakeLinkedIn extends FakeServer {
       target.comments.push({ id, actor, text, image });
       return { status: 201, headers: { 'x-restli-id': id }, body: { $URN: id, actor, object: target.id } };
     }
+    if (req.method === 'GET' && req.path.startsWith('/rest/')) {
+      const answer = this.#numbers(req, member, canAct);
+      if (answer) return answer;
+    }
     return { status: 404, body: { status: 404, message: `no route ${req.method} ${req.path}` } };
+  }
+
+  #numbers(req: FakeRequest, member: Member, canAct: (urn: string) => boolean): FakeAnswer | null {
+    const denied = (what: string): FakeAnswer => ({
+      status: 403,
+      body: { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: `Not enough permissions to access: ${what}` },
+    });
+    const q = req.query;
+    if (req.path === '/rest/memberCreatorPostAnalytics') {
+      if (!member.scopes?.includes('r_member_postAnalytics')) return denied('memberCreatorPostAnalytics.FINDER-entity');
+      const entity = /^\((share|ugcPost):(urn:li:(?:share|ugcPost):\d+)\)$/.exec(q.get('entity') ?? '');
+      const type = q.get('queryType') ?? '';
+      if (q.get('q') !== 'entity' || !entity || !['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'].includes(type))
+        return { status: 400, body: { status: 400, message: 'Invalid query parameters' } };
+      const post = this.posts.find((p) => p.id === entity[2] && p.author === `urn:li:person:${member.sub}`);
+      if (!post) return { status: 200, body: { paging: { start: 0, count: 10, links: [] }, elements: [] } };
+      const metricType = { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': type };
+      const count = this.stats.get(post.id)?.[type] ?? 0;
+      return {
+        status: 200,
+        body: { paging: { start: 0, count: 10, links: [] }, elements: [{ count, metricType, targetEntity: { [entity[1]!]: post.id } }] },
+      };
+    }
+    if (req.path === '/rest/organizationalEntityShareStatistics') {
+      const org = q.get('organizationalEntity') ?? '';
+      if (q.get('q') !== 'organizationalEntity') return { status: 400, body: { status: 400, message: 'Invalid query parameters' } };
+      if (!member.scopes?.includes('r_organization_admin') || !org.startsWith('urn:li:organization:') || !canAct(org))
+        return denied('organizationalEntityShareStatistics.FINDER-organizationalEntity');
+      const list = (name: string) =>
+        /^List\((.*)\)$/
+          .exec(q.get(name) ?? '')?.[1]
+          ?.split(',')
+          .filter(Boolean) ?? [];
+      const elements = [...list('shares').map((urn) => ['share', urn]), ...list('ugcPosts').map((urn) => ['ugcPost', urn])]
+        .filter(([, urn]) => this.posts.some((p) => p.id === urn && p.author === org))
+        .map(([kind, urn]) => ({
+          organizationalEntity: org,
+          [kind!]: urn,
+          totalShareStatistics: {
+            uniqueImpressionsCount: 0,
+            shareCount: 0,
+            engagement: 0,
+            clickCount: 0,
+            likeCount: 0,
+            impressionCount: 0,
+            commentCount: 0,
+            ...this.stats.get(urn!),
+          },
+        }));
+      return { status: 200, body: { paging: { start: 0, count: 10, links: [] }, elements } };
+    }
+    const network = /^\/rest\/networkSizes\/(.+)$/.exec(req.path);
+    if (network) {
+      const org = decodeURIComponent(network[1]!);
+      if (q.get('edgeType') !== 'COMPANY_FOLLOWED_BY_MEMBER') return { status: 400, body: { status: 400, message: 'Invalid edgeType' } };
+      if (!canAct(org) || !org.startsWith('urn:li:organization:')) return denied('networkSizes');
+      return { status: 200, body: { firstDegreeSize: this.pageFollowers } };
+    }
+    return null;
   }
 }

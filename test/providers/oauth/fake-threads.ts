@@ -1,11 +1,13 @@
 // A local server speaking the Threads API (graph.threads.net) for what Herald uses: the OAuth
 // authorization-code flow, the long-lived token exchange and refresh, /me, media containers
 // (text, image, video, carousel) whose status goes IN_PROGRESS then FINISHED, threads_publish,
-// permalinks, replies, the publishing quota, and Graph API error answers.
+// permalinks, replies, the publishing quota, and Graph API error answers; and insights: a post's
+// lifetime metrics (GET /{media}/insights) and the account's followers (GET /{user}/threads_insights),
+// refused (code 10) to tokens granted without threads_manage_insights.
 import { randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
-type User = { id: string; username: string; name: string };
+type User = { id: string; username: string; name: string; insights?: boolean };
 type Container = { id: string; owner: string; params: Record<string, string>; polls: number; published: boolean };
 export type FakeThread = {
   id: string;
@@ -33,6 +35,11 @@ export class FakeThreads extends FakeServer {
   processingPolls = 1;
   quotaUsage = 0;
   quotaTotal = 250;
+  /** Whether sign-ins grant threads_manage_insights when asked for it (a person may decline, an app may lack it). */
+  grantInsights = true;
+  /** Lifetime insights by post id (views, likes, replies, reposts, quotes, shares). */
+  readonly insights = new Map<string, Record<string, number>>();
+  followers = 0;
   signedIn: User = { id: '17841400000000001', username: 'herald.threads', name: 'Herald on Threads' };
   readonly threads: FakeThread[] = [];
   readonly containers = new Map<string, Container>();
@@ -46,6 +53,9 @@ export class FakeThreads extends FakeServer {
     this.threads.length = 0;
     this.refreshes = 0;
     this.quotaUsage = 0;
+    this.insights.clear();
+    this.followers = 0;
+    this.grantInsights = true;
   }
 
   #id(): string {
@@ -65,11 +75,14 @@ export class FakeThreads extends FakeServer {
       if (
         q.get('client_id') !== this.appId ||
         q.get('response_type') !== 'code' ||
-        q.get('scope') !== 'threads_basic,threads_content_publish'
+        !['threads_basic,threads_content_publish', 'threads_basic,threads_content_publish,threads_manage_insights'].includes(
+          q.get('scope') ?? '',
+        )
       )
         return { status: 400, body: 'bad authorize request' };
       const code = randomBytes(8).toString('hex');
-      this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, user: { ...this.signedIn } });
+      const insights = this.grantInsights && q.get('scope')!.split(',').includes('threads_manage_insights');
+      this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, user: { ...this.signedIn, insights } });
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('code', `${code}#_`);
       back.searchParams.set('state', q.get('state')!);
@@ -165,6 +178,8 @@ export class FakeThreads extends FakeServer {
       });
       return { status: 200, body: { id } };
     }
+    const insights = /^\/(\d+)\/(insights|threads_insights)$/.exec(path);
+    if (req.method === 'GET' && insights) return this.#insights(user, insights[1]!, insights[2] === 'threads_insights', req.query);
     const node = /^\/(\d+)$/.exec(path);
     if (req.method === 'GET' && node) {
       const item = this.containers.get(node[1]!);
@@ -180,5 +195,34 @@ export class FakeThreads extends FakeServer {
       return graphError(400, 'Unsupported get request.', 100);
     }
     return graphError(404, `Unknown path ${req.method} ${req.path}`, 803);
+  }
+
+  #insights(user: User, id: string, ofUser: boolean, query: URLSearchParams): FakeAnswer {
+    if (!user.insights) return graphError(403, '(#10) Application does not have permission for this action', 10);
+    const metrics = (query.get('metric') ?? '').split(',').filter(Boolean);
+    if (ofUser) {
+      if (id !== user.id) return graphError(400, 'Unsupported get request.', 100);
+      const data = metrics
+        .filter((name) => name === 'followers_count')
+        .map((name) => ({ name, period: 'day', title: name, total_value: { value: this.followers }, id: `${id}/insights/${name}/day` }));
+      return { status: 200, body: { data } };
+    }
+    const thread = this.threads.find((t) => t.id === id && t.owner === user.id);
+    if (!thread)
+      return graphError(
+        400,
+        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        100,
+        { error_subcode: 33 },
+      );
+    const counts = this.insights.get(id) ?? {};
+    const data = metrics.map((name) => ({
+      name,
+      period: 'lifetime',
+      values: [{ value: counts[name] ?? 0 }],
+      title: name,
+      id: `${id}/insights/${name}/lifetime`,
+    }));
+    return { status: 200, body: { data } };
   }
 }

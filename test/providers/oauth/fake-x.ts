@@ -3,7 +3,10 @@
 // rotating single-use refresh tokens (counted, and held on request), /2/users/me, the v2 media upload (one request for images; initialize,
 // append, finalize and STATUS polling for video), descriptions through POST /2/media/metadata
 // (images and GIFs, 1,000 characters at most), POST /2/tweets with replies, and X's errors:
-// duplicate text (403), rate limits (429 with x-rate-limit-reset) and expired tokens (401).
+// duplicate text (403), rate limits (429 with x-rate-limit-reset) and expired tokens (401); and
+// the numbers: GET /2/tweets?ids= with public_metrics (and non_public_metrics, given only for the
+// token's own posts under 30 days old, as X does), deleted posts listed in `errors`, and
+// /2/users/me's public_metrics.
 import { createHash, randomBytes } from 'node:crypto';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
@@ -33,15 +36,23 @@ export class FakeX extends FakeServer {
   #held: { arrived: () => void; released: Promise<void> } | null = null;
   signedIn = { id: '1001', username: 'herald_test', name: 'Herald Test' };
   readonly tweets: FakeTweet[] = [];
+  /** Numbers by tweet id: `public_metrics`, and `non_public_metrics` (given for the token's own posts under 30 days old). */
+  readonly counts = new Map<string, { public: Record<string, number>; nonPublic?: Record<string, number> }>();
+  followers = 0;
   readonly media = new Map<string, { type: string; size: number; chunks: number; polls: number; finalized: boolean; alt?: string }>();
   #codes = new Map<string, { challenge: string; redirectUri: string; user: XUser }>();
   #access = new Map<string, XUser>();
   #refresh = new Map<string, XUser>();
-  #next = 1_800_000_000_000_000_000n;
+  #sequence = 0n;
+  /** How long ago the next posts were made, as their ids tell (X's ids are snowflakes: milliseconds since 2010-11-04 in the high bits). */
+  postedAgoMs = 0;
 
   override reset(): void {
     super.reset();
     this.tweets.length = 0;
+    this.counts.clear();
+    this.followers = 0;
+    this.postedAgoMs = 0;
     this.refreshes = 0;
     this.refreshCalls = 0;
     this.#held = null;
@@ -59,9 +70,9 @@ export class FakeX extends FakeServer {
     return { arrived: arrival, release };
   }
 
-  #id(): string {
-    this.#next += 1n;
-    return String(this.#next);
+  #id(ago = 0): string {
+    this.#sequence = (this.#sequence + 1n) % 4096n;
+    return String(((BigInt(Date.now() - ago) - 1_288_834_974_657n) << 22n) + this.#sequence);
   }
 
   #issue(user: XUser): FakeAnswer {
@@ -129,7 +140,9 @@ export class FakeX extends FakeServer {
     }
     const user = this.#access.get(bearer(req) ?? '');
     if (!user) return { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } };
-    if (req.method === 'GET' && req.path === '/2/users/me')
+    if (req.method === 'GET' && req.path === '/2/users/me') {
+      const fields = (req.query.get('user.fields') ?? '').split(',');
+      const tweets = this.tweets.filter((t) => t.author_id === user.id).length;
       return {
         status: 200,
         body: {
@@ -137,10 +150,15 @@ export class FakeX extends FakeServer {
             id: user.id,
             name: user.name,
             username: user.username,
-            profile_image_url: 'https://pbs.twimg.com/profile_images/1/a.jpg',
+            ...(fields.includes('profile_image_url') && { profile_image_url: 'https://pbs.twimg.com/profile_images/1/a.jpg' }),
+            ...(fields.includes('public_metrics') && {
+              public_metrics: { followers_count: this.followers, following_count: 7, tweet_count: tweets, listed_count: 1, like_count: 3 },
+            }),
           },
         },
       };
+    }
+    if (req.method === 'GET' && req.path === '/2/tweets') return this.#lookup(req, user);
     if (req.method === 'POST' && req.path === '/2/media/upload') {
       const form = await req.multipart();
       const file = form.get('media');
@@ -224,7 +242,7 @@ export class FakeX extends FakeServer {
       if (replyTo && !this.tweets.some((t) => t.id === replyTo))
         return { status: 400, body: { title: 'Invalid Request', detail: 'The tweet you are replying to does not exist.' } };
       const tweet: FakeTweet = {
-        id: this.#id(),
+        id: this.#id(this.postedAgoMs),
         author_id: user.id,
         text,
         media_ids: mediaIds,
@@ -236,4 +254,63 @@ export class FakeX extends FakeServer {
     }
     return { status: 404, body: { title: 'Not Found Error', detail: `no route ${req.method} ${req.path}` } };
   }
+
+  /** GET /2/tweets: up to 100 ids; what X no longer has is in `errors`, and so is a non-public field it does not give. */
+  #lookup(req: FakeRequest, user: XUser): FakeAnswer {
+    const ids = (req.query.get('ids') ?? '').split(',').filter(Boolean);
+    if (ids.length === 0 || ids.length > 100)
+      return {
+        status: 400,
+        body: {
+          title: 'Invalid Request',
+          detail: 'One or more parameters to your request was invalid.',
+          errors: [{ message: 'ids: 1 to 100' }],
+        },
+      };
+    const fields = (req.query.get('tweet.fields') ?? '').split(',');
+    const data: unknown[] = [];
+    const errors: unknown[] = [];
+    for (const id of ids) {
+      const tweet = this.tweets.find((t) => t.id === id);
+      if (!tweet) {
+        errors.push({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error', resource_type: 'tweet' });
+        continue;
+      }
+      const counts = this.counts.get(id) ?? { public: {} };
+      const own = tweet.author_id === user.id && Date.now() - postedAt(id) < 30 * 86_400_000;
+      // Non-public metrics of a post they are not given for: X refuses the post, listed in `errors` only.
+      if (fields.includes('non_public_metrics') && !own) {
+        errors.push({
+          value: id,
+          detail: `Sorry, you are not authorized to access 'non_public_metrics' on the Tweet with id ${id}.`,
+          title: 'Authorization Error',
+        });
+        continue;
+      }
+      data.push({
+        id,
+        text: tweet.text,
+        edit_history_tweet_ids: [id],
+        ...(fields.includes('public_metrics') && {
+          public_metrics: {
+            retweet_count: 0,
+            reply_count: 0,
+            like_count: 0,
+            quote_count: 0,
+            bookmark_count: 0,
+            impression_count: 0,
+            ...counts.public,
+          },
+        }),
+        ...(fields.includes('non_public_metrics') &&
+          own && { non_public_metrics: { impression_count: 0, url_link_clicks: 0, user_profile_clicks: 0, ...counts.nonPublic } }),
+      });
+    }
+    return { status: 200, body: { ...(data.length && { data }), ...(errors.length && { errors }) } };
+  }
+}
+
+/** When a post was made, from its snowflake id. */
+function postedAt(id: string): number {
+  return Number((BigInt(id) >> 22n) + 1_288_834_974_657n);
 }

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
-import { TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
+import type { ProviderContext } from '../../../src/providers/provider.ts';
+import { createTenant, TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
+import { providerContext } from '../bluesky/helpers.ts';
 
 export type Integration = {
   id: string;
@@ -31,4 +33,33 @@ export async function signInThroughApi(t: TestApp, tenant: Tenant, body: Record<
 
 export async function listed(t: TestApp, tenant: Tenant): Promise<Integration[]> {
   return (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Integration[];
+}
+
+/**
+ * A new workspace with one channel connected through the sign-in, its token issued to live
+ * `expiresIn` seconds (then the fake's lifetime is `lifetime` again), and a provider context
+ * over its stored configuration.
+ */
+export async function connectedChannel(
+  t: TestApp,
+  fake: { expiresIn: number },
+  provider: string,
+  options: { expiresIn?: number; lifetime: number },
+): Promise<{ tenant: Tenant; channelId: string; authorize: URL; ctx: ProviderContext }> {
+  fake.expiresIn = options.expiresIn ?? options.lifetime;
+  const tenant = await createTenant(t);
+  const { authorize, channels } = await signInThroughApi(t, tenant, { provider });
+  fake.expiresIn = options.lifetime;
+  const channelId = channels[0]!.id;
+  const config = await t.services.channels.config(tenant.workspaceId, channelId);
+  return { tenant, channelId, authorize, ctx: providerContext(config, { channelId, platformApps: t.services.channels.platformApps }) };
+}
+
+/** GET /analytics/channels/:id with `refresh=true`: the collector reads the channel's account now. */
+export function refreshChannelNumbers(t: TestApp, tenant: Tenant, channelId: string) {
+  return t.request({
+    method: 'GET',
+    url: `/public/v1/analytics/channels/${channelId}?startDate=2026-06-01T00:00:00Z&endDate=2027-05-31T00:00:00Z&refresh=true`,
+    key: tenant.key,
+  });
 }
