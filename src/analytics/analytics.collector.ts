@@ -61,22 +61,22 @@ const METRICS_PROVIDERS = PROVIDER_IDENTIFIERS.filter((id) => getProvider(id).me
  * lease in the database (one conditional update), so in scale-out mode two workers never read
  * the same channel, and a worker that dies leaves a lease that runs out.
  */
+/** What reading the platforms' numbers needs; the statistics service hands the same on. */
+export type CollectorDeps = {
+  db: Db;
+  clock: Clock;
+  outbound: OutboundClient;
+  platformApps: PlatformApps;
+  channels: ChannelsService;
+  notifications: NotificationsService;
+};
+
 export class AnalyticsCollector {
   readonly #options: CollectorOptions;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<CollectionReport> | null = null;
 
-  constructor(
-    private readonly deps: {
-      db: Db;
-      clock: Clock;
-      outbound: OutboundClient;
-      platformApps: PlatformApps;
-      channels: ChannelsService;
-      notifications: NotificationsService;
-      options?: Partial<CollectorOptions>;
-    },
-  ) {
+  constructor(private readonly deps: CollectorDeps & { options?: Partial<CollectorOptions> }) {
     this.#options = { ...DEFAULT_COLLECTOR_OPTIONS, ...deps.options };
   }
 

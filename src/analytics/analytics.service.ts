@@ -1,16 +1,11 @@
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
-import type { ChannelsService } from '../channels/channels.service.ts';
-import type { Db } from '../db/database.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
-import type { Clock } from '../lib/clock.ts';
+import { NotFoundError } from '../errors.ts';
+import { dateWindow } from '../lib/date-window.ts';
 import { parseJsonOr } from '../lib/json.ts';
-import type { OutboundClient } from '../net/outbound.ts';
-import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { findPost } from '../posts/posts.repository.ts';
 import type { MetricName, Metrics } from '../providers/metrics.ts';
-import type { PlatformApps } from '../providers/platform-apps.ts';
 import { getProvider } from '../providers/registry.ts';
-import { AnalyticsCollector, type CollectorOptions } from './analytics.collector.ts';
+import { AnalyticsCollector, type CollectorDeps, type CollectorOptions } from './analytics.collector.ts';
 import * as repo from './analytics.repository.ts';
 
 /** How often one channel may be read on demand (`refresh=true`). */
@@ -28,18 +23,6 @@ function addInto(sum: Metrics, metrics: Metrics): void {
 export function percentageChange(current: number, previous: number): number {
   if (previous === 0) return current === 0 ? 0 : 100;
   return Math.round(((current - previous) / previous) * 10_000) / 100;
-}
-
-/** A window as the API takes it: validated like GET /posts (end after start, at most a year). */
-function window(query: { startDate: string; endDate: string }): { start: string; end: string } {
-  const start = new Date(query.startDate);
-  const end = new Date(query.endDate);
-  if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
-  const yearLater = new Date(start);
-  yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
-  if (end.getTime() > yearLater.getTime())
-    throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
-  return { start: start.toISOString(), end: end.toISOString() };
 }
 
 /** The UTC days from `first` to `last`, inclusive (YYYY-MM-DD). */
@@ -61,17 +44,7 @@ type PublishedRow = Awaited<ReturnType<typeof repo.listPublishedPosts>>[number];
 export class AnalyticsService {
   readonly collector: AnalyticsCollector;
 
-  constructor(
-    private readonly deps: {
-      db: Db;
-      clock: Clock;
-      outbound: OutboundClient;
-      platformApps: PlatformApps;
-      channels: ChannelsService;
-      notifications: NotificationsService;
-      collectorOptions?: Partial<CollectorOptions>;
-    },
-  ) {
+  constructor(private readonly deps: CollectorDeps & { collectorOptions?: Partial<CollectorOptions> }) {
     this.collector = new AnalyticsCollector({ ...deps, options: deps.collectorOptions });
   }
 
@@ -110,7 +83,7 @@ export class AnalyticsService {
   /** A channel's account numbers over a window, and the daily sums of its posts' numbers. */
   channel(access: WorkspaceAccess, channelId: string, query: { startDate: string; endDate: string; refresh: boolean }) {
     requireScope(access, 'analytics:read');
-    return this.#channel(access, channelId, window(query), query.refresh);
+    return this.#channel(access, channelId, dateWindow(query), query.refresh);
   }
 
   /** The channel's numbers over a window already checked (the series routes look up to two years back: two periods of up to 365 days). */
@@ -153,7 +126,7 @@ export class AnalyticsService {
   /** The workspace's posts published in a window: totals, per channel, and the top posts by `metric`. */
   async summary(access: WorkspaceAccess, query: { startDate: string; endDate: string; metric: MetricName; limit: number }) {
     requireScope(access, 'analytics:read');
-    const range = window(query);
+    const range = dateWindow(query);
     const posts = await this.#publishedWithClicks(access, range, access.channelIds);
     const totals: Metrics = {};
     const channels = new Map<string, { integration: string; posts: number; metrics: Metrics }>();

@@ -1,3 +1,4 @@
+import { dateWindow } from '../lib/date-window.ts';
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
@@ -583,13 +584,7 @@ export class PostsService {
     },
   ): Promise<{ posts: Array<Partial<PostRecord>>; nextCursor: string | null }> {
     requireScope(access, 'posts:read');
-    const start = new Date(query.startDate);
-    const end = new Date(query.endDate);
-    if (end.getTime() < start.getTime()) throw new BadRequestError('endDate is before startDate.');
-    const yearLater = new Date(start);
-    yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
-    if (end.getTime() > yearLater.getTime())
-      throw new BadRequestError('The window from startDate to endDate is longer than one year; ask for a shorter one.');
+    const { start, end } = dateWindow(query);
     if (query.customer !== undefined) await this.ensureGroup(access.workspace.id, query.customer);
     const pageSize = Math.min(query.limit ?? POSTS_PAGE_MAX, POSTS_PAGE_MAX);
     let after = query.cursor === undefined ? null : decodeCalendarCursor(query.cursor);
@@ -602,8 +597,8 @@ export class PostsService {
       const want = Math.min(POSTS_READ_BATCH, pageSize - posts.length);
       // One row more than wanted says whether anything follows.
       const rows = await repo.listPostsInWindow(this.deps.db, access.workspace.id, {
-        from: start.toISOString(),
-        to: end.toISOString(),
+        from: start,
+        to: end,
         groupId: query.customer,
         channelIds: access.channelIds,
         after,
