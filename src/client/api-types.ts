@@ -3114,8 +3114,8 @@ export interface paths {
                          * @default
                          */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
-                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @default true */
                         enabled?: boolean;
                     };
@@ -3363,8 +3363,8 @@ export interface paths {
                         url?: string;
                         /** @description A note for people, at most 500 characters. */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
-                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @description true enables an endpoint again (also one Herald disabled); false stops deliveries. */
                         enabled?: boolean;
                     };
@@ -5068,7 +5068,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -5083,7 +5083,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -5115,7 +5115,7 @@ export interface components {
             /** @description The `webhook-id` header of every attempt: the same on every retry, to deduplicate on. */
             webhookId: string;
             /** @enum {string} */
-            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created" | "webhook.test";
+            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created" | "webhook.test";
             /** @enum {string} */
             state: "pending" | "sending" | "succeeded" | "failed";
             attempts: number;
