@@ -60,7 +60,7 @@ export function webhooksPage(input: {
       )}</ul>`
     : html`<p class="muted">No webhook endpoints yet.</p>`;
   const body = html`<h1>Webhooks</h1>
-<p class="muted">Endpoints of <strong>${input.workspaceName}</strong> that receive its events, signed by <a href="/docs">Standard Webhooks</a>.</p>
+<p class="muted">Endpoints of <strong>${input.workspaceName}</strong> that receive its events, signed by Standard Webhooks (see the <a href="/docs">API reference</a>).</p>
 ${banner('bad', input.error)}${banner('good', input.notice)}${shown}
 <h2>Endpoints</h2>
 ${endpoints}
