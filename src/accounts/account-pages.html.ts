@@ -4,12 +4,12 @@ import type { ApiKey } from '../keys/api-keys.service.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { layout, type PageChrome } from '../web/layout.ts';
 
-function banner(kind: 'bad' | 'good' | 'info', text: string | undefined): SafeHtml | '' {
+export function banner(kind: 'bad' | 'good' | 'info', text: string | undefined): SafeHtml | '' {
   if (!text) return '';
   return html`<div class="banner ${kind === 'info' ? '' : kind}" role="${kind === 'bad' ? 'alert' : 'status'}">${text}</div>`;
 }
 
-function csrfField(csrf: string): SafeHtml {
+export function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
@@ -69,7 +69,7 @@ export function linkPage(input: { csrf: string; token: string }): string {
   );
 }
 
-function when(iso: string | null): string {
+export function when(iso: string | null): string {
   return iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never';
 }
 

@@ -15,12 +15,16 @@ import {
   webPagesPlugin,
   type WebOptions,
 } from '../web/session.plugin.ts';
+import { webhooksPage, type ShownSecret } from '../webhooks/webhook-pages.html.ts';
+import { ROLE_SCOPES } from '../auth/scopes.ts';
+import type { WorkspaceAccess } from '../auth/access.service.ts';
 import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from './account-pages.html.ts';
 import { scopesFor } from './developer-keys.service.ts';
 import { grantableRoles, mayManageMembers, type Actor } from './members.service.ts';
 import type { Session } from './sessions.service.ts';
 import { SIGNUP_START_QUOTA, SIGNUP_VERIFY_QUOTA } from './signup.routes.ts';
 import { emailSchema, normaliseEmail } from '../users/users.schema.ts';
+import { createWebhookBody } from '../webhooks/webhooks.schema.ts';
 
 /** The account pages' forms (and the sign-in page's query), each field as `formText` reads it. */
 const signInQuery = z.object({ email: formText(), next: formText(), code: formText(), sent: formText() });
@@ -29,6 +33,7 @@ const workspaceForm = z.object({ workspace: formText(), back: formText() });
 const keyForm = z.object({ kind: formText(), name: formText(), scopes: formList(), channels: formList() });
 const inviteForm = z.object({ email: formText(), role: formText() });
 const roleForm = z.object({ role: formText() });
+const webhookForm = z.object({ url: formText(2000), description: formText(), eventTypes: formList() });
 
 const idParam = z.object({ id: z.string().min(1).max(100) });
 const tokenParam = z.object({ token: z.string().regex(/^[0-9A-Za-z]{1,100}$/) });
@@ -42,16 +47,16 @@ const tokenParam = z.object({ token: z.string().regex(/^[0-9A-Za-z]{1,100}$/) })
 export async function accountPages(app: FastifyInstance, options: { web: WebOptions }): Promise<void> {
   const { web } = options;
   await app.register(webPagesPlugin, web);
-  const { signIn, sessions, developerKeys, members, channels } = app.services;
+  const { signIn, sessions, developerKeys, members, channels, webhooks } = app.services;
   const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
   const send = (reply: FastifyReply, body: string, status = 200) => reply.status(status).headers(pageHeaders()).send(body);
 
-  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members') =>
+  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members' | 'webhooks') =>
     pageChrome(request, reply, web, `/account/${current}`);
 
   type Ask = { title: string; consequence: string; button: string };
   /** A destructive action's confirmation page (see confirmationPage), posting back to the action's URL. */
-  const askFirst = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members', ask: Ask) =>
+  const askFirst = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members' | 'webhooks', ask: Ask) =>
     send(
       reply,
       confirmationPage({
@@ -210,7 +215,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   app.post('/account/workspace', signedIn, async (request, reply) => {
     const { workspace, back } = readForm(workspaceForm, request.body);
     await sessions.selectWorkspace(request.account!.session, workspace);
-    return reply.redirect(back === '/account/members' ? back : '/account/keys', 303);
+    return reply.redirect(back === '/account/members' || back === '/account/webhooks' ? back : '/account/keys', 303);
   });
 
   async function renderKeys(
@@ -482,5 +487,120 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
         button: 'Cancel the invitation',
       };
     },
+  );
+
+  // --- Webhooks (owners and admins) ---
+  /** The signed-in owner's or admin's access to the current workspace, as the webhooks service checks it; null for other roles. */
+  function webhookAccess(request: FastifyRequest): WorkspaceAccess | null {
+    const account = request.account!;
+    if (!account.current || !mayManageMembers(account.current.role)) return null;
+    const { workspace, role } = account.current;
+    const userId = account.session.userId;
+    const scopes = [...ROLE_SCOPES[role]];
+    return {
+      principal: { keyId: `session:${account.session.id}`, userId, kind: 'rest', scopes, channelIds: null, workspaceId: workspace.id },
+      workspace,
+      role,
+      scopes: ROLE_SCOPES[role],
+      channelIds: null,
+    };
+  }
+
+  async function renderWebhooks(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { shown?: ShownSecret; error?: string; notice?: string; status?: number } = {},
+  ) {
+    const access = webhookAccess(request);
+    if (!access)
+      return send(
+        reply,
+        layout(
+          'Webhooks',
+          html`<h1>Webhooks</h1><p>Only owners and admins of a workspace manage its webhook endpoints.</p>`,
+          chrome(request, reply, 'webhooks'),
+        ),
+        403,
+      );
+    const { endpoints } = await webhooks.list(access);
+    const withDeliveries = await Promise.all(
+      endpoints.map(async (endpoint) => ({ endpoint, deliveries: (await webhooks.listDeliveries(access, endpoint.id, 5)).deliveries })),
+    );
+    return send(
+      reply,
+      webhooksPage({
+        chrome: chrome(request, reply, 'webhooks'),
+        csrf: csrfToken(request, reply, web),
+        workspaceName: access.workspace.name,
+        endpoints: withDeliveries,
+        ...extra,
+      }),
+      extra.status,
+    );
+  }
+
+  app.get('/account/webhooks', signedIn, async (request, reply) => renderWebhooks(request, reply));
+
+  /** Runs a webhooks action (after its confirmation, when `ask` is given), then shows the page again with what happened. */
+  function webhookAction(
+    url: string,
+    action: (access: WorkspaceAccess, request: FastifyRequest) => Promise<{ notice?: string; shown?: ShownSecret }>,
+    ask?: (access: WorkspaceAccess, id: string) => Promise<Ask>,
+  ) {
+    const params = url.includes(':id') ? idParam : undefined;
+    app.post(url, { ...signedIn, schema: { hide: true, ...(params && { params }) } }, async (request, reply) => {
+      const access = webhookAccess(request);
+      if (!access) return renderWebhooks(request, reply);
+      try {
+        if (ask && !confirmed(request.body))
+          return askFirst(request, reply, 'webhooks', await ask(access, idParam.parse(request.params).id));
+        return await renderWebhooks(request, reply, await action(access, request));
+      } catch (error) {
+        const { status, message } = failure(error, reply);
+        return renderWebhooks(request, reply, { status, error: message });
+      }
+    });
+  }
+
+  const endpointId = (request: FastifyRequest) => idParam.parse(request.params).id;
+
+  webhookAction('/account/webhooks', async (access, request) => {
+    const form = readForm(webhookForm, request.body);
+    const parsed = createWebhookBody.safeParse({ url: form.url.trim(), description: form.description.trim(), eventTypes: form.eventTypes });
+    if (!parsed.success)
+      throw new AppError(400, 'invalid_request', parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; '));
+    return { shown: { endpoint: await webhooks.create(access, parsed.data), rotated: false } };
+  });
+  for (const enabled of [true, false])
+    webhookAction(`/account/webhooks/:id/${enabled ? 'enable' : 'disable'}`, async (access, request) => {
+      const endpoint = await webhooks.update(access, endpointId(request), { enabled });
+      return { notice: `${endpoint.url} is ${enabled ? 'enabled' : 'disabled'}.` };
+    });
+  webhookAction('/account/webhooks/:id/test', async (access, request) => {
+    const { eventId } = await webhooks.sendTest(access, endpointId(request));
+    return { notice: `Test event ${eventId} queued; its delivery appears below in a moment.` };
+  });
+  webhookAction(
+    '/account/webhooks/:id/rotate',
+    async (access, request) => ({ shown: { endpoint: await webhooks.rotateSecret(access, endpointId(request)), rotated: true } }),
+    async (access, id) => ({
+      title: `Rotate the signing secret of ${(await webhooks.get(access, id)).url}?`,
+      consequence:
+        'A new secret is shown once. The current one keeps signing deliveries beside it for 24 hours: switch the receiver to the new one within that time.',
+      button: 'Rotate the secret',
+    }),
+  );
+  webhookAction(
+    '/account/webhooks/:id/delete',
+    async (access, request) => {
+      const endpoint = await webhooks.get(access, endpointId(request));
+      await webhooks.delete(access, endpoint.id);
+      return { notice: `${endpoint.url} is deleted; it receives nothing more.` };
+    },
+    async (access, id) => ({
+      title: `Delete the webhook endpoint ${(await webhooks.get(access, id)).url}?`,
+      consequence: 'It receives no more events, and its pending deliveries and its delivery log go with it. This cannot be undone.',
+      button: 'Delete the endpoint',
+    }),
   );
 }

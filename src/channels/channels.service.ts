@@ -455,7 +455,7 @@ export class ChannelsService {
    * short leaves the channel deleted with the rest of its posts; purging it again finishes the work.
    */
   async delete(workspaceId: string, id: string, options: { force?: boolean; purge?: boolean } = {}): Promise<Channel> {
-    const { db, clock, postTransitions } = this.deps;
+    const { db, postTransitions } = this.deps;
     const found = options.purge ? await this.getAnyState(workspaceId, id) : await this.get(workspaceId, id);
     if (!found) throw new NotFoundError(`No channel ${id} in this workspace.`);
     const waiting = Number((await repo.countWaitingPosts(db, id)).n);
@@ -476,16 +476,27 @@ export class ChannelsService {
     }
     if (options.purge) {
       // Marked first (unless it already is), so that nothing is scheduled on it or claimed while its posts go.
-      await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
+      await this.#markDeleted(workspaceId, id);
       await postTransitions.unscheduleChannel(id);
       await postTransitions.purgeChannel(id);
       await repo.deleteChannel(db, workspaceId, id);
       return found;
     }
     // Marked first, so nothing schedules on it or claims its posts from here on; then its scheduled posts become drafts.
-    await repo.markChannelDeleted(db, workspaceId, id, clock.now().toISOString());
+    await this.#markDeleted(workspaceId, id);
     await postTransitions.unscheduleChannel(id);
     return found;
+  }
+
+  /** Marks a channel deleted and, when this call did, writes `channel.deleted` in the same transaction. */
+  async #markDeleted(workspaceId: string, id: string): Promise<void> {
+    await this.deps.webhookOutbox.recordWith(
+      this.deps.db,
+      (trx) => repo.markChannelDeleted(trx, workspaceId, id, this.deps.clock.now().toISOString()),
+      // The id beside the channel: an operator's purge may remove the channel before the event is sent.
+      (marked) =>
+        Number(marked.numUpdatedRows) === 1 ? [{ workspaceId, type: 'channel.deleted', subjectId: id, details: { channelId: id } }] : [],
+    );
   }
 
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */

@@ -3114,8 +3114,8 @@ export interface paths {
                          * @default
                          */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
-                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @default true */
                         enabled?: boolean;
                     };
@@ -3363,8 +3363,8 @@ export interface paths {
                         url?: string;
                         /** @description A note for people, at most 500 characters. */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, media.uploaded, notification.created. */
-                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @description true enables an endpoint again (also one Herald disabled); false stops deliveries. */
                         enabled?: boolean;
                     };
@@ -4734,6 +4734,75 @@ export interface components {
              */
             next: string;
         };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            description: string;
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+            enabled: boolean;
+            /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
+            disabledReason: "failing" | null;
+            /** @description When deliveries started failing, if the last one failed. */
+            failingSince: string | null;
+            /** @description After a rotation, until when deliveries are also signed with the previous secret. */
+            previousSecretValidUntil: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecret: {
+            id: string;
+            url: string;
+            description: string;
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+            enabled: boolean;
+            /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
+            disabledReason: "failing" | null;
+            /** @description When deliveries started failing, if the last one failed. */
+            failingSince: string | null;
+            /** @description After a rotation, until when deliveries are also signed with the previous secret. */
+            previousSecretValidUntil: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The signing secret (whsec_…), shown once: verify deliveries with any Standard Webhooks library. */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookAttempt: {
+            attempt: number;
+            at: string;
+            /** @description The endpoint's HTTP status; null when no answer came (timeout, refused, connection error). */
+            status: number | null;
+            durationMs: number;
+            error: string | null;
+            /** @description The start of the endpoint's answer (at most 1,024 characters). */
+            response: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            eventId: string;
+            /** @description The `webhook-id` header of every attempt: the same on every retry, to deduplicate on. */
+            webhookId: string;
+            /** @enum {string} */
+            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created" | "webhook.test";
+            /** @enum {string} */
+            state: "pending" | "sending" | "succeeded" | "failed";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatus: number | null;
+            lastError: string | null;
+            createdAt: string;
+            updatedAt: string;
+            attemptLog: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookReplay: {
+            /** @description How many deliveries were queued again. */
+            requeued: number;
+        };
         /** @description A client group ("customer") that channels are filed under. */
         ClientGroup: {
             id: string;
@@ -5063,75 +5132,6 @@ export interface components {
             current: boolean;
             /** @description Whether the workspace's plan includes the API; calls acting on it answer 401 otherwise. */
             apiAccess: boolean;
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
-            enabled: boolean;
-            /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
-            disabledReason: "failing" | null;
-            /** @description When deliveries started failing, if the last one failed. */
-            failingSince: string | null;
-            /** @description After a rotation, until when deliveries are also signed with the previous secret. */
-            previousSecretValidUntil: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        WebhookEndpointWithSecret: {
-            id: string;
-            url: string;
-            description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created")[];
-            enabled: boolean;
-            /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
-            disabledReason: "failing" | null;
-            /** @description When deliveries started failing, if the last one failed. */
-            failingSince: string | null;
-            /** @description After a rotation, until when deliveries are also signed with the previous secret. */
-            previousSecretValidUntil: string | null;
-            createdAt: string;
-            updatedAt: string;
-            /** @description The signing secret (whsec_…), shown once: verify deliveries with any Standard Webhooks library. */
-            secret: string;
-        };
-        WebhookEndpointList: {
-            endpoints: components["schemas"]["WebhookEndpoint"][];
-        };
-        WebhookAttempt: {
-            attempt: number;
-            at: string;
-            /** @description The endpoint's HTTP status; null when no answer came (timeout, refused, connection error). */
-            status: number | null;
-            durationMs: number;
-            error: string | null;
-            /** @description The start of the endpoint's answer (at most 1,024 characters). */
-            response: string | null;
-        };
-        WebhookDelivery: {
-            id: string;
-            eventId: string;
-            /** @description The `webhook-id` header of every attempt: the same on every retry, to deduplicate on. */
-            webhookId: string;
-            /** @enum {string} */
-            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "media.uploaded" | "notification.created" | "webhook.test";
-            /** @enum {string} */
-            state: "pending" | "sending" | "succeeded" | "failed";
-            attempts: number;
-            nextAttemptAt: string | null;
-            lastStatus: number | null;
-            lastError: string | null;
-            createdAt: string;
-            updatedAt: string;
-            attemptLog: components["schemas"]["WebhookAttempt"][];
-        };
-        WebhookDeliveryList: {
-            deliveries: components["schemas"]["WebhookDelivery"][];
-        };
-        WebhookReplay: {
-            /** @description How many deliveries were queued again. */
-            requeued: number;
         };
     };
     responses: never;

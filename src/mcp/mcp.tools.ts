@@ -26,6 +26,18 @@ import type { Services } from '../services.ts';
 import { statusSchema } from '../status/status.schema.ts';
 import { buildStatus } from '../status/status.service.ts';
 import { workspaceSchema } from '../workspaces/workspaces.schema.ts';
+import {
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  replayWebhookFailures,
+} from '../webhooks/webhooks.operations.ts';
 
 /** What every tool call knows: the shared services and the verified credential. */
 export type ToolContext = { services: Services; baseUrl: string; clock: Clock; principal: Principal };
@@ -104,6 +116,7 @@ export const MCP_INSTRUCTIONS = [
   HTML,
   'Before scheduling, create a draft and run check_post_missing; `now` publishes at once and cannot be undone.',
   'To change a post, call update_post with only what changes.',
+  'Webhook endpoints (create_webhook, owners and admins) receive Herald events signed by Standard Webhooks; the secret is shown once.',
 ].join(' ');
 
 const idempotencyKey = (idempotencyHeaders.shape['idempotency-key'] as z.ZodType).describe(
@@ -183,4 +196,14 @@ export const TOOLS: Tool[] = [
   operationTool(getPostAnalytics),
   operationTool(getChannelAnalytics),
   operationTool(getAnalyticsSummary),
+  operationTool(createWebhook),
+  operationTool(listWebhooks),
+  operationTool(getWebhook),
+  operationTool(updateWebhook),
+  operationTool(deleteWebhook),
+  operationTool(rotateWebhookSecret),
+  operationTool(testWebhook),
+  operationTool(listWebhookDeliveries),
+  operationTool(redeliverWebhook),
+  operationTool(replayWebhookFailures),
 ];

@@ -3,10 +3,11 @@ import { mayManageMembers } from '../accounts/members.service.ts';
 import type { PageChrome } from './layout.ts';
 import { csrfToken, type WebOptions } from './session.plugin.ts';
 
-/** The signed-in pages, in the header's order (then the documentation); Members only for those who manage them. */
+/** The signed-in pages, in the header's order (then the documentation); Members and Webhooks only for those who manage them. */
 const PAGES = [
   { href: '/account/keys', label: 'Developer settings' },
   { href: '/account/members', label: 'Members', managers: true },
+  { href: '/account/webhooks', label: 'Webhooks', managers: true },
   { href: '/account/apps', label: 'Apps you allowed' },
   { href: '/account/developer-apps', label: 'Your apps' },
   { href: '/developers', label: 'Developers' },

@@ -15,8 +15,8 @@ nav a{color:var(--accent);text-decoration:none}
 header.top form.inline{overflow-wrap:anywhere;max-width:100%}
 nav a[aria-current=page]{font-weight:700;color:var(--ink)}
 main{max-width:48rem;margin:0 auto;padding:1.2rem 1rem 3rem}
-h1{font-size:1.45rem;margin:.3rem 0 .8rem}
-h2{font-size:1.15rem;margin:1.8rem 0 .6rem}
+h1{font-size:1.45rem;margin:.3rem 0 .8rem;overflow-wrap:anywhere}
+h2{font-size:1.15rem;margin:1.8rem 0 .6rem;overflow-wrap:anywhere}
 p{margin:.4rem 0}
 .muted{color:var(--muted);font-size:.95rem}
 code,pre{font-family:ui-monospace,monospace;font-size:.9em;background:var(--soft);border-radius:4px;padding:.1em .3em;overflow-wrap:anywhere}
@@ -28,7 +28,7 @@ td code{overflow-wrap:normal;white-space:nowrap}
 form{margin:0}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:.7rem 0 .25rem}
-input[type=email],input[type=text],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
+input[type=email],input[type=text],input[type=url],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
 input.code{font-family:ui-monospace,monospace;font-size:1.3rem;letter-spacing:.15em;max-width:14rem}
 fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.4rem .9rem .7rem}
 legend{font-weight:600;padding:0 .3rem}

@@ -46,6 +46,12 @@ const PER_ENDPOINT = 4;
 /** Attempts in flight at once, per process. */
 const CONCURRENCY = 16;
 const BATCH = 100;
+/** How long an event, its deliveries and their attempts are kept once every delivery of it is settled. */
+export const RETENTION_MS = 30 * 24 * 3600_000;
+/** Events purged at most per statement (each with at most 20 deliveries of at most 10 attempts). */
+export const PURGE_BATCH = 100;
+/** How long the worker waits before looking for expired events again after a look that left none. */
+const PURGE_INTERVAL_MS = 10 * 60_000;
 /** How long the secret before a rotation keeps signing deliveries beside the new one. */
 export const ROTATION_GRACE_MS = 24 * 3600_000;
 
@@ -96,13 +102,17 @@ export class WebhookDelivery {
   #again = false;
   #stopped = true;
   #unsubscribe: Array<() => void> = [];
+  #nextPurgeAt = 0;
 
   constructor(deps: WebhookDeliveryDeps) {
     this.#deps = deps;
     this.#random = deps.webhookDelivery?.random ?? Math.random;
   }
 
-  /** Runs `drain` every `intervalMs`, when this process records events and when a test clock jumps. */
+  /**
+   * Runs `drain` every `intervalMs`, when this process records events and when a test clock jumps;
+   * on the ticks, also the purge of expired events, one bounded batch per tick.
+   */
   start(options: { intervalMs: number }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
     this.#stopped = false;
     const wake = () => void this.wake();
@@ -110,7 +120,10 @@ export class WebhookDelivery {
     const tick = () => {
       if (this.#stopped) return;
       this.#timer = setTimeout(() => {
-        this.wake().finally(tick);
+        this.wake()
+          .then(() => this.#purgeWhenDue())
+          .catch((error: unknown) => console.error('Webhook retention purge failed:', error))
+          .finally(tick);
       }, options.intervalMs);
       this.#timer.unref();
     };
@@ -146,6 +159,24 @@ export class WebhookDelivery {
       }
     })();
     return this.#running;
+  }
+
+  /**
+   * Deletes up to `limit` events (oldest first) whose deliveries have all been settled (succeeded
+   * or failed) for `RETENTION_MS` on the service clock, with those deliveries and their attempts;
+   * how many events it deleted.
+   */
+  purgeExpired(limit = PURGE_BATCH): Promise<number> {
+    const before = new Date(this.#deps.clock.now().getTime() - RETENTION_MS).toISOString();
+    return repo.purgeSettledEvents(this.#deps.db, before, limit);
+  }
+
+  /** One batch when due: again at the next tick while batches come back full, else after `PURGE_INTERVAL_MS`. */
+  async #purgeWhenDue(): Promise<void> {
+    const now = this.#deps.clock.now().getTime();
+    if (this.#stopped || now < this.#nextPurgeAt) return;
+    const purged = await this.purgeExpired();
+    this.#nextPurgeAt = purged === PURGE_BATCH ? now : now + PURGE_INTERVAL_MS;
   }
 
   /** Dispatches every event recorded and sends every delivery due now, until none is left. */

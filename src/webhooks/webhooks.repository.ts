@@ -86,6 +86,37 @@ export function listUndispatchedEvents(db: Executor, limit: number) {
   return db.selectFrom('webhook_events').selectAll().where('dispatched', '=', 0).orderBy('position').limit(limit).execute();
 }
 
+/**
+ * Deletes, oldest first, at most `limit` dispatched events written before `before` none of whose
+ * deliveries is pending, sending or settled since `before`; their deliveries and attempts go by
+ * cascade. One statement, so a delivery sent again meanwhile keeps its event. How many it deleted.
+ */
+export async function purgeSettledEvents(db: Executor, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_events')
+    .where('id', 'in', (qb) =>
+      qb
+        .selectFrom('webhook_events as e')
+        .select('e.id')
+        .where('e.dispatched', '=', 1)
+        .where('e.position', '<', before)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_deliveries as d')
+                .select('d.id')
+                .whereRef('d.event_id', '=', 'e.id')
+                .where((eb) => eb.or([eb('d.state', 'in', ['pending', 'sending']), eb('d.updated_at', '>=', before)])),
+            ),
+          ),
+        )
+        .orderBy('e.position')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export function findEvent(db: Executor, id: string) {
   return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 }

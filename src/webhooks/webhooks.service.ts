@@ -20,9 +20,9 @@ import type {
 } from './webhooks.schema.ts';
 import type { WebhookEndpointsTable } from './webhooks.table.ts';
 
-type Endpoint = z.infer<typeof webhookEndpointSchema>;
-type EndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
-type Delivery = z.infer<typeof webhookDeliverySchema>;
+export type Endpoint = z.infer<typeof webhookEndpointSchema>;
+export type EndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
+export type Delivery = z.infer<typeof webhookDeliverySchema>;
 
 /** At most this many endpoints per workspace. */
 export const MAX_ENDPOINTS = 20;

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'channel.connected',
   'channel.disconnected',
   'channel.needs_reconnect',
+  'channel.deleted',
   'media.uploaded',
   'notification.created',
   'webhook.test',

@@ -8,6 +8,7 @@ import { TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { connectClient, mcpUrl } from './helpers.ts';
 import { issueOAuthToken } from '../helpers/oauth.ts';
+import { deliverAll, verified } from '../webhooks/helpers.ts';
 
 const TOOL_NAMES = [
   'get_status',
@@ -32,6 +33,16 @@ const TOOL_NAMES = [
   'get_post_analytics',
   'get_channel_analytics',
   'get_analytics_summary',
+  'create_webhook',
+  'list_webhooks',
+  'get_webhook',
+  'update_webhook',
+  'delete_webhook',
+  'rotate_webhook_secret',
+  'test_webhook',
+  'list_webhook_deliveries',
+  'redeliver_webhook',
+  'replay_webhook_failures',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -134,10 +145,13 @@ describe('MCP server: tools', () => {
       'get_post_analytics',
       'get_channel_analytics',
       'get_analytics_summary',
+      'list_webhooks',
+      'get_webhook',
+      'list_webhook_deliveries',
     ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }
-    for (const name of ['create_post', 'delete_post', 'delete_post_group']) {
+    for (const name of ['create_post', 'delete_post', 'delete_post_group', 'delete_webhook']) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }
     expect(byName.get('change_post_status')!.annotations).toMatchObject({
@@ -279,6 +293,25 @@ describe('MCP server: tools', () => {
     const page = await ok(client, 'list_notifications');
     expect(page).toEqual((await restGet('/notifications')).body);
     expect(page.notifications).toEqual([expect.objectContaining({ type: 'channel_disconnected', message: 'Site needs reconnecting.' })]);
+  });
+
+  it('webhooks: create (secret shown once), send a test event, read the log; deliveries verify with the secret', async () => {
+    const hooks = await startWebhookReceiver();
+    const created = await call(client, 'create_webhook', { url: hooks.url, eventTypes: ['post.published'] });
+    const endpoint = created.structuredContent as { id: string; secret: string };
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    expect(created.content[0]!.text).toContain('shown once');
+    expect((await ok(client, 'get_webhook', { id: endpoint.id })).secret).toBeUndefined();
+    expect(await ok(client, 'list_webhooks')).toEqual((await restGet('/webhooks')).body);
+
+    const { eventId } = (await ok(client, 'test_webhook', { id: endpoint.id })) as { eventId: string };
+    await deliverAll(t);
+    const [delivery] = hooks.deliveries;
+    expect(verified(delivery!, endpoint.secret)).toMatchObject({ type: 'webhook.test' });
+    const log = (await ok(client, 'list_webhook_deliveries', { id: endpoint.id })) as { deliveries: Array<Record<string, unknown>> };
+    expect(log.deliveries).toEqual([expect.objectContaining({ eventId, type: 'webhook.test', state: 'succeeded', attempts: 1 })]);
+    expect(await ok(client, 'delete_webhook', { id: endpoint.id })).toEqual({ deleted: true });
+    expect((await restGet(`/webhooks/${endpoint.id}`)).status).toBe(404);
   });
 
   it("a failing call is an error result carrying the API's sentence, never a transport failure", async () => {

@@ -16,6 +16,7 @@ import { connectClient, mcpUrl } from './helpers.ts';
 const clock = new ManualClock('2026-05-01T12:00:00.000Z');
 const HOOK = 'https://hooks.example.test/in';
 const DATE = '2026-06-01T10:00:00.000Z';
+const ENDPOINT_URL = HOOK;
 
 type ToolResult = {
   isError?: boolean;
@@ -63,6 +64,21 @@ async function post(type: 'draft' | 'schedule', channelId = hidden): Promise<{ i
   });
   const { group } = await t.services.posts.get(ownerAccess, created!.postId);
   return { id: created!.postId, group };
+}
+
+/**
+ * A fresh webhook endpoint of the owner's workspace, the others removed first: the workspace holds
+ * at most 20, and the cases create and delete many. Nothing delivers in these tests (no worker runs).
+ */
+async function endpoint(): Promise<string> {
+  await clearEndpoints();
+  return (
+    await t.services.webhooks.create(ownerAccess, { url: ENDPOINT_URL, description: '', eventTypes: ['post.created'], enabled: true })
+  ).id;
+}
+
+async function clearEndpoints(): Promise<void> {
+  for (const { id } of (await t.services.webhooks.list(ownerAccess)).endpoints) await t.services.webhooks.delete(ownerAccess, id);
 }
 
 async function uploadLink(): Promise<string> {
@@ -257,6 +273,82 @@ const CASES: Case[] = [
       rest: { method: 'GET', url: '/analytics/summary?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z' },
       args: { startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' },
     }),
+  },
+  {
+    tool: 'create_webhook',
+    label: '',
+    prepare: async () => {
+      await clearEndpoints();
+      const body = { url: ENDPOINT_URL, eventTypes: ['post.published'] };
+      return { rest: { method: 'POST', url: '/webhooks', payload: body }, args: body };
+    },
+  },
+  { tool: 'list_webhooks', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/webhooks' }, args: {} }) },
+  {
+    tool: 'get_webhook',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'GET', url: `/webhooks/${id}` }, args: { id } };
+    },
+  },
+  {
+    tool: 'update_webhook',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'PATCH', url: `/webhooks/${id}`, payload: { enabled: false } }, args: { id, enabled: false } };
+    },
+  },
+  {
+    tool: 'delete_webhook',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'DELETE', url: `/webhooks/${id}` }, args: { id } };
+    },
+  },
+  {
+    tool: 'rotate_webhook_secret',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'POST', url: `/webhooks/${id}/rotate-secret` }, args: { id } };
+    },
+  },
+  {
+    tool: 'test_webhook',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'POST', url: `/webhooks/${id}/test` }, args: { id } };
+    },
+  },
+  {
+    tool: 'list_webhook_deliveries',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'GET', url: `/webhooks/${id}/deliveries?limit=5` }, args: { id, limit: 5 } };
+    },
+  },
+  // No such delivery: whoever may manage endpoints gets the same 404.
+  {
+    tool: 'redeliver_webhook',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      return { rest: { method: 'POST', url: `/webhooks/${id}/deliveries/nope/redeliver` }, args: { id, deliveryId: 'nope' } };
+    },
+  },
+  {
+    tool: 'replay_webhook_failures',
+    label: '',
+    prepare: async () => {
+      const id = await endpoint();
+      const since = '2026-04-01T00:00:00Z';
+      return { rest: { method: 'POST', url: `/webhooks/${id}/replay`, payload: { since } }, args: { id, since } };
+    },
   },
 ];
 

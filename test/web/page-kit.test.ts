@@ -74,13 +74,13 @@ describe('the page kit', () => {
     }
   });
 
-  it('shows the same navigation on the account and OAuth pages, Members included for an owner', async () => {
+  it('shows the same navigation on the account and OAuth pages, Members and Webhooks included for an owner', async () => {
     const person = await createPerson(t, 'owner');
     const navOf = async (url: string) => {
       const res = await t.request({ method: 'GET', url, cookies: { herald_session: person.sessionToken } });
       return [...(/<nav aria-label="Account">([\s\S]*?)<\/nav>/.exec(res.body)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     };
-    const pages = ['/account/keys', '/account/members', '/account/apps', '/account/developer-apps'];
+    const pages = ['/account/keys', '/account/members', '/account/webhooks', '/account/apps', '/account/developer-apps'];
     // Then the documentation: the developers' guide and the API reference.
     for (const url of pages) expect(await navOf(url), url).toEqual([...pages, '/developers', '/docs']);
   });

@@ -87,6 +87,23 @@ beforeAll(async () => {
   await t.services.workspaces.addMember(person.workspaceId, editor.id, 'editor');
   const actor = { userId: person.userId, email: 'owner@example.test', workspaceId: person.workspaceId, role: 'owner' as const };
   await t.services.members.invite(actor, 'invited@example.test', 'viewer');
+  // Webhook endpoints: one enabled with a delivery waiting, one disabled with a long URL.
+  const { secret } = await t.services.apiKeys.create({ userId: person.userId, kind: 'rest', workspaceId: person.workspaceId });
+  const access = await t.services.access.select(await t.services.apiKeys.authenticate(secret, 'rest'), undefined);
+  const hook = await t.services.webhooks.create(access, {
+    url: 'https://crm.example.test/herald',
+    description: 'CRM sync',
+    eventTypes: ['post.published', 'post.failed'],
+    enabled: true,
+  });
+  await t.services.webhooks.sendTest(access, hook.id);
+  await t.services.webhookDelivery.dispatch();
+  await t.services.webhooks.create(access, {
+    url: `https://a-rather-long-host-name.example.test/webhooks/herald/${'x'.repeat(60)}`,
+    description: '',
+    eventTypes: ['channel.deleted'],
+    enabled: false,
+  });
   visitor.session = person.sessionToken;
 });
 
@@ -95,6 +112,7 @@ describe('the pages in a browser fit a phone and a desktop, each with the one he
     ['sign-in', '/account/sign-in', false],
     ['keys', '/account/keys', true],
     ['members', '/account/members', true],
+    ['webhooks', '/account/webhooks', true],
     ['apps', '/account/apps', true],
     ['developer-apps', '/account/developer-apps', true],
     ['device', '/oauth/device', true],
@@ -133,6 +151,21 @@ describe('pages reached through a form', () => {
     await visitThrough('confirm-revoke', async (page) => {
       await page.goto(`${origin}/account/keys`);
       await page.click('form[action$="/revoke"] button');
+      await page.waitForSelector('#confirm-title');
+    });
+  });
+
+  it('a webhook endpoint just added, its secret shown once; the confirmation of its deletion', async () => {
+    await visitThrough('webhook-created', async (page) => {
+      await page.goto(`${origin}/account/webhooks`);
+      await page.fill('#webhook-url', 'https://new.example.test/in');
+      await page.check('input[name="eventTypes"][value="post.published"]');
+      await page.click('form[action="/account/webhooks"] button[type="submit"]');
+      await page.waitForSelector('#new-secret');
+    });
+    await visitThrough('confirm-webhook-delete', async (page) => {
+      await page.goto(`${origin}/account/webhooks`);
+      await page.click('form[action$="/delete"] button');
       await page.waitForSelector('#confirm-title');
     });
   });

@@ -66,6 +66,63 @@ describe('events: one envelope, the REST shapes, signed by Standard Webhooks', (
     expect(events().every((e) => (e.data.post as { id: string }).id === created!.postId)).toBe(true);
   });
 
+  it('PATCH /posts/:id: post.updated with the post as edited, for a draft and for a scheduled post', async () => {
+    const { tenant, events } = await setup();
+    clock.set('2026-06-02T10:00:00.000Z');
+    const [draft] = await createOk(t, tenant, postBody(tenant.channelId, { type: 'draft', date: '2026-06-03T09:00:00.000Z' }));
+    const [queued] = await createOk(t, tenant, postBody(tenant.channelId, { date: '2026-06-03T09:00:00.000Z' }));
+    await deliverAll(t);
+    const before = events().length;
+    for (const id of [draft!.postId, queued!.postId]) {
+      const res = await t.request({
+        method: 'PATCH',
+        url: `/public/v1/posts/${id}`,
+        key: tenant.key,
+        payload: { content: '<p>Patched</p>' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await deliverAll(t);
+    const updated = events().slice(before);
+    expect(updated.map((e) => e.type)).toEqual(['post.updated', 'post.updated']);
+    for (const [i, id] of [draft!.postId, queued!.postId].entries()) expect(updated[i]!.data.post).toEqual(await getPost(t, tenant, id));
+    expect((updated[1]!.data.post as { state: string }).state).toBe('QUEUE');
+  });
+
+  it('a channel deleted with its scheduled posts: channel.deleted, and post.updated for each post moved to draft', async () => {
+    const { tenant, events } = await setup();
+    clock.set('2026-06-02T11:00:00.000Z');
+    const posts = [];
+    for (const date of ['2026-06-04T09:00:00.000Z', '2026-06-05T09:00:00.000Z'])
+      posts.push((await createOk(t, tenant, postBody(tenant.channelId, { date })))[0]!.postId);
+    const listed = (await t.request({ method: 'GET', url: '/public/v1/integrations', key: tenant.key })).json() as Array<{
+      id: string;
+      name: string;
+    }>;
+    const channel = listed.find((c) => c.id === tenant.channelId)!;
+    await deliverAll(t);
+    const before = events().length;
+
+    const res = await t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}?force=true`, key: tenant.key });
+    expect(res.statusCode, res.body).toBe(200);
+    await deliverAll(t);
+    const after = events().slice(before);
+    expect(after.map((e) => e.type).sort()).toEqual(['channel.deleted', 'post.updated', 'post.updated']);
+    const deleted = after.find((e) => e.type === 'channel.deleted')!;
+    expect(deleted).toMatchObject({ workspace: tenant.workspaceId, timestamp: '2026-06-02T11:00:00.000Z' });
+    expect(deleted.data).toMatchObject({ channelId: tenant.channelId, channel: { id: channel.id, name: channel.name } });
+    const moved = after.filter((e) => e.type === 'post.updated').map((e) => e.data.post as { id: string; state: string });
+    expect(moved.map((p) => p.id).sort()).toEqual([...posts].sort());
+    expect(moved.every((p) => p.state === 'DRAFT')).toBe(true);
+
+    // Deleting it again is a 404, and writes nothing more.
+    expect((await t.request({ method: 'DELETE', url: `/public/v1/integrations/${tenant.channelId}`, key: tenant.key })).statusCode).toBe(
+      404,
+    );
+    await deliverAll(t);
+    expect(events()).toHaveLength(before + 3);
+  });
+
   it('a thread published now: post.published then post.comment.published for its comment', async () => {
     const { tenant, events } = await setup();
     clock.set('2026-06-04T08:00:00.000Z');
