@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
 import { operation, READ_ONLY, type ToolAnnotations } from '../operations/operation.ts';
 import { channelScheduleParams, findSlotParams, findSlotResponse, scheduleBody, scheduleSchema } from './schedules.schema.ts';

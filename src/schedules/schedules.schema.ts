@@ -26,7 +26,7 @@ const scheduleFields = {
 };
 
 export const scheduleBody = z.object(scheduleFields).meta({
-  id: 'PostingScheduleInput',
+  id: 'SetPostingSchedule',
   examples: [
     {
       timeZone: 'Europe/Paris',

@@ -98,6 +98,8 @@ const postBody = (type: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const SCHEDULE = { timeZone: 'Europe/Paris', slots: [{ day: 'monday', time: '09:00' }] };
+
 const CASES: Case[] = [
   { tool: 'get_status', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/status' }, args: {} }) },
   { tool: 'list_workspaces', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/workspaces' }, args: {} }) },
@@ -257,6 +259,43 @@ const CASES: Case[] = [
       rest: { method: 'GET', url: '/analytics/summary?startDate=2026-05-01T00:00:00Z&endDate=2026-07-01T00:00:00Z' },
       args: { startDate: '2026-05-01T00:00:00Z', endDate: '2026-07-01T00:00:00Z' },
     }),
+  },
+  { tool: 'get_default_schedule', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/schedule' }, args: {} }) },
+  {
+    tool: 'set_default_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'PUT', url: '/schedule', payload: SCHEDULE }, args: SCHEDULE }),
+  },
+  {
+    tool: 'get_channel_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: `/integrations/${hidden}/schedule` }, args: { id: hidden } }),
+  },
+  {
+    tool: 'set_channel_schedule',
+    label: '',
+    prepare: async () => ({
+      rest: { method: 'PUT', url: `/integrations/${hidden}/schedule`, payload: SCHEDULE },
+      args: { id: hidden, ...SCHEDULE },
+    }),
+  },
+  {
+    tool: 'clear_channel_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'DELETE', url: `/integrations/${hidden}/schedule` }, args: { id: hidden } }),
+  },
+  {
+    tool: 'find_slot',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: `/find-slot/${hidden}` }, args: { channelId: hidden } }),
+  },
+  {
+    tool: 'create_post',
+    label: 'queued',
+    prepare: async () => {
+      const body = { type: 'queue', posts: [{ integration: { id: hidden }, value: [{ content: 'x' }] }] };
+      return { rest: { method: 'POST', url: '/posts', payload: body }, args: body };
+    },
   },
 ];
 
