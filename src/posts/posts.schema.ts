@@ -117,6 +117,16 @@ export const createPostsBody = z
       ),
     posts: z.array(postItemSchema).min(1).max(100).describe('One item per channel; a channel may appear once.'),
   })
+  .superRefine((body, ctx) => {
+    // Every type but `queue` takes its date from the request.
+    if (body.type !== 'queue' && body.date === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['date'],
+        message: `required for type "${body.type}" (only "queue" takes its date from the schedule)`,
+      });
+    }
+  })
   .meta({
     id: 'CreatePosts',
     examples: [

@@ -145,14 +145,14 @@ describe('the queue', () => {
     expect(await findSlot(tenant, tenant.channelId)).toBe('2026-05-11T09:00:00.000Z');
   });
 
-  it('other types still need a date (400 date_required)', async () => {
+  it('other types still need a date (400 naming body.date)', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const res = await createPosts(t, tenant, {
       type: 'schedule',
       posts: [{ integration: { id: tenant.channelId }, value: [{ content: 'x' }] }],
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe('date_required');
+    expect(JSON.stringify(res.json().message)).toMatch(/body\.date/);
   });
 
   it('a group across channels: each channel\'s own next slot by default, one slot free on all with queueSlot "common"', async () => {
