@@ -783,3 +783,23 @@ describe('the herald command keeps each login for its own instance', () => {
     IN_PROCESS_MS,
   );
 });
+
+describe('herald posts create --queue', () => {
+  it("queues at the channel's next free slot and says when; refuses --queue with --at", async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const { date } = (await api(`/find-slot/${tenant.channelId}`)) as { date: string };
+    const queued = await cli(['posts', 'create', 'Queued', '-c', tenant.channelId, '--queue', '--tz', 'UTC']);
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.stdout).toMatch(/^Queued on 1 channel\(s\): .+\.\n/);
+    const [created] = await json<Array<{ postId: string }>>(['posts', 'create', 'Queued too', '-c', tenant.channelId, '--queue']);
+    const first = ((await api(`/posts?startDate=${date}&endDate=${date}`)) as { posts?: Array<{ publishDate: string }> }).posts;
+    expect(first?.map((p) => p.publishDate)).toContain(date);
+    const second = (await api(`/posts/${created!.postId}`)) as { state: string; publishDate: string };
+    expect(second.state).toBe('QUEUE');
+    expect(Date.parse(second.publishDate)).toBeGreaterThan(Date.parse(date));
+    const both = await cli(['posts', 'create', 'x', '-c', tenant.channelId, '--queue', '--at', '2031-01-01T00:00:00Z']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--queue');
+  });
+});
