@@ -803,3 +803,38 @@ describe('herald posts create --queue', () => {
     expect(both.stderr).toContain('--queue');
   });
 });
+
+describe('herald channels schedule', () => {
+  it("shows a channel's schedule, sets its slots in a zone, and clears it back to the default", async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const shown = await cli(['channels', 'schedule', tenant.channelId]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/the built-in default \(UTC\)/);
+    expect(shown.stdout).toMatch(/monday:\s+09:00 12:00 17:00/);
+    const set = await json<{ source: string; timeZone: string; slots: unknown[] }>([
+      'channels',
+      'schedule',
+      tenant.channelId,
+      '--slot',
+      'mon 9:00',
+      '--slot',
+      'thursday 17:30',
+      '--tz',
+      'Europe/Paris',
+    ]);
+    expect(set).toMatchObject({
+      source: 'channel',
+      timeZone: 'Europe/Paris',
+      slots: [
+        { day: 'monday', time: '09:00' },
+        { day: 'thursday', time: '17:30' },
+      ],
+    });
+    expect(await api(`/integrations/${tenant.channelId}/schedule`)).toMatchObject({ source: 'channel' });
+    const bad = await cli(['channels', 'schedule', tenant.channelId, '--slot', 'someday 25:00']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--slot');
+    expect(await json(['channels', 'schedule', tenant.channelId, '--clear'])).toMatchObject({ source: 'default' });
+  });
+});
