@@ -166,6 +166,14 @@ const UNSCHEDULE_PAGE = 200;
  */
 const PURGE_PAGE = 500;
 
+/** The answer when a schedule has no free slot within the horizon (none at all, or every one taken). */
+export function noFreeSlot(channelIds: readonly string[]): ConflictError {
+  return new ConflictError(
+    `No free slot within ${QUEUE_HORIZON_DAYS} days for channel${channelIds.length > 1 ? 's' : ''} ${channelIds.join(', ')}: add slots to the schedule (PUT /public/v1/integrations/{id}/schedule) or give the post a date.`,
+    { code: 'no_free_slot' },
+  );
+}
+
 /** What a person writes of a post for one channel (POST /posts); the rest of the row is this module's to set. */
 export type Composition = {
   post: Pick<PostRow, 'workspace_id' | 'group_id' | 'channel_id' | 'publish_at' | 'settings' | 'tags' | 'short_link'> & {
@@ -354,12 +362,7 @@ export class PostTransitions {
         group[0]!.schedule,
         after,
       );
-      if (slot === null) {
-        throw new ConflictError(
-          `No free slot within ${QUEUE_HORIZON_DAYS} days for channel${group.length > 1 ? 's' : ''} ${group.map((c) => c.id).join(', ')}: add slots to the schedule or schedule the post at a date.`,
-          { code: 'no_free_slot' },
-        );
-      }
+      if (slot === null) throw noFreeSlot(group.map((channel) => channel.id));
       for (const channel of group) slots.set(channel.id, slot);
     }
     return slots;

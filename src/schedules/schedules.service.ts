@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import { usableChannel, type ChannelsService } from '../channels/channels.service.ts';
 import type { Db } from '../db/database.ts';
-import { BadRequestError, ConflictError, ForbiddenError } from '../errors.ts';
+import { BadRequestError, ForbiddenError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
-import type { PostTransitions } from '../posts/post-transitions.ts';
+import { noFreeSlot, type PostTransitions } from '../posts/post-transitions.ts';
 import * as repo from './schedules.repository.ts';
 import type { scheduleBody, scheduleSchema } from './schedules.schema.ts';
 import { canonicalTimeZone, WEEKDAYS, type Slot, type WeeklySchedule } from './slots.ts';
@@ -102,14 +102,7 @@ export class SchedulesService {
     await this.deps.channels.get(access.workspace.id, channelId);
     const schedule = await this.effective(access.workspace.id, channelId);
     const date = await this.deps.transitions.nextFreeSlot(this.deps.db, [channelId], schedule, this.deps.clock.now());
-    if (date === null) {
-      throw new ConflictError(
-        `Channel ${channelId} has no free slot in its schedule; add slots to it (PUT /integrations/${channelId}/schedule).`,
-        {
-          code: 'no_free_slot',
-        },
-      );
-    }
+    if (date === null) throw noFreeSlot([channelId]);
     return { date };
   }
 
