@@ -27,6 +27,7 @@ import { uploadPageRoutes } from './media/upload-page.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
+import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(groupsRoutes);
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
+      await api.register(schedulesRoutes);
       await api.register(notificationsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mediaRoutes);

@@ -1927,6 +1927,491 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's default posting schedule
+         * @description The weekly slots a channel without a schedule of its own queues posts into. Until the workspace sets one, Herald's built-in default applies (`source: "default"`): every day at 09:00, 12:00 and 17:00 UTC. Slots are in week order (Sunday first), each once.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostingSchedule"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the workspace's default posting schedule
+         * @description Replaces the default schedule; posts already scheduled keep their dates. An unknown time zone is a 400 `invalid_time_zone`; a key limited to certain channels is refused (403 `channel_limited_key`). Slots are in week order (Sunday first), each once.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetPostingScheduleInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostingSchedule"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a channel's posting schedule
+         * @description The schedule the channel's queue uses: its own (`source: "channel"`), else the workspace's default (`workspace`), else the built-in one (`default`). Slots are in week order (Sunday first), each once.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostingSchedule"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a channel's posting schedule
+         * @description Gives the channel a schedule of its own, replacing any it had; posts already scheduled keep their dates. An unknown time zone is a 400 `invalid_time_zone`. Slots are in week order (Sunday first), each once.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetPostingScheduleInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostingSchedule"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove a channel's own posting schedule
+         * @description The channel uses the workspace's default schedule again; the answer is that schedule.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PostingSchedule"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/find-slot/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's next free slot
+         * @description The first slot of the channel's schedule after now that none of its posts holds (drafts do not hold slots): where POST /posts with `type: "queue"` would put a post at this moment. Read-only: another request may take the slot before yours; the queue itself never gives one slot twice. 409 `no_free_slot` when the schedule has no free slot within a year.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    /** @description The channel ID. */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FreeSlot"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -4104,6 +4589,22 @@ export interface components {
          *       ]
          *     }
          * @example {
+         *       "type": "queue",
+         *       "queueSlot": "channel",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>At the channel's next free slot</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
          *       "type": "now",
          *       "date": "2026-12-01T09:30:00Z",
          *       "posts": [
@@ -4122,15 +4623,20 @@ export interface components {
          */
         CreatePostsInput: {
             /**
-             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
+             * @description `schedule`, `now` and `queue` need the `posts:publish` scope. `now` publishes at once and cannot be undone. `queue` schedules each post at its channel's next free slot (see `queueSlot` and GET /integrations/{id}/schedule); `date` is then ignored and may be left out.
              * @enum {string}
              */
-            type: "draft" | "schedule" | "now";
+            type: "draft" | "schedule" | "now" | "queue";
+            /**
+             * @description With `type: "queue"` and several channels: `channel` (the default) gives each channel its own next free slot in its own schedule; `common` gives every post one slot, the first slot of the first channel's schedule that is free on all of them. A slot is free on a channel when none of its posts (scheduled, being published, published or failed; drafts do not count) is at that instant.
+             * @enum {string}
+             */
+            queueSlot?: "channel" | "common";
             /**
              * Format: date-time
-             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
+             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type but `queue`: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
              */
-            date: string;
+            date?: string;
             /**
              * @description Replace links in the published text with short links served by this service.
              * @default false
@@ -4275,6 +4781,40 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PostingSlotInput: {
+            /**
+             * @description The day of the week, in English, lower case.
+             * @enum {string}
+             */
+            day: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+            /** @description The local time in the schedule's time zone, HH:MM (24-hour). */
+            time: string;
+        };
+        /**
+         * @example {
+         *       "timeZone": "Europe/Paris",
+         *       "slots": [
+         *         {
+         *           "day": "monday",
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": "monday",
+         *           "time": "17:30"
+         *         },
+         *         {
+         *           "day": "wednesday",
+         *           "time": "12:00"
+         *         }
+         *       ]
+         *     }
+         */
+        SetPostingScheduleInput: {
+            /** @description An IANA time zone name (e.g. `Europe/Paris`, `Australia/Sydney`, `UTC`); slots are local times there. */
+            timeZone: string;
+            /** @description The weekly slots. Across a daylight-saving change a slot keeps its local time. A slot that does not exist on a day (the clocks spring forward over it) is moved forward by the gap (02:30 becomes 03:30); one that occurs twice (the clocks fall back) is used once, at its first occurrence. Slots that fall on the same instant are one slot. `[]`: nothing is queued on the channel (POST /posts with `type: "queue"` answers 409 `no_free_slot`). */
+            slots: components["schemas"]["PostingSlotInput"][];
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -4362,6 +4902,22 @@ export interface components {
          *       ]
          *     }
          * @example {
+         *       "type": "queue",
+         *       "queueSlot": "channel",
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>At the channel's next free slot</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
          *       "type": "now",
          *       "date": "2026-12-01T09:30:00Z",
          *       "posts": [
@@ -4380,15 +4936,20 @@ export interface components {
          */
         CreatePosts: {
             /**
-             * @description `schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.
+             * @description `schedule`, `now` and `queue` need the `posts:publish` scope. `now` publishes at once and cannot be undone. `queue` schedules each post at its channel's next free slot (see `queueSlot` and GET /integrations/{id}/schedule); `date` is then ignored and may be left out.
              * @enum {string}
              */
-            type: "draft" | "schedule" | "now";
+            type: "draft" | "schedule" | "now" | "queue";
+            /**
+             * @description With `type: "queue"` and several channels: `channel` (the default) gives each channel its own next free slot in its own schedule; `common` gives every post one slot, the first slot of the first channel's schedule that is free on all of them. A slot is free on a channel when none of its posts (scheduled, being published, published or failed; drafts do not count) is at that instant.
+             * @enum {string}
+             */
+            queueSlot?: "channel" | "common";
             /**
              * Format: date-time
-             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
+             * @description Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type but `queue`: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.
              */
-            date: string;
+            date?: string;
             /**
              * @description Replace links in the published text with short links served by this service.
              * @default false
@@ -5005,6 +5566,57 @@ export interface components {
             page: number;
             pageSize: number;
             hasMore: boolean;
+        };
+        PostingSlot: {
+            /**
+             * @description The day of the week, in English, lower case.
+             * @enum {string}
+             */
+            day: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+            /** @description The local time in the schedule's time zone, HH:MM (24-hour). */
+            time: string;
+        };
+        /**
+         * @example {
+         *       "timeZone": "Europe/Paris",
+         *       "slots": [
+         *         {
+         *           "day": "monday",
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": "monday",
+         *           "time": "17:30"
+         *         },
+         *         {
+         *           "day": "wednesday",
+         *           "time": "12:00"
+         *         }
+         *       ]
+         *     }
+         */
+        SetPostingSchedule: {
+            /** @description An IANA time zone name (e.g. `Europe/Paris`, `Australia/Sydney`, `UTC`); slots are local times there. */
+            timeZone: string;
+            /** @description The weekly slots. Across a daylight-saving change a slot keeps its local time. A slot that does not exist on a day (the clocks spring forward over it) is moved forward by the gap (02:30 becomes 03:30); one that occurs twice (the clocks fall back) is used once, at its first occurrence. Slots that fall on the same instant are one slot. `[]`: nothing is queued on the channel (POST /posts with `type: "queue"` answers 409 `no_free_slot`). */
+            slots: components["schemas"]["PostingSlot"][];
+        };
+        PostingSchedule: {
+            /** @description An IANA time zone name (e.g. `Europe/Paris`, `Australia/Sydney`, `UTC`); slots are local times there. */
+            timeZone: string;
+            /** @description The weekly slots. Across a daylight-saving change a slot keeps its local time. A slot that does not exist on a day (the clocks spring forward over it) is moved forward by the gap (02:30 becomes 03:30); one that occurs twice (the clocks fall back) is used once, at its first occurrence. Slots that fall on the same instant are one slot. `[]`: nothing is queued on the channel (POST /posts with `type: "queue"` answers 409 `no_free_slot`). */
+            slots: components["schemas"]["PostingSlot"][];
+            /**
+             * @description Where the schedule comes from: the channel's own, the workspace's default, or Herald's built-in default (every day at 09:00, 12:00 and 17:00 UTC) when the workspace has set none.
+             * @enum {string}
+             */
+            source: "channel" | "workspace" | "default";
+            /** @description When it was last set (null for the built-in default). */
+            updatedAt: string | null;
+        };
+        FreeSlot: {
+            /** @description The channel's next free slot, ISO 8601 UTC. */
+            date: string;
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

@@ -14,6 +14,7 @@ import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-lin
 import type { NotificationsTable } from '../notifications/notifications.table.ts';
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
+import type { PostingSchedulesTable } from '../schedules/schedules.table.ts';
 import type {
   AnalyticsChannelSnapshotsTable,
   AnalyticsChannelsTable,
@@ -61,6 +62,7 @@ export interface Database {
   analytics_posts: AnalyticsPostsTable;
   analytics_post_snapshots: AnalyticsPostSnapshotsTable;
   analytics_channel_snapshots: AnalyticsChannelSnapshotsTable;
+  posting_schedules: PostingSchedulesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -19,6 +19,14 @@ import {
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
 import { createUploadLink, getUploadLink } from '../media/upload-links.operations.ts';
 import { listNotifications } from '../notifications/notifications.operations.ts';
+import {
+  clearChannelSchedule,
+  findSlot,
+  getChannelSchedule,
+  getDefaultSchedule,
+  setChannelSchedule,
+  setDefaultSchedule,
+} from '../schedules/schedules.operations.ts';
 import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
 import { idempotencyHeaders } from '../http/common.schema.ts';
@@ -206,4 +214,10 @@ export const TOOLS: Tool[] = [
   operationTool(listWebhookDeliveries),
   operationTool(redeliverWebhook),
   operationTool(replayWebhookFailures),
+  operationTool(getDefaultSchedule),
+  operationTool(setDefaultSchedule),
+  operationTool(getChannelSchedule),
+  operationTool(setChannelSchedule),
+  operationTool(clearChannelSchedule),
+  operationTool(findSlot),
 ];

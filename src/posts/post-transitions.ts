@@ -1,7 +1,10 @@
 import type { ChannelsTable } from '../channels/channels.table.ts';
-import type { Db, Executor } from '../db/database.ts';
+import type { Transaction } from 'kysely';
+import type { Database, Db, Executor } from '../db/database.ts';
 import { readJsonObject } from '../db/sql.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { lockWorkspace } from '../db/sql.ts';
+import { slotInstants, type WeeklySchedule } from '../schedules/slots.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -149,6 +152,11 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
   return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
 }
 
+/** How far ahead the queue looks for a free slot. */
+export const QUEUE_HORIZON_DAYS = 366;
+/** Slots whose holders are read per statement while looking for a free one. */
+const SLOTS_PER_READ = 200;
+
 /** Scheduled posts a channel deletion reads at a time to move them to draft. */
 const UNSCHEDULE_PAGE = 200;
 /**
@@ -157,6 +165,14 @@ const UNSCHEDULE_PAGE = 200;
  * go on between pages whatever the channel's size.
  */
 const PURGE_PAGE = 500;
+
+/** The answer when a schedule has no free slot within the horizon (none at all, or every one taken). */
+export function noFreeSlot(channelIds: readonly string[]): ConflictError {
+  return new ConflictError(
+    `No free slot within ${QUEUE_HORIZON_DAYS} days for channel${channelIds.length > 1 ? 's' : ''} ${channelIds.join(', ')}: add slots to the schedule (PUT /public/v1/integrations/{id}/schedule) or give the post a date.`,
+    { code: 'no_free_slot' },
+  );
+}
 
 /** What a person writes of a post for one channel (POST /posts); the rest of the row is this module's to set. */
 export type Composition = {
@@ -299,6 +315,57 @@ export class PostTransitions {
       );
     }
     throw refusal(now?.state ?? post.state, post.id, 'edited');
+  }
+
+  /**
+   * The first slot of `schedule` after `after` that no post of any of `channelIds` holds (every
+   * live post but drafts holds its publish time), looked for over `QUEUE_HORIZON_DAYS`; null when
+   * there is none. Read-only: a slot found here may be taken by another request the next moment.
+   */
+  async nextFreeSlot(db: Executor, channelIds: readonly string[], schedule: WeeklySchedule, after: Date): Promise<string | null> {
+    const instants = slotInstants(schedule, after, QUEUE_HORIZON_DAYS);
+    for (;;) {
+      const window: string[] = [];
+      for (const instant of instants) {
+        window.push(instant.toISOString());
+        if (window.length === SLOTS_PER_READ) break;
+      }
+      if (window.length === 0) return null;
+      const taken = await repo.listTakenSlots(db, channelIds, after.toISOString(), window.at(-1)!);
+      const free = window.find((slot) => !taken.has(slot));
+      if (free) return free;
+    }
+  }
+
+  /**
+   * The queue's transition, inside the transaction that writes the queued posts (`write`, state
+   * QUEUE, at the slot answered): each channel's next free slot of its own schedule (`channel`),
+   * or one slot of the first channel's schedule free on all of them (`common`). The workspace's
+   * row is locked first (PostgreSQL; SQLite has one writer), so two requests queueing at once,
+   * from any process, are ordered by the database and never take the same slot: the second reads
+   * the first's posts. 409 `no_free_slot` when a channel has none within the horizon.
+   */
+  async takeSlots(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    channels: ReadonlyArray<{ id: string; schedule: WeeklySchedule }>,
+    mode: 'channel' | 'common',
+    after: Date,
+  ): Promise<Map<string, string>> {
+    await lockWorkspace(trx, workspaceId);
+    const slots = new Map<string, string>();
+    const groups = mode === 'common' ? [channels] : channels.map((channel) => [channel]);
+    for (const group of groups) {
+      const slot = await this.nextFreeSlot(
+        trx,
+        group.map((channel) => channel.id),
+        group[0]!.schedule,
+        after,
+      );
+      if (slot === null) throw noFreeSlot(group.map((channel) => channel.id));
+      for (const channel of group) slots.set(channel.id, slot);
+    }
+    return slots;
   }
 
   /** Refuses an edit of a group while one of its posts is published or being published. */

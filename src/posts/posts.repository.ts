@@ -215,3 +215,20 @@ export async function hasSendingPart(db: Executor, postId: string): Promise<bool
     undefined
   );
 }
+
+/**
+ * The publish times in (`after`, `until`] that posts of `channelIds` hold as slots: every live
+ * post but drafts (scheduled, being published, published, failed).
+ */
+export async function listTakenSlots(db: Executor, channelIds: readonly string[], after: string, until: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('posts')
+    .select('publish_at')
+    .where('channel_id', 'in', channelIds)
+    .where('deleted_at', 'is', null)
+    .where('state', '!=', 'DRAFT')
+    .where('publish_at', '>', after)
+    .where('publish_at', '<=', until)
+    .execute();
+  return new Set(rows.map((row) => row.publish_at));
+}

@@ -90,10 +90,22 @@ const settingsSchema = z.looseObject({
 
 export const createPostsBody = z
   .object({
-    type: postType.describe('`schedule` and `now` need the `posts:publish` scope. `now` publishes at once and cannot be undone.'),
-    date: instantSchema.describe(
-      "Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.",
-    ),
+    type: z
+      .enum([...postType.options, 'queue'])
+      .describe(
+        "`schedule`, `now` and `queue` need the `posts:publish` scope. `now` publishes at once and cannot be undone. `queue` schedules each post at its channel's next free slot (see `queueSlot` and GET /integrations/{id}/schedule); `date` is then ignored and may be left out.",
+      ),
+    queueSlot: z
+      .enum(['channel', 'common'])
+      .optional()
+      .describe(
+        'With `type: "queue"` and several channels: `channel` (the default) gives each channel its own next free slot in its own schedule; `common` gives every post one slot, the first slot of the first channel\'s schedule that is free on all of them. A slot is free on a channel when none of its posts (scheduled, being published, published or failed; drafts do not count) is at that instant.',
+      ),
+    date: instantSchema
+      .optional()
+      .describe(
+        "Publish time, ISO 8601 UTC (e.g. `2026-12-01T09:30:00Z`; an offset is converted to UTC; a time without `Z` or an offset is refused). Required for every type but `queue`: for `draft` it places the draft in the calendar; for `now` it is still required but the server's clock is used instead. A `schedule` date may be at most 5 minutes in the past (it then goes out at once) and at most 10 years ahead.",
+      ),
     shortLink: z.boolean().default(false).describe('Replace links in the published text with short links served by this service.'),
     tags: tagsSchema.default([]).describe('Internal labels; not sent to the platform.'),
     group: z
@@ -104,6 +116,16 @@ export const createPostsBody = z
         'An existing group ID: update that composition in place (posts for channels no longer listed are removed) instead of creating a new one.',
       ),
     posts: z.array(postItemSchema).min(1).max(100).describe('One item per channel; a channel may appear once.'),
+  })
+  .superRefine((body, ctx) => {
+    // Every type but `queue` takes its date from the request.
+    if (body.type !== 'queue' && body.date === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['date'],
+        message: `required for type "${body.type}" (only "queue" takes its date from the schedule)`,
+      });
+    }
   })
   .meta({
     id: 'CreatePosts',
@@ -118,6 +140,11 @@ export const createPostsBody = z
         date: '2026-12-01T09:30:00+01:00',
         tags: ['launch'],
         posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: '<p>A draft: date is still required</p>' }] }],
+      },
+      {
+        type: 'queue',
+        queueSlot: 'channel',
+        posts: [{ integration: { id: 'CHANNEL_ID' }, value: [{ content: "<p>At the channel's next free slot</p>" }] }],
       },
       {
         type: 'now',

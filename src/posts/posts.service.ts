@@ -31,6 +31,7 @@ import {
   type updatePostBody,
 } from './posts.schema.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
+import type { SchedulesService } from '../schedules/schedules.service.ts';
 
 export type CreatePostsInput = z.infer<typeof createPostsBody>;
 export type PostRecord = z.infer<typeof postSchema>;
@@ -83,6 +84,8 @@ export type PostsDeps = {
   notifications: NotificationsService;
   /** Every write to posts and parts goes through it. */
   transitions: PostTransitions;
+  /** The channels' posting schedules, for `type: "queue"`. */
+  schedules: SchedulesService;
 };
 
 /** A field of the request at `where` (an item of POST /posts), or the field itself when `where` is empty (an edit of one post). */
@@ -406,6 +409,13 @@ export class PostsService {
 
     const state = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
+    const queued =
+      input.type === 'queue'
+        ? await Promise.all(
+            channels.map(async (channel) => ({ id: channel.id, schedule: await this.deps.schedules.effective(workspaceId, channel.id) })),
+          )
+        : null;
+    const publishAtOf = new Map<string, string>();
     const result: CreatedPost[] = [];
     // Posts of the group for channels no longer listed are removed, except those a channel-limited key cannot see.
     const removed = existing.filter(
@@ -414,9 +424,13 @@ export class PostsService {
 
     await db.transaction().execute(async (trx) => {
       await this.checkPostQuota(trx, access, newCount, now);
+      // The queue's slots are taken in this transaction, which then writes the posts that hold them.
+      const slots = queued ? await this.transitions.takeSlots(trx, workspaceId, queued, input.queueSlot ?? 'channel', now) : null;
       for (const [i, item] of input.posts.entries()) {
         const channel = channels[i]!;
         const previous = byChannel.get(channel.id);
+        const at = slots?.get(channel.id) ?? publishAt;
+        publishAtOf.set(channel.id, at);
         const postId = await this.transitions.write(
           trx,
           previous,
@@ -426,7 +440,7 @@ export class PostsService {
               group_id: groupId,
               channel_id: channel.id,
               state,
-              publish_at: publishAt,
+              publish_at: at,
               settings: JSON.stringify({ ...item.settings, __type: channel.provider }),
               tags: JSON.stringify([...new Set(input.tags)]),
               short_link: input.shortLink ? 1 : 0,
@@ -443,15 +457,22 @@ export class PostsService {
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
     for (const [i, { postId }] of result.entries()) {
-      if (state === 'QUEUE') await this.deps.queue.enqueue({ postId, runAt: new Date(publishAt), provider: channels[i]!.provider });
+      if (state === 'QUEUE')
+        await this.deps.queue.enqueue({ postId, runAt: new Date(publishAtOf.get(channels[i]!.id)!), provider: channels[i]!.provider });
       else await this.deps.queue.remove(postId);
     }
     if (newCount > 0) await this.warnNearPostQuota(access, now);
     return result;
   }
 
+  /** The publish time the request gives (for `queue`, now: each post's slot is taken when it is written). */
   private publishDate(input: Pick<CreatePostsInput, 'type' | 'date'>, now: Date): string {
-    if (input.type === 'now') return now.toISOString();
+    if (input.type === 'now' || input.type === 'queue') return now.toISOString();
+    if (input.date === undefined) {
+      throw new BadRequestError(`date: required for type "${input.type}"; only type "queue" takes its date from the channel's schedule.`, {
+        code: 'date_required',
+      });
+    }
     const date = new Date(input.date);
     if (input.type === 'schedule') {
       if (date.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {

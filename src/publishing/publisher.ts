@@ -50,7 +50,7 @@ export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
 };
 
 /** What the worker needs: what the posts service has, plus short links, the outbound client and a log. */
-export type PublisherDeps = PostsDeps & {
+export type PublisherDeps = Omit<PostsDeps, 'schedules'> & {
   shortLinks: ShortLinksService;
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };

@@ -783,3 +783,58 @@ describe('the herald command keeps each login for its own instance', () => {
     IN_PROCESS_MS,
   );
 });
+
+describe('herald posts create --queue', () => {
+  it("queues at the channel's next free slot and says when; refuses --queue with --at", async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const { date } = (await api(`/find-slot/${tenant.channelId}`)) as { date: string };
+    const queued = await cli(['posts', 'create', 'Queued', '-c', tenant.channelId, '--queue', '--tz', 'UTC']);
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.stdout).toMatch(/^Queued on 1 channel\(s\): .+\.\n/);
+    const [created] = await json<Array<{ postId: string }>>(['posts', 'create', 'Queued too', '-c', tenant.channelId, '--queue']);
+    const first = ((await api(`/posts?startDate=${date}&endDate=${date}`)) as { posts?: Array<{ publishDate: string }> }).posts;
+    expect(first?.map((p) => p.publishDate)).toContain(date);
+    const second = (await api(`/posts/${created!.postId}`)) as { state: string; publishDate: string };
+    expect(second.state).toBe('QUEUE');
+    expect(Date.parse(second.publishDate)).toBeGreaterThan(Date.parse(date));
+    const both = await cli(['posts', 'create', 'x', '-c', tenant.channelId, '--queue', '--at', '2031-01-01T00:00:00Z']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--queue');
+  });
+});
+
+describe('herald channels schedule', () => {
+  it("shows a channel's schedule, sets its slots in a zone, and clears it back to the default", async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const shown = await cli(['channels', 'schedule', tenant.channelId]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/the built-in default \(UTC\)/);
+    expect(shown.stdout).toMatch(/monday:\s+09:00 12:00 17:00/);
+    const set = await json<{ source: string; timeZone: string; slots: unknown[] }>([
+      'channels',
+      'schedule',
+      tenant.channelId,
+      '--slot',
+      'mon 9:00',
+      '--slot',
+      'thursday 17:30',
+      '--tz',
+      'Europe/Paris',
+    ]);
+    expect(set).toMatchObject({
+      source: 'channel',
+      timeZone: 'Europe/Paris',
+      slots: [
+        { day: 'monday', time: '09:00' },
+        { day: 'thursday', time: '17:30' },
+      ],
+    });
+    expect(await api(`/integrations/${tenant.channelId}/schedule`)).toMatchObject({ source: 'channel' });
+    const bad = await cli(['channels', 'schedule', tenant.channelId, '--slot', 'someday 25:00']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--slot');
+    expect(await json(['channels', 'schedule', tenant.channelId, '--clear'])).toMatchObject({ source: 'default' });
+  });
+});

@@ -43,6 +43,12 @@ const TOOL_NAMES = [
   'list_webhook_deliveries',
   'redeliver_webhook',
   'replay_webhook_failures',
+  'get_default_schedule',
+  'set_default_schedule',
+  'get_channel_schedule',
+  'set_channel_schedule',
+  'clear_channel_schedule',
+  'find_slot',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -119,8 +125,9 @@ describe('MCP server: tools', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     // Inputs are the REST schemas: the same fields, enums and limits.
     const create = byName.get('create_post')!;
-    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['type', 'date', 'posts']));
-    expect((create.inputSchema.properties!.type as { enum: string[] }).enum).toEqual(['draft', 'schedule', 'now']);
+    // `date` is optional for `type: "queue"` (the schedule gives it); the others still require it.
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['type', 'posts']));
+    expect((create.inputSchema.properties!.type as { enum: string[] }).enum).toEqual(['draft', 'schedule', 'now', 'queue']);
     expect(create.inputSchema.properties).toHaveProperty('idempotencyKey');
     expect(create.inputSchema.properties).toHaveProperty('workspace');
     expect(create.description).toMatch(/cannot be undone/);
@@ -148,9 +155,16 @@ describe('MCP server: tools', () => {
       'list_webhooks',
       'get_webhook',
       'list_webhook_deliveries',
+      'get_default_schedule',
+      'get_channel_schedule',
+      'find_slot',
     ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }
+    for (const name of ['set_default_schedule', 'set_channel_schedule']) {
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    }
+    expect(byName.get('clear_channel_schedule')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     for (const name of ['create_post', 'delete_post', 'delete_post_group', 'delete_webhook']) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }

@@ -114,6 +114,8 @@ const postBody = (type: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const SCHEDULE = { timeZone: 'Europe/Paris', slots: [{ day: 'monday', time: '09:00' }] };
+
 const CASES: Case[] = [
   { tool: 'get_status', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/status' }, args: {} }) },
   { tool: 'list_workspaces', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/workspaces' }, args: {} }) },
@@ -348,6 +350,43 @@ const CASES: Case[] = [
       const id = await endpoint();
       const since = '2026-04-01T00:00:00Z';
       return { rest: { method: 'POST', url: `/webhooks/${id}/replay`, payload: { since } }, args: { id, since } };
+    },
+  },
+  { tool: 'get_default_schedule', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/schedule' }, args: {} }) },
+  {
+    tool: 'set_default_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'PUT', url: '/schedule', payload: SCHEDULE }, args: SCHEDULE }),
+  },
+  {
+    tool: 'get_channel_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: `/integrations/${hidden}/schedule` }, args: { id: hidden } }),
+  },
+  {
+    tool: 'set_channel_schedule',
+    label: '',
+    prepare: async () => ({
+      rest: { method: 'PUT', url: `/integrations/${hidden}/schedule`, payload: SCHEDULE },
+      args: { id: hidden, ...SCHEDULE },
+    }),
+  },
+  {
+    tool: 'clear_channel_schedule',
+    label: '',
+    prepare: async () => ({ rest: { method: 'DELETE', url: `/integrations/${hidden}/schedule` }, args: { id: hidden } }),
+  },
+  {
+    tool: 'find_slot',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: `/find-slot/${hidden}` }, args: { channelId: hidden } }),
+  },
+  {
+    tool: 'create_post',
+    label: 'queued',
+    prepare: async () => {
+      const body = { type: 'queue', posts: [{ integration: { id: hidden }, value: [{ content: 'x' }] }] };
+      return { rest: { method: 'POST', url: '/posts', payload: body }, args: body };
     },
   },
 ];

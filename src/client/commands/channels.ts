@@ -4,11 +4,49 @@ import { UsageError } from '../errors.ts';
 import type { Api } from '../http.ts';
 import { fields, show, table } from '../output.ts';
 import { act, examples, seg } from '../program.ts';
+import { formatWhen } from '../time.ts';
 import { TRIGGER_WORDING } from '../wording.ts';
 
 type Channel = components['schemas']['Channel'];
 type Group = components['schemas']['ClientGroup'];
 type Settings = components['schemas']['ChannelSettings'];
+type Schedule = components['schemas']['PostingSchedule'];
+type Slot = components['schemas']['PostingSlot'];
+
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** A `--slot` value: a day and a local time, e.g. `monday 09:00` or `mon 9:00`. */
+function slotOf(value: string): Slot {
+  const match = /^([a-z]+)[\s@]+(\d{1,2}):(\d{2})$/i.exec(value.trim());
+  const day = match && DAYS.find((d) => d.startsWith(match[1]!.toLowerCase()) && match[1]!.length >= 3);
+  if (!match || !day || Number(match[2]) > 23 || Number(match[3]) > 59)
+    throw new UsageError(`--slot "${value}": expected a day and a 24-hour time, e.g. "monday 09:00".`);
+  return { day: day as Slot['day'], time: `${match[2]!.padStart(2, '0')}:${match[3]}` };
+}
+
+/** A schedule for a person: its zone, where it comes from, and its slots day by day. */
+function scheduleFields(channel: string, schedule: Schedule, next: string | undefined): string {
+  const byDay = DAYS.map(
+    (day) =>
+      [
+        day,
+        schedule.slots
+          .filter((slot) => slot.day === day)
+          .map((slot) => slot.time)
+          .join(' '),
+      ] as [string, string],
+  );
+  return fields([
+    ['channel', channel],
+    [
+      'schedule',
+      `${schedule.source === 'channel' ? 'its own' : schedule.source === 'workspace' ? "the workspace's default" : 'the built-in default'} (${schedule.timeZone})`,
+    ],
+    ...byDay.filter(([, times]) => times),
+    ...(schedule.slots.length === 0 ? [['slots', 'none'] as [string, string]] : []),
+    ...(next ? [['next free slot', next] as [string, string]] : []),
+  ]);
+}
 
 export function channelTable(list: Channel[]): string {
   return table(
@@ -31,6 +69,7 @@ export function register(program: Command): void {
     'herald channels settings ch_123',
     'herald channels settings @acme',
     'herald channels trigger ch_123 ping',
+    'herald channels schedule ch_123 --slot "monday 09:00"',
   ]);
   examples(
     channels
@@ -97,6 +136,47 @@ export function register(program: Command): void {
       'herald channels trigger ch_123 lists',
       'herald channels trigger @acme ping',
       'herald channels trigger ch_123 search --data \'{"query":"cats"}\'',
+    ],
+  );
+
+  examples(
+    channels
+      .command('schedule <channel>')
+      .description(
+        "a channel's weekly posting schedule, which `posts create --queue` fills: show it, set its slots (--slot, repeat; --tz), or --clear it to use the workspace's default",
+      )
+      .option(
+        '--slot <day time>',
+        'a weekly slot, e.g. "monday 09:00" (repeat; replaces all the slots)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option('--tz <zone>', "the IANA time zone of the slots (default: the schedule's current one)")
+      .option('--clear', "remove the channel's own schedule: it uses the workspace's default again")
+      .action(
+        act(async ({ out, opts, api }, value: string) => {
+          const o = opts as { slot?: string[]; tz?: string; clear?: boolean };
+          if (o.clear && (o.slot || o.tz)) throw new UsageError('--clear removes the schedule; leave out --slot and --tz.');
+          if (o.tz && !o.slot) throw new UsageError('--tz goes with --slot: give the slots in that zone.');
+          const channel = await oneChannel(api(), value);
+          const path = `/integrations/${seg(channel.id)}/schedule`;
+          let schedule: Schedule;
+          if (o.clear) schedule = await api().request<Schedule>('DELETE', path);
+          else if (o.slot) {
+            const slots = o.slot.map(slotOf);
+            const timeZone = o.tz ?? (await api().get<Schedule>(path)).timeZone;
+            schedule = await api().request<Schedule>('PUT', path, { json: { timeZone, slots } });
+          } else schedule = await api().get<Schedule>(path);
+          const next = await api()
+            .get<{ date: string }>(`/find-slot/${seg(channel.id)}`)
+            .then((found) => formatWhen(found.date, undefined))
+            .catch(() => undefined);
+          show(out, schedule, () => scheduleFields(channel.name ? `${channel.name} (${channel.id})` : channel.id, schedule, next));
+        }),
+      ),
+    [
+      'herald channels schedule ch_123',
+      'herald channels schedule @acme --slot "monday 09:00" --slot "thursday 17:30" --tz Europe/Paris',
+      'herald channels schedule ch_123 --clear',
     ],
   );
 

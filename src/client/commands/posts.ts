@@ -127,6 +127,8 @@ type CreateOptions = {
   tz?: string;
   now?: boolean;
   draft?: boolean;
+  queue?: boolean;
+  commonSlot?: boolean;
   image?: string[];
   tag?: string[];
   setting?: string[];
@@ -142,8 +144,10 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   if (!o.channel?.length)
     throw new UsageError('Which channels? Add --channel <id|name|handle> (repeat it for several; see `herald channels list`).');
   if (o.now && o.at) throw new UsageError('--now publishes immediately; leave out --at, or use --at without --now to schedule.');
-  if (o.now && o.draft) throw new UsageError('Choose one of --now and --draft.');
-  const type: S['CreatePostsInput']['type'] = o.now ? 'now' : o.draft || !o.at ? 'draft' : 'schedule';
+  if ([o.now, o.draft, o.queue].filter(Boolean).length > 1) throw new UsageError('Choose one of --now, --draft and --queue.');
+  if (o.queue && o.at) throw new UsageError("--queue takes each channel's next free slot; leave out --at, or use --at without --queue.");
+  if (o.commonSlot && !o.queue) throw new UsageError('--common-slot goes with --queue.');
+  const type: S['CreatePostsInput']['type'] = o.now ? 'now' : o.queue ? 'queue' : o.draft || !o.at ? 'draft' : 'schedule';
   const date = o.at ? parseWhen(o.at, o.tz) : new Date().toISOString();
   const format = formatOf(file, o.format);
   let source: string;
@@ -160,7 +164,7 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   const value: S['PostValueInput'][] = [{ content: await toHtml(source, format), image: media }, ...(await commentsOf(o, format))];
   const body: S['CreatePostsInput'] = {
     type,
-    date,
+    ...(type === 'queue' ? { queueSlot: o.commonSlot ? 'common' : 'channel' } : { date }),
     shortLink: Boolean(o.shortLink),
     tags: o.tag ?? [],
     ...(o.group && { group: o.group }),
@@ -177,12 +181,19 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   );
   // The channel's name, or what was given for it when the credential may not list channels.
   const names = new Map(channels.map((c, i) => [c.id, c.name ?? o.channel![i]!]));
+  // A queued post's slot is the server's choice: read it back to say when it goes out.
+  const slots =
+    type === 'queue'
+      ? await Promise.all(created.map(async (c) => formatWhen((await api.get<S['Post']>(`/posts/${c.postId}`)).publishDate, o.tz)))
+      : [];
   show(ctx.out, created, () => [
     type === 'now'
       ? `Publishing now on ${created.length} channel(s).`
-      : type === 'schedule'
-        ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).`
-        : `Saved as a draft on ${created.length} channel(s).`,
+      : type === 'queue'
+        ? `Queued on ${created.length} channel(s): ${slots.join(', ')}.`
+        : type === 'schedule'
+          ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).`
+          : `Saved as a draft on ${created.length} channel(s).`,
     table(
       ['POST', 'CHANNEL'],
       created.map((c) => [
@@ -271,7 +282,7 @@ export function register(program: Command): void {
     posts
       .command('create [content]')
       .description(
-        'create a post on one or more channels (a draft, scheduled with --at, or published with --now).\n' +
+        'create a post on one or more channels (a draft, scheduled with --at or at the next free slot with --queue, or published with --now).\n' +
           'Every create sends an Idempotency-Key; the command retries a server failure with the same key, so the post is made once. If it still fails, it prints the key: run the same command again with --idempotency-key <key> and the server answers with the first result instead of posting twice.',
       )
       .option('-c, --channel <channel>', 'a channel ID, name or handle (repeat for several)', collect)
@@ -287,6 +298,8 @@ export function register(program: Command): void {
       .option('--tz <zone>', "time zone of a local --at and of times shown (default: this machine's)")
       .option('--now', 'publish immediately (cannot be undone)')
       .option('--draft', 'save as a draft (the default without --at or --now)')
+      .option('--queue', "schedule at each channel's next free slot of its posting schedule (see `channels schedule`)")
+      .option('--common-slot', "with --queue and several channels: one slot free on all of them (of the first channel's schedule)")
       .option('--image <file|url>', 'attach media: a local file (uploaded first) or a library URL (repeat)', collect)
       .option('--tag <tag>', 'an internal tag (repeat)', collect)
       .option('--setting <key=value>', 'a platform setting (repeat; see `channels settings`)', collect)
@@ -300,6 +313,7 @@ export function register(program: Command): void {
       'echo "<p>Now live</p>" | herald posts create --format html --channel ch_123 --now',
       'herald posts create "Thread start" -c ch_123 --comment "Second" --delay 5 --comment "Third" --delay 10 --at 2026-11-24T08:00:00Z',
       'herald posts create "Photo day" -c ch_123 --image ./cat.jpg --draft',
+      'herald posts create "Evergreen tip" -c ch_123 -c ch_456 --queue',
       'herald posts create "Hello" -c ch_123 --idempotency-key 7d5e…   # retry of a failed attempt',
     ],
   );

@@ -17,6 +17,7 @@ import * as postsDueOrder from './2026-11-24T0300-posts-due-order.ts';
 import * as postsByChannel from './2026-11-24T0400-posts-by-channel.ts';
 import * as webhooks from './2026-11-27T1000-webhooks.ts';
 import * as analytics from './2026-11-27T1100-analytics.ts';
+import * as postingSchedules from './2026-11-27T1700-posting-schedules.ts';
 import * as webhookRetention from './2026-11-27T1800-webhook-retention.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0400-posts-by-channel': postsByChannel,
   '2026-11-27T1000-webhooks': webhooks,
   '2026-11-27T1100-analytics': analytics,
+  '2026-11-27T1700-posting-schedules': postingSchedules,
   '2026-11-27T1800-webhook-retention': webhookRetention,
 };
