@@ -250,16 +250,3 @@ export const replayWebhookFailures = operation({
     summary: (o) => `${plural(o.requeued, 'delivery')} queued again.`,
   },
 });
-
-export const WEBHOOK_OPERATIONS = [
-  createWebhook,
-  listWebhooks,
-  getWebhook,
-  updateWebhook,
-  deleteWebhook,
-  rotateWebhookSecret,
-  testWebhook,
-  listWebhookDeliveries,
-  redeliverWebhook,
-  replayWebhookFailures,
-];

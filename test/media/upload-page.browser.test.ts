@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTenant, createTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
+import { launchChromium } from '../helpers/browser.ts';
 import { gif, jpeg, png } from '../helpers/media-files.ts';
 
 /**
  * The signed-out upload page in real headless Chromium (Debian's `chromium`), against the
  * real server on loopback. Screenshots of each state go to test-artifacts/upload-page/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/upload-page/', import.meta.url));
 const TWO_HOURS = 2 * 3600_000;
 
@@ -33,26 +33,12 @@ const strayRequests: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does.`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   t = await createTestApp({ clock, env: { BASE_URL: origin } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Nothing but this loopback server can even be resolved.
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
