@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest';
 
 export type PlatformApp = {
   clientId: string;
@@ -40,6 +40,7 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
   tiktok: 'https://open.tiktokapis.com',
+  pinterest: 'https://api.pinterest.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
@@ -47,6 +48,7 @@ const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   x: 'https://x.com',
   threads: 'https://threads.net',
   tiktok: 'https://www.tiktok.com',
+  pinterest: 'https://www.pinterest.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
@@ -54,9 +56,10 @@ const VARIABLES: Record<AppPlatform, [string, string]> = {
   x: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
   tiktok: ['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET'],
+  pinterest: ['PINTEREST_APP_ID', 'PINTEREST_APP_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', tiktok: 'TikTok' };
+const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', tiktok: 'TikTok', pinterest: 'Pinterest' };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
 export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {

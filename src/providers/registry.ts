@@ -4,6 +4,7 @@ import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
+import { pinterestProvider } from './pinterest/pinterest.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
 import { telegramProvider } from './telegram/telegram.provider.ts';
 import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
@@ -27,6 +28,7 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinPageProvider,
     threadsProvider,
     tiktokProvider,
+    pinterestProvider,
   ].map((p) => [p.identifier, p]),
 );
 

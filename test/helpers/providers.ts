@@ -11,6 +11,7 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     x: { clientId: null, clientSecret: null, apiBase: null },
     threads: { clientId: null, clientSecret: null, apiBase: null },
     tiktok: { clientId: null, clientSecret: null, apiBase: null },
+    pinterest: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 
