@@ -350,6 +350,44 @@ describe('TikTok', () => {
     expect(tk.posts.map((p) => p.postInfo.title)).toEqual(['After a renewal']);
   });
 
+  it("through the engine: a rate limit is retried after TikTok's wait and then published; a refusal ends in ERROR with TikTok's words", async () => {
+    const { tenant, channelId } = await connect();
+    const clip = await upload(tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    let limited = 0;
+    tk.on((req) => {
+      if (req.path !== '/v2/post/publish/video/init/' || limited > 0) return undefined;
+      limited++;
+      return {
+        status: 429,
+        headers: { 'retry-after': '60' },
+        body: { data: {}, error: { code: 'rate_limit_exceeded', message: 'API rate limit exceeded', log_id: 'L' } },
+      };
+    });
+    const [created] = await createOk(t, tenant, post(channelId, '<p>Later</p>', [clip], { privacyLevel: 'SELF_ONLY' }));
+    await t.settle();
+    let state = await getPost(t, tenant, created!.postId);
+    expect(state.state).toBe('QUEUE');
+    expect(state.value[0]!.error).toContain('TikTok asks to slow down');
+    expect(tk.posts).toHaveLength(0);
+    clock.advance(60_000);
+    await t.settle();
+    state = await getPost(t, tenant, created!.postId);
+    expect(state.state).toBe('PUBLISHED');
+    expect(tk.posts).toHaveLength(1);
+
+    tk.reset();
+    tk.on((req) =>
+      req.path === '/v2/post/publish/video/init/'
+        ? { status: 403, body: { data: {}, error: { code: 'spam_risk_too_many_posts', message: 'cap', log_id: 'L' } } }
+        : undefined,
+    );
+    const [refused] = await createOk(t, tenant, post(channelId, '<p>One too many</p>', [clip], { privacyLevel: 'SELF_ONLY' }));
+    await t.settle();
+    const failed = await getPost(t, tenant, refused!.postId);
+    expect(failed).toMatchObject({ state: 'ERROR', errorKind: 'rejected' });
+    expect(failed.error).toContain('its daily post limit is reached');
+  });
+
   it('answers provider_unavailable naming the variables when the operator has no TikTok app', async () => {
     const bare = await createTestApp({ env: {} });
     try {
