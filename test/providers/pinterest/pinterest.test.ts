@@ -12,7 +12,7 @@ import { createOk, getPost, postBody } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakePinterest } from '../oauth/fake-pinterest.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let pin: FakePinterest;
@@ -271,6 +271,35 @@ describe('Pinterest', () => {
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: other.tenant.key })).json();
     expect(JSON.stringify(notes)).toContain('Pinterest refused to renew the access token');
     expect(pin.pins.map((p) => p.body.description)).toEqual(['After a renewal']);
+  });
+
+  it('the collector renews an expiring token once before reading the account', async () => {
+    pin.expiresIn = 3600;
+    const { tenant, channelId } = await connect();
+    pin.expiresIn = 2_592_000;
+    pin.followers = 21;
+    const res = await refreshChannelNumbers(t, tenant, channelId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ refreshed: true, account: { followers: 21 } });
+    expect(pin.refreshes).toBe(1);
+  });
+
+  it('answers provider_unavailable naming the variables when the operator has no Pinterest app', async () => {
+    const bare = await createTestApp({ env: {} });
+    try {
+      const tenant = await createTenant(bare);
+      const res = await bare.request({
+        method: 'POST',
+        url: '/public/v1/integrations/connect',
+        key: tenant.key,
+        payload: { provider: 'pinterest' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'provider_unavailable' });
+      expect(res.body).toContain('PINTEREST_APP_ID and PINTEREST_APP_SECRET');
+    } finally {
+      await bare.close();
+    }
   });
 
   it("reads a pin's analytics over Pinterest's 90-day window and the account's counts; a deleted pin is absent", async () => {
