@@ -114,6 +114,12 @@ const envSchema = z.object({
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
   THREADS_API_BASE: httpUrl,
+  TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
+  TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
+  TIKTOK_API_BASE: httpUrl,
+  PINTEREST_APP_ID: z.string().min(1).optional(),
+  PINTEREST_APP_SECRET: z.string().min(1).optional(),
+  PINTEREST_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -190,9 +196,9 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
-  /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
+  /** The OAuth apps the operator registered with LinkedIn, X, Threads, TikTok and Pinterest (null fields: not configured). */
   platformApps: Record<
-    'linkedin' | 'x' | 'threads',
+    'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest',
     { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
@@ -282,6 +288,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
+      tiktok: { clientId: e.TIKTOK_CLIENT_KEY ?? null, clientSecret: e.TIKTOK_CLIENT_SECRET ?? null, apiBase: e.TIKTOK_API_BASE ?? null },
+      pinterest: {
+        clientId: e.PINTEREST_APP_ID ?? null,
+        clientSecret: e.PINTEREST_APP_SECRET ?? null,
+        apiBase: e.PINTEREST_API_BASE ?? null,
+      },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });

@@ -32,7 +32,7 @@ export const channelSettingsSchema = z
     media: z.object({
       maxItems: wholeNumber(0, 100),
       mimeTypes: z.array(z.string()),
-      maxBytes: wholeNumber(1, 1024 ** 3),
+      maxBytes: wholeNumber(1, 1024 ** 4).describe('The largest file the platform takes, in bytes (TikTok: 4 GiB).'),
       required: z.boolean(),
     }),
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),

@@ -5405,6 +5405,7 @@ export interface components {
             media: {
                 maxItems: number;
                 mimeTypes: string[];
+                /** @description The largest file the platform takes, in bytes (TikTok: 4 GiB). */
                 maxBytes: number;
                 required: boolean;
             };

@@ -24,6 +24,12 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
   await sleep(ms, undefined, signal ? { signal } : {});
 }
 
+/** Waits `ms` between polls: on the engine's clock when the context has one (`ctx.wait`), otherwise a timer. */
+export async function waitFor(ctx: { wait?: ((ms: number) => Promise<void>) | undefined; signal?: AbortSignal | undefined }, ms: number) {
+  if (ctx.wait) return ctx.wait(ms);
+  return pause(ms, ctx.signal);
+}
+
 /** A string field of a JSON answer, or undefined. */
 export function field(value: unknown, ...path: string[]): unknown {
   let current = value;

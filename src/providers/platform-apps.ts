@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest';
 
 export type PlatformApp = {
   clientId: string;
@@ -39,21 +39,27 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://api.linkedin.com',
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
+  tiktok: 'https://open.tiktokapis.com',
+  pinterest: 'https://api.pinterest.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://www.linkedin.com',
   x: 'https://x.com',
   threads: 'https://threads.net',
+  tiktok: 'https://www.tiktok.com',
+  pinterest: 'https://www.pinterest.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
   linkedin: ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET'],
   x: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
+  tiktok: ['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET'],
+  pinterest: ['PINTEREST_APP_ID', 'PINTEREST_APP_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads' };
+const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', tiktok: 'TikTok', pinterest: 'Pinterest' };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
 export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {

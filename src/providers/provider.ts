@@ -55,6 +55,11 @@ export type ProviderContext = {
   /** The operator's platform apps and Herald's public address. */
   platformApps: PlatformApps;
   signal?: AbortSignal | undefined;
+  /**
+   * Waits between polls of media the platform is processing, on the engine's clock (a test clock
+   * moves instead of sleeping). Absent outside the engine: `waitFor` (oauth-api.ts) then sleeps.
+   */
+  wait?: ((ms: number) => Promise<void>) | undefined;
 };
 
 /** The account a channel's credentials belong to, read live from the platform. */

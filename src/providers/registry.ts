@@ -4,10 +4,12 @@ import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
+import { pinterestProvider } from './pinterest/pinterest.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
 import { telegramProvider } from './telegram/telegram.provider.ts';
 import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
 import { threadsProvider } from './threads/threads.provider.ts';
+import { tiktokProvider } from './tiktok/tiktok.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
 import { xProvider } from './x/x.provider.ts';
 
@@ -25,6 +27,8 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinProvider,
     linkedinPageProvider,
     threadsProvider,
+    tiktokProvider,
+    pinterestProvider,
   ].map((p) => [p.identifier, p]),
 );
 

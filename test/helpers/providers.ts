@@ -10,6 +10,8 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     linkedin: { clientId: null, clientSecret: null, apiBase: null },
     x: { clientId: null, clientSecret: null, apiBase: null },
     threads: { clientId: null, clientSecret: null, apiBase: null },
+    tiktok: { clientId: null, clientSecret: null, apiBase: null },
+    pinterest: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 
