@@ -114,6 +114,16 @@ const envSchema = z.object({
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
   THREADS_API_BASE: httpUrl,
+  REDDIT_CLIENT_ID: z.string().min(1).optional(),
+  REDDIT_CLIENT_SECRET: z.string().min(1).optional(),
+  REDDIT_API_BASE: httpUrl,
+  REDDIT_USER_AGENT: z
+    .string()
+    .regex(
+      /^[^:\s]+:[^:\s]+:[^:\s]+ \(by \/u\/[A-Za-z0-9_-]{3,20}\)$/,
+      "Reddit's form `<platform>:<app id>:<version> (by /u/<reddit username>)`",
+    )
+    .optional(),
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -190,10 +200,10 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
-  /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
+  /** The OAuth apps the operator registered with LinkedIn, X, Threads and Reddit (null fields: not configured). */
   platformApps: Record<
-    'linkedin' | 'x' | 'threads',
-    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
+    'linkedin' | 'x' | 'threads' | 'reddit',
+    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string; userAgent?: string | null }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
@@ -282,6 +292,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
+      reddit: {
+        clientId: e.REDDIT_CLIENT_ID ?? null,
+        clientSecret: e.REDDIT_CLIENT_SECRET ?? null,
+        apiBase: e.REDDIT_API_BASE ?? null,
+        userAgent: e.REDDIT_USER_AGENT ?? null,
+      },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });

@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'reddit';
 
 export type PlatformApp = {
   clientId: string;
@@ -14,6 +14,7 @@ export type PlatformApp = {
   version: string | undefined;
   /** LinkedIn: members' sign-in also asks for r_member_postAnalytics (the app has the Member Post Analytics API). */
   memberAnalytics: boolean;
+  userAgent: string | null;
 };
 
 /**
@@ -31,6 +32,8 @@ export type PlatformApps = {
       apiBase: string | null;
       version?: string | undefined;
       memberAnalytics?: boolean;
+      /** Reddit: the User-Agent the operator chose (Reddit's format `<platform>:<app id>:<version> (by /u/<name>)`). */
+      userAgent?: string | null;
     }
   >;
 };
@@ -39,21 +42,24 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://api.linkedin.com',
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
+  reddit: 'https://oauth.reddit.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://www.linkedin.com',
   x: 'https://x.com',
   threads: 'https://threads.net',
+  reddit: 'https://www.reddit.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
   linkedin: ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET'],
   x: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
+  reddit: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads' };
+const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', reddit: 'Reddit' };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
 export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {
@@ -74,6 +80,7 @@ export function platformApp(settings: PlatformApps, platform: AppPlatform): Plat
     signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform],
     version: app.version,
     memberAnalytics: app.memberAnalytics === true,
+    userAgent: app.userAgent ?? null,
   };
 }
 
