@@ -7,6 +7,7 @@ import { nostrProvider } from './nostr/nostr.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
 import { telegramProvider } from './telegram/telegram.provider.ts';
 import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
+import { lemmyProvider } from './lemmy/lemmy.provider.ts';
 import { redditProvider } from './reddit/reddit.provider.ts';
 import { threadsProvider } from './threads/threads.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
@@ -27,6 +28,7 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinPageProvider,
     threadsProvider,
     redditProvider,
+    lemmyProvider,
   ].map((p) => [p.identifier, p]),
 );
 
