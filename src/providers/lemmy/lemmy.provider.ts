@@ -280,7 +280,8 @@ export const lemmyProvider: Provider = {
     const jwt = session?.jwt ?? (await logIn(ctx, config));
     const personId = session?.personId ?? (await whoAmI(ctx, config.instance, jwt)).personId;
     const { totp, ...rest } = config;
-    return { ...rest, jwt, personId, twoFactor: Boolean(totp) || config.twoFactor === true };
+    // Signed in without a code, the account has no second factor (any more): Herald may sign in again by itself.
+    return { ...rest, jwt, personId, twoFactor: Boolean(totp) };
   },
   renewal: {
     // No session yet (a channel the operator made), or one whose expiry is near: sign in again before publishing.

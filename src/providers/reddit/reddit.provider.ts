@@ -303,13 +303,14 @@ async function comment(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id: name, url: typeof permalink === 'string' ? `https://www.reddit.com${permalink}` : undefined };
 }
 
-/** A listing of subreddits as the tool's answer, each remembered for `missing`. */
+/** A listing of subreddits as the tool's answer, each remembered (what it accepts) for `missing`. */
 function subredditList(json: unknown) {
   const children = field(json, 'data', 'children');
   return (Array.isArray(children) ? children : []).flatMap((child) => {
-    const rules = aboutRules(field(child, 'data'));
-    if (!rules) return [];
     const data = field(child, 'data');
+    const rules = aboutRules(data);
+    if (!rules) return [];
+    rememberRules(rules, { partial: true });
     return [
       {
         name: rules.name,
@@ -351,13 +352,7 @@ export const redditProvider: Provider = {
           ? `/subreddits/search?q=${encodeURIComponent(query)}&limit=25&raw_json=1`
           : '/subreddits/mine/subscriber?limit=100&raw_json=1';
         const { json } = await callReddit(ctx, path, { token: config.accessToken, username: config.username });
-        const list = subredditList(json);
-        const children = field(json, 'data', 'children');
-        for (const child of Array.isArray(children) ? children : []) {
-          const rules = aboutRules(field(child, 'data'));
-          if (rules) rememberRules(rules);
-        }
-        return list;
+        return subredditList(json);
       },
     },
     flairs: {

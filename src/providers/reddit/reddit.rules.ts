@@ -38,8 +38,17 @@ export function knownRules(subreddit: string, now = Date.now()): SubredditRules 
   return entry && now - entry.at < RULES_TTL_MS ? entry.rules : null;
 }
 
-export function rememberRules(rules: SubredditRules, now = Date.now()): void {
-  known.set(rules.name.toLowerCase(), { at: now, rules });
+/**
+ * Remembers a subreddit's rules. From a listing (`partial`: no post requirements read), the
+ * requirements already known for it are kept rather than forgotten.
+ */
+export function rememberRules(rules: SubredditRules, options: { partial?: boolean; now?: number } = {}): void {
+  const now = options.now ?? Date.now();
+  const previous = options.partial ? knownRules(rules.name, now) : null;
+  const merged = previous
+    ? { ...rules, flairRequired: previous.flairRequired, titleMin: previous.titleMin, titleMax: previous.titleMax, body: previous.body }
+    : rules;
+  known.set(rules.name.toLowerCase(), { at: now, rules: merged });
 }
 
 /** Forgets what was read about subreddits (tests). */

@@ -4,6 +4,7 @@
 // GET /posts/:id/missing, Reddit's refusals (HTTP 200 with json.errors), rate limits, renewal
 // and a refused grant.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { redditUserAgent } from '../../../src/providers/reddit/reddit.client.ts';
 import { redditProvider } from '../../../src/providers/reddit/reddit.provider.ts';
 import { clearSubredditRules } from '../../../src/providers/reddit/reddit.rules.ts';
 import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
@@ -219,6 +220,9 @@ describe('Reddit', () => {
       { field: 'settings.flairId', reason: 'r/FlairFirst requires a flair: pick one with the flairs tool.' },
       { field: 'settings.title', reason: 'r/FlairFirst wants titles of at least 10 characters.' },
     ]);
+    // Listing the subreddits again keeps the requirements the rules tool read.
+    expect((await trigger(tenant, id, 'subreddits')).statusCode).toBe(200);
+    expect((await missing(tenant, short!.postId)).missing.map((m) => m.field)).toEqual(['settings.flairId', 'settings.title']);
     const unknown = await trigger(tenant, id, 'rules', { subreddit: 'NoSuchPlace' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ msg: expect.stringContaining('Reddit has no subreddit r/NoSuchPlace') });
@@ -374,6 +378,16 @@ describe('Reddit', () => {
     expect(readings.get(ref.id)).toEqual({ metrics: { score: 57, replies: 1 }, raw: { score: 57, num_comments: 1 } });
     expect(reddit.calls.find((c) => c.path === '/api/info')!.query.get('id')).toBe(`${ref.id},t3_zzzzz`);
     expect(await redditProvider.metrics!.account(ctx)).toEqual({ metrics: { followers: 12 }, raw: { subscribers: 12 } });
+  });
+
+  it("sends the operator's REDDIT_USER_AGENT when set, else one in Reddit's form from the app's id", () => {
+    const apps = t.services.channels.platformApps;
+    expect(redditUserAgent(apps, 'someone')).toBe('server:reddit-client-id:1.0 (by /u/someone)');
+    const own = {
+      ...apps,
+      apps: { ...apps.apps, reddit: { ...apps.apps.reddit, userAgent: 'web:com.example.herald:2.1 (by /u/operator)' } },
+    };
+    expect(redditUserAgent(own, 'someone')).toBe('web:com.example.herald:2.1 (by /u/operator)');
   });
 
   it('is unavailable without the operator app, naming the variables', async () => {
