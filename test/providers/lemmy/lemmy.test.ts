@@ -11,7 +11,7 @@ import { fileBody, png } from '../../helpers/media-files.ts';
 import { createOk, getPost, postBody } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { publishThreadToChannel } from '../platforms/platform-e2e.ts';
-import { listed } from '../oauth/sign-in.ts';
+import { listed, refreshChannelNumbers } from '../oauth/sign-in.ts';
 import { FakeLemmy } from './fake-lemmy.ts';
 
 let t: TestApp;
@@ -272,6 +272,13 @@ describe('Lemmy', () => {
       { field: 'value[0].image', reason: 'A Lemmy post has one link: an attached image or `url`, not both.' },
       { field: 'value[1].image', reason: 'Lemmy comments take no attachments.' },
     ]);
+  });
+
+  it('reads the account through the analytics route', async () => {
+    const { tenant, id } = await connected();
+    const res = await refreshChannelNumbers(t, tenant, id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ refreshed: true, account: { posts: 0 } });
   });
 
   it("reads the counts of posts and comments, and the account's posts", async () => {

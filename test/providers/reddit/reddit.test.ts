@@ -13,7 +13,7 @@ import { fileBody, png } from '../../helpers/media-files.ts';
 import { createOk, createPosts, getPost, postBody } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { FakeReddit } from '../oauth/fake-reddit.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let reddit: FakeReddit;
@@ -378,6 +378,17 @@ describe('Reddit', () => {
     expect(readings.get(ref.id)).toEqual({ metrics: { score: 57, replies: 1 }, raw: { score: 57, num_comments: 1 } });
     expect(reddit.calls.find((c) => c.path === '/api/info')!.query.get('id')).toBe(`${ref.id},t3_zzzzz`);
     expect(await redditProvider.metrics!.account(ctx)).toEqual({ metrics: { followers: 12 }, raw: { subscribers: 12 } });
+  });
+
+  it('reads the account through the analytics route, renewing an expiring token first', async () => {
+    reddit.expiresIn = 120;
+    const { tenant, id } = await connected();
+    reddit.expiresIn = 3600;
+    reddit.followers = 31;
+    const res = await refreshChannelNumbers(t, tenant, id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ refreshed: true, account: { followers: 31 } });
+    expect(reddit.refreshes).toBe(1);
   });
 
   it("sends the operator's REDDIT_USER_AGENT when set, else one in Reddit's form from the app's id", () => {
