@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as z from 'zod';
+import type { AppPlatform } from './providers/platform-apps.ts';
 
 const booleanString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -120,6 +121,16 @@ const envSchema = z.object({
   PINTEREST_APP_ID: z.string().min(1).optional(),
   PINTEREST_APP_SECRET: z.string().min(1).optional(),
   PINTEREST_API_BASE: httpUrl,
+  REDDIT_CLIENT_ID: z.string().min(1).optional(),
+  REDDIT_CLIENT_SECRET: z.string().min(1).optional(),
+  REDDIT_API_BASE: httpUrl,
+  REDDIT_USER_AGENT: z
+    .string()
+    .regex(
+      /^[^:\s]+:[^:\s]+:[^:\s]+ \(by \/u\/[A-Za-z0-9_-]{3,20}\)$/,
+      "Reddit's form `<platform>:<app id>:<version> (by /u/<reddit username>)`",
+    )
+    .optional(),
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -196,10 +207,10 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
-  /** The OAuth apps the operator registered with LinkedIn, X, Threads, TikTok and Pinterest (null fields: not configured). */
+  /** The OAuth apps the operator registered with the platforms that need one (null fields: not configured). */
   platformApps: Record<
-    'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest',
-    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
+    AppPlatform,
+    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string; userAgent?: string | null }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
@@ -293,6 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         clientId: e.PINTEREST_APP_ID ?? null,
         clientSecret: e.PINTEREST_APP_SECRET ?? null,
         apiBase: e.PINTEREST_API_BASE ?? null,
+      },
+      reddit: {
+        clientId: e.REDDIT_CLIENT_ID ?? null,
+        clientSecret: e.REDDIT_CLIENT_SECRET ?? null,
+        apiBase: e.REDDIT_API_BASE ?? null,
+        userAgent: e.REDDIT_USER_AGENT ?? null,
       },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },

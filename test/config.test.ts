@@ -130,3 +130,22 @@ describe('scale-out configuration', () => {
     expect(() => loadConfig({ PUBLISH_HORIZON_SECONDS: 'soon' })).toThrow(/PUBLISH_HORIZON_SECONDS/);
   });
 });
+
+describe("the operator's Reddit app", () => {
+  it("reads REDDIT_CLIENT_ID, REDDIT_CLIENT_SECRET, REDDIT_API_BASE and a REDDIT_USER_AGENT in Reddit's form", () => {
+    const config = loadConfig({
+      REDDIT_CLIENT_ID: 'abc',
+      REDDIT_CLIENT_SECRET: 'def',
+      REDDIT_API_BASE: 'http://127.0.0.1:9000',
+      REDDIT_USER_AGENT: 'web:com.example.herald:1.4 (by /u/operator_name)',
+    });
+    expect(config.platformApps.reddit).toEqual({
+      clientId: 'abc',
+      clientSecret: 'def',
+      apiBase: 'http://127.0.0.1:9000',
+      userAgent: 'web:com.example.herald:1.4 (by /u/operator_name)',
+    });
+    expect(loadConfig({}).platformApps.reddit).toEqual({ clientId: null, clientSecret: null, apiBase: null, userAgent: null });
+    expect(() => loadConfig({ REDDIT_USER_AGENT: 'Herald' })).toThrow(/REDDIT_USER_AGENT/);
+  });
+});

@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest' | 'reddit';
 
 export type PlatformApp = {
   clientId: string;
@@ -14,6 +14,7 @@ export type PlatformApp = {
   version: string | undefined;
   /** LinkedIn: members' sign-in also asks for r_member_postAnalytics (the app has the Member Post Analytics API). */
   memberAnalytics: boolean;
+  userAgent: string | null;
 };
 
 /**
@@ -31,6 +32,8 @@ export type PlatformApps = {
       apiBase: string | null;
       version?: string | undefined;
       memberAnalytics?: boolean;
+      /** Reddit: the User-Agent the operator chose (Reddit's format `<platform>:<app id>:<version> (by /u/<name>)`). */
+      userAgent?: string | null;
     }
   >;
 };
@@ -41,6 +44,7 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   threads: 'https://graph.threads.net',
   tiktok: 'https://open.tiktokapis.com',
   pinterest: 'https://api.pinterest.com',
+  reddit: 'https://oauth.reddit.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
@@ -49,6 +53,7 @@ const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   threads: 'https://threads.net',
   tiktok: 'https://www.tiktok.com',
   pinterest: 'https://www.pinterest.com',
+  reddit: 'https://www.reddit.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
@@ -57,9 +62,17 @@ const VARIABLES: Record<AppPlatform, [string, string]> = {
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
   tiktok: ['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET'],
   pinterest: ['PINTEREST_APP_ID', 'PINTEREST_APP_SECRET'],
+  reddit: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', tiktok: 'TikTok', pinterest: 'Pinterest' };
+const NAMES: Record<AppPlatform, string> = {
+  linkedin: 'LinkedIn',
+  x: 'X',
+  threads: 'Threads',
+  tiktok: 'TikTok',
+  pinterest: 'Pinterest',
+  reddit: 'Reddit',
+};
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
 export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {
@@ -80,6 +93,7 @@ export function platformApp(settings: PlatformApps, platform: AppPlatform): Plat
     signInBase: app.apiBase ?? DEFAULT_SIGN_IN_BASES[platform],
     version: app.version,
     memberAnalytics: app.memberAnalytics === true,
+    userAgent: app.userAgent ?? null,
   };
 }
 

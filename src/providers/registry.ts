@@ -8,6 +8,8 @@ import { pinterestProvider } from './pinterest/pinterest.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
 import { telegramProvider } from './telegram/telegram.provider.ts';
 import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
+import { lemmyProvider } from './lemmy/lemmy.provider.ts';
+import { redditProvider } from './reddit/reddit.provider.ts';
 import { threadsProvider } from './threads/threads.provider.ts';
 import { tiktokProvider } from './tiktok/tiktok.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
@@ -29,6 +31,8 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     threadsProvider,
     tiktokProvider,
     pinterestProvider,
+    redditProvider,
+    lemmyProvider,
   ].map((p) => [p.identifier, p]),
 );
 

@@ -12,6 +12,7 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     threads: { clientId: null, clientSecret: null, apiBase: null },
     tiktok: { clientId: null, clientSecret: null, apiBase: null },
     pinterest: { clientId: null, clientSecret: null, apiBase: null },
+    reddit: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 

@@ -80,6 +80,8 @@ describe('GET /public/v1/status', () => {
       'threads',
       'tiktok',
       'pinterest',
+      'reddit',
+      'lemmy',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -89,6 +91,7 @@ describe('GET /public/v1/status', () => {
       'discord',
       'slack',
       'nostr',
+      'lemmy',
     ]);
     expect(platforms.find((p) => p.identifier === 'x')).toEqual({
       identifier: 'x',
@@ -101,6 +104,7 @@ describe('GET /public/v1/status', () => {
     expect(platforms.find((p) => p.identifier === 'threads')!.unavailable).toContain('THREADS_APP_ID and THREADS_APP_SECRET');
     expect(platforms.find((p) => p.identifier === 'tiktok')!.unavailable).toContain('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET');
     expect(platforms.find((p) => p.identifier === 'pinterest')!.unavailable).toContain('PINTEREST_APP_ID and PINTEREST_APP_SECRET');
+    expect(platforms.find((p) => p.identifier === 'reddit')!.unavailable).toContain('REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET');
   });
 
   it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {
