@@ -114,6 +114,16 @@ const envSchema = z.object({
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
   THREADS_API_BASE: httpUrl,
+  FACEBOOK_APP_ID: z.string().min(1).optional(),
+  FACEBOOK_APP_SECRET: z.string().min(1).optional(),
+  FACEBOOK_API_BASE: httpUrl,
+  FACEBOOK_API_VERSION: z
+    .string()
+    .regex(/^v\d{1,3}\.0$/, 'a Graph API version such as v25.0')
+    .optional(),
+  INSTAGRAM_APP_ID: z.string().min(1).optional(),
+  INSTAGRAM_APP_SECRET: z.string().min(1).optional(),
+  INSTAGRAM_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -190,9 +200,9 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
-  /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
+  /** The OAuth apps the operator registered with LinkedIn, X, Threads, Facebook and Instagram (null fields: not configured). */
   platformApps: Record<
-    'linkedin' | 'x' | 'threads',
+    'linkedin' | 'x' | 'threads' | 'facebook' | 'instagram',
     { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
@@ -282,6 +292,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
+      facebook: {
+        clientId: e.FACEBOOK_APP_ID ?? null,
+        clientSecret: e.FACEBOOK_APP_SECRET ?? null,
+        apiBase: e.FACEBOOK_API_BASE ?? null,
+        version: e.FACEBOOK_API_VERSION,
+      },
+      instagram: {
+        clientId: e.INSTAGRAM_APP_ID ?? null,
+        clientSecret: e.INSTAGRAM_APP_SECRET ?? null,
+        apiBase: e.INSTAGRAM_API_BASE ?? null,
+        version: e.FACEBOOK_API_VERSION,
+      },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });

@@ -29,3 +29,33 @@ export class ManualClock implements Clock {
     return () => this.#listeners.delete(listener);
   }
 }
+
+/**
+ * Waits `ms` as `clock` counts time: a timer on the system clock; on a clock that jumps (a test
+ * clock), until it has been moved at least that far, so a test decides when the wait ends.
+ */
+export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  const until = clock.now().getTime() + ms;
+  return new Promise<void>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    let unsubscribe: (() => void) | undefined;
+    const done = (error?: unknown) => {
+      clearTimeout(timer);
+      unsubscribe?.();
+      signal?.removeEventListener('abort', aborted);
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve();
+    };
+    const aborted = () => done(signal?.reason ?? new Error('aborted'));
+    if (signal?.aborted) return aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    if (ms <= 0) return done();
+    if (clock.onJump) {
+      unsubscribe = clock.onJump(() => {
+        if (clock.now().getTime() >= until) done();
+      });
+    } else {
+      timer = setTimeout(() => done(), ms);
+    }
+  });
+}

@@ -24,6 +24,14 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
   await sleep(ms, undefined, signal ? { signal } : {});
 }
 
+/** Waits between polls on the engine's clock when the context has one (`ctx.sleep`), else a plain timer. */
+export function wait(
+  ctx: { sleep?: ((ms: number) => Promise<void>) | undefined; signal?: AbortSignal | undefined },
+  ms: number,
+): Promise<void> {
+  return ctx.sleep ? ctx.sleep(ms) : pause(ms, ctx.signal);
+}
+
 /** A string field of a JSON answer, or undefined. */
 export function field(value: unknown, ...path: string[]): unknown {
   let current = value;

@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'facebook' | 'instagram';
 
 export type PlatformApp = {
   clientId: string;
@@ -39,28 +39,40 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://api.linkedin.com',
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
+  facebook: 'https://graph.facebook.com',
+  instagram: 'https://graph.instagram.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://www.linkedin.com',
   x: 'https://x.com',
   threads: 'https://threads.net',
+  facebook: 'https://www.facebook.com',
+  instagram: 'https://www.instagram.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
   linkedin: ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET'],
   x: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
+  facebook: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
+  instagram: ['INSTAGRAM_APP_ID', 'INSTAGRAM_APP_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads' };
+const NAMES: Record<AppPlatform, string> = {
+  linkedin: 'LinkedIn',
+  x: 'X',
+  threads: 'Threads',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+};
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
-export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {
+export function appUnavailable(settings: PlatformApps, platform: AppPlatform, what: string = NAMES[platform]): string | null {
   const app = settings.apps[platform];
   if (app.clientId && app.clientSecret) return null;
   const [id, secret] = VARIABLES[platform];
-  return `${NAMES[platform]} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${NAMES[platform]} section).`;
+  return `${what} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${NAMES[platform]} section).`;
 }
 
 /** The operator's app for the platform; a publish or refresh without it is a credentials problem. */

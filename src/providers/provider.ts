@@ -55,6 +55,11 @@ export type ProviderContext = {
   /** The operator's platform apps and Herald's public address. */
   platformApps: PlatformApps;
   signal?: AbortSignal | undefined;
+  /**
+   * Waits between checks of something the platform is processing, on the engine's clock (a timer
+   * in production; a test moves its clock). Absent outside the engine: a plain timer then.
+   */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
 };
 
 /** The account a channel's credentials belong to, read live from the platform. */

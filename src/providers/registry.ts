@@ -2,6 +2,8 @@ import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
+import { facebookProvider } from './facebook/facebook.provider.ts';
+import { instagramProvider, instagramStandaloneProvider } from './instagram/instagram.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
@@ -25,6 +27,9 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinProvider,
     linkedinPageProvider,
     threadsProvider,
+    facebookProvider,
+    instagramProvider,
+    instagramStandaloneProvider,
   ].map((p) => [p.identifier, p]),
 );
 

@@ -1,3 +1,4 @@
+import { sleepOn } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import { describeMedia, toPublishMedia } from '../posts/media-lookup.ts';
@@ -489,7 +490,8 @@ export class Publisher {
         parent: refOf(parts.find((p) => Number(p.idx) === idx - 1)),
         dueAt: dueAt(post, parts, idx),
       };
-      const ctx = { channel: channelRef, config, outbound, platformApps: channels.platformApps };
+      const clock = this.#deps.clock;
+      const ctx = { channel: channelRef, config, outbound, platformApps: channels.platformApps, sleep: (ms: number) => sleepOn(clock, ms) };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);

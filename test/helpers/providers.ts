@@ -10,6 +10,8 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     linkedin: { clientId: null, clientSecret: null, apiBase: null },
     x: { clientId: null, clientSecret: null, apiBase: null },
     threads: { clientId: null, clientSecret: null, apiBase: null },
+    facebook: { clientId: null, clientSecret: null, apiBase: null },
+    instagram: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 
