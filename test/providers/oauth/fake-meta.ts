@@ -13,6 +13,8 @@
 //   window (code ending `#_`), the code exchange, ig_exchange_token and ig_refresh_token, /me;
 // and Graph API error answers (`{error: {message, type, code, error_subcode, fbtrace_id}}`).
 import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import type { FakeCall } from '../../helpers/fake-http.ts';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
 export type FakeIgAccount = { id: string; username: string; name: string; accountType?: string };
@@ -61,6 +63,8 @@ export class FakeMeta extends FakeServer {
   failingMedia: { match: string; subcode: number } | null = null;
   quotaUsage = 0;
   quotaTotal = 100;
+  /** The next media_publish loses its answer: the connection is cut after publishing (`after`) or before (`before`). */
+  cutPublish: 'after' | 'before' | null = null;
   /** The person who signs in with Facebook and the pages they manage. */
   fbUser = 'fb-user-1';
   pages: FakePage[] = [];
@@ -108,8 +112,18 @@ export class FakeMeta extends FakeServer {
     this.quotaUsage = 0;
     this.processingPolls = 0;
     this.failingMedia = null;
+    this.cutPublish = null;
     this.expiresIn = 5_184_000;
     this.pages = FakeMeta.defaultPages();
+  }
+
+  protected override async serve(call: FakeCall, res?: http.ServerResponse): Promise<FakeAnswer | void> {
+    const cut = this.cutPublish;
+    if (!cut || !call.path.endsWith('/media_publish')) return super.serve(call);
+    this.cutPublish = null;
+    // Published (or not), but the answer never arrives.
+    if (cut === 'after') await super.serve(call);
+    res?.socket?.destroy();
   }
 
   #id(): string {
