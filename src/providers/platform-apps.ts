@@ -72,7 +72,7 @@ export function appUnavailable(settings: PlatformApps, platform: AppPlatform, wh
   const app = settings.apps[platform];
   if (app.clientId && app.clientSecret) return null;
   const [id, secret] = VARIABLES[platform];
-  return `${what} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${NAMES[platform]} section).`;
+  return `${what} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${platform === 'facebook' ? 'Facebook pages' : NAMES[platform]} section).`;
 }
 
 /** The operator's app for the platform; a publish or refresh without it is a credentials problem. */

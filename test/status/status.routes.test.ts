@@ -78,6 +78,9 @@ describe('GET /public/v1/status', () => {
       'linkedin',
       'linkedin-page',
       'threads',
+      'facebook',
+      'instagram',
+      'instagram-standalone',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -97,6 +100,15 @@ describe('GET /public/v1/status', () => {
     });
     expect(platforms.find((p) => p.identifier === 'linkedin-page')!.unavailable).toContain('LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
     expect(platforms.find((p) => p.identifier === 'threads')!.unavailable).toContain('THREADS_APP_ID and THREADS_APP_SECRET');
+    expect(platforms.find((p) => p.identifier === 'facebook')!.unavailable).toBe(
+      "Facebook is not available on this server: the operator has not registered its app. Set FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (see the README's Facebook pages section).",
+    );
+    expect(platforms.find((p) => p.identifier === 'instagram')!.unavailable).toContain(
+      'Instagram through Facebook Login is not available on this server',
+    );
+    expect(platforms.find((p) => p.identifier === 'instagram-standalone')!.unavailable).toContain(
+      'INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET',
+    );
   });
 
   it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {
