@@ -258,6 +258,28 @@ describe('Instagram through Facebook Login', () => {
     ).toMatchObject({ kind: 'rate_limited', options: { retryAfterMs: 3_600_000 } });
   });
 
+  it('through the engine: a used-up day is retried an hour later, never sent; media Instagram cannot fetch ends as ERROR in words', async () => {
+    const { tenant, channelId } = await connectedThroughFacebook();
+    const image = await upload(tenant, jpeg(40, 40), 'a.jpg', 'image/jpeg');
+    meta.quotaUsage = 100;
+    const before = Date.now();
+    const [waiting] = await createOk(t, tenant, post('instagram', channelId, [{ content: '<p>Tomorrow maybe</p>', image: [image] }]));
+    await t.settle();
+    const delayed = await getPost(t, tenant, waiting!.postId);
+    expect([delayed.state, delayed.value[0]!.state]).toEqual(['QUEUE', 'PENDING']);
+    const row = await t.runtime.db.selectFrom('posts').select(['next_run_at']).where('id', '=', waiting!.postId).executeTakeFirstOrThrow();
+    expect(new Date(row.next_run_at as string | Date).getTime() - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(meta.calls.some((c) => c.path.endsWith('/media_publish'))).toBe(false);
+
+    meta.reset();
+    meta.failingMedia = { match: '/', subcode: 2207052 };
+    const [broken] = await createOk(t, tenant, post('instagram', channelId, [{ content: '<p>Broken</p>', image: [image] }]));
+    await t.settle();
+    const refused = await getPost(t, tenant, broken!.postId);
+    expect(refused).toMatchObject({ state: 'ERROR', errorKind: 'rejected' });
+    expect(refused.error).toContain('Instagram could not prepare the media: Media download has failed.');
+  });
+
   it('a lost answer to media_publish: published (the container says PUBLISHED) is unconfirmed; not published is sent once more', async () => {
     const { tenant, channelId } = await connectedThroughFacebook();
     const ctx = await contextOf(tenant, channelId, []);
