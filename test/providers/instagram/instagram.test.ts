@@ -14,7 +14,7 @@ import { createOk, getPost } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMeta } from '../oauth/fake-meta.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
 
 let t: TestApp;
 let meta: FakeMeta;
@@ -439,6 +439,17 @@ describe('Instagram through Instagram Login', () => {
     const notes = (await t.request({ method: 'GET', url: '/public/v1/notifications', key: other.tenant.key })).json();
     expect(JSON.stringify(notes)).toContain('Instagram refused to renew the access token');
     expect(meta.igMedia.map((m) => m.caption)).toEqual(['After a refresh']);
+  });
+
+  it("through the analytics collector: an expiring token is renewed once, then the account's numbers are read with it", async () => {
+    const { tenant, channelId } = await connectedStandalone(3 * 24 * 3600);
+    meta.followers.set('17841400000000777', 321);
+    const res = await refreshChannelNumbers(t, tenant, channelId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ refreshed: true, account: { followers: 321, following: 12 } });
+    expect(meta.refreshes).toBe(1);
+    expect((await refreshChannelNumbers(t, tenant, channelId)).statusCode).toBe(200);
+    expect(meta.refreshes).toBe(1);
   });
 
   it('refuses a personal account at sign-in, saying how to make it professional', async () => {
