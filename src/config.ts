@@ -131,6 +131,16 @@ const envSchema = z.object({
       "Reddit's form `<platform>:<app id>:<version> (by /u/<reddit username>)`",
     )
     .optional(),
+  FACEBOOK_APP_ID: z.string().min(1).optional(),
+  FACEBOOK_APP_SECRET: z.string().min(1).optional(),
+  FACEBOOK_API_BASE: httpUrl,
+  FACEBOOK_API_VERSION: z
+    .string()
+    .regex(/^v\d{1,3}\.0$/, 'a Graph API version such as v25.0')
+    .optional(),
+  INSTAGRAM_APP_ID: z.string().min(1).optional(),
+  INSTAGRAM_APP_SECRET: z.string().min(1).optional(),
+  INSTAGRAM_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -310,6 +320,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         clientSecret: e.REDDIT_CLIENT_SECRET ?? null,
         apiBase: e.REDDIT_API_BASE ?? null,
         userAgent: e.REDDIT_USER_AGENT ?? null,
+      },
+      facebook: {
+        clientId: e.FACEBOOK_APP_ID ?? null,
+        clientSecret: e.FACEBOOK_APP_SECRET ?? null,
+        apiBase: e.FACEBOOK_API_BASE ?? null,
+        version: e.FACEBOOK_API_VERSION,
+      },
+      instagram: {
+        clientId: e.INSTAGRAM_APP_ID ?? null,
+        clientSecret: e.INSTAGRAM_APP_SECRET ?? null,
+        apiBase: e.INSTAGRAM_API_BASE ?? null,
+        version: e.FACEBOOK_API_VERSION,
       },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },

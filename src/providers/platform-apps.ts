@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest' | 'reddit';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest' | 'reddit' | 'facebook' | 'instagram';
 
 export type PlatformApp = {
   clientId: string;
@@ -45,6 +45,8 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   tiktok: 'https://open.tiktokapis.com',
   pinterest: 'https://api.pinterest.com',
   reddit: 'https://oauth.reddit.com',
+  facebook: 'https://graph.facebook.com',
+  instagram: 'https://graph.instagram.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
@@ -54,6 +56,8 @@ const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   tiktok: 'https://www.tiktok.com',
   pinterest: 'https://www.pinterest.com',
   reddit: 'https://www.reddit.com',
+  facebook: 'https://www.facebook.com',
+  instagram: 'https://www.instagram.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
@@ -63,6 +67,8 @@ const VARIABLES: Record<AppPlatform, [string, string]> = {
   tiktok: ['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET'],
   pinterest: ['PINTEREST_APP_ID', 'PINTEREST_APP_SECRET'],
   reddit: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'],
+  facebook: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
+  instagram: ['INSTAGRAM_APP_ID', 'INSTAGRAM_APP_SECRET'],
 };
 
 const NAMES: Record<AppPlatform, string> = {
@@ -72,14 +78,16 @@ const NAMES: Record<AppPlatform, string> = {
   tiktok: 'TikTok',
   pinterest: 'Pinterest',
   reddit: 'Reddit',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
 };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
-export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {
+export function appUnavailable(settings: PlatformApps, platform: AppPlatform, what: string = NAMES[platform]): string | null {
   const app = settings.apps[platform];
   if (app.clientId && app.clientSecret) return null;
   const [id, secret] = VARIABLES[platform];
-  return `${NAMES[platform]} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${NAMES[platform]} section).`;
+  return `${what} is not available on this server: the operator has not registered its app. Set ${id} and ${secret} (see the README's ${platform === 'facebook' ? 'Facebook pages' : NAMES[platform]} section).`;
 }
 
 /** The operator's app for the platform; a publish or refresh without it is a credentials problem. */

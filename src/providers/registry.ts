@@ -2,6 +2,8 @@ import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
+import { facebookProvider } from './facebook/facebook.provider.ts';
+import { instagramProvider, instagramStandaloneProvider } from './instagram/instagram.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { pinterestProvider } from './pinterest/pinterest.provider.ts';
@@ -33,6 +35,9 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     pinterestProvider,
     redditProvider,
     lemmyProvider,
+    facebookProvider,
+    instagramProvider,
+    instagramStandaloneProvider,
   ].map((p) => [p.identifier, p]),
 );
 

@@ -1,4 +1,4 @@
-// Platforms that need the operator's own app (LinkedIn, X, Threads): without it they are listed as
+// Platforms that need the operator's own app (LinkedIn, X, Threads, Facebook, Instagram): without it they are listed as
 // unavailable and connecting answers a 400 naming the variables to set, never a 500; Threads says
 // in `missing` when BASE_URL is not public (it fetches media from Herald).
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ describe('platforms whose app is not configured', () => {
         ['linkedin', {}, ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET']],
         ['linkedin-page', { page: '123' }, ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET']],
         ['threads', {}, ['THREADS_APP_ID', 'THREADS_APP_SECRET']],
+        ['facebook', {}, ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET']],
+        ['instagram', {}, ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET']],
+        ['instagram-standalone', {}, ['INSTAGRAM_APP_ID', 'INSTAGRAM_APP_SECRET']],
       ];
       for (const [provider, fields, variables] of cases) {
         const res = await t.request({
@@ -35,7 +38,7 @@ describe('platforms whose app is not configured', () => {
         payload: { provider: 'myspace' },
       });
       expect(unknown.json().msg).toContain(
-        'not available on this server until the operator sets their app: x, linkedin, linkedin-page, threads',
+        'not available on this server until the operator sets their app: x, linkedin, linkedin-page, threads, tiktok, pinterest, reddit, facebook, instagram, instagram-standalone',
       );
 
       // A channel the operator made (e.g. before the app's variables were removed) cannot be reconnected either.

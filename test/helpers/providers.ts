@@ -13,6 +13,8 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     tiktok: { clientId: null, clientSecret: null, apiBase: null },
     pinterest: { clientId: null, clientSecret: null, apiBase: null },
     reddit: { clientId: null, clientSecret: null, apiBase: null },
+    facebook: { clientId: null, clientSecret: null, apiBase: null },
+    instagram: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 

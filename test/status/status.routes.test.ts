@@ -82,6 +82,9 @@ describe('GET /public/v1/status', () => {
       'pinterest',
       'reddit',
       'lemmy',
+      'facebook',
+      'instagram',
+      'instagram-standalone',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -105,6 +108,15 @@ describe('GET /public/v1/status', () => {
     expect(platforms.find((p) => p.identifier === 'tiktok')!.unavailable).toContain('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET');
     expect(platforms.find((p) => p.identifier === 'pinterest')!.unavailable).toContain('PINTEREST_APP_ID and PINTEREST_APP_SECRET');
     expect(platforms.find((p) => p.identifier === 'reddit')!.unavailable).toContain('REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET');
+    expect(platforms.find((p) => p.identifier === 'facebook')!.unavailable).toBe(
+      "Facebook is not available on this server: the operator has not registered its app. Set FACEBOOK_APP_ID and FACEBOOK_APP_SECRET (see the README's Facebook pages section).",
+    );
+    expect(platforms.find((p) => p.identifier === 'instagram')!.unavailable).toContain(
+      'Instagram through Facebook Login is not available on this server',
+    );
+    expect(platforms.find((p) => p.identifier === 'instagram-standalone')!.unavailable).toContain(
+      'INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET',
+    );
   });
 
   it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {

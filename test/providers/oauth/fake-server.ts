@@ -42,7 +42,7 @@ export abstract class FakeServer extends FakeHttpServer<FakeRequest, FakeAnswer>
 
   protected abstract handle(req: FakeRequest): Promise<FakeAnswer> | FakeAnswer;
 
-  protected async serve(call: FakeCall): Promise<FakeAnswer> {
+  protected async serve(call: FakeCall): Promise<FakeAnswer | void> {
     const request = toRequest(call);
     this.calls.push(request);
     return this.scripted.take(request) ?? (await this.handle(request));

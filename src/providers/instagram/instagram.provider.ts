@@ -1,0 +1,442 @@
+import * as z from 'zod';
+import { htmlToPlainText } from '../../content/html.ts';
+import { longLivedUserToken, loginUrl, managedPage, managedPages, type ManagedPage } from '../facebook/facebook.login.ts';
+import { mediaUrl } from '../facebook/facebook.provider.ts';
+import { GRAPH_QUOTA_RETRY_MS, graph, graphUnversioned, type GraphHost } from '../graph-api.ts';
+import { expiresSoon, expiryFrom, field, oauthPlatform, waitFor } from '../oauth-api.ts';
+import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
+import { readGraphError } from '../graph-api.ts';
+import {
+  ProviderError,
+  readConfig,
+  refuseInvalid,
+  type BrowserSignIn,
+  type ConnectedAccount,
+  type MissingItem,
+  type Provider,
+  type ProviderContext,
+  type PublishInput,
+  type PublishMedia,
+  type PublishedRef,
+  type SignInContext,
+  type SignInResult,
+} from '../provider.ts';
+import { instagramMetrics } from './instagram.metrics.ts';
+import {
+  IMAGE_TYPES,
+  INSTAGRAM_RULES,
+  VIDEO_TYPES,
+  instagramProblems,
+  instagramSettingsSchema,
+  instagramShape,
+  type InstagramSettings,
+} from './instagram.rules.ts';
+
+/** Facebook Login: a professional account linked to a page the person manages. */
+const FACEBOOK_SCOPES = [
+  'instagram_basic',
+  'instagram_content_publish',
+  'instagram_manage_comments',
+  'instagram_manage_insights',
+  'pages_show_list',
+  'pages_read_engagement',
+];
+/** Instagram Login (Business Login for Instagram). */
+const INSTAGRAM_SCOPES = [
+  'instagram_business_basic',
+  'instagram_business_content_publish',
+  'instagram_business_manage_comments',
+  'instagram_business_manage_insights',
+];
+/** Instagram Login's long-lived tokens live 60 days; renewed when a week is left (they must be a day old). */
+const REFRESH_MARGIN_MS = 7 * 24 * 3600_000;
+/**
+ * Waits between checks of a container Instagram is processing: at once, then quickly for images,
+ * then once a minute as Instagram asks, about six minutes in all.
+ */
+export const POLL_DELAYS_MS = [0, 2000, 3000, 5000, 10_000, 20_000, 20_000, 60_000, 60_000, 60_000, 60_000, 60_000];
+
+export const instagramConfigSchema = z.object({
+  accessToken: z.string().min(10).max(4000),
+  /** Instagram Login's tokens expire (60 days); a page token through Facebook Login does not. */
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  /** The Instagram professional account's id (the `{ig-user-id}` of the publishing endpoints). */
+  userId: z.string().regex(/^\d{1,30}$/),
+  username: z.string().min(1).max(100),
+  /** Through Facebook Login: the page the account is linked to. */
+  pageId: z
+    .string()
+    .regex(/^\d{1,30}$/)
+    .optional(),
+});
+type InstagramConfig = z.infer<typeof instagramConfigSchema>;
+
+export function instagramConfig(config: Record<string, unknown>): InstagramConfig {
+  return readConfig(
+    instagramConfigSchema,
+    config,
+    'Instagram',
+    () => "The Instagram channel's credentials are incomplete; connect it again.",
+  );
+}
+
+type Api = Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
+
+/** Calls the Graph API the channel was connected through, naming Instagram in messages. */
+export function igGraph(ctx: Api, host: GraphHost, path: string, options: PlatformRequest = {}): Promise<PlatformAnswer> {
+  return graph(ctx, host, path, { ...options, as: 'Instagram' });
+}
+
+// ---- Facebook Login: an account linked to a page ----
+
+function linkedAccount(page: ManagedPage): SignInResult {
+  const ig = page.instagram!;
+  const config: InstagramConfig = { accessToken: page.accessToken, userId: ig.id, username: ig.username, pageId: page.id };
+  return { config, account: { internalId: ig.id, name: ig.name ?? ig.username, handle: ig.username, picture: ig.picture } };
+}
+
+const facebookSignIn: BrowserSignIn = {
+  startSchema: z.object({}),
+  async start(ctx, { state }) {
+    return { url: loginUrl(ctx, FACEBOOK_SCOPES, state), pending: {} };
+  },
+  async finish(ctx, { code }) {
+    const userToken = await longLivedUserToken(ctx, code);
+    const linked = (await managedPages(ctx, userToken)).filter((p) => p.instagram);
+    if (linked.length === 0)
+      throw new ProviderError(
+        'rejected',
+        'None of the Facebook pages you shared with Herald has an Instagram professional account linked to it. Link the account to a page (Instagram: Settings → Account type and tools), or connect with Instagram Login (`instagram-standalone`).',
+      );
+    if (linked.length === 1) return linkedAccount(linked[0]!);
+    return {
+      choose: {
+        prompt: 'Several of your Facebook pages have an Instagram account. Which account should Herald post to?',
+        options: linked.slice(0, 100).map((p) => ({ id: p.instagram!.id, label: `@${p.instagram!.username} (${p.name})` })),
+        pending: { userToken, accounts: linked.map((p) => ({ ig: p.instagram!.id, page: p.id })) },
+      },
+    };
+  },
+  async choose(ctx, { choice, pending }) {
+    const accounts = Array.isArray(pending.accounts) ? (pending.accounts as Array<{ ig: string; page: string }>) : [];
+    const picked = accounts.find((a) => a.ig === choice);
+    if (!picked) throw new ProviderError('rejected', 'That account was not one of the choices; start connecting again.');
+    const page = await managedPage(ctx, String(pending.userToken), picked.page);
+    if (page.instagram?.id !== choice)
+      throw new ProviderError('rejected', 'That Instagram account is no longer linked to its Facebook page; start connecting again.');
+    return linkedAccount(page);
+  },
+};
+
+// ---- Instagram Login ----
+
+const INSTAGRAM_LOGIN = oauthPlatform('Instagram', readGraphError);
+
+/** Instagram Login's three hosts; under an overridden API base, all of them are that origin. */
+function instagramHosts(platformApps: PlatformApps): { authorize: string; token: string; graph: string } {
+  const app = platformApp(platformApps, 'instagram');
+  const overridden = platformApps.apps.instagram.apiBase;
+  return { authorize: app.signInBase, token: overridden ?? 'https://api.instagram.com', graph: app.apiBase };
+}
+
+async function igLongLived(ctx: Api, path: string, params: Record<string, string>, now: Date) {
+  const { json } = await graphUnversioned(
+    ctx,
+    'instagram',
+    `${instagramHosts(ctx.platformApps).graph}${path}?${new URLSearchParams(params).toString()}`,
+  );
+  const accessToken = field(json, 'access_token');
+  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Instagram did not issue a long-lived token.');
+  return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+}
+
+async function instagramAccount(ctx: Api, token: string): Promise<ConnectedAccount & { username: string }> {
+  const { json } = await graph(ctx, 'instagram', '/me?fields=user_id,username,name,profile_picture_url,account_type', { token });
+  const id = field(json, 'user_id') ?? field(json, 'id');
+  const username = field(json, 'username');
+  if ((typeof id !== 'string' && typeof id !== 'number') || typeof username !== 'string')
+    throw new ProviderError('rejected', 'Instagram did not say whose account this is.');
+  const type = field(json, 'account_type');
+  if (typeof type === 'string' && !['BUSINESS', 'MEDIA_CREATOR', 'CREATOR'].includes(type))
+    throw new ProviderError(
+      'rejected',
+      `@${username} is a personal Instagram account; Instagram lets apps publish only to professional (business or creator) accounts. Switch it in Instagram's settings and connect again.`,
+    );
+  const name = field(json, 'name');
+  const picture = field(json, 'profile_picture_url');
+  return {
+    internalId: String(id),
+    name: typeof name === 'string' && name ? name : username,
+    handle: username,
+    picture: typeof picture === 'string' ? picture : null,
+    username,
+  };
+}
+
+const instagramSignIn: BrowserSignIn = {
+  startSchema: z.object({}),
+  async start(ctx, { state }) {
+    const app = platformApp(ctx.platformApps, 'instagram');
+    const url = new URL('/oauth/authorize', instagramHosts(ctx.platformApps).authorize);
+    url.search = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: ctx.redirectUri,
+      response_type: 'code',
+      scope: INSTAGRAM_SCOPES.join(','),
+      state,
+    }).toString();
+    return { url: url.toString(), pending: {} };
+  },
+  async finish(ctx: SignInContext, { code }) {
+    const app = platformApp(ctx.platformApps, 'instagram');
+    const { json } = await callPlatform(ctx, INSTAGRAM_LOGIN, `${instagramHosts(ctx.platformApps).token}/oauth/access_token`, {
+      form: {
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        grant_type: 'authorization_code',
+        redirect_uri: ctx.redirectUri,
+        code: code.replace(/#_$/, ''),
+      },
+    });
+    // Answered as `{access_token, user_id}` or, by newer apps, `{data: [{access_token, user_id, permissions}]}`.
+    const short = field(json, 'access_token') ?? field(json, 'data', '0', 'access_token');
+    if (typeof short !== 'string') throw new ProviderError('rejected', 'Instagram did not issue an access token.');
+    const now = new Date();
+    const token = await igLongLived(
+      ctx,
+      '/access_token',
+      { grant_type: 'ig_exchange_token', client_secret: app.clientSecret, access_token: short },
+      now,
+    );
+    const { username, ...account } = await instagramAccount(ctx, token.accessToken);
+    const config: InstagramConfig = {
+      accessToken: token.accessToken,
+      ...(token.expiresAt && { expiresAt: token.expiresAt }),
+      userId: account.internalId,
+      username,
+    };
+    return { config, account };
+  },
+};
+
+// ---- Publishing ----
+
+function altText(settings: InstagramSettings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+  return settings.alt?.[item.id] ?? settings.alt?.[item.url];
+}
+
+/** Refuses a publish when the rolling 24-hour publishing limit is used up: a delay, retried later. */
+async function checkQuota(ctx: ProviderContext, host: GraphHost, config: InstagramConfig): Promise<void> {
+  const { json } = await igGraph(ctx, host, `/${config.userId}/content_publishing_limit?fields=config,quota_usage`, {
+    token: config.accessToken,
+  });
+  const used = Number(field(json, 'data', '0', 'quota_usage'));
+  const total = Number(field(json, 'data', '0', 'config', 'quota_total'));
+  if (Number.isFinite(used) && Number.isFinite(total) && total > 0 && used >= total) {
+    throw new ProviderError(
+      'rate_limited',
+      `This Instagram account published its ${total} posts of the last 24 hours through the API; Herald tries again in an hour.`,
+      { retryAfterMs: GRAPH_QUOTA_RETRY_MS },
+    );
+  }
+}
+
+async function container(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, params: Record<string, string>): Promise<string> {
+  const { json } = await igGraph(ctx, host, `/${config.userId}/media`, { token: config.accessToken, form: params });
+  const id = field(json, 'id');
+  if (typeof id !== 'string') throw new ProviderError('transient', 'Instagram did not create the media container.');
+  return id;
+}
+
+/** A container's state: IN_PROGRESS, FINISHED, ERROR, EXPIRED or PUBLISHED, and Instagram's words when it failed. */
+async function containerStatus(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, id: string) {
+  const { json } = await igGraph(ctx, host, `/${id}?fields=status_code,status`, { token: config.accessToken });
+  const status = field(json, 'status');
+  return { code: field(json, 'status_code'), status: typeof status === 'string' ? status : undefined };
+}
+
+/** Waits (on the engine's clock) until Instagram has fetched and processed a container's media. */
+async function ready(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, id: string): Promise<void> {
+  for (const delay of POLL_DELAYS_MS) {
+    if (delay) await waitFor(ctx, delay);
+    const { code, status } = await containerStatus(ctx, host, config, id);
+    if (code === 'FINISHED') return;
+    if (code === 'ERROR')
+      throw new ProviderError(
+        'rejected',
+        `Instagram could not prepare the media${status ? `: ${status.replace(/^Error:?\s*/i, '')}` : ''}.`,
+      );
+    if (code === 'EXPIRED')
+      throw new ProviderError('rejected', 'The media container expired before it was published (Instagram keeps them 24 hours).');
+  }
+  throw new ProviderError('transient', 'Instagram is still processing the media; the publish will be tried again.');
+}
+
+function itemParams(ctx: ProviderContext, item: PublishMedia, settings: InstagramSettings): Record<string, string> {
+  const url = mediaUrl(ctx.platformApps, item);
+  if (VIDEO_TYPES.includes(item.mimeType)) return { media_type: 'VIDEO', video_url: url };
+  const alt = altText(settings, item);
+  return { image_url: url, ...(alt && { alt_text: alt }) };
+}
+
+/** Publishes a finished container; a lost answer is checked on the container before it is called unknown. */
+async function publishContainer(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, creation: string): Promise<string> {
+  const call = () =>
+    igGraph(ctx, host, `/${config.userId}/media_publish`, { token: config.accessToken, form: { creation_id: creation }, write: true });
+  let answer: PlatformAnswer;
+  try {
+    answer = await call();
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.kind !== 'unknown_outcome') throw error;
+    // Instagram has no idempotency key, but a container publishes once: still FINISHED means it was not published.
+    const state = await containerStatus(ctx, host, config, creation).catch(() => null);
+    if (state?.code !== 'FINISHED') throw error;
+    answer = await call();
+  }
+  const id = field(answer.json, 'id');
+  if (typeof id !== 'string') throw new ProviderError('unknown_outcome', "Instagram published without saying the post's id.");
+  return id;
+}
+
+function send(host: GraphHost) {
+  return async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+    const provider = host === 'facebook' ? instagramProvider : instagramStandaloneProvider;
+    refuseInvalid(provider, ctx, input);
+    const config = instagramConfig(ctx.config);
+    const settings = instagramSettingsSchema.parse(input.settings);
+    await checkQuota(ctx, host, config);
+    const shape = instagramShape(settings, input.media);
+    const common: Record<string, string> = {
+      ...(input.text && shape !== 'story' && { caption: input.text }),
+      ...(settings.collaborators?.length && shape !== 'story' && { collaborators: JSON.stringify(settings.collaborators) }),
+      ...(settings.location && shape !== 'story' && { location_id: settings.location }),
+    };
+    const [first] = input.media;
+    let creation: string;
+    if (shape === 'story') {
+      const url = mediaUrl(ctx.platformApps, first!);
+      creation = await container(ctx, host, config, {
+        media_type: 'STORIES',
+        ...(VIDEO_TYPES.includes(first!.mimeType) ? { video_url: url } : { image_url: url }),
+      });
+    } else if (shape === 'reel') {
+      creation = await container(ctx, host, config, {
+        media_type: 'REELS',
+        video_url: mediaUrl(ctx.platformApps, first!),
+        share_to_feed: String(settings.shareToFeed ?? true),
+        ...common,
+      });
+    } else if (shape === 'image') {
+      creation = await container(ctx, host, config, { ...itemParams(ctx, first!, settings), ...common });
+    } else {
+      const children: string[] = [];
+      for (const item of input.media)
+        children.push(await container(ctx, host, config, { ...itemParams(ctx, item, settings), is_carousel_item: 'true' }));
+      for (const child of children) await ready(ctx, host, config, child);
+      creation = await container(ctx, host, config, { media_type: 'CAROUSEL', children: children.join(','), ...common });
+    }
+    await ready(ctx, host, config, creation);
+    const id = await publishContainer(ctx, host, config, creation);
+    let url = `https://www.instagram.com/${config.username}/`;
+    try {
+      const { json } = await igGraph(ctx, host, `/${id}?fields=permalink`, { token: config.accessToken });
+      const permalink = field(json, 'permalink');
+      if (typeof permalink === 'string') url = permalink;
+    } catch {
+      // The post is published; only its address could not be read.
+    }
+    return { id, url };
+  };
+}
+
+/** The first comment goes under the post; later parts reply under it (Instagram nests one level). */
+function comment(host: GraphHost) {
+  return async function (ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+    refuseInvalid(host === 'facebook' ? instagramProvider : instagramStandaloneProvider, ctx, input);
+    const config = instagramConfig(ctx.config);
+    const top = typeof input.parent?.meta?.comment === 'string' ? input.parent.meta.comment : undefined;
+    const under = top ?? input.root?.id ?? input.parent?.id;
+    if (!under) throw new ProviderError('rejected', 'The post this comment belongs under was not published.');
+    const { json } = await igGraph(ctx, host, top ? `/${top}/replies` : `/${under}/comments`, {
+      token: config.accessToken,
+      form: { message: input.text },
+      write: true,
+    });
+    const id = field(json, 'id');
+    if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'Instagram took the comment without saying its id.');
+    return { id, url: input.root?.url, meta: { comment: top ?? id } };
+  };
+}
+
+function validate(input: Parameters<Provider['validate']>[0]): MissingItem[] {
+  return instagramProblems(input);
+}
+
+const common = {
+  textLimit: { max: INSTAGRAM_RULES.caption.max, unit: 'characters' },
+  countText: (text: string) => [...text].length,
+  toText: htmlToPlainText,
+  settingsSchema: instagramSettingsSchema,
+  configSchema: instagramConfigSchema,
+  configUrls: [],
+  mediaRules: {
+    maxItems: INSTAGRAM_RULES.carousel.max,
+    mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES],
+    maxBytes: INSTAGRAM_RULES.reel.maxBytes,
+    required: true,
+  },
+  idempotentWrites: false,
+  tools: {},
+  validate,
+} satisfies Partial<Provider>;
+
+/** An Instagram professional account linked to a Facebook page, signed in through Facebook Login (graph.facebook.com). */
+export const instagramProvider: Provider = {
+  ...common,
+  identifier: 'instagram',
+  name: 'Instagram',
+  connectHelp:
+    'Connect with `{"provider":"instagram"}` and sign in with Facebook: Herald lists the Instagram professional accounts linked to the pages the person manages (they pick one when there are several). The server\'s operator registers the Meta app (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET); media is fetched by Instagram from Herald, so BASE_URL must be public.',
+  unavailable: (platformApps) => appUnavailable(platformApps, 'facebook', 'Instagram through Facebook Login'),
+  signIn: facebookSignIn,
+  metrics: instagramMetrics('facebook'),
+  publish: send('facebook'),
+  comment: comment('facebook'),
+};
+
+/** An Instagram professional account signed in through Instagram Login (graph.instagram.com), no Facebook page needed. */
+export const instagramStandaloneProvider: Provider = {
+  ...common,
+  identifier: 'instagram-standalone',
+  name: 'Instagram (Instagram Login)',
+  connectHelp:
+    'Connect with `{"provider":"instagram-standalone"}` and sign in with Instagram (a business or creator account; no Facebook page needed). The server\'s operator registers the Instagram app (INSTAGRAM_APP_ID, INSTAGRAM_APP_SECRET); media is fetched by Instagram from Herald, so BASE_URL must be public.',
+  unavailable: (platformApps) => appUnavailable(platformApps, 'instagram'),
+  signIn: instagramSignIn,
+  metrics: instagramMetrics('instagram'),
+  renewal: {
+    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
+    async renew(ctx, now) {
+      const config = instagramConfig(ctx.config);
+      try {
+        const token = await igLongLived(
+          ctx,
+          '/refresh_access_token',
+          { grant_type: 'ig_refresh_token', access_token: config.accessToken },
+          now,
+        );
+        return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
+      } catch (error) {
+        if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
+          throw new ProviderError('auth', `Instagram refused to renew the access token (${error.message}); connect the channel again.`, {
+            status: error.options.status,
+          });
+        }
+        throw error;
+      }
+    },
+  },
+  publish: send('instagram'),
+  comment: comment('instagram'),
+};

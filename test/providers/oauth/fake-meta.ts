@@ -1,0 +1,529 @@
+// A local server speaking Meta's Graph API for what Herald uses, both hosts on one origin:
+// - Facebook Login (graph.facebook.com): the login dialog, the code exchange, the long-lived
+//   user token exchange (fb_exchange_token), /me/accounts with page tokens, tasks and linked
+//   Instagram accounts, a page read again by id;
+// - Facebook pages: /feed (message, link, attached_media), /photos (published or not), /videos
+//   (file_url), comments and replies, permalinks, reaction/comment/share summaries, followers;
+//   a duplicate message refused with code 506;
+// - Instagram (through a page token, or an Instagram Login token): media containers (image,
+//   REELS, STORIES, carousel items and CAROUSEL) going IN_PROGRESS then FINISHED (or ERROR with
+//   a 2207xxx code), media_publish (9007/2207027 before FINISHED), the publishing limit, comments
+//   and replies, permalinks, insights and account counts;
+// - Instagram Login (graph.instagram.com, api.instagram.com, www.instagram.com): the authorize
+//   window (code ending `#_`), the code exchange, ig_exchange_token and ig_refresh_token, /me;
+// and Graph API error answers (`{error: {message, type, code, error_subcode, fbtrace_id}}`).
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import type { FakeCall } from '../../helpers/fake-http.ts';
+import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
+
+export type FakeIgAccount = { id: string; username: string; name: string; accountType?: string };
+export type FakePage = { id: string; name: string; tasks: string[]; instagram?: FakeIgAccount };
+type Principal =
+  | { kind: 'fb-short' | 'fb-user'; user: string }
+  | { kind: 'page'; page: string }
+  | { kind: 'ig-short' | 'ig-long'; ig: FakeIgAccount; issuedAt: number };
+type Container = {
+  id: string;
+  owner: string;
+  params: Record<string, string>;
+  polls: number;
+  state: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED';
+};
+export type FakeFbPost = {
+  id: string;
+  page: string;
+  kind: 'feed' | 'photo' | 'video';
+  message: string;
+  link: string | null;
+  photos: string[];
+  video: string | null;
+};
+export type FakeIgMedia = { id: string; owner: string; type: string; caption: string; urls: string[]; params: Record<string, string> };
+export type FakeComment = { id: string; on: string; message: string; attachment: string | null; reply: boolean };
+
+export const graphError = (status: number, message: string, code: number, extra: Record<string, unknown> = {}): FakeAnswer => ({
+  status,
+  body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbC123xYz', ...extra } },
+});
+
+export class FakeMeta extends FakeServer {
+  fbAppId = '4455667788';
+  fbAppSecret = 'facebook-app-secret';
+  igAppId = '990602627938098';
+  igAppSecret = 'instagram-app-secret';
+  version = 'v25.0';
+  /** Instagram Login's long-lived token lifetime (seconds). */
+  expiresIn = 5_184_000;
+  refuseRefresh = false;
+  refreshes = 0;
+  /** Status checks a container stays IN_PROGRESS before it is FINISHED. */
+  processingPolls = 0;
+  /** A container whose media URL contains this ends in ERROR (Instagram could not fetch or read it). */
+  failingMedia: { match: string; subcode: number } | null = null;
+  quotaUsage = 0;
+  quotaTotal = 100;
+  /** The next media_publish loses its answer: the connection is cut after publishing (`after`) or before (`before`). */
+  cutPublish: 'after' | 'before' | null = null;
+  /** The person who signs in with Facebook and the pages they manage. */
+  fbUser = 'fb-user-1';
+  pages: FakePage[] = [];
+  /** The account that signs in with Instagram Login. */
+  igLogin: FakeIgAccount = { id: '17841400000000777', username: 'herald.ig', name: 'Herald on Instagram', accountType: 'BUSINESS' };
+  readonly fbPosts: FakeFbPost[] = [];
+  readonly unpublishedPhotos = new Map<string, { page: string; url: string }>();
+  readonly igMedia: FakeIgMedia[] = [];
+  readonly containers = new Map<string, Container>();
+  readonly comments: FakeComment[] = [];
+  /** Insights by media id; counts by post id (reactions, comments, shares); followers by account or page id. */
+  readonly insights = new Map<string, Record<string, number>>();
+  readonly followers = new Map<string, number>();
+  #codes = new Map<string, { redirectUri: string; principal: Principal }>();
+  #tokens = new Map<string, Principal>();
+  #next = 18_000_000_000_000_000n;
+
+  constructor() {
+    super();
+    this.pages = FakeMeta.defaultPages();
+  }
+
+  static defaultPages(): FakePage[] {
+    return [
+      {
+        id: '101000000000001',
+        name: 'Herald Bakery',
+        tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
+        instagram: { id: '17841400000000101', username: 'herald.bakery', name: 'Herald Bakery' },
+      },
+    ];
+  }
+
+  override reset(): void {
+    super.reset();
+    this.fbPosts.length = 0;
+    this.igMedia.length = 0;
+    this.comments.length = 0;
+    this.unpublishedPhotos.clear();
+    this.containers.clear();
+    this.insights.clear();
+    this.followers.clear();
+    this.refreshes = 0;
+    this.refuseRefresh = false;
+    this.quotaUsage = 0;
+    this.processingPolls = 0;
+    this.failingMedia = null;
+    this.cutPublish = null;
+    this.expiresIn = 5_184_000;
+    this.pages = FakeMeta.defaultPages();
+  }
+
+  protected override async serve(call: FakeCall, res?: http.ServerResponse): Promise<FakeAnswer | void> {
+    const cut = this.cutPublish;
+    if (!cut || !call.path.endsWith('/media_publish')) return super.serve(call);
+    this.cutPublish = null;
+    // Published (or not), but the answer never arrives.
+    if (cut === 'after') await super.serve(call);
+    res?.socket?.destroy();
+  }
+
+  #id(): string {
+    this.#next += 1n;
+    return String(this.#next);
+  }
+
+  #token(prefix: string, principal: Principal): string {
+    const token = `${prefix}${randomBytes(20).toString('hex')}`;
+    this.#tokens.set(token, principal);
+    return token;
+  }
+
+  /** A page token for `page` (as /me/accounts gives one), for tests that make channels directly. */
+  pageToken(page: string): string {
+    return this.#token('EAAP', { kind: 'page', page });
+  }
+
+  #redirect(q: URLSearchParams, principal: Principal, suffix = ''): FakeAnswer {
+    const code = randomBytes(8).toString('hex');
+    this.#codes.set(code, { redirectUri: q.get('redirect_uri')!, principal });
+    const back = new URL(q.get('redirect_uri')!);
+    back.searchParams.set('code', `${code}${suffix}`);
+    back.searchParams.set('state', q.get('state')!);
+    return { status: 302, headers: { location: back.toString() } };
+  }
+
+  #pageJson(page: FakePage, fields: string) {
+    return {
+      id: page.id,
+      name: page.name,
+      access_token: this.pageToken(page.id),
+      tasks: page.tasks,
+      picture: { data: { url: `https://scontent.xx.fbcdn.net/${page.id}.jpg` } },
+      ...(page.instagram &&
+        fields.includes('instagram_business_account') && {
+          instagram_business_account: {
+            id: page.instagram.id,
+            username: page.instagram.username,
+            name: page.instagram.name,
+            profile_picture_url: `https://scontent.cdninstagram.com/${page.instagram.id}.jpg`,
+          },
+        }),
+    };
+  }
+
+  protected handle(req: FakeRequest): FakeAnswer {
+    const q = req.query;
+    const v = `/${this.version}`;
+    // Facebook Login
+    if (req.method === 'GET' && req.path === `${v}/dialog/oauth`) {
+      if (q.get('client_id') !== this.fbAppId || q.get('response_type') !== 'code') return { status: 400, body: 'bad login request' };
+      return this.#redirect(q, { kind: 'fb-short', user: this.fbUser });
+    }
+    if (req.method === 'GET' && req.path === `${v}/oauth/access_token`) {
+      if (q.get('client_id') !== this.fbAppId || q.get('client_secret') !== this.fbAppSecret)
+        return graphError(400, 'Error validating client secret.', 1);
+      if (q.get('grant_type') === 'fb_exchange_token') {
+        const short = this.#tokens.get(q.get('fb_exchange_token') ?? '');
+        if (!short || short.kind !== 'fb-short') return graphError(400, 'Invalid OAuth access token.', 190);
+        return {
+          status: 200,
+          body: { access_token: this.#token('EAAL', { kind: 'fb-user', user: short.user }), token_type: 'bearer', expires_in: 5_183_944 },
+        };
+      }
+      const code = this.#codes.get(q.get('code') ?? '');
+      this.#codes.delete(q.get('code') ?? '');
+      if (!code || code.redirectUri !== q.get('redirect_uri'))
+        return graphError(400, 'Invalid verification code format.', 100, { error_subcode: 36007 });
+      return { status: 200, body: { access_token: this.#token('EAAS', code.principal), token_type: 'bearer', expires_in: 5183 } };
+    }
+    // Instagram Login
+    if (req.method === 'GET' && req.path === '/oauth/authorize') {
+      if (
+        q.get('client_id') !== this.igAppId ||
+        q.get('response_type') !== 'code' ||
+        !(q.get('scope') ?? '').includes('instagram_business_basic')
+      )
+        return { status: 400, body: 'bad authorize request' };
+      return this.#redirect(q, { kind: 'ig-short', ig: { ...this.igLogin }, issuedAt: Date.now() }, '#_');
+    }
+    if (req.method === 'POST' && req.path === '/oauth/access_token') {
+      const f = req.form;
+      if (f.get('client_id') !== this.igAppId || f.get('client_secret') !== this.igAppSecret)
+        return { status: 400, body: { error_type: 'OAuthException', code: 400, error_message: 'Invalid client secret' } };
+      const code = this.#codes.get(f.get('code') ?? '');
+      this.#codes.delete(f.get('code') ?? '');
+      if (!code || code.redirectUri !== f.get('redirect_uri') || f.get('grant_type') !== 'authorization_code')
+        return { status: 400, body: { error_type: 'OAuthException', code: 400, error_message: 'Invalid authorization code' } };
+      const ig = (code.principal as { ig: FakeIgAccount }).ig;
+      return {
+        status: 200,
+        body: {
+          data: [
+            {
+              access_token: this.#token('IGQS', { kind: 'ig-short', ig, issuedAt: Date.now() }),
+              user_id: ig.id,
+              permissions: 'instagram_business_basic,instagram_business_content_publish',
+            },
+          ],
+        },
+      };
+    }
+    if (req.method === 'GET' && req.path === '/access_token') {
+      const short = this.#tokens.get(q.get('access_token') ?? '');
+      if (q.get('grant_type') !== 'ig_exchange_token' || q.get('client_secret') !== this.igAppSecret || short?.kind !== 'ig-short')
+        return graphError(400, 'Invalid OAuth access token.', 190);
+      return this.#igLong(short.ig);
+    }
+    if (req.method === 'GET' && req.path === '/refresh_access_token') {
+      const long = this.#tokens.get(q.get('access_token') ?? '');
+      if (q.get('grant_type') !== 'ig_refresh_token' || long?.kind !== 'ig-long' || this.refuseRefresh)
+        return graphError(400, 'Error validating access token: Session has expired.', 190, { error_subcode: 463 });
+      this.refreshes++;
+      return this.#igLong(long.ig);
+    }
+    if (!req.path.startsWith(`${v}/`)) return graphError(400, `Unknown path components: ${req.path}`, 2500);
+    const principal = this.#tokens.get(bearer(req) ?? '');
+    if (!principal || principal.kind === 'fb-short' || principal.kind === 'ig-short')
+      return graphError(400, 'Invalid OAuth access token - Cannot parse access token', 190);
+    return this.#graph(req, principal, req.path.slice(v.length));
+  }
+
+  #igLong(ig: FakeIgAccount): FakeAnswer {
+    return {
+      status: 200,
+      body: {
+        access_token: this.#token('IGQL', { kind: 'ig-long', ig, issuedAt: Date.now() }),
+        token_type: 'bearer',
+        expires_in: this.expiresIn,
+      },
+    };
+  }
+
+  /** The Instagram account a token may publish for: an Instagram Login token's, or the one linked to a page token's page. */
+  #igOf(principal: Principal): FakeIgAccount | null {
+    if (principal.kind === 'ig-long') return principal.ig;
+    if (principal.kind === 'page') return this.pages.find((p) => p.id === principal.page)?.instagram ?? null;
+    return null;
+  }
+
+  #graph(req: FakeRequest, principal: Principal, path: string): FakeAnswer {
+    const fields = req.query.get('fields') ?? '';
+    const parts = path.split('/').filter(Boolean);
+    if (principal.kind === 'fb-user') {
+      if (req.method === 'GET' && path === '/me/accounts')
+        return { status: 200, body: { data: this.pages.map((p) => this.#pageJson(p, fields)) } };
+      const page = this.pages.find((p) => p.id === parts[0]);
+      if (req.method === 'GET' && page && parts.length === 1) return { status: 200, body: this.#pageJson(page, fields) };
+      return graphError(400, 'Unsupported get request.', 100, { error_subcode: 33 });
+    }
+    if (req.method === 'GET' && path === '/me' && principal.kind === 'ig-long') {
+      const ig = principal.ig;
+      return {
+        status: 200,
+        body: {
+          id: `9${ig.id.slice(1)}`,
+          user_id: ig.id,
+          username: ig.username,
+          name: ig.name,
+          account_type: ig.accountType ?? 'BUSINESS',
+          profile_picture_url: `https://scontent.cdninstagram.com/${ig.id}.jpg`,
+        },
+      };
+    }
+    const ig = this.#igOf(principal);
+    // Instagram: /{ig-user-id}/...
+    if (ig && parts[0] === ig.id) return this.#instagramUser(req, ig, parts.slice(1), fields);
+    // Facebook page: /{page-id}/...
+    if (principal.kind === 'page' && parts[0] === principal.page) return this.#page(req, principal.page, parts.slice(1), fields);
+    const [id, edge] = parts;
+    const container = this.containers.get(id ?? '');
+    if (container && ig && container.owner === ig.id && req.method === 'GET' && !edge) {
+      container.polls++;
+      if (container.state === 'IN_PROGRESS' && container.polls > this.processingPolls) {
+        const url = container.params.image_url ?? container.params.video_url ?? '';
+        container.state = this.failingMedia && url.includes(this.failingMedia.match) ? 'ERROR' : 'FINISHED';
+      }
+      return {
+        status: 200,
+        body: {
+          id: container.id,
+          status_code: container.state,
+          ...(container.state === 'ERROR' && { status: `Error: Media download has failed. (${this.failingMedia?.subcode ?? 2207052})` }),
+        },
+      };
+    }
+    const media = this.igMedia.find((m) => m.id === id);
+    if (media && ig && media.owner === ig.id) return this.#igMediaNode(req, media, edge, fields);
+    const comment = this.comments.find((c) => c.id === id);
+    if (comment && req.method === 'POST' && (edge === 'replies' || edge === 'comments')) {
+      if (comment.reply) return graphError(400, 'Replies to replies are not supported.', 100);
+      return this.#comment(req, comment.id, true);
+    }
+    const post = this.fbPosts.find((p) => p.id === id);
+    if (post && principal.kind === 'page' && post.page === principal.page) {
+      if (req.method === 'POST' && edge === 'comments') return this.#comment(req, post.id, false);
+      if (req.method === 'GET' && !edge) {
+        const counts = this.insights.get(post.id) ?? {};
+        return {
+          status: 200,
+          body: {
+            id: post.id,
+            permalink_url: `https://www.facebook.com/${post.page}/posts/${post.id.split('_')[1] ?? post.id}`,
+            ...(fields.includes('reactions') && {
+              reactions: { data: [], summary: { total_count: counts.reactions ?? 0, viewer_reaction: 'NONE' } },
+              comments: { data: [], summary: { order: 'ranked', total_count: counts.comments ?? 0, can_comment: true } },
+              ...(counts.shares !== undefined && { shares: { count: counts.shares } }),
+            }),
+          },
+        };
+      }
+    }
+    return graphError(
+      400,
+      `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      100,
+      { error_subcode: 33 },
+    );
+  }
+
+  #comment(req: FakeRequest, on: string, reply: boolean): FakeAnswer {
+    const message = req.form.get('message') ?? '';
+    if (!message && !req.form.get('attachment_url')) return graphError(400, '(#100) Missing message or attachment', 100);
+    const id = reply ? `${on.split('_')[0]}_${this.#id()}` : this.#id();
+    this.comments.push({ id, on, message, attachment: req.form.get('attachment_url'), reply });
+    return { status: 200, body: { id } };
+  }
+
+  #page(req: FakeRequest, page: string, edge: string[], fields: string): FakeAnswer {
+    const f = req.form;
+    if (req.method === 'GET' && edge.length === 0) {
+      const found = this.pages.find((p) => p.id === page)!;
+      return {
+        status: 200,
+        body: {
+          id: page,
+          name: found.name,
+          ...(fields.includes('followers_count') && { followers_count: this.followers.get(page) ?? 0, fan_count: 1 }),
+        },
+      };
+    }
+    if (req.method !== 'POST') return graphError(400, 'Unsupported request.', 100);
+    const message = f.get('message') ?? '';
+    const postId = () => `${page}_${this.#id()}`;
+    if (edge[0] === 'feed') {
+      if (message && this.fbPosts.some((p) => p.page === page && p.message === message))
+        return graphError(400, 'Duplicate status message', 506, {
+          error_user_msg: 'This status update is identical to the last one you posted.',
+        });
+      const photos: string[] = [];
+      for (const [key, value] of f) {
+        if (!/^attached_media\[\d+\]$/.test(key)) continue;
+        const fbid = String((JSON.parse(value) as { media_fbid?: string }).media_fbid);
+        const photo = this.unpublishedPhotos.get(fbid);
+        if (!photo || photo.page !== page) return graphError(400, `(#100) Invalid media_fbid ${fbid}`, 100);
+        photos.push(photo.url);
+      }
+      if (!message && photos.length === 0 && !f.get('link')) return graphError(400, '(#100) The post is empty.', 100);
+      const id = postId();
+      this.fbPosts.push({ id, page, kind: 'feed', message, link: f.get('link'), photos, video: null });
+      return { status: 200, body: { id } };
+    }
+    if (edge[0] === 'photos') {
+      const url = f.get('url');
+      if (!url) return graphError(400, '(#324) Requires upload file', 324);
+      const photoId = this.#id();
+      if (f.get('published') === 'false') {
+        this.unpublishedPhotos.set(photoId, { page, url });
+        return { status: 200, body: { id: photoId } };
+      }
+      const id = postId();
+      this.fbPosts.push({ id, page, kind: 'photo', message, link: null, photos: [url], video: null });
+      return { status: 200, body: { id: photoId, post_id: id } };
+    }
+    if (edge[0] === 'videos') {
+      const url = f.get('file_url');
+      if (!url) return graphError(400, '(#100) No file_url given', 100);
+      const id = this.#id();
+      this.fbPosts.push({ id, page, kind: 'video', message: f.get('description') ?? '', link: null, photos: [], video: url });
+      return { status: 200, body: { id } };
+    }
+    return graphError(400, 'Unsupported post request.', 100);
+  }
+
+  #instagramUser(req: FakeRequest, ig: FakeIgAccount, edge: string[], fields: string): FakeAnswer {
+    const f = req.form;
+    if (req.method === 'GET' && edge.length === 0)
+      return {
+        status: 200,
+        body: {
+          id: ig.id,
+          ...(fields.includes('followers_count') && {
+            followers_count: this.followers.get(ig.id) ?? 0,
+            follows_count: 12,
+            media_count: this.igMedia.length,
+          }),
+        },
+      };
+    if (req.method === 'GET' && edge[0] === 'content_publishing_limit')
+      return {
+        status: 200,
+        body: { data: [{ quota_usage: this.quotaUsage, config: { quota_total: this.quotaTotal, quota_duration: 86400 } }] },
+      };
+    if (req.method === 'POST' && edge[0] === 'media') {
+      const params = Object.fromEntries(f);
+      const type = params.media_type ?? 'IMAGE';
+      if ([...(params.caption ?? '')].length > 2200) return graphError(400, 'The caption is too long.', 100, { error_subcode: 2207010 });
+      if (type === 'CAROUSEL') {
+        const children = (params.children ?? '').split(',').filter(Boolean);
+        if (children.length < 2 || children.length > 10 || children.some((c) => this.containers.get(c)?.params.is_carousel_item !== 'true'))
+          return graphError(400, 'Invalid carousel children.', 100, { error_subcode: 2207028 });
+      } else if (
+        ['REELS', 'VIDEO'].includes(type)
+          ? !params.video_url
+          : type === 'STORIES'
+            ? !params.image_url && !params.video_url
+            : !params.image_url
+      ) {
+        return graphError(400, 'The media URL is missing.', 100, { error_subcode: 2207023 });
+      }
+      if (params.collaborators && (JSON.parse(params.collaborators) as string[]).length > 3)
+        return graphError(400, 'Too many collaborators.', 100);
+      const id = this.#id();
+      this.containers.set(id, { id, owner: ig.id, params, polls: 0, state: type === 'CAROUSEL' ? 'IN_PROGRESS' : 'IN_PROGRESS' });
+      return { status: 200, body: { id } };
+    }
+    if (req.method === 'POST' && edge[0] === 'media_publish') {
+      const item = this.containers.get(f.get('creation_id') ?? '');
+      if (!item || item.owner !== ig.id) return graphError(400, 'The media container does not exist.', 24, { error_subcode: 4279009 });
+      if (item.state === 'PUBLISHED') return graphError(400, 'The media was already published.', 10);
+      if (item.state !== 'FINISHED')
+        return graphError(400, 'Media ID is not available', 9007, {
+          error_subcode: 2207027,
+          error_user_msg: 'The media is not ready for publishing, please wait for a moment',
+        });
+      if (this.quotaUsage >= this.quotaTotal)
+        return graphError(400, 'Application request limit reached', 9, {
+          error_subcode: 2207042,
+          error_user_msg: 'You reached the maximum number of posts allowed.',
+        });
+      item.state = 'PUBLISHED';
+      this.quotaUsage++;
+      const children =
+        item.params.media_type === 'CAROUSEL' ? item.params.children!.split(',').map((c) => this.containers.get(c)!) : [item];
+      const id = this.#id();
+      this.igMedia.push({
+        id,
+        owner: ig.id,
+        type: item.params.media_type ?? 'IMAGE',
+        caption: item.params.caption ?? '',
+        urls: children.map((c) => c.params.image_url ?? c.params.video_url ?? ''),
+        params: item.params,
+      });
+      return { status: 200, body: { id } };
+    }
+    return graphError(400, 'Unsupported request.', 100);
+  }
+
+  #igMediaNode(req: FakeRequest, media: FakeIgMedia, edge: string | undefined, fields: string): FakeAnswer {
+    if (req.method === 'POST' && edge === 'comments') {
+      if (media.type === 'STORIES') return graphError(400, 'Stories cannot be commented on.', 100);
+      return this.#comment(req, media.id, false);
+    }
+    const product = media.type === 'REELS' ? 'REELS' : media.type === 'STORIES' ? 'STORY' : 'FEED';
+    if (req.method === 'GET' && edge === 'insights') {
+      const counts = this.insights.get(media.id) ?? {};
+      const metrics = (req.query.get('metric') ?? '').split(',').filter(Boolean);
+      const allowed: Record<string, string[]> = {
+        FEED: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'profile_visits', 'follows'],
+        REELS: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'ig_reels_video_view_total_time'],
+        STORY: ['views', 'reach', 'shares', 'total_interactions', 'profile_visits', 'replies'],
+      };
+      const wrong = metrics.find((m) => !allowed[product]!.includes(m));
+      if (wrong)
+        return graphError(400, `(#100) The Media Insights API does not support the ${wrong} metric for this media product type.`, 100);
+      return {
+        status: 200,
+        body: {
+          data: metrics.map((name) => ({
+            name,
+            period: 'lifetime',
+            values: [{ value: counts[name] ?? 0 }],
+            id: `${media.id}/insights/${name}/lifetime`,
+          })),
+        },
+      };
+    }
+    if (req.method === 'GET' && !edge) {
+      const counts = this.insights.get(media.id) ?? {};
+      return {
+        status: 200,
+        body: {
+          id: media.id,
+          permalink: `https://www.instagram.com/p/${media.id.slice(-11)}/`,
+          media_product_type: product,
+          ...(fields.includes('like_count') && { like_count: counts.likes ?? 0, comments_count: counts.comments ?? 0 }),
+        },
+      };
+    }
+    return graphError(400, 'Unsupported request.', 100);
+  }
+}
