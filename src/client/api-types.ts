@@ -2512,7 +2512,7 @@ export interface paths {
                     /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
                     endDate: string;
                     /** @description The metric top posts are ranked by (likes by default). */
-                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts";
+                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts";
                     /** @description Top posts returned, 1 to 100 (10 by default). */
                     limit?: number;
                 };
@@ -5186,8 +5186,8 @@ export interface components {
             identifier: string;
             /** @description The metrics this channel's platform reports; empty when it reports none. */
             supported: {
-                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
-                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
             };
             /** @description Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused). */
             collecting: boolean;
@@ -5421,8 +5421,8 @@ export interface components {
             connect: string;
             /** @description The metrics Herald reads from this channel's platform (GET /analytics/…), for posts and for the account; empty where it reads none. */
             metrics: {
-                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
-                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
             };
             /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
             preferredSettings: {
