@@ -39,7 +39,7 @@ export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** The answer's bytes read at most; the log keeps the first `RESPONSE_EXCERPT` characters. */
 const RESPONSE_LIMIT = 16 * 1024;
 export const RESPONSE_EXCERPT = 1024;
-/** How long a claimed delivery holds: well beyond an attempt's timeout; past it, another worker sends it again (at least once). */
+/** How long a claimed delivery holds by default (WEBHOOK_LEASE_SECONDS): well beyond an attempt's timeout; past it, another worker sends it again (at least once). */
 const LEASE_MS = 5 * 60_000;
 /** Attempts in flight at once to one endpoint, per process: a slow receiver holds only its own deliveries back. */
 const PER_ENDPOINT = 4;
@@ -64,8 +64,8 @@ export type WebhookDeliveryDeps = {
   media: MediaService;
   notifications: NotificationsService;
   baseUrl: string;
-  /** Test seams: a shorter attempt timeout, a fixed jitter. */
-  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
+  /** The claim's lease (WEBHOOK_LEASE_SECONDS), and test seams: a shorter attempt timeout, a fixed jitter. */
+  webhookDelivery?: { leaseMs?: number; attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
 
 /** The wait before attempt `attempts + 1`, after `attempts` failed ones: the schedule's, jittered, at least the receiver's `Retry-After`. */
@@ -283,7 +283,7 @@ export class WebhookDelivery {
     const attempts: Array<Promise<void>> = [];
     for (const delivery of due) {
       const stamp = clock.now().toISOString();
-      const claim = { stamp, leaseUntil: new Date(Date.parse(stamp) + LEASE_MS).toISOString() };
+      const claim = { stamp, leaseUntil: new Date(Date.parse(stamp) + (this.#deps.webhookDelivery?.leaseMs ?? LEASE_MS)).toISOString() };
       if (!(await repo.claimDelivery(db, delivery.id, { state: delivery.state, claimedAt: delivery.claimed_at }, claim))) continue;
       attempts.push(this.#attemptWhenFree(delivery.id, stamp));
     }
