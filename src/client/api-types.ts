@@ -4201,7 +4201,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body.
+         * @description A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body. 409 `delivery_in_progress` while it is pending or being sent; 404 once it was purged (30 days after its event settled), also when the purge ran at the same moment.
          */
         post: {
             parameters: {
@@ -4258,6 +4258,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

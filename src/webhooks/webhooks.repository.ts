@@ -1,4 +1,5 @@
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
+import { skippingLockedRows } from '../db/sql.ts';
 import type {
   DeliveryState,
   WebhookAttemptsTable,
@@ -86,35 +87,49 @@ export function listUndispatchedEvents(db: Executor, limit: number) {
   return db.selectFrom('webhook_events').selectAll().where('dispatched', '=', 0).orderBy('position').limit(limit).execute();
 }
 
+/** The events a purge may delete: dispatched, written before `before`, none of whose deliveries is pending, sending or settled since `before`. */
+function purgeable(db: Executor, before: string) {
+  return db
+    .selectFrom('webhook_events as e')
+    .select('e.id')
+    .where('e.dispatched', '=', 1)
+    .where('e.position', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.event_id', '=', 'e.id')
+            .where((eb) => eb.or([eb('d.state', 'in', ['pending', 'sending']), eb('d.updated_at', '>=', before)])),
+        ),
+      ),
+    );
+}
+
 /**
- * Deletes, oldest first, at most `limit` dispatched events written before `before` none of whose
- * deliveries is pending, sending or settled since `before`; their deliveries and attempts go by
- * cascade. One statement, so a delivery sent again meanwhile keeps its event. How many it deleted.
+ * Deletes, oldest first, at most `limit` purgeable events; their deliveries and attempts go by
+ * cascade. The candidates are locked first (PostgreSQL; skipping rows a redelivery holds), then
+ * deleted by a second statement that decides again on what is committed by then: a delivery sent
+ * again meanwhile keeps its event. How many it deleted.
  */
-export async function purgeSettledEvents(db: Executor, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('webhook_events')
-    .where('id', 'in', (qb) =>
-      qb
-        .selectFrom('webhook_events as e')
-        .select('e.id')
-        .where('e.dispatched', '=', 1)
-        .where('e.position', '<', before)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('webhook_deliveries as d')
-                .select('d.id')
-                .whereRef('d.event_id', '=', 'e.id')
-                .where((eb) => eb.or([eb('d.state', 'in', ['pending', 'sending']), eb('d.updated_at', '>=', before)])),
-            ),
-          ),
-        )
-        .orderBy('e.position')
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function purgeSettledEvents(db: Db, before: string, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const candidates = await skippingLockedRows(trx, purgeable(trx, before).orderBy('e.position').limit(limit), 'e').execute();
+    if (candidates.length === 0) return 0;
+    const result = await trx
+      .deleteFrom('webhook_events')
+      .where(
+        'id',
+        'in',
+        purgeable(trx, before).where(
+          'e.id',
+          'in',
+          candidates.map((row) => row.id),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
 }
 
 export function findEvent(db: Executor, id: string) {
