@@ -152,6 +152,15 @@ export async function lockWebhookEvent(trx: Transaction<Database>, eventId: stri
 }
 
 /**
+ * Makes the rest of transaction `trx` exclusive for one webhook endpoint, so a limit on its
+ * deliveries checked by counting holds until the claim commits (as `lockWorkspace` does for a workspace).
+ */
+export async function lockWebhookEndpoint(trx: Transaction<Database>, endpointId: string): Promise<void> {
+  if (!onPostgres(trx)) return;
+  await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).forUpdate().execute();
+}
+
+/**
  * Makes the rest of transaction `trx` exclusive for one workspace, so a limit checked by
  * counting holds until the insert commits. PostgreSQL locks the workspace row (`FOR UPDATE`);
  * SQLite needs nothing: its transactions run one at a time on the single connection.

@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../db/database.ts';
-import { skippingLockedRows } from '../db/sql.ts';
+import { lockWebhookEndpoint, skippingLockedRows } from '../db/sql.ts';
 import type {
   DeliveryState,
   WebhookAttemptsTable,
@@ -152,14 +152,15 @@ export function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]) {
 }
 
 /**
- * Deliveries to attempt now, earliest first: pending ones due by `now`, and ones left sending
- * past their lease (a worker that died). One waits while an earlier event about the same object
- * is still pending or sending to the same endpoint, so an endpoint receives those in order.
+ * Deliveries to attempt now, earliest first (of one endpoint, or of all): pending ones due by
+ * `now`, and ones left sending past their lease (a worker that died). One waits while an earlier
+ * event about the same object is still pending or sending to the same endpoint, so an endpoint
+ * receives those in order.
  */
-export function listDueDeliveries(db: Executor, now: string, limit: number) {
-  return db
+export function listDueDeliveries(db: Executor, now: string, limit: number, endpointId?: string) {
+  let query = db
     .selectFrom('webhook_deliveries as d')
-    .select(['d.id', 'd.state', 'd.claimed_at'])
+    .select(['d.id', 'd.state', 'd.claimed_at', 'd.endpoint_id'])
     .where((eb) =>
       eb.or([
         eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
@@ -177,10 +178,35 @@ export function listDueDeliveries(db: Executor, now: string, limit: number) {
             .whereRef('e.position', '<', 'd.position'),
         ),
       ),
-    )
-    .orderBy('d.next_attempt_at')
-    .limit(limit)
-    .execute();
+    );
+  if (endpointId !== undefined) query = query.where('d.endpoint_id', '=', endpointId);
+  return query.orderBy('d.next_attempt_at').limit(limit).execute();
+}
+
+/**
+ * Claims a delivery (as `claimDelivery`) only while fewer than `cap` deliveries to its endpoint
+ * are being sent under a live lease, by any process: the claims' own leases are the endpoint's
+ * slots. The endpoint's row is locked first, so processes claiming for one endpoint take turns
+ * and the count holds until the claim commits.
+ */
+export async function claimDeliveryWithin(
+  db: Db,
+  delivery: { id: string; endpoint_id: string; state: DeliveryState; claimed_at: string | null },
+  claim: { stamp: string; leaseUntil: string },
+  cap: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockWebhookEndpoint(trx, delivery.endpoint_id);
+    const { sending } = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('sending'))
+      .where('state', '=', 'sending')
+      .where('endpoint_id', '=', delivery.endpoint_id)
+      .where('lease_until', '>=', claim.stamp)
+      .executeTakeFirstOrThrow();
+    if (Number(sending) >= cap) return false;
+    return claimDelivery(trx, delivery.id, { state: delivery.state, claimedAt: delivery.claimed_at }, claim);
+  });
 }
 
 /** Claims a delivery found in `state` (with `claimedAt`): sending from `stamp` until `leaseUntil`; true when this call claimed it. */

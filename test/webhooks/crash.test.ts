@@ -3,6 +3,7 @@
 // a post that did not publish, and an event arrives twice only when the process died between
 // sending it and recording the answer (at most the attempts in flight to the endpoint at the kill).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PER_ENDPOINT } from '../../src/webhooks/webhook-delivery.ts';
 import { freshDatabaseUrl } from '../helpers/backend.ts';
 import { deploymentEnv, seedWorkspace } from '../helpers/deployment.ts';
 import { processBudget, startServerProcess, type ServerProcess } from '../helpers/process.ts';
@@ -10,8 +11,6 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { verified } from './helpers.ts';
 
 const POSTS = 200;
-/** Attempts in flight at once to one endpoint from one process (webhook-delivery.ts). */
-const PER_ENDPOINT = 4;
 const LEASE_SECONDS = 30;
 
 let env: Record<string, string>;
@@ -63,10 +62,11 @@ async function api(server: ServerProcess, method: string, path: string, body?: u
 }
 
 /** Waits (polling every 250 ms) until `done` holds, or fails with `what` after `ms`. */
-async function until(what: string, ms: number, done: () => boolean | Promise<boolean>): Promise<void> {
+async function until(what: string, ms: number, done: () => boolean | Promise<boolean>, status = () => ''): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting until ${what} ${status()}\n${servers.at(-1)?.output().slice(-4000) ?? ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -114,8 +114,11 @@ describe('crash while delivering webhooks (real process, SIGKILL)', () => {
       // Every delivery verifies with the Standard Webhooks library; the posts they name.
       const delivered = () => new Set(hooks.deliveries.map((d) => (verified(d, endpoint.secret).data.post as { id: string }).id));
       // Deliveries left claimed by the dead process wait for their lease to run out (WEBHOOK_LEASE_SECONDS).
-      await until('every published post had its event delivered', (LEASE_SECONDS + 240) * 1000, () =>
-        [...published].every((id) => delivered().has(id)),
+      await until(
+        'every published post had its event delivered',
+        (LEASE_SECONDS + 240) * 1000,
+        () => [...published].every((id) => delivered().has(id)),
+        () => `(${delivered().size} of ${published.size} posts' events delivered, ${hooks.deliveries.length} deliveries)`,
       );
       const envelopes = hooks.deliveries.map((d) => ({ id: d.id, envelope: verified(d, endpoint.secret) }));
       expect(envelopes.every((e) => e.envelope.type === 'post.published')).toBe(true);
