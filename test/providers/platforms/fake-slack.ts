@@ -29,6 +29,13 @@ export async function startFakeSlack() {
   /** The bot token's scopes; a test removes one to see the refusal. */
   const scopes = new Set(['chat:write', 'files:write', 'channels:read', 'groups:read', 'reactions:read']);
   const state = { members: 12 };
+  /** While set, reactions.get calls wait here until `release` (a slow platform); `waiting` resolves at the first one held. */
+  const hold: { on: boolean; held: Array<() => void>; waiting: Promise<void>; arrived: () => void } = {
+    on: false,
+    held: [],
+    waiting: Promise.resolve(),
+    arrived: () => {},
+  };
   let seq = 0;
   const lacking = (scope: string) =>
     scopes.has(scope) ? undefined : send(200, { ok: false, error: 'missing_scope', needed: scope, provided: [...scopes].join(',') });
@@ -92,6 +99,10 @@ export async function startFakeSlack() {
             },
           });
         case 'reactions.get': {
+          if (hold.on) {
+            hold.arrived();
+            await new Promise<void>((resolve) => hold.held.push(resolve));
+          }
           const refused = lacking('reactions:read');
           if (refused) return refused;
           if (a.channel !== channel) return send(200, { ok: false, error: 'channel_not_found' });
@@ -170,6 +181,16 @@ export async function startFakeSlack() {
     messages,
     files,
     scopes,
+    /** Holds every reactions.get until `releaseReadings`; resolves once the first one is held. */
+    holdReadings: () => {
+      hold.on = true;
+      hold.waiting = new Promise<void>((resolve) => (hold.arrived = resolve));
+      return hold.waiting;
+    },
+    releaseReadings: () => {
+      hold.on = false;
+      hold.held.splice(0).forEach((resolve) => resolve());
+    },
     /** The channel's member count conversations.info reports. */
     setMembers: (n: number) => void (state.members = n),
     failNext: (status: number, body: unknown, headers?: Record<string, string>) =>

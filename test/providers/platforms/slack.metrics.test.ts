@@ -120,4 +120,32 @@ describe('Slack numbers through the collector and the API', () => {
     expect(account.statusCode, account.body).toBe(200);
     expect(account.json().account).toEqual({ followers: 50 });
   });
+
+  it('publishing does not wait for a collection: a post is published while a reading hangs on the platform', async () => {
+    const w = await createTenant(t);
+    const channel = await t.services.channels.create(w.workspaceId, { provider: 'slack', name: 'Busy', config: config() });
+    const [first] = await createOk(
+      t,
+      w,
+      postBody(channel.id, { type: 'now', date: clock.now().toISOString() }, [{ content: '<p>First</p>' }]),
+    );
+    await t.settle();
+    const held = slack.holdReadings();
+    const collecting = t.services.analytics.collector.collectDue();
+    await held;
+    // The collector is inside its reading of this channel's numbers; a new post to the same channel goes out meanwhile.
+    const [second] = await createOk(
+      t,
+      w,
+      postBody(channel.id, { type: 'now', date: clock.now().toISOString() }, [{ content: '<p>Second</p>' }]),
+    );
+    await t.settle();
+    const posted = await t.request({ method: 'GET', url: `/public/v1/posts/${second!.postId}`, key: w.key });
+    expect(posted.json()).toMatchObject({ state: 'PUBLISHED' });
+    expect(slack.messages.at(-1)!.text).toContain('Second');
+    slack.releaseReadings();
+    await collecting;
+    const read = await t.request({ method: 'GET', url: `/public/v1/analytics/posts/${first!.postId}`, key: w.key });
+    expect(read.json().metricsUpdatedAt).not.toBeNull();
+  });
 });
