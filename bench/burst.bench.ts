@@ -19,7 +19,7 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
  * scheduled time. Two bursts on one server: the first after it starts (nothing published yet),
  * then a second one, each with its own figures.
  */
-export async function burstBench(options: { count: number; leadSeconds: number; env?: Record<string, string> }) {
+export async function burstBench(options: { count: number; leadSeconds: number; env?: Record<string, string>; webhooks?: boolean }) {
   const loadBefore = os.loadavg();
   const receiver = await startBenchReceiver();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-burst-'));
@@ -47,8 +47,19 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
   await runtime.close();
 
   const herald = await startHerald(HERALD, env);
+  // With `webhooks`: one endpoint subscribed to post.published, on a receiver of its own.
+  const hooks = options.webhooks ? await startBenchReceiver() : null;
   try {
+    if (hooks) {
+      const res = await fetch(`http://127.0.0.1:${herald.port}/public/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: secret, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: hooks.url, eventTypes: ['post.published'] }),
+      });
+      if (res.status !== 201) throw new Error(`POST /webhooks answered ${res.status}: ${await res.text()}`);
+    }
     const burst = async (round: number) => {
+      hooks?.arrivals.clear();
       const due = new Date(Date.now() + options.leadSeconds * 1000);
       due.setMilliseconds(0);
       const created = await scheduleBurst(`http://127.0.0.1:${herald.port}`, secret, channels, due, `burst ${round}`);
@@ -60,11 +71,26 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
       while (arrivals.count() < created.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const summary = arrivals.summary();
       const cpuPerPost = (cpuMs(herald.child.pid) - cpuBefore) / Math.max(summary.delivered, 1);
+      // Every post.published event delivered (one per post), and how fast, counted from the due instant.
+      let webhooks: Record<string, number> | undefined;
+      if (hooks) {
+        while (hooks.arrivals.size < created.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const firsts = [...hooks.arrivals.values()].map((list) => list[0]!).sort((a, b) => a - b);
+        const lastMs = (firsts.at(-1) ?? Number.NaN) - due.getTime();
+        webhooks = {
+          events: created.length,
+          delivered: hooks.arrivals.size,
+          duplicates: [...hooks.arrivals.values()].reduce((n, list) => n + list.length - 1, 0),
+          lastDeliveredAfterDueMs: lastMs,
+          deliveriesPerSecond: Math.round((hooks.arrivals.size / Math.max(lastMs, 1)) * 1000),
+        };
+      }
       return {
         posts: created.length,
         ...summary,
         // Load-independent: the server's CPU time (user + system) per delivered post during the burst.
         serverCpuMsPerPost: round2(cpuPerPost),
+        ...(webhooks && { webhooks }),
         // The machine is shared: its 1-minute load average before and after the burst.
         loadAverage: { before: round2(loadBefore), after: round2(os.loadavg()[0]!) },
       };
@@ -77,6 +103,7 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
   } finally {
     await stop(herald.child);
     await receiver.close();
+    await hooks?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

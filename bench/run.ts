@@ -45,6 +45,20 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       baseline: values.baseline,
     }),
   burst: () => burstPair('burst', () => burstBench({ count: Number(values.posts), leadSeconds: Number(values.lead) })),
+  // The same burst without, then with, one webhook endpoint subscribed to post.published: publishing's rate and p99 lateness side by side.
+  webhooks: async () => {
+    const options = { count: Number(values.posts), leadSeconds: Number(values.lead) };
+    const without = await burstBench(options);
+    const withWebhooks = await burstBench({ ...options, webhooks: true });
+    const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+    return {
+      without,
+      withWebhooks,
+      // The second bursts (a server that has published before): with / without.
+      rateRatio: ratio(withWebhooks.second.postsPerSecond, without.second.postsPerSecond),
+      p99LatenessRatio: ratio(withWebhooks.second.latenessMs.p99, without.second.latenessMs.p99),
+    };
+  },
   // Scale-out (PostgreSQL at DATABASE_URL, Redis at REDIS_URL; defaults on loopback): one run per configuration.
   'burst-scale': () =>
     burstPair('burst-scale', async () => {

@@ -74,6 +74,8 @@ const envSchema = z.object({
   PUBLISH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(10).default(300),
+  // Longer than a delivery attempt may take (15 s), so a live worker's claim never runs out mid-attempt.
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   PUBLISH_HORIZON_SECONDS: z.coerce.number().int().min(2).optional(),
   PUBLISH_CONCURRENCY_BY_PROVIDER: providerConcurrencyMap.optional(),
@@ -196,6 +198,8 @@ export type Config = Readonly<{
     /** How long a dead worker's BullMQ jobs stay locked before another worker takes them. */
     queueLockSeconds: number;
   };
+  /** Outbound webhooks: how long a worker's claim on a delivery holds (past it, a dead worker's delivery is sent again). */
+  webhooks: { leaseSeconds: number };
   /** Redis (BullMQ job queue, shared rate-limit counters); null for the embedded, in-process default. */
   redis: { url: string; prefix: string } | null;
   /** Where media bytes live: `DATA_DIR/media`, or an S3-compatible bucket. */
@@ -277,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrencyByProvider: e.PUBLISH_CONCURRENCY_BY_PROVIDER ?? {},
       queueLockSeconds: e.QUEUE_LOCK_SECONDS,
     },
+    webhooks: { leaseSeconds: e.WEBHOOK_LEASE_SECONDS },
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : null,
     storage:
       e.STORAGE === 's3'

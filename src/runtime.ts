@@ -144,7 +144,7 @@ export async function openRuntime(
     mailer,
     counter: redis ? new RedisRequestCounter(redis) : undefined,
     uploadLinks: options.uploadLinks,
-    webhookDelivery: options.webhookDelivery,
+    webhookDelivery: { leaseMs: config.webhooks.leaseSeconds * 1000, ...options.webhookDelivery },
     signUpPolicy: config.signUp,
     oauthDevicePollSeconds: config.oauthDevicePollSeconds,
     onBackgroundError: (error) => {

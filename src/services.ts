@@ -29,7 +29,7 @@ import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
 import { UsersService } from './users/users.service.ts';
 import { WorkspacesService } from './workspaces/workspaces.service.ts';
-import { WebhookDelivery } from './webhooks/webhook-delivery.ts';
+import { WebhookDelivery, type WebhookDeliveryDeps } from './webhooks/webhook-delivery.ts';
 import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
 import { WebhooksService } from './webhooks/webhooks.service.ts';
 
@@ -59,8 +59,8 @@ export type ServiceDeps = {
   uploadLinks?: UploadLinksOptions;
   /** The OAuth device flow's poll interval in seconds (RFC 8628's 5 by default). */
   oauthDevicePollSeconds?: number;
-  /** Webhook delivery test seams (see `WebhookDelivery`). */
-  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
+  /** Webhook delivery settings and test seams (see `WebhookDelivery`). */
+  webhookDelivery?: WebhookDeliveryDeps['webhookDelivery'];
 };
 
 /** Every service, built once per process and shared by the REST API, the CLI and the MCP server. */

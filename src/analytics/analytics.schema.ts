@@ -6,7 +6,7 @@ import { METRIC_NAMES } from '../providers/metrics.ts';
 export const metricNameSchema = z
   .enum(METRIC_NAMES)
   .describe(
-    'A normalised metric name: impressions, views, reach, likes, reposts, shares, replies, quotes, bookmarks, saves, clicks, profile_visits, watch_time, score, followers, following or posts.',
+    'A normalised metric name: impressions, views, reach, likes, reposts, shares, replies, quotes, bookmarks, saves, clicks, profile_visits, watch_time, score, zaps, followers, following or posts.',
   );
 
 export const metricsSchema = z

@@ -2512,7 +2512,7 @@ export interface paths {
                     /** @description End of the window (inclusive), ISO 8601 UTC; at most one year after the start. */
                     endDate: string;
                     /** @description The metric top posts are ranked by (likes by default). */
-                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts";
+                    metric?: "impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts";
                     /** @description Top posts returned, 1 to 100 (10 by default). */
                     limit?: number;
                 };
@@ -4201,7 +4201,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body.
+         * @description A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body. 409 `delivery_in_progress` while it is pending or being sent; 404 once it was purged (30 days after its event settled), also when the purge ran at the same moment.
          */
         post: {
             parameters: {
@@ -4258,6 +4258,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5186,8 +5195,8 @@ export interface components {
             identifier: string;
             /** @description The metrics this channel's platform reports; empty when it reports none. */
             supported: {
-                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
-                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
             };
             /** @description Whether Herald reads this channel (false when its platform reports nothing, or it was deleted, disabled or refused). */
             collecting: boolean;
@@ -5422,8 +5431,8 @@ export interface components {
             connect: string;
             /** @description The metrics Herald reads from this channel's platform (GET /analytics/…), for posts and for the account; empty where it reads none. */
             metrics: {
-                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
-                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "followers" | "following" | "posts")[];
+                post: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
+                account: ("impressions" | "views" | "reach" | "likes" | "reposts" | "shares" | "replies" | "quotes" | "bookmarks" | "saves" | "clicks" | "profile_visits" | "watch_time" | "score" | "zaps" | "followers" | "following" | "posts")[];
             };
             /** @description The channel's preferred settings (PATCH /integrations/:id), used where a post leaves a setting out; null when none. */
             preferredSettings: {

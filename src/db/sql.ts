@@ -142,6 +142,25 @@ export async function limitLockWait(trx: Transaction<Database>, ms: number): Pro
 }
 
 /**
+ * Locks one webhook event's row for the rest of transaction `trx` and says whether it still
+ * exists: a purge (which deletes events) then waits for the transaction, and decides again on what
+ * it committed. PostgreSQL locks the row (`FOR UPDATE`); SQLite's transactions run one at a time.
+ */
+export async function lockWebhookEvent(trx: Transaction<Database>, eventId: string): Promise<boolean> {
+  const query = trx.selectFrom('webhook_events').select('id').where('id', '=', eventId);
+  return (await (onPostgres(trx) ? query.forUpdate() : query).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Makes the rest of transaction `trx` exclusive for one webhook endpoint, so a limit on its
+ * deliveries checked by counting holds until the claim commits (as `lockWorkspace` does for a workspace).
+ */
+export async function lockWebhookEndpoint(trx: Transaction<Database>, endpointId: string): Promise<void> {
+  if (!onPostgres(trx)) return;
+  await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).forUpdate().execute();
+}
+
+/**
  * Makes the rest of transaction `trx` exclusive for one workspace, so a limit checked by
  * counting holds until the insert commits. PostgreSQL locks the workspace row (`FOR UPDATE`);
  * SQLite needs nothing: its transactions run one at a time on the single connection.

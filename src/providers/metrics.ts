@@ -19,6 +19,7 @@ export const METRIC_NAMES = [
   'profile_visits',
   'watch_time',
   'score',
+  'zaps',
   'followers',
   'following',
   'posts',

@@ -13,7 +13,7 @@ import * as postsRepo from '../posts/posts.repository.ts';
 import { toPostRecord } from '../posts/posts.service.ts';
 import { signWebhook } from '../providers/webhook/webhook.signature.ts';
 import * as repo from './webhooks.repository.ts';
-import type { WebhookEventsTable } from './webhooks.table.ts';
+import type { DeliveryState, WebhookEventsTable } from './webhooks.table.ts';
 
 /**
  * When each attempt after the first is made, counted from the failure before it: the first retry
@@ -39,10 +39,13 @@ export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** The answer's bytes read at most; the log keeps the first `RESPONSE_EXCERPT` characters. */
 const RESPONSE_LIMIT = 16 * 1024;
 export const RESPONSE_EXCERPT = 1024;
-/** How long a claimed delivery holds: well beyond an attempt's timeout; past it, another worker sends it again (at least once). */
+/** How long a claimed delivery holds by default (WEBHOOK_LEASE_SECONDS): well beyond an attempt's timeout; past it, another worker sends it again (at least once). */
 const LEASE_MS = 5 * 60_000;
-/** Attempts in flight at once to one endpoint, per process: a slow receiver holds only its own deliveries back. */
-const PER_ENDPOINT = 4;
+/**
+ * Attempts in flight at once to one endpoint, across every process on the database: a slow
+ * receiver holds only its own deliveries back, and several workers together never send it more.
+ */
+export const PER_ENDPOINT = 4;
 /** Attempts in flight at once, per process. */
 const CONCURRENCY = 16;
 const BATCH = 100;
@@ -64,8 +67,8 @@ export type WebhookDeliveryDeps = {
   media: MediaService;
   notifications: NotificationsService;
   baseUrl: string;
-  /** Test seams: a shorter attempt timeout, a fixed jitter. */
-  webhookDelivery?: { attemptTimeoutMs?: number; random?: () => number } | undefined;
+  /** The claim's lease (WEBHOOK_LEASE_SECONDS), and test seams: a shorter attempt timeout, a fixed jitter. */
+  webhookDelivery?: { leaseMs?: number; attemptTimeoutMs?: number; random?: () => number } | undefined;
 };
 
 /** The wait before attempt `attempts + 1`, after `attempts` failed ones: the schedule's, jittered, at least the receiver's `Retry-After`. */
@@ -95,7 +98,6 @@ function readRetryAfter(value: string | null, now: Date): number | null {
 export class WebhookDelivery {
   readonly #deps: WebhookDeliveryDeps;
   readonly #random: () => number;
-  readonly #perEndpoint = new Map<string, number>();
   #inFlight = 0;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
@@ -275,37 +277,50 @@ export class WebhookDelivery {
     return {};
   }
 
-  /** Claims and sends the deliveries due now; how many it attempted. */
+  /**
+   * Claims and sends the deliveries due now, each endpoint's within its cap of attempts in flight
+   * (`PER_ENDPOINT`, across processes); a slot freed goes on with that endpoint's next due
+   * delivery. How many it claimed from the first look.
+   */
   async sendDue(): Promise<number> {
     const { db, clock } = this.#deps;
-    const now = clock.now();
-    const due = await repo.listDueDeliveries(db, now.toISOString(), BATCH);
+    const due = await repo.listDueDeliveries(db, clock.now().toISOString(), BATCH);
     const attempts: Array<Promise<void>> = [];
     for (const delivery of due) {
-      const stamp = clock.now().toISOString();
-      const claim = { stamp, leaseUntil: new Date(Date.parse(stamp) + LEASE_MS).toISOString() };
-      if (!(await repo.claimDelivery(db, delivery.id, { state: delivery.state, claimedAt: delivery.claimed_at }, claim))) continue;
-      attempts.push(this.#attemptWhenFree(delivery.id, stamp));
+      const claimedAt = await this.#claim(delivery);
+      if (claimedAt) attempts.push(this.#sendAndGoOn(delivery.id, delivery.endpoint_id, claimedAt));
     }
     await Promise.all(attempts);
     return attempts.length;
   }
 
+  /** Claims `delivery` within its endpoint's cap; the claim's stamp, or null. */
+  async #claim(delivery: { id: string; endpoint_id: string; state: DeliveryState; claimed_at: string | null }): Promise<string | null> {
+    const stamp = this.#deps.clock.now().toISOString();
+    const leaseUntil = new Date(Date.parse(stamp) + (this.#deps.webhookDelivery?.leaseMs ?? LEASE_MS)).toISOString();
+    return (await repo.claimDeliveryWithin(this.#deps.db, delivery, { stamp, leaseUntil }, PER_ENDPOINT)) ? stamp : null;
+  }
+
+  /** Sends one claimed delivery, then the endpoint's next due ones in the same slot while it can claim them. */
+  async #sendAndGoOn(id: string, endpointId: string, claimedAt: string): Promise<void> {
+    let next: { id: string; claimedAt: string } | null = { id, claimedAt };
+    while (next) {
+      await this.#attemptWhenFree(next.id, next.claimedAt);
+      const [delivery] = await repo.listDueDeliveries(this.#deps.db, this.#deps.clock.now().toISOString(), 1, endpointId);
+      const stamp = delivery ? await this.#claim(delivery) : null;
+      next = delivery && stamp ? { id: delivery.id, claimedAt: stamp } : null;
+    }
+  }
+
   async #attemptWhenFree(id: string, claimedAt: string): Promise<void> {
     const delivery = await repo.findClaimedDelivery(this.#deps.db, id);
     if (!delivery || delivery.claimed_at !== claimedAt) return;
-    const endpoint = delivery.endpoint_id;
-    while (this.#inFlight >= CONCURRENCY || (this.#perEndpoint.get(endpoint) ?? 0) >= PER_ENDPOINT)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    while (this.#inFlight >= CONCURRENCY) await new Promise((resolve) => setTimeout(resolve, 10));
     this.#inFlight += 1;
-    this.#perEndpoint.set(endpoint, (this.#perEndpoint.get(endpoint) ?? 0) + 1);
     try {
       await this.#attempt(delivery, claimedAt);
     } finally {
       this.#inFlight -= 1;
-      const left = (this.#perEndpoint.get(endpoint) ?? 1) - 1;
-      if (left === 0) this.#perEndpoint.delete(endpoint);
-      else this.#perEndpoint.set(endpoint, left);
     }
   }
 

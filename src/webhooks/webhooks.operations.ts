@@ -213,9 +213,10 @@ export const redeliverWebhook = operation({
     url: '/webhooks/:id/deliveries/:deliveryId/redeliver',
     tags,
     summary: 'Send a delivery again',
-    description: 'A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body.',
+    description:
+      'A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body. 409 `delivery_in_progress` while it is pending or being sent; 404 once it was purged (30 days after its event settled), also when the purge ran at the same moment.',
     response: webhookDeliverySchema,
-    errors,
+    errors: { ...errors, 409: apiErrorSchema },
   },
   mcp: {
     title: 'Send a webhook delivery again',

@@ -1,4 +1,5 @@
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
+import { lockWebhookEndpoint, skippingLockedRows } from '../db/sql.ts';
 import type {
   DeliveryState,
   WebhookAttemptsTable,
@@ -86,35 +87,49 @@ export function listUndispatchedEvents(db: Executor, limit: number) {
   return db.selectFrom('webhook_events').selectAll().where('dispatched', '=', 0).orderBy('position').limit(limit).execute();
 }
 
+/** The events a purge may delete: dispatched, written before `before`, none of whose deliveries is pending, sending or settled since `before`. */
+function purgeable(db: Executor, before: string) {
+  return db
+    .selectFrom('webhook_events as e')
+    .select('e.id')
+    .where('e.dispatched', '=', 1)
+    .where('e.position', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.event_id', '=', 'e.id')
+            .where((eb) => eb.or([eb('d.state', 'in', ['pending', 'sending']), eb('d.updated_at', '>=', before)])),
+        ),
+      ),
+    );
+}
+
 /**
- * Deletes, oldest first, at most `limit` dispatched events written before `before` none of whose
- * deliveries is pending, sending or settled since `before`; their deliveries and attempts go by
- * cascade. One statement, so a delivery sent again meanwhile keeps its event. How many it deleted.
+ * Deletes, oldest first, at most `limit` purgeable events; their deliveries and attempts go by
+ * cascade. The candidates are locked first (PostgreSQL; skipping rows a redelivery holds), then
+ * deleted by a second statement that decides again on what is committed by then: a delivery sent
+ * again meanwhile keeps its event. How many it deleted.
  */
-export async function purgeSettledEvents(db: Executor, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('webhook_events')
-    .where('id', 'in', (qb) =>
-      qb
-        .selectFrom('webhook_events as e')
-        .select('e.id')
-        .where('e.dispatched', '=', 1)
-        .where('e.position', '<', before)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('webhook_deliveries as d')
-                .select('d.id')
-                .whereRef('d.event_id', '=', 'e.id')
-                .where((eb) => eb.or([eb('d.state', 'in', ['pending', 'sending']), eb('d.updated_at', '>=', before)])),
-            ),
-          ),
-        )
-        .orderBy('e.position')
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function purgeSettledEvents(db: Db, before: string, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const candidates = await skippingLockedRows(trx, purgeable(trx, before).orderBy('e.position').limit(limit), 'e').execute();
+    if (candidates.length === 0) return 0;
+    const result = await trx
+      .deleteFrom('webhook_events')
+      .where(
+        'id',
+        'in',
+        purgeable(trx, before).where(
+          'e.id',
+          'in',
+          candidates.map((row) => row.id),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
 }
 
 export function findEvent(db: Executor, id: string) {
@@ -137,14 +152,15 @@ export function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]) {
 }
 
 /**
- * Deliveries to attempt now, earliest first: pending ones due by `now`, and ones left sending
- * past their lease (a worker that died). One waits while an earlier event about the same object
- * is still pending or sending to the same endpoint, so an endpoint receives those in order.
+ * Deliveries to attempt now, earliest first (of one endpoint, or of all): pending ones due by
+ * `now`, and ones left sending past their lease (a worker that died). One waits while an earlier
+ * event about the same object is still pending or sending to the same endpoint, so an endpoint
+ * receives those in order.
  */
-export function listDueDeliveries(db: Executor, now: string, limit: number) {
-  return db
+export function listDueDeliveries(db: Executor, now: string, limit: number, endpointId?: string) {
+  let query = db
     .selectFrom('webhook_deliveries as d')
-    .select(['d.id', 'd.state', 'd.claimed_at'])
+    .select(['d.id', 'd.state', 'd.claimed_at', 'd.endpoint_id'])
     .where((eb) =>
       eb.or([
         eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
@@ -162,10 +178,35 @@ export function listDueDeliveries(db: Executor, now: string, limit: number) {
             .whereRef('e.position', '<', 'd.position'),
         ),
       ),
-    )
-    .orderBy('d.next_attempt_at')
-    .limit(limit)
-    .execute();
+    );
+  if (endpointId !== undefined) query = query.where('d.endpoint_id', '=', endpointId);
+  return query.orderBy('d.next_attempt_at').limit(limit).execute();
+}
+
+/**
+ * Claims a delivery (as `claimDelivery`) only while fewer than `cap` deliveries to its endpoint
+ * are being sent under a live lease, by any process: the claims' own leases are the endpoint's
+ * slots. The endpoint's row is locked first, so processes claiming for one endpoint take turns
+ * and the count holds until the claim commits.
+ */
+export async function claimDeliveryWithin(
+  db: Db,
+  delivery: { id: string; endpoint_id: string; state: DeliveryState; claimed_at: string | null },
+  claim: { stamp: string; leaseUntil: string },
+  cap: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockWebhookEndpoint(trx, delivery.endpoint_id);
+    const { sending } = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('sending'))
+      .where('state', '=', 'sending')
+      .where('endpoint_id', '=', delivery.endpoint_id)
+      .where('lease_until', '>=', claim.stamp)
+      .executeTakeFirstOrThrow();
+    if (Number(sending) >= cap) return false;
+    return claimDelivery(trx, delivery.id, { state: delivery.state, claimedAt: delivery.claimed_at }, claim);
+  });
 }
 
 /** Claims a delivery found in `state` (with `claimedAt`): sending from `stamp` until `leaseUntil`; true when this call claimed it. */

@@ -3,7 +3,8 @@ import type * as z from 'zod';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { RestScope } from '../auth/scopes.ts';
 import type { Db } from '../db/database.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { lockWebhookEvent } from '../db/sql.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
@@ -185,17 +186,33 @@ export class WebhooksService {
     return { deliveries: await this.#withAttempts(rows) };
   }
 
-  /** Sends a settled delivery again now (one more attempt; retried on failure only while its attempts last). */
+  /**
+   * Sends a settled delivery again now (one more attempt; retried on failure only while its
+   * attempts last). The event's row is locked first, so a purge running meanwhile either deleted
+   * it before (404: the delivery is gone) or leaves it alone (it is pending again).
+   */
   async redeliver(access: WorkspaceAccess, id: string, deliveryId: string): Promise<Delivery> {
     this.#allow(access, 'webhooks:write');
     await this.#find(access, id);
-    const row = await repo.findDelivery(this.deps.db, id, deliveryId);
-    if (!row) throw new NotFoundError(`No delivery ${deliveryId} of webhook endpoint ${id}.`);
-    if (!(await repo.requeueDelivery(this.deps.db, deliveryId, this.deps.clock.now().toISOString())))
-      throw new BadRequestError(`Delivery ${deliveryId} is ${row.state}; only a delivery that succeeded or failed can be sent again.`, {
-        code: 'delivery_in_progress',
-      });
-    const [delivery] = await this.#withAttempts([(await repo.findDelivery(this.deps.db, id, deliveryId))!]);
+    const gone = () =>
+      new NotFoundError(
+        `No delivery ${deliveryId} of webhook endpoint ${id}: it does not exist, or it was purged (an event is kept 30 days after its deliveries settled).`,
+      );
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const found = await repo.findDelivery(trx, id, deliveryId);
+      if (!found || !(await lockWebhookEvent(trx, found.event_id))) return null;
+      if (!(await repo.requeueDelivery(trx, deliveryId, this.deps.clock.now().toISOString()))) {
+        // Read again under the lock: the state it is in now, not the one before it.
+        const now = await repo.findDelivery(trx, id, deliveryId);
+        if (!now) return null;
+        throw new ConflictError(`Delivery ${deliveryId} is ${now.state}; only a delivery that succeeded or failed can be sent again.`, {
+          code: 'delivery_in_progress',
+        });
+      }
+      return repo.findDelivery(trx, id, deliveryId);
+    });
+    if (!row) throw gone();
+    const [delivery] = await this.#withAttempts([row]);
     return delivery!;
   }
 

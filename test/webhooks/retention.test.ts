@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { RETENTION_MS } from '../../src/webhooks/webhook-delivery.ts';
+import { lockWebhookEvent } from '../../src/db/sql.ts';
+import { requeueDelivery } from '../../src/webhooks/webhooks.repository.ts';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
+import { BACKEND } from '../helpers/backend.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { createEndpoint, deliverAll, deliveryLog } from './helpers.ts';
 
@@ -31,6 +34,9 @@ async function sendTest(endpointId: string): Promise<string> {
   expect(res.statusCode, res.body).toBe(201);
   return (res.json() as { eventId: string }).eventId;
 }
+
+const redeliver = (endpointId: string, deliveryId: string) =>
+  t.request({ method: 'POST', url: `/public/v1/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`, key: tenant.key });
 
 /** What is left of an event: the event row, its deliveries, their attempts. */
 async function stored(eventId: string) {
@@ -103,6 +109,87 @@ describe('retention: an event, its deliveries and attempts are purged 30 days af
     expect(await t.services.webhookDelivery.purgeExpired(2)).toBe(2);
     expect(await t.services.webhookDelivery.purgeExpired(2)).toBe(1);
   });
+
+  it('redelivering a purged delivery is a 404 that says so; one still pending is a 409', async () => {
+    const event = await sendTest(healthy);
+    await deliverAll(t);
+    const logged = (await deliveryLog(t, tenant, healthy)).find((d) => d.webhookId === `msg_${event}`)!;
+    clock.advance(RETENTION_MS + 60_000);
+    expect(await t.services.webhookDelivery.purgeExpired()).toBeGreaterThanOrEqual(1);
+    const purged = await redeliver(healthy, logged.id);
+    expect(purged.statusCode, purged.body).toBe(404);
+    expect(purged.body).toContain('purged');
+
+    const retrying = await sendTest(failing);
+    await deliverAll(t);
+    const pending = (await deliveryLog(t, tenant, failing)).find((d) => d.webhookId === `msg_${retrying}`)!;
+    expect(pending.state).toBe('pending');
+    const busy = await redeliver(failing, pending.id);
+    expect(busy.statusCode, busy.body).toBe(409);
+    expect(busy.json()).toMatchObject({ code: 'delivery_in_progress' });
+  });
+
+  it('a redelivery racing the purge is sent again (its event kept) or answered 404 (its event gone), nothing else', async () => {
+    const outcomes = new Map<number, number>();
+    for (let i = 0; i < 16; i += 1) {
+      const event = await sendTest(healthy);
+      await deliverAll(t);
+      const logged = (await deliveryLog(t, tenant, healthy)).find((d) => d.webhookId === `msg_${event}`)!;
+      clock.advance(RETENTION_MS + 60_000);
+      // The purge starts a little later each time, so it lands before, inside and after the redelivery's statements.
+      const purge = async () => {
+        for (let turn = 0; turn < i * 4; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        return t.services.webhookDelivery.purgeExpired();
+      };
+      const [answer] = await Promise.all([redeliver(healthy, logged.id), purge()]);
+      outcomes.set(answer.statusCode, (outcomes.get(answer.statusCode) ?? 0) + 1);
+      const left = await stored(event);
+      if (answer.statusCode === 200) {
+        expect(answer.json()).toMatchObject({ id: logged.id, state: 'pending' });
+        expect(left).toMatchObject({ event: true, deliveries: 1 });
+        // Sent again: a purge now keeps it (it settled just now).
+        await t.services.webhookDelivery.sendDue();
+        expect(await t.services.webhookDelivery.purgeExpired()).toBe(0);
+        expect((await stored(event)).event).toBe(true);
+      } else {
+        expect(answer.statusCode, answer.body).toBe(404);
+        expect(left).toEqual({ event: false, deliveries: 0, attempts: 0 });
+      }
+    }
+    console.info(`redeliver vs purge: ${JSON.stringify(Object.fromEntries(outcomes))}`);
+  });
+
+  it.runIf(BACKEND === 'postgres')(
+    'PostgreSQL: a purge meets a redelivery holding its event and leaves it; it purges the event once the delivery settled again',
+    async () => {
+      const event = await sendTest(healthy);
+      await deliverAll(t);
+      const logged = (await deliveryLog(t, tenant, healthy)).find((d) => d.webhookId === `msg_${event}`)!;
+      clock.advance(RETENTION_MS + 60_000);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // A redelivery's transaction, held open between its lock and its commit.
+      const redelivery = t.runtime.db.transaction().execute(async (trx) => {
+        expect(await lockWebhookEvent(trx, event)).toBe(true);
+        locked();
+        await held;
+        expect(await requeueDelivery(trx, logged.id, clock.now().toISOString())).toBe(true);
+      });
+      await isLocked;
+      // The purge does not wait for the lock and does not delete what the redelivery holds.
+      await t.services.webhookDelivery.purgeExpired();
+      expect((await stored(event)).event).toBe(true);
+      release();
+      await redelivery;
+      expect(await stored(event)).toMatchObject({ event: true, deliveries: 1 });
+      await t.services.webhookDelivery.sendDue();
+      clock.advance(RETENTION_MS + 60_000);
+      expect(await t.services.webhookDelivery.purgeExpired()).toBeGreaterThanOrEqual(1);
+      expect((await stored(event)).event).toBe(false);
+    },
+  );
 
   it('the running delivery worker purges on its ticks', async () => {
     const event = await sendTest(healthy);

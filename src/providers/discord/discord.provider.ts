@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
+import { discordMetrics } from './discord.metrics.ts';
 import {
   ProviderError,
   readConfig,
@@ -51,7 +52,7 @@ export const htmlToDiscord = markupConverter({
 /** Discord counts a message's length in Unicode code points. */
 const countText = (text: string) => [...text].length;
 
-function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
+export function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
   return readConfig(discordConfigSchema, ctx.config, 'Discord');
 }
 
@@ -65,8 +66,8 @@ function parseSettings(settings: Record<string, unknown>): DiscordSettings {
   return parsed.data;
 }
 
-const apiBase = (config: DiscordBotConfig) => (config.apiBase ?? DISCORD_API).replace(/\/+$/, '');
-const botHeaders = (config: DiscordBotConfig) => ({ authorization: `Bot ${config.botToken}` });
+export const apiBase = (config: DiscordBotConfig) => (config.apiBase ?? DISCORD_API).replace(/\/+$/, '');
+export const botHeaders = (config: DiscordBotConfig) => ({ authorization: `Bot ${config.botToken}` });
 
 /** Discord's reason for a refusal: its message, with the first field error when there is one. */
 function reasonOf(answer: PlatformAnswer): string {
@@ -89,7 +90,7 @@ function firstFieldError(errors: unknown, path: string[] = []): string | null {
 }
 
 /** Discord's API, for one call: `what` names what was asked for in its messages. */
-function discord(what: string): Platform {
+export function discord(what: string): Platform {
   return {
     name: 'Discord',
     headers: { 'user-agent': USER_AGENT },
@@ -325,6 +326,7 @@ export const discordProvider: Provider = {
     return missing;
   },
   connectAccount,
+  metrics: discordMetrics,
   publish: send,
   comment: send,
 };

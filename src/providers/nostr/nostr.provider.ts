@@ -15,6 +15,7 @@ import {
   type PublishedRef,
   type PublishInput,
 } from '../provider.ts';
+import { nostrMetrics } from './nostr.metrics.ts';
 import { relayExchange } from './nostr.relay.ts';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +24,7 @@ type Nip19 = typeof import('nostr-tools/nip19');
 type NostrEvent = import('nostr-tools/pure').Event;
 /** The signing library (noble curves) is loaded with the first Nostr channel, not at start-up. */
 let tools: { pure: Pure; nip19: Nip19 } | undefined;
-const nostr = () => (tools ??= { pure: require('nostr-tools/pure') as Pure, nip19: require('nostr-tools/nip19') as Nip19 });
+export const nostr = () => (tools ??= { pure: require('nostr-tools/pure') as Pure, nip19: require('nostr-tools/nip19') as Nip19 });
 
 /** No limit in the protocol; relays commonly refuse events past 64 KiB, so the text stays well under. */
 const TEXT_LIMIT = 32_000;
@@ -87,7 +88,7 @@ export const nostrSettingsSchema = z.object({
 });
 type NostrSettings = z.infer<typeof nostrSettingsSchema>;
 
-function parseConfig(ctx: Pick<ProviderContext, 'config'>): NostrConfig & { key: Uint8Array; pubkey: string } {
+export function parseConfig(ctx: Pick<ProviderContext, 'config'>): NostrConfig & { key: Uint8Array; pubkey: string } {
   const config = readConfig(nostrConfigSchema, ctx.config, 'Nostr');
   const key = secretKeyBytes(config.secretKey)!;
   return { ...config, key, pubkey: nostr().pure.getPublicKey(key) };
@@ -294,6 +295,7 @@ export const nostrProvider: Provider = {
     return missing;
   },
   connectAccount,
+  metrics: nostrMetrics,
   publish: send,
   comment: send,
 };

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { callPlatform, failureKind, readMedia, type Platform, type PlatformAnswer } from '../platform-call.ts';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
+import { slackMetrics } from './slack.metrics.ts';
 import {
   ProviderError,
   readConfig,
@@ -52,7 +53,7 @@ export const slackConfigSchema = z.object({
     .trim()
     .regex(/^xox[bp]-[\w-]{10,}$/, 'a Slack bot token (xoxb-…) from OAuth & Permissions')
     .describe(
-      'The Bot User OAuth Token (xoxb-…), with the chat:write and files:write scopes (channels:read, groups:read to list channels).',
+      'The Bot User OAuth Token (xoxb-…), with the chat:write and files:write scopes (channels:read, groups:read to list channels; reactions:read for analytics).',
     ),
   channel: z
     .string()
@@ -94,7 +95,7 @@ export const htmlToSlack = markupConverter({
 
 const countText = (text: string) => [...text].length;
 
-function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
+export function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
   return readConfig(slackConfigSchema, ctx.config, 'Slack');
 }
 
@@ -115,6 +116,14 @@ function slack(
         return { kind: 'rate_limited', message: `Slack is rate limiting ${what}.` };
       if (byStatus === 'transient' || TRANSIENT_ERRORS.has(error))
         return { kind: 'transient', message: `Slack failed (${error || status}) on ${what}; it will be retried.` };
+      // A scope the token lacks: Slack names it in `needed`; as a 403, a reading of numbers refused for a permission.
+      const needed = (answer.json as { needed?: unknown } | null)?.needed;
+      if (error === 'missing_scope')
+        return {
+          kind: 'auth',
+          status: 403,
+          message: `Slack refused the bot token (missing_scope${typeof needed === 'string' ? `: it needs ${needed}` : ''}) on ${what}.`,
+        };
       if (byStatus === 'auth' || AUTH_ERRORS.has(error))
         return { kind: 'auth', message: `Slack refused the bot token (${error || status}) on ${what}.` };
       const code = error || `HTTP ${status}`;
@@ -123,10 +132,17 @@ function slack(
   };
 }
 
-type SlackRequest = { json?: Record<string, unknown>; form?: Record<string, string>; query?: Record<string, string>; write?: boolean };
+type SlackRequest = {
+  json?: Record<string, unknown>;
+  form?: Record<string, string>;
+  query?: Record<string, string>;
+  write?: boolean;
+  /** Error codes that are an answer, not a failure (`message_not_found` when reading numbers): given back with `ok: false`. */
+  answers?: readonly string[];
+};
 
 /** One Web API method. */
-async function slackCall(
+export async function slackCall(
   ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'config'>,
   method: string,
   request: SlackRequest,
@@ -135,8 +151,14 @@ async function slackCall(
   const config = parseConfig(ctx);
   const url = new URL(`${(config.apiBase ?? SLACK_API).replace(/\/+$/, '')}/${method}`);
   for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, v);
-  const { json, form, write } = request;
-  const answer = await callPlatform(ctx, slack(what), url.toString(), {
+  const { json, form, write, answers } = request;
+  const platform = answers
+    ? slack(what, (answer) => {
+        const body = answer.json as { ok?: unknown; error?: unknown } | null;
+        return answer.status === 200 && (body?.ok === true || answers.includes(String(body?.error)));
+      })
+    : slack(what);
+  const answer = await callPlatform(ctx, platform, url.toString(), {
     token: config.botToken,
     ...(json && { json, contentType: 'application/json; charset=utf-8' }),
     ...(form && { form }),
@@ -256,7 +278,7 @@ export const slackProvider: Provider = {
   // Slack has no idempotency key for chat.postMessage.
   idempotentWrites: false,
   connectHelp:
-    'Create a Slack app (api.slack.com/apps → Create New App → From scratch), add the bot scopes chat:write and files:write (and channels:read, groups:read for listing channels) under OAuth & Permissions, install it to the workspace and copy the Bot User OAuth Token (xoxb-…). Invite the bot to the channel (/invite @your-app) and copy the channel id (channel details → About). Config: `{"botToken":"xoxb-…","channel":"C0123456789"}`; `apiBase` points at another API host.',
+    'Create a Slack app (api.slack.com/apps → Create New App → From scratch), add the bot scopes chat:write and files:write (and channels:read, groups:read for listing channels; reactions:read for analytics) under OAuth & Permissions, install it to the workspace and copy the Bot User OAuth Token (xoxb-…). Invite the bot to the channel (/invite @your-app) and copy the channel id (channel details → About). Config: `{"botToken":"xoxb-…","channel":"C0123456789"}`; `apiBase` points at another API host.',
   tools: {
     listChannels: {
       description: 'Lists the channels the bot can see (id, name, whether it is a member and private), for `channel`.',
@@ -313,6 +335,7 @@ export const slackProvider: Provider = {
     return missing;
   },
   connectAccount,
+  metrics: slackMetrics,
   publish: send,
   comment: send,
 };

@@ -11,6 +11,8 @@ export type DiscordMessage = {
   message_reference?: { message_id: string };
   allowed_mentions?: unknown;
   attachments: Array<{ id: string; filename: string; size: number; content_type: string; description?: string; bytes: Buffer }>;
+  /** Set by a test: the message's reactions, as Discord gives them. */
+  reactions?: Array<{ emoji: { id: string | null; name: string }; count: number; count_details: { burst: number; normal: number } }>;
 };
 
 /** Applies the next message create, then cuts the connection before answering (a lost answer). */
@@ -19,8 +21,9 @@ type Drop = { drop: true };
 /**
  * A local server speaking the parts of Discord's HTTP API Herald uses (v10): channel webhooks
  * (execute with ?wait=true, get), bot messages with nonce/enforce_nonce and message_reference,
- * multipart files[n] with payload_json, the bot's guilds and channels, and Discord's error
- * shapes (400 Invalid Form Body, 401, 404 Unknown Webhook, 429 with retry_after).
+ * multipart files[n] with payload_json, the bot's guilds and channels, a message read with its
+ * reactions, a guild read with its approximate counts, and Discord's error shapes (400 Invalid
+ * Form Body, 401, 403 Missing Access, 404 Unknown Webhook / Unknown Message, 429 with retry_after).
  */
 export async function startFakeDiscord() {
   const botToken = 'MTA5ODc2NTQzMjEwOTg3NjU0.GaBcDe.abcdefghijklmnopqrstuvwxyz0123';
@@ -31,6 +34,8 @@ export async function startFakeDiscord() {
   const messages: DiscordMessage[] = [];
   const failures = new ScriptedAnswers<FakeCall, FakeReply | Drop>();
   let next = 1_000_000_000_000_000_000n;
+  /** The guild's approximate member count, and whether the bot may read the channel's history. */
+  const state = { members: 120, readHistory: true };
 
   const send = (status: number, body: unknown): FakeReply => ({ status, body });
 
@@ -130,6 +135,21 @@ export async function startFakeDiscord() {
     }
     if (method === 'GET' && path === `/channels/${channelId}`)
       return send(200, { id: channelId, name: 'announcements', type: 0, guild_id: guildId });
+    if (method === 'GET' && path === `/guilds/${guildId}`) {
+      const counts = url.searchParams.get('with_counts') === 'true';
+      return send(200, {
+        id: guildId,
+        name: 'Herald HQ',
+        ...(counts && { approximate_member_count: state.members, approximate_presence_count: 7 }),
+      });
+    }
+    const read = new RegExp(`^/channels/${channelId}/messages/(\\d+)$`).exec(path);
+    if (method === 'GET' && read) {
+      if (!state.readHistory) return send(403, { message: 'Missing Access', code: 50001 });
+      const message = messages.find((m) => m.id === read[1]);
+      if (!message) return send(404, { message: 'Unknown Message', code: 10008 });
+      return send(200, view(message));
+    }
     if (method === 'POST' && path === `/channels/${channelId}/messages`) return create(call, res, { webhook: false }, drop);
     if (path.startsWith('/channels/')) return send(404, { message: 'Unknown Channel', code: 10003 });
     return send(404, { message: '404: Not Found', code: 0 });
@@ -143,6 +163,7 @@ export async function startFakeDiscord() {
     guildId,
     webhookUrl: `${base}/api/webhooks/${webhookId}/${webhookToken}`,
     messages,
+    state,
     /** The next request gets this answer instead. */
     failNext: (status: number, body: unknown, headers?: Record<string, string>) =>
       failures.next({ status, body, ...(headers && { headers }) }),

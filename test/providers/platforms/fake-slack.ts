@@ -1,13 +1,24 @@
 import { parseBody, ScriptedAnswers, startFakeHttp, type FakeCall, type FakeReply } from '../../helpers/fake-http.ts';
 
-export type SlackMessage = { ts: string; channel: string; text: string; thread_ts?: string; blocks?: Array<Record<string, unknown>> };
+export type SlackMessage = {
+  ts: string;
+  channel: string;
+  text: string;
+  thread_ts?: string;
+  blocks?: Array<Record<string, unknown>>;
+  /** Set by a test: people's reactions, as Slack lists them. */
+  reactions?: Array<{ name: string; count: number; users: string[] }>;
+};
 type SlackFile = { id: string; name: string; alt?: string; length: number; bytes?: Buffer; completed: boolean };
 
 /**
  * A local server speaking the Slack Web API methods Herald uses: auth.test, conversations.info,
  * conversations.list, chat.postMessage (thread_ts, blocks with slack_file images), and the
- * external upload flow (files.getUploadURLExternal → POST the bytes → files.completeUploadExternal).
- * Refusals are `200 {ok:false, error}`; rate limits are 429 with Retry-After.
+ * external upload flow (files.getUploadURLExternal → POST the bytes → files.completeUploadExternal),
+ * and the numbers: reactions.get (the message with its reactions and, on a thread's parent,
+ * reply_count) and conversations.info's num_members. Refusals are `200 {ok:false, error}`
+ * (`missing_scope` with `needed` and `provided` for a scope the token lacks); rate limits are
+ * 429 with Retry-After.
  */
 export async function startFakeSlack() {
   const botToken = 'xoxb-1234567890-0987654321-abcdefghijklmnop';
@@ -15,7 +26,31 @@ export async function startFakeSlack() {
   const messages: SlackMessage[] = [];
   const files = new Map<string, SlackFile>();
   const failures = new ScriptedAnswers<FakeCall>();
+  /** The bot token's scopes; a test removes one to see the refusal. */
+  const scopes = new Set(['chat:write', 'files:write', 'channels:read', 'groups:read', 'reactions:read']);
+  const state = { members: 12 };
+  /** While set, reactions.get calls wait here until `release` (a slow platform); `waiting` resolves at the first one held. */
+  const hold: { on: boolean; held: Array<() => void>; waiting: Promise<void>; arrived: () => void } = {
+    on: false,
+    held: [],
+    waiting: Promise.resolve(),
+    arrived: () => {},
+  };
   let seq = 0;
+  const lacking = (scope: string) =>
+    scopes.has(scope) ? undefined : send(200, { ok: false, error: 'missing_scope', needed: scope, provided: [...scopes].join(',') });
+  /** A message as Slack's read methods give it: a thread's parent carries its reply count. */
+  const read = (m: SlackMessage) => {
+    const replies = messages.filter((r) => r.thread_ts === m.ts);
+    return {
+      type: 'message',
+      ts: m.ts,
+      text: m.text,
+      ...(m.thread_ts && { thread_ts: m.thread_ts }),
+      ...(replies.length > 0 && { thread_ts: m.ts, reply_count: replies.length, reply_users_count: 1 }),
+      ...(m.reactions?.length && { reactions: m.reactions }),
+    };
+  };
 
   const send = (status: number, body: unknown): FakeReply => ({ status, body });
   /** A method's arguments: a JSON body, or the query and a URL-encoded form. */
@@ -54,7 +89,27 @@ export async function startFakeSlack() {
           });
         case 'conversations.info':
           if (a.channel !== channel) return send(200, { ok: false, error: 'channel_not_found' });
-          return send(200, { ok: true, channel: { id: channel, name: 'launches', is_private: false } });
+          return send(200, {
+            ok: true,
+            channel: {
+              id: channel,
+              name: 'launches',
+              is_private: false,
+              ...(a.include_num_members === 'true' && { num_members: state.members }),
+            },
+          });
+        case 'reactions.get': {
+          if (hold.on) {
+            hold.arrived();
+            await new Promise<void>((resolve) => hold.held.push(resolve));
+          }
+          const refused = lacking('reactions:read');
+          if (refused) return refused;
+          if (a.channel !== channel) return send(200, { ok: false, error: 'channel_not_found' });
+          const message = messages.find((m) => m.ts === a.timestamp);
+          if (!message) return send(200, { ok: false, error: 'message_not_found' });
+          return send(200, { ok: true, type: 'message', channel, message: read(message) });
+        }
         case 'conversations.list': {
           const page =
             a.cursor === 'page2'
@@ -125,6 +180,19 @@ export async function startFakeSlack() {
     channel,
     messages,
     files,
+    scopes,
+    /** Holds every reactions.get until `releaseReadings`; resolves once the first one is held. */
+    holdReadings: () => {
+      hold.on = true;
+      hold.waiting = new Promise<void>((resolve) => (hold.arrived = resolve));
+      return hold.waiting;
+    },
+    releaseReadings: () => {
+      hold.on = false;
+      hold.held.splice(0).forEach((resolve) => resolve());
+    },
+    /** The channel's member count conversations.info reports. */
+    setMembers: (n: number) => void (state.members = n),
     failNext: (status: number, body: unknown, headers?: Record<string, string>) =>
       failures.next({ status, body, ...(headers && { headers }) }),
     close: fake.close,
