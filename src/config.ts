@@ -114,6 +114,11 @@ const envSchema = z.object({
   THREADS_APP_ID: z.string().min(1).optional(),
   THREADS_APP_SECRET: z.string().min(1).optional(),
   THREADS_API_BASE: httpUrl,
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_OAUTH_BASE: httpUrl,
+  YOUTUBE_API_BASE: httpUrl,
+  GOOGLE_BUSINESS_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -190,10 +195,17 @@ export type Config = Readonly<{
   media: { maxImageBytes: number; maxVideoBytes: number; fetchTimeoutMs: number };
   /** Who may create an account by e-mail code: anyone, invited addresses, or nobody new. */
   signUp: 'open' | 'invite' | 'closed';
-  /** The OAuth apps the operator registered with LinkedIn, X and Threads (null fields: not configured). */
+  /** The OAuth apps the operator registered with LinkedIn, X, Threads and Google (null fields: not configured). */
   platformApps: Record<
-    'linkedin' | 'x' | 'threads',
-    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string }
+    'linkedin' | 'x' | 'threads' | 'google',
+    {
+      clientId: string | null;
+      clientSecret: string | null;
+      apiBase: string | null;
+      version?: string;
+      /** Google: other origins standing in for its sign-in, YouTube's API and the Business Profile APIs. */
+      apiBases?: { oauth: string | null; youtube: string | null; business: string | null };
+    }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
@@ -282,6 +294,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       x: { clientId: e.X_CLIENT_ID ?? null, clientSecret: e.X_CLIENT_SECRET ?? null, apiBase: e.X_API_BASE ?? null },
       threads: { clientId: e.THREADS_APP_ID ?? null, clientSecret: e.THREADS_APP_SECRET ?? null, apiBase: e.THREADS_API_BASE ?? null },
+      google: {
+        clientId: e.GOOGLE_CLIENT_ID ?? null,
+        clientSecret: e.GOOGLE_CLIENT_SECRET ?? null,
+        apiBase: null,
+        apiBases: {
+          oauth: e.GOOGLE_OAUTH_BASE ?? null,
+          youtube: e.YOUTUBE_API_BASE ?? null,
+          business: e.GOOGLE_BUSINESS_API_BASE ?? null,
+        },
+      },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },
   });

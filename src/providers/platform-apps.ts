@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'google';
 
 export type PlatformApp = {
   clientId: string;
@@ -31,6 +31,8 @@ export type PlatformApps = {
       apiBase: string | null;
       version?: string | undefined;
       memberAnalytics?: boolean;
+      /** Google: origins standing in for its sign-in (`oauth`), YouTube's API and the Business Profile APIs (null: Google's own). */
+      apiBases?: { oauth: string | null; youtube: string | null; business: string | null };
     }
   >;
 };
@@ -39,21 +41,24 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://api.linkedin.com',
   x: 'https://api.x.com',
   threads: 'https://graph.threads.net',
+  google: 'https://www.googleapis.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   linkedin: 'https://www.linkedin.com',
   x: 'https://x.com',
   threads: 'https://threads.net',
+  google: 'https://accounts.google.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
   linkedin: ['LINKEDIN_CLIENT_ID', 'LINKEDIN_CLIENT_SECRET'],
   x: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
   threads: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
+  google: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
 };
 
-const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads' };
+const NAMES: Record<AppPlatform, string> = { linkedin: 'LinkedIn', x: 'X', threads: 'Threads', google: 'Google' };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */
 export function appUnavailable(settings: PlatformApps, platform: AppPlatform): string | null {

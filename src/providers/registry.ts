@@ -10,6 +10,7 @@ import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.prov
 import { threadsProvider } from './threads/threads.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
 import { xProvider } from './x/x.provider.ts';
+import { youtubeProvider } from './youtube/youtube.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
 const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
@@ -25,6 +26,7 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinProvider,
     linkedinPageProvider,
     threadsProvider,
+    youtubeProvider,
   ].map((p) => [p.identifier, p]),
 );
 

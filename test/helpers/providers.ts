@@ -10,6 +10,7 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     linkedin: { clientId: null, clientSecret: null, apiBase: null },
     x: { clientId: null, clientSecret: null, apiBase: null },
     threads: { clientId: null, clientSecret: null, apiBase: null },
+    google: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 
