@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
+import { googleBusinessProvider } from './google-business/google-business.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { slackProvider } from './slack/slack.provider.ts';
@@ -27,6 +28,7 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinPageProvider,
     threadsProvider,
     youtubeProvider,
+    googleBusinessProvider,
   ].map((p) => [p.identifier, p]),
 );
 
