@@ -703,6 +703,15 @@ export class ChannelsService {
       platformApps: this.platformApps,
     };
     try {
+      // Credentials that expire (an hour for Google's) are renewed as before a publish, through the same per-channel claim.
+      const { renewal } = provider;
+      const now = this.deps.clock.now();
+      if (renewal && !channel.disabled && renewal.due(ctx.config, now)) {
+        ctx.config = await this.renewals.renew(channel.id, ctx.config, {
+          due: (stored) => renewal.due(stored, now),
+          renew: (stored) => renewal.renew({ ...ctx, config: stored }, now),
+        });
+      }
       return await tool.run(ctx, parsed.data);
     } catch (error) {
       if (error instanceof ProviderError) {

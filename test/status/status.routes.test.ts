@@ -78,6 +78,8 @@ describe('GET /public/v1/status', () => {
       'linkedin',
       'linkedin-page',
       'threads',
+      'youtube',
+      'google-business',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -97,6 +99,8 @@ describe('GET /public/v1/status', () => {
     });
     expect(platforms.find((p) => p.identifier === 'linkedin-page')!.unavailable).toContain('LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
     expect(platforms.find((p) => p.identifier === 'threads')!.unavailable).toContain('THREADS_APP_ID and THREADS_APP_SECRET');
+    expect(platforms.find((p) => p.identifier === 'youtube')!.unavailable).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+    expect(platforms.find((p) => p.identifier === 'google-business')!.unavailable).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
   });
 
   it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {

@@ -399,7 +399,7 @@ describe('YouTube', () => {
     expect(validate('é'.repeat(2501))).toBe(true);
   });
 
-  it('lists playlists and assignable categories through the integration tools', async () => {
+  it('lists playlists and assignable categories through the integration tools, renewing an expiring token first', async () => {
     const { tenant, channelId } = await connect();
     const run = (methodName: string, data: Record<string, unknown>) =>
       t.request({ method: 'POST', url: `/public/v1/integration-trigger/${channelId}`, key: tenant.key, payload: { methodName, data } });
@@ -417,6 +417,20 @@ describe('YouTube', () => {
     expect(g.calls.find((c) => c.path === '/youtube/v3/videoCategories')!.query.get('regionCode')).toBe('FR');
     const bad = await run('listCategories', { regionCode: 'France' });
     expect(bad.statusCode).toBe(400);
+
+    // A token about to expire is renewed before the tool calls YouTube.
+    g.expiresIn = 120;
+    const expiring = await connect();
+    g.expiresIn = 3599;
+    const refreshes = g.refreshes;
+    const renewed = await t.request({
+      method: 'POST',
+      url: `/public/v1/integration-trigger/${expiring.channelId}`,
+      key: expiring.tenant.key,
+      payload: { methodName: 'listPlaylists', data: {} },
+    });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(g.refreshes).toBe(refreshes + 1);
   });
 
   it('reads video statistics and the channel subscribers as metrics', async () => {
