@@ -16,6 +16,7 @@ import {
 import {
   ProviderError,
   readConfig,
+  readSettings,
   refuseInvalid,
   type BrowserSignIn,
   type ConnectedAccount,
@@ -267,7 +268,7 @@ function problems(
 async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = businessConfig(ctx.config);
   refuseInvalid(googleBusinessProvider, ctx, input);
-  const settings = settingsSchema.parse(input.settings);
+  const settings = readSettings(settingsSchema, input.settings);
   const body = {
     ...(settings.languageCode && { languageCode: settings.languageCode }),
     ...(input.text && { summary: input.text }),

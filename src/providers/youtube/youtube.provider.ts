@@ -15,6 +15,7 @@ import {
 import {
   ProviderError,
   readConfig,
+  readSettings,
   refuseInvalid,
   type BrowserSignIn,
   type ConnectedAccount,
@@ -134,7 +135,7 @@ function videoRefusal(video: unknown): string | null {
 async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
   const config = youtubeConfig(ctx.config);
   refuseInvalid(youtubeProvider, ctx, input);
-  const settings = youtubeSettingsSchema.parse(input.settings);
+  const settings = readSettings(youtubeSettingsSchema, input.settings);
   const { videos, images } = splitMedia(input.media);
   const video = videos[0]!;
   const bytes = await readMedia(video);

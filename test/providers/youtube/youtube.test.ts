@@ -225,6 +225,21 @@ describe('YouTube', () => {
     g.videos.get(ref.id)!.status = { ...g.videos.get(ref.id)!.status, uploadStatus: 'rejected', rejectionReason: 'duplicate' };
     const failure = await providerFailure(youtubeProvider.comment(ctx, publishInput({ part: 1, text: 'hi', root: ref, parent: ref })));
     expect(failure).toMatchObject({ kind: 'rejected', message: 'YouTube rejected the video (duplicate).' });
+    // Settings YouTube needs, missing when the provider is called: a rejection naming them, nothing uploaded.
+    const sessions = g.sessions.size;
+    const unset = await providerFailure(
+      youtubeProvider.publish(
+        ctx,
+        publishInput({
+          text: 'x',
+          settings: { privacy: 'public', madeForKids: false },
+          media: [mediaItem(Buffer.alloc(10), { mimeType: 'video/mp4' })],
+        }),
+      ),
+    );
+    expect(unset.kind).toBe('rejected');
+    expect(unset.message).toMatch(/^settings\.title: /);
+    expect(g.sessions.size).toBe(sessions);
   });
 
   it('uploads in chunks and resumes where YouTube stands after a cut connection; a lost answer to the last bytes finds the video, never uploads twice', async () => {
