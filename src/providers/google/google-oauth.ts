@@ -41,19 +41,27 @@ export function googleApp(platformApps: PlatformApps) {
 
 export const googleUnavailable = (platformApps: PlatformApps): string | null => appUnavailable(platformApps, 'google');
 
-/** The midnight after `now` in Pacific time, when YouTube's daily quota is reset; milliseconds from `now`. */
-export function msUntilPacificMidnight(now: Date): number {
+/** Hours, minutes, seconds and milliseconds into the day at `instant` in Pacific time. */
+function pacificElapsedMs(instant: Date): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: 'America/Los_Angeles',
     hourCycle: 'h23',
     hour: 'numeric',
     minute: 'numeric',
     second: 'numeric',
-  }).formatToParts(now);
+  }).formatToParts(instant);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const elapsed = ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + now.getUTCMilliseconds();
-  // Daylight-saving days are 23 or 25 hours long; a day of 24 is close enough for a retry time (off by an hour twice a year).
-  return Math.max(1000, 24 * 3600_000 - elapsed);
+  return ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + instant.getUTCMilliseconds();
+}
+
+/** Milliseconds from `now` to the next midnight in Pacific time, when YouTube's daily quota is reset (days of 23 and 25 hours included). */
+export function msUntilPacificMidnight(now: Date): number {
+  let wait = 24 * 3600_000 - pacificElapsedMs(now);
+  // A day when the clocks change is an hour shorter or longer: 24 hours on lands at 01:00 or 23:00.
+  const landed = pacificElapsedMs(new Date(now.getTime() + wait));
+  if (landed > 0 && landed <= 3600_000) wait -= landed;
+  else if (landed >= 23 * 3600_000) wait += 24 * 3600_000 - landed;
+  return Math.max(1000, wait);
 }
 
 /** What a Google API's error reason means for a publish; undefined when the status says it. */

@@ -473,6 +473,15 @@ describe('YouTube', () => {
     expect((await youtubeProvider.metrics!.account(ctx)).metrics).toEqual({ posts: videos });
   });
 
+  it("finds YouTube's quota reset, midnight Pacific, across the days the clocks change", () => {
+    const hours = (iso: string) => msUntilPacificMidnight(new Date(iso)) / 3600_000;
+    expect(hours('2026-06-01T07:00:00Z')).toBe(24); // 00:00 PDT
+    expect(hours('2026-06-01T19:30:00Z')).toBe(11.5); // 12:30 PDT
+    expect(hours('2026-03-08T08:00:00Z')).toBe(23); // 00:00 PST; the clocks go forward at 02:00
+    expect(hours('2026-11-01T07:00:00Z')).toBe(25); // 00:00 PDT; the clocks go back at 02:00
+    expect(hours('2026-01-15T07:59:59Z')).toBeCloseTo(1 / 3600, 6); // 23:59:59 PST
+  });
+
   it('is unavailable, naming the variables, without the Google app', async () => {
     const other = {
       ...t.services.channels.platformApps,
