@@ -5705,7 +5705,7 @@ export interface components {
                 /** @constant */
                 current: "v1";
             };
-            /** @description The platforms this server publishes to. LinkedIn, X and Threads need an app the operator registers with the platform; without it they are listed here as unavailable. */
+            /** @description The platforms this server publishes to. LinkedIn, X, Threads, YouTube and Google Business Profile need an app the operator registers with the platform; without it they are listed here as unavailable. */
             platforms: {
                 /** @description The platform id: `provider` when connecting, `settings.__type` in posts. */
                 identifier: string;
