@@ -143,6 +143,11 @@ const envSchema = z.object({
   INSTAGRAM_APP_ID: z.string().min(1).optional(),
   INSTAGRAM_APP_SECRET: z.string().min(1).optional(),
   INSTAGRAM_API_BASE: httpUrl,
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_OAUTH_BASE: httpUrl,
+  YOUTUBE_API_BASE: httpUrl,
+  GOOGLE_BUSINESS_API_BASE: httpUrl,
   MEDIA_MAX_IMAGE_BYTES: z.coerce
     .number()
     .int()
@@ -224,7 +229,16 @@ export type Config = Readonly<{
   /** The OAuth apps the operator registered with the platforms that need one (null fields: not configured). */
   platformApps: Record<
     AppPlatform,
-    { clientId: string | null; clientSecret: string | null; apiBase: string | null; version?: string; userAgent?: string | null }
+    {
+      clientId: string | null;
+      clientSecret: string | null;
+      apiBase: string | null;
+      version?: string;
+      /** Reddit: the User-Agent the operator chose. */
+      userAgent?: string | null;
+      /** Google: other origins standing in for its sign-in, YouTube's API and the Business Profile APIs. */
+      apiBases?: { oauth: string | null; youtube: string | null; business: string | null };
+    }
   >;
   /** Outgoing mail; without an SMTP URL, messages are written to the log at warn. */
   mail: { smtpUrl: string | null; from: string };
@@ -337,6 +351,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         clientSecret: e.INSTAGRAM_APP_SECRET ?? null,
         apiBase: e.INSTAGRAM_API_BASE ?? null,
         version: e.FACEBOOK_API_VERSION,
+      },
+      google: {
+        clientId: e.GOOGLE_CLIENT_ID ?? null,
+        clientSecret: e.GOOGLE_CLIENT_SECRET ?? null,
+        apiBase: null,
+        apiBases: {
+          oauth: e.GOOGLE_OAUTH_BASE ?? null,
+          youtube: e.YOUTUBE_API_BASE ?? null,
+          business: e.GOOGLE_BUSINESS_API_BASE ?? null,
+        },
       },
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? `Herald <herald@${new URL(e.BASE_URL ?? 'http://localhost').hostname}>` },

@@ -3,7 +3,7 @@ import { isLoopbackHost } from './config-urls.ts';
 import { ProviderError } from './provider.ts';
 
 /** A platform whose API Herald reaches through one OAuth app the operator registers. */
-export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest' | 'reddit' | 'facebook' | 'instagram';
+export type AppPlatform = 'linkedin' | 'x' | 'threads' | 'tiktok' | 'pinterest' | 'reddit' | 'facebook' | 'instagram' | 'google';
 
 export type PlatformApp = {
   clientId: string;
@@ -34,6 +34,8 @@ export type PlatformApps = {
       memberAnalytics?: boolean;
       /** Reddit: the User-Agent the operator chose (Reddit's format `<platform>:<app id>:<version> (by /u/<name>)`). */
       userAgent?: string | null;
+      /** Google: origins standing in for its sign-in (`oauth`), YouTube's API and the Business Profile APIs (null: Google's own). */
+      apiBases?: { oauth: string | null; youtube: string | null; business: string | null };
     }
   >;
 };
@@ -47,6 +49,7 @@ const DEFAULT_API_BASES: Record<AppPlatform, string> = {
   reddit: 'https://oauth.reddit.com',
   facebook: 'https://graph.facebook.com',
   instagram: 'https://graph.instagram.com',
+  google: 'https://www.googleapis.com',
 };
 
 const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
@@ -58,6 +61,7 @@ const DEFAULT_SIGN_IN_BASES: Record<AppPlatform, string> = {
   reddit: 'https://www.reddit.com',
   facebook: 'https://www.facebook.com',
   instagram: 'https://www.instagram.com',
+  google: 'https://accounts.google.com',
 };
 
 const VARIABLES: Record<AppPlatform, [string, string]> = {
@@ -69,6 +73,7 @@ const VARIABLES: Record<AppPlatform, [string, string]> = {
   reddit: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'],
   facebook: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
   instagram: ['INSTAGRAM_APP_ID', 'INSTAGRAM_APP_SECRET'],
+  google: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
 };
 
 const NAMES: Record<AppPlatform, string> = {
@@ -80,6 +85,7 @@ const NAMES: Record<AppPlatform, string> = {
   reddit: 'Reddit',
   facebook: 'Facebook',
   instagram: 'Instagram',
+  google: 'Google',
 };
 
 /** Why the platform cannot be connected on this server, or null when its app is configured. */

@@ -149,6 +149,18 @@ export function settingsIssues(schema: z.ZodType, settings: Record<string, unkno
     : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
 }
 
+/** The settings read with the platform's schema; settings it refuses end the publish as `rejected` with the first issue, never as an unexpected error. */
+export function readSettings<T>(schema: z.ZodType<T>, settings: Record<string, unknown>): T {
+  const parsed = schema.safeParse(settings);
+  if (parsed.success) return parsed.data;
+  throw new ProviderError(
+    'rejected',
+    settingsIssues(schema, settings)
+      .map((p) => `${p.field}: ${p.reason}`)
+      .join(' '),
+  );
+}
+
 /** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
 export function refuseInvalid(
   provider: Pick<Provider, 'validate'>,

@@ -4,6 +4,7 @@ import { blueskyProvider } from './bluesky/bluesky.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
 import { facebookProvider } from './facebook/facebook.provider.ts';
 import { instagramProvider, instagramStandaloneProvider } from './instagram/instagram.provider.ts';
+import { googleBusinessProvider } from './google-business/google-business.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
 import { pinterestProvider } from './pinterest/pinterest.provider.ts';
@@ -16,6 +17,7 @@ import { threadsProvider } from './threads/threads.provider.ts';
 import { tiktokProvider } from './tiktok/tiktok.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
 import { xProvider } from './x/x.provider.ts';
+import { youtubeProvider } from './youtube/youtube.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
 const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
@@ -38,6 +40,8 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     facebookProvider,
     instagramProvider,
     instagramStandaloneProvider,
+    youtubeProvider,
+    googleBusinessProvider,
   ].map((p) => [p.identifier, p]),
 );
 

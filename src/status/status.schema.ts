@@ -49,7 +49,7 @@ export const statusSchema = z
         }),
       )
       .describe(
-        'The platforms this server publishes to. LinkedIn, X, Threads, Facebook and Instagram need an app the operator registers with the platform; without it they are listed here as unavailable.',
+        'The platforms this server publishes to. Those signed in through an OAuth app (LinkedIn, X, Threads, TikTok, Pinterest, Reddit, Facebook, Instagram, YouTube, Google Business Profile) need the app the operator registers with the platform; without it they are listed here as unavailable.',
       ),
   })
   .meta({ id: 'Status', description: 'What this service is, where its documentation lives, and how to authenticate.' });

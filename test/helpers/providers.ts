@@ -15,6 +15,7 @@ export const NO_PLATFORM_APPS: PlatformApps = {
     reddit: { clientId: null, clientSecret: null, apiBase: null },
     facebook: { clientId: null, clientSecret: null, apiBase: null },
     instagram: { clientId: null, clientSecret: null, apiBase: null },
+    google: { clientId: null, clientSecret: null, apiBase: null },
   },
 };
 

@@ -85,6 +85,8 @@ describe('GET /public/v1/status', () => {
       'facebook',
       'instagram',
       'instagram-standalone',
+      'youtube',
+      'google-business',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -117,6 +119,8 @@ describe('GET /public/v1/status', () => {
     expect(platforms.find((p) => p.identifier === 'instagram-standalone')!.unavailable).toContain(
       'INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET',
     );
+    expect(platforms.find((p) => p.identifier === 'youtube')!.unavailable).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+    expect(platforms.find((p) => p.identifier === 'google-business')!.unavailable).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
   });
 
   it('reports the clock in UTC with milliseconds whatever the process time zone', async () => {

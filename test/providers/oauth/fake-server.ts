@@ -42,7 +42,8 @@ export abstract class FakeServer extends FakeHttpServer<FakeRequest, FakeAnswer>
 
   protected abstract handle(req: FakeRequest): Promise<FakeAnswer> | FakeAnswer;
 
-  protected async serve(call: FakeCall): Promise<FakeAnswer | void> {
+  /** `res` is there for a fake that answers itself or never (a cut connection). */
+  protected async serve(call: FakeCall, _res?: http.ServerResponse): Promise<FakeAnswer | void> {
     const request = toRequest(call);
     this.calls.push(request);
     return this.scripted.take(request) ?? (await this.handle(request));
