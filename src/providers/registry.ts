@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
+import { devtoProvider } from './devto/devto.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
 import { mastodonProvider } from './mastodon/mastodon.provider.ts';
 import { nostrProvider } from './nostr/nostr.provider.ts';
@@ -9,6 +10,7 @@ import { telegramProvider } from './telegram/telegram.provider.ts';
 import { linkedinPageProvider, linkedinProvider } from './linkedin/linkedin.provider.ts';
 import { threadsProvider } from './threads/threads.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
+import { wordpressProvider } from './wordpress/wordpress.provider.ts';
 import { xProvider } from './x/x.provider.ts';
 
 /** Every platform Herald can publish to, by identifier (`settings.__type`, the channel's `identifier`). */
@@ -25,6 +27,8 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     linkedinProvider,
     linkedinPageProvider,
     threadsProvider,
+    wordpressProvider,
+    devtoProvider,
   ].map((p) => [p.identifier, p]),
 );
 
