@@ -25,7 +25,7 @@ const MAX_TAGS = 4;
 
 const settingsSchema = z.object({
   title: z
-    .string()
+    .string({ error: 'An article needs a title' })
     .trim()
     .min(1, 'An article needs a title')
     .max(TITLE_LIMIT)

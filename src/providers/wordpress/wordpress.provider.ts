@@ -31,7 +31,12 @@ const TEXT_LIMIT = 1_000_000;
 const termIds = z.array(z.int().positive()).max(100);
 
 const settingsSchema = z.object({
-  title: z.string().trim().min(1, 'WordPress posts need a title').max(1000).describe('The post title (required).'),
+  title: z
+    .string({ error: 'WordPress posts need a title' })
+    .trim()
+    .min(1, 'WordPress posts need a title')
+    .max(1000)
+    .describe('The post title (required).'),
   status: z
     .enum(['publish', 'draft', 'pending', 'private'])
     .optional()
