@@ -78,6 +78,8 @@ describe('GET /public/v1/status', () => {
       'linkedin',
       'linkedin-page',
       'threads',
+      'wordpress',
+      'devto',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -87,6 +89,8 @@ describe('GET /public/v1/status', () => {
       'discord',
       'slack',
       'nostr',
+      'wordpress',
+      'devto',
     ]);
     expect(platforms.find((p) => p.identifier === 'x')).toEqual({
       identifier: 'x',

@@ -103,7 +103,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
 /** Publishes articles to DEV (dev.to) or any other Forem community, with the account's API key. */
 export const devtoProvider: Provider = {
   identifier: 'devto',
-  name: 'DEV (Forem)',
+  name: 'DEV',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
   countText: (text) => text.length,
   toText: htmlToForemMarkdown,
