@@ -103,7 +103,7 @@ export async function discoverApiRoot(ctx: Pick<ProviderContext, 'outbound' | 's
       method: 'HEAD',
       headers: { 'user-agent': 'Herald' },
       limit: 1024,
-      timeoutMs: 30_000,
+      timeoutMs: WORDPRESS.timeoutMs,
       maxRedirects: 3,
       ...(ctx.signal && { signal: ctx.signal }),
     });
