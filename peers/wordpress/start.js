@@ -75,7 +75,11 @@ function stop(code = 0) {
   stopping = true;
   files.close();
   if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 2000).unref();
+  // Playground may take a moment to stop its workers; it never outlives the peer.
+  setTimeout(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    process.exit(code);
+  }, 3000).unref();
   child.once('exit', () => process.exit(code));
 }
 process.on('SIGTERM', () => stop());

@@ -55,6 +55,9 @@ const settingsSchema = z.object({
 type Settings = z.infer<typeof settingsSchema>;
 type Site = WordPressConfig & { apiRoot: string };
 
+/** The REST root `connectAccount` found, by the configuration it checked, for `completeConfig` (the same connect). */
+const discovered = new WeakMap<Record<string, unknown>, string>();
+
 const COMMENTS_REFUSED =
   'Herald does not publish comments on WordPress: a post has no comment parts there. Remove this part, or publish it as its own post.';
 
@@ -204,6 +207,7 @@ export const wordpressProvider: Provider = {
   async connectAccount(ctx): Promise<ConnectedAccount> {
     const config = wordpressConfig(ctx.config);
     const site = { ...config, apiRoot: await discoverApiRoot(ctx, config.site) };
+    discovered.set(ctx.config, site.apiRoot);
     const { json: user } = await callWordPress(ctx, site, '/wp/v2/users/me', { query: { context: 'edit' } });
     const id = field(user, 'id');
     if (typeof id !== 'number') throw new ProviderError('rejected', 'The WordPress site did not say whose account this is.');
@@ -230,7 +234,7 @@ export const wordpressProvider: Provider = {
   /** Keeps the REST root the site announced, so publishing needs no second look. */
   async completeConfig(ctx) {
     const config = wordpressConfig(ctx.config);
-    return { ...config, apiRoot: await discoverApiRoot(ctx, config.site) };
+    return { ...config, apiRoot: discovered.get(ctx.config) ?? (await discoverApiRoot(ctx, config.site)) };
   },
   publish,
   async comment() {

@@ -37,10 +37,11 @@ export async function startWordPressPeer(): Promise<WordPressPeer> {
   });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const budget = 2 * PROCESS_BUDGET_MS;
+  const budget = 3 * PROCESS_BUDGET_MS;
   const ready = await new Promise<{ site: string; secret: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      // SIGTERM: the peer stops WordPress Playground, its own child, before it exits.
+      child.kill('SIGTERM');
       reject(new Error(`The WordPress peer did not start in ${budget / 1000} s:\n${output}`));
     }, budget);
     child.stdout!.on('data', (chunk: Buffer) => {

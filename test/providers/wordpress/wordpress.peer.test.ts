@@ -13,7 +13,7 @@ import { startWordPressPeer, type WordPressPeer } from './wordpress-peer.ts';
 
 const skip = process.env.HERALD_SKIP_WORDPRESS_PEER === '1';
 /** Every request to WordPress in WebAssembly takes seconds on a loaded two-core machine. */
-const SLOW = processBudget(1, 60_000);
+const SLOW = processBudget(2);
 
 describe.skipIf(skip)('WordPress provider against WordPress itself', () => {
   let t: TestApp;
@@ -21,7 +21,7 @@ describe.skipIf(skip)('WordPress provider against WordPress itself', () => {
   beforeAll(async () => {
     peer = await startWordPressPeer();
     t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
-  }, processBudget(3));
+  }, processBudget(4));
   afterAll(async () => {
     await closeOutboundClients();
     await t?.close();
