@@ -64,7 +64,8 @@ const COMMENTS_REFUSED =
 /** Uploads the featured image to the site's media library: the bytes as the body, the file name in Content-Disposition. */
 async function uploadFeatured(ctx: ProviderContext, site: Site, item: PublishMedia, alt: string | undefined): Promise<number> {
   const bytes = await readMedia(item);
-  const filename = item.name.replace(/["\\\r\n]/g, '_');
+  // A header carries ASCII only: other characters (and quotes) become `_`; WordPress keeps the extension.
+  const filename = item.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const { json } = await callWordPress(ctx, site, '/wp/v2/media', {
     body: new Uint8Array(bytes),
     contentType: item.mimeType,

@@ -272,6 +272,12 @@ describe('publishing to WordPress', () => {
       wordpressProvider.publish(ctx, publishInput({ settings: { title: 'x' }, media: [mediaItem(png(2, 2)), mediaItem(png(2, 2))] })),
     );
     expect(twoImages.message).toContain('featured image');
+    // A file name beyond ASCII cannot stand in a header: it goes up with those characters replaced.
+    const named = await wordpressProvider.publish(
+      ctx,
+      publishInput({ settings: { title: 'Named' }, media: [mediaItem(png(2, 2), { name: 'été "1".png' })] }),
+    );
+    expect(wp.media.find((m) => m.id === wp.posts.find((p) => String(p.id) === named.id)!.featured_media)!.filename).toBe('_t_ _1_.png');
   });
 });
 
