@@ -54,3 +54,18 @@ add_action( 'rest_api_init', function () {
 		)
 	);
 } );
+
+/*
+ * A HEAD request to a page needs only its headers (the REST API's `Link` among them, sent on
+ * `template_redirect` at priority 11): stop before the theme renders a body nobody reads, which
+ * in WebAssembly costs seconds.
+ */
+add_action(
+	'template_redirect',
+	function () {
+		if ( isset( $_SERVER['REQUEST_METHOD'] ) && 'HEAD' === $_SERVER['REQUEST_METHOD'] ) {
+			exit;
+		}
+	},
+	PHP_INT_MAX
+);
