@@ -105,4 +105,14 @@ for (;;) {
   }
   await sleep(500);
 }
+// The first request to each part of WordPress is the slowest (PHP loads and compiles its files in
+// WebAssembly): make those before saying the site is ready.
+for (const [route, method] of [
+  ['/', 'HEAD'],
+  ['/wp-json/wp/v2/categories', 'GET'],
+  ['/wp-json/wp/v2/users/me', 'GET'],
+  ['/wp-json/wp/v2/posts', 'POST'],
+]) {
+  await globalThis.fetch(`${site}${route}`, { method }).catch(() => undefined);
+}
 process.stdout.write(`${JSON.stringify({ site, secret })}\n`);
