@@ -1,7 +1,8 @@
 // Installs what the tests need beyond the npm packages, once, before `npm test` and `npm run test:scale`:
-// - the test peers (the reference Bluesky PDS) in their own folders: the install compiles
-//   better-sqlite3 (about 70 s), so it is skipped while the installed lockfile is unchanged
-//   (HERALD_SKIP_BLUESKY_PEER=1 skips it);
+// - the test peers in their own folders, each skipped while its installed lockfile is unchanged:
+//   the reference Bluesky PDS (its install compiles better-sqlite3, about 70 s;
+//   HERALD_SKIP_BLUESKY_PEER=1 skips it) and WordPress through WordPress Playground (about 1 GB of
+//   PHP builds; HERALD_SKIP_WORDPRESS_PEER=1 skips it);
 // - Debian's chromium for the upload page's browser test, through apt-get when it is missing.
 import { execFileSync } from 'node:child_process';
 import process from 'node:process';
@@ -10,7 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const peers = process.env.HERALD_SKIP_BLUESKY_PEER === '1' ? [] : ['bluesky-pds'];
+const peers = [
+  ...(process.env.HERALD_SKIP_BLUESKY_PEER === '1' ? [] : ['bluesky-pds']),
+  ...(process.env.HERALD_SKIP_WORDPRESS_PEER === '1' ? [] : ['wordpress']),
+];
 for (const name of peers) {
   const dir = path.join(root, 'peers', name);
   const lock = path.join(dir, 'package-lock.json');

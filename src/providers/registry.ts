@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { Provider } from './provider.ts';
 import { blueskyProvider } from './bluesky/bluesky.provider.ts';
+import { devtoProvider } from './devto/devto.provider.ts';
 import { discordProvider } from './discord/discord.provider.ts';
 import { facebookProvider } from './facebook/facebook.provider.ts';
 import { instagramProvider, instagramStandaloneProvider } from './instagram/instagram.provider.ts';
@@ -16,6 +17,7 @@ import { redditProvider } from './reddit/reddit.provider.ts';
 import { threadsProvider } from './threads/threads.provider.ts';
 import { tiktokProvider } from './tiktok/tiktok.provider.ts';
 import { webhookProvider } from './webhook/webhook.provider.ts';
+import { wordpressProvider } from './wordpress/wordpress.provider.ts';
 import { xProvider } from './x/x.provider.ts';
 import { youtubeProvider } from './youtube/youtube.provider.ts';
 
@@ -42,6 +44,8 @@ const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
     instagramStandaloneProvider,
     youtubeProvider,
     googleBusinessProvider,
+    wordpressProvider,
+    devtoProvider,
   ].map((p) => [p.identifier, p]),
 );
 

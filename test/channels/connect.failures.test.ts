@@ -51,6 +51,8 @@ const TOKEN_PLATFORMS: Array<{
   { provider: 'slack', fields: (base) => ({ botToken: 'xoxb-0000000000-abcdef', channel: 'C0123456789', apiBase: base }) },
   { provider: 'telegram', fields: (base) => ({ botToken: `123456:${'A'.repeat(35)}`, chatId: '@heraldnews', apiBase: base }) },
   { provider: 'webhook', fields: (base) => ({ url: `${base}/hook`, secret: TEST_WEBHOOK_SECRET }) },
+  { provider: 'wordpress', fields: (base) => ({ site: base, username: 'ana', applicationPassword: 'abcd EFGH ijkl MNOP qrst UVWX' }) },
+  { provider: 'devto', fields: (base) => ({ apiKey: 'abcdefghijklmnop', baseUrl: base }) },
   // A Nostr key is checked by Herald itself, and relays speak no HTTP: neither credentials nor statuses to refuse.
   { provider: 'nostr', fields: (base) => ({ secretKey: nostrKey, relays: [base.replace(/^http/, 'ws')] }), noCredentials: true },
 ];

@@ -87,6 +87,8 @@ describe('GET /public/v1/status', () => {
       'instagram-standalone',
       'youtube',
       'google-business',
+      'wordpress',
+      'devto',
     ]);
     expect(platforms.filter((p) => p.available).map((p) => p.identifier)).toEqual([
       'webhook',
@@ -97,6 +99,8 @@ describe('GET /public/v1/status', () => {
       'slack',
       'nostr',
       'lemmy',
+      'wordpress',
+      'devto',
     ]);
     expect(platforms.find((p) => p.identifier === 'x')).toEqual({
       identifier: 'x',
