@@ -5589,7 +5589,7 @@ export interface components {
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
-            /** @description Every step of the post's approval, oldest first (empty when it never needed one). Left out of webhook payloads and of a `fields` list that does not name it. */
+            /** @description Every step of the post's approval, oldest first (empty when it never needed one). Left out when a `fields` list does not name it. */
             approvals?: components["schemas"]["ApprovalStep"][];
         };
         PostList: {

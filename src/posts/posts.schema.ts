@@ -304,7 +304,7 @@ export const postSchema = z
       .array(approvalStepSchema)
       .optional()
       .describe(
-        "Every step of the post's approval, oldest first (empty when it never needed one). Left out of webhook payloads and of a `fields` list that does not name it.",
+        "Every step of the post's approval, oldest first (empty when it never needed one). Left out when a `fields` list does not name it.",
       ),
   })
   .meta({ id: 'Post' });

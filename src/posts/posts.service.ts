@@ -743,13 +743,15 @@ export class PostsService {
    * (a post awaiting approval counts as scheduled: only an approver moves it on).
    */
   async changeStatus(access: WorkspaceAccess, id: string, status: 'draft' | 'schedule'): Promise<PostRecord> {
-    // Either way a post enters or leaves the queue: the publisher's scope (or the approval's wait), whatever surface asks.
-    await this.requireScheduling(access);
+    requireScope(access, 'posts:draft');
     const { db, clock, queue } = this.deps;
     const post = await this.find(access, id);
     const now = clock.now();
+    const scheduled = post.state === 'QUEUE' || post.state === 'AWAITING_APPROVAL';
+    if (status === 'schedule' ? scheduled : post.state === 'DRAFT') return this.record(post);
+    // Either way a post enters or leaves the queue: the publisher's scope (or the approval's wait), whatever surface asks.
+    await this.requireScheduling(access);
     if (status === 'schedule') {
-      if (post.state === 'QUEUE' || post.state === 'AWAITING_APPROVAL') return this.record(post);
       if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(
@@ -764,8 +766,7 @@ export class PostsService {
       if ((await this.transitions.schedule(post, authorOf(access))) === 'QUEUE')
         await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
-      if (post.state === 'DRAFT') return this.record(post);
-      if (post.state !== 'QUEUE' && post.state !== 'AWAITING_APPROVAL') throw refusal(post.state, id, 'moved to draft');
+      if (!scheduled) throw refusal(post.state, id, 'moved to draft');
       await this.transitions.unschedule(post);
       await queue.remove(id);
     }
