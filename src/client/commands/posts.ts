@@ -474,6 +474,31 @@ export function register(program: Command): void {
       ),
     ['herald posts release-id post_123 3kx2abc --release-url https://bsky.app/profile/acme/post/3kx2abc'],
   );
+  const deleted = (d: S['Deleted']) => (d.deleted ? `Deleted ${d.deleted} post(s): ${d.ids.join(', ')}.` : 'Nothing was deleted.');
+  examples(
+    posts
+      .command('delete <id>')
+      .description('delete a post (one already published stays on the platform)')
+      .action(
+        act(async ({ out, api }, id: string) => {
+          const d = await api().request<S['Deleted']>('DELETE', `/posts/${seg(id)}`);
+          show(out, d, () => deleted(d));
+        }),
+      ),
+    ['herald posts delete post_123'],
+  );
+  examples(
+    posts
+      .command('delete-group <group>')
+      .description('delete every post of a group (a composition sent to several channels)')
+      .action(
+        act(async ({ out, api }, group: string) => {
+          const d = await api().request<S['Deleted']>('DELETE', `/posts/group/${seg(group)}`);
+          show(out, d, () => deleted(d));
+        }),
+      ),
+    ['herald posts delete-group grp_abc'],
+  );
   examples(
     posts
       .command('approvals')
@@ -568,30 +593,5 @@ export function register(program: Command): void {
         }),
       ),
     ['herald posts approval-settings', 'herald posts approval-settings --require contributor', 'herald posts approval-settings --off'],
-  );
-  const deleted = (d: S['Deleted']) => (d.deleted ? `Deleted ${d.deleted} post(s): ${d.ids.join(', ')}.` : 'Nothing was deleted.');
-  examples(
-    posts
-      .command('delete <id>')
-      .description('delete a post (one already published stays on the platform)')
-      .action(
-        act(async ({ out, api }, id: string) => {
-          const d = await api().request<S['Deleted']>('DELETE', `/posts/${seg(id)}`);
-          show(out, d, () => deleted(d));
-        }),
-      ),
-    ['herald posts delete post_123'],
-  );
-  examples(
-    posts
-      .command('delete-group <group>')
-      .description('delete every post of a group (a composition sent to several channels)')
-      .action(
-        act(async ({ out, api }, group: string) => {
-          const d = await api().request<S['Deleted']>('DELETE', `/posts/group/${seg(group)}`);
-          show(out, d, () => deleted(d));
-        }),
-      ),
-    ['herald posts delete-group grp_abc'],
   );
 }
