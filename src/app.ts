@@ -28,6 +28,7 @@ import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
+import { approvalsRoutes } from './approvals/approvals.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
@@ -98,7 +99,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(uploadPageRoutes, { baseUrl: config.baseUrl, clock: deps.clock });
   await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
-  await app.register(accountPages, { web });
+  await app.register(accountPages, { web, clock: deps.clock });
   await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
   await app.register(channelConnectRoutes);
   await app.register(
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
       await api.register(schedulesRoutes);
+      await api.register(approvalsRoutes);
       await api.register(notificationsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mediaRoutes);

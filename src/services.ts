@@ -23,6 +23,7 @@ import { NotificationsService } from './notifications/notifications.service.ts';
 import { PostTransitions } from './posts/post-transitions.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
+import { ApprovalsService } from './approvals/approvals.service.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
@@ -92,6 +93,7 @@ export function createServices(deps: ServiceDeps) {
   const sessions = new SessionsService(deps);
   const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, sessions, background });
   const schedules = new SchedulesService({ ...deps, channels, transitions: postTransitions });
+  const posts = new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions });
   return {
     users,
     workspaces,
@@ -105,7 +107,8 @@ export function createServices(deps: ServiceDeps) {
     shortLinks: new ShortLinksService(deps),
     media,
     uploadLinks: new UploadLinksService({ ...deps, media }),
-    posts: new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions }),
+    posts,
+    approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
     postTransitions,
     background,

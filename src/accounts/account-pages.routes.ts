@@ -16,9 +16,12 @@ import {
   type WebOptions,
 } from '../web/session.plugin.ts';
 import { webhooksPage, type ShownSecret } from '../webhooks/webhook-pages.html.ts';
+import { approvalsPage } from '../approvals/approval-pages.html.ts';
+import { APPROVAL_ROLES, type ApprovalRole } from '../approvals/approvals.table.ts';
 import { ROLE_SCOPES } from '../auth/scopes.ts';
 import type { WorkspaceAccess } from '../auth/access.service.ts';
-import { keysPage, linkPage, membersPage, signInPage, type CreatedSecret } from './account-pages.html.ts';
+import type { Clock } from '../lib/clock.ts';
+import { keysPage, linkPage, membersPage, signInPage, when, type CreatedSecret } from './account-pages.html.ts';
 import { scopesFor } from './developer-keys.service.ts';
 import { grantableRoles, mayManageMembers, type Actor } from './members.service.ts';
 import type { Session } from './sessions.service.ts';
@@ -34,6 +37,8 @@ const keyForm = z.object({ kind: formText(), name: formText(), scopes: formList(
 const inviteForm = z.object({ email: formText(), role: formText() });
 const roleForm = z.object({ role: formText() });
 const webhookForm = z.object({ url: formText(2000), description: formText(), eventTypes: formList() });
+const commentForm = z.object({ comment: formText(2000) });
+const approvalRolesForm = z.object({ roles: formList() });
 
 const idParam = z.object({ id: z.string().min(1).max(100) });
 const tokenParam = z.object({ token: z.string().regex(/^[0-9A-Za-z]{1,100}$/) });
@@ -44,19 +49,19 @@ const tokenParam = z.object({ token: z.string().regex(/^[0-9A-Za-z]{1,100}$/) })
  * JavaScript and carries a CSRF token. The OAuth consent pages register beside these, in the
  * same scope, to share the session, the layout and the CSRF check.
  */
-export async function accountPages(app: FastifyInstance, options: { web: WebOptions }): Promise<void> {
+export async function accountPages(app: FastifyInstance, options: { web: WebOptions; clock: Clock }): Promise<void> {
   const { web } = options;
   await app.register(webPagesPlugin, web);
-  const { signIn, sessions, developerKeys, members, channels, webhooks } = app.services;
+  const { signIn, sessions, developerKeys, members, channels, webhooks, approvals } = app.services;
   const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
   const send = (reply: FastifyReply, body: string, status = 200) => reply.status(status).headers(pageHeaders()).send(body);
 
-  const chrome = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members' | 'webhooks') =>
-    pageChrome(request, reply, web, `/account/${current}`);
+  type Current = 'keys' | 'members' | 'webhooks' | 'approvals';
+  const chrome = (request: FastifyRequest, reply: FastifyReply, current: Current) => pageChrome(request, reply, web, `/account/${current}`);
 
   type Ask = { title: string; consequence: string; button: string };
   /** A destructive action's confirmation page (see confirmationPage), posting back to the action's URL. */
-  const askFirst = (request: FastifyRequest, reply: FastifyReply, current: 'keys' | 'members' | 'webhooks', ask: Ask) =>
+  const askFirst = (request: FastifyRequest, reply: FastifyReply, current: Current, ask: Ask, fields?: Record<string, string>) =>
     send(
       reply,
       confirmationPage({
@@ -64,6 +69,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
         csrf: csrfToken(request, reply, web),
         action: request.url,
         back: `/account/${current}`,
+        fields,
         ...ask,
       }),
     );
@@ -494,6 +500,13 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   function webhookAccess(request: FastifyRequest): WorkspaceAccess | null {
     const account = request.account!;
     if (!account.current || !mayManageMembers(account.current.role)) return null;
+    return sessionAccess(request);
+  }
+
+  /** The signed-in member's access to the current workspace, with every scope the role allows; null without a workspace. */
+  function sessionAccess(request: FastifyRequest): WorkspaceAccess | null {
+    const account = request.account!;
+    if (!account.current) return null;
     const { workspace, role } = account.current;
     const userId = account.session.userId;
     const scopes = [...ROLE_SCOPES[role]];
@@ -603,4 +616,93 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
       button: 'Delete the endpoint',
     }),
   );
+
+  // --- Approvals (every member reads; approvers decide; owners and admins set who needs approval) ---
+  async function renderApprovals(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; notice?: string; status?: number } = {},
+  ) {
+    const access = sessionAccess(request);
+    if (!access)
+      return send(
+        reply,
+        layout('Approvals', html`<h1>Approvals</h1><p>Join a workspace first.</p>`, chrome(request, reply, 'approvals')),
+        403,
+      );
+    const settings = await approvals.settings(access);
+    const { posts } = await approvals.awaiting(access);
+    return send(
+      reply,
+      approvalsPage({
+        chrome: chrome(request, reply, 'approvals'),
+        csrf: csrfToken(request, reply, web),
+        workspaceName: access.workspace.name,
+        settings,
+        posts,
+        approver: settings.approvers.includes(access.role),
+        manager: mayManageMembers(access.role),
+        now: options.clock.now(),
+        ...extra,
+      }),
+      extra.status,
+    );
+  }
+
+  app.get('/account/approvals', signedIn, async (request, reply) => renderApprovals(request, reply));
+
+  /** Runs an approvals action, then shows the page again with what happened (a refusal shown on it, with its status). */
+  function approvalAction(
+    url: string,
+    action: (access: WorkspaceAccess, request: FastifyRequest, reply: FastifyReply) => Promise<{ notice: string } | 'answered'>,
+  ) {
+    const params = url.includes(':id') ? idParam : undefined;
+    app.post(url, { ...signedIn, schema: { hide: true, ...(params && { params }) } }, async (request, reply) => {
+      const access = sessionAccess(request);
+      if (!access) return renderApprovals(request, reply);
+      try {
+        const done = await action(access, request, reply);
+        return done === 'answered' ? reply : await renderApprovals(request, reply, done);
+      } catch (error) {
+        const { status, message } = failure(error, reply);
+        return renderApprovals(request, reply, { status, error: message });
+      }
+    });
+  }
+
+  approvalAction('/account/approvals/settings', async (access, request) => {
+    const roles = readForm(approvalRolesForm, request.body).roles.filter((role): role is ApprovalRole =>
+      (APPROVAL_ROLES as readonly string[]).includes(role),
+    );
+    const saved = await approvals.setSettings(access, { roles });
+    return { notice: saved.roles.length ? `Approval is now needed for: ${saved.roles.join(', ')}.` : 'Nobody needs approval now.' };
+  });
+  approvalAction('/account/approvals/:id/approve', async (access, request, reply) => {
+    const id = idParam.parse(request.params).id;
+    const { comment } = readForm(commentForm, request.body);
+    const post = await app.services.posts.get(access, id);
+    // Approving a post whose date has passed publishes it at once: asked first.
+    if (post.state === 'AWAITING_APPROVAL' && Date.parse(post.publishDate) < options.clock.now().getTime() && !confirmed(request.body)) {
+      await askFirst(
+        request,
+        reply,
+        'approvals',
+        {
+          title: 'Approve and publish now?',
+          consequence: `Its date (${when(post.publishDate)}) has passed: once approved it is published at once, and that cannot be undone.`,
+          button: 'Approve and publish now',
+        },
+        comment ? { comment } : undefined,
+      );
+      return 'answered';
+    }
+    const approved = await approvals.approve(access, id, { comment: comment.trim() || undefined });
+    return { notice: `Approved: the post is scheduled for ${when(approved.publishDate)}.` };
+  });
+  approvalAction('/account/approvals/:id/reject', async (access, request) => {
+    const comment = readForm(commentForm, request.body).comment.trim();
+    if (!comment) throw new AppError(400, 'invalid_request', 'Say why the post is rejected: its author sees the comment.');
+    await approvals.reject(access, idParam.parse(request.params).id, { comment });
+    return { notice: 'Rejected: the post is a draft again, and its author is told why.' };
+  });
 }

@@ -995,7 +995,7 @@ export interface paths {
                     limit?: number;
                     /** @description The `nextCursor` of the previous answer, with the same window and filters: the page after it. */
                     cursor?: string;
-                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
+                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`, `approvals`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
                     fields?: string;
                 };
                 header?: {
@@ -1066,7 +1066,7 @@ export interface paths {
         put?: never;
         /**
          * Create, schedule or publish posts (one per channel)
-         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description Scopes: `posts:draft`, plus `posts:publish` for `schedule`, `queue` and `now`, except for a role whose posts need approval (PUT /approval-settings): its scheduled posts enter `AWAITING_APPROVAL` instead of the queue, with `posts:draft` alone. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         post: {
             parameters: {
@@ -1249,7 +1249,7 @@ export interface paths {
         };
         /**
          * Replace one post as a whole
-         * @description The post for its channel as one item of POST /posts gives it, with `type` and `date`: every field is replaced, and one left out takes its default (no settings, no tags, no short links). PATCH /posts/:id changes only what it is given. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description The post for its channel as one item of POST /posts gives it, with `type` and `date`: every field is replaced, and one left out takes its default (no settings, no tags, no short links). PATCH /posts/:id changes only what it is given. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled, awaiting approval or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`), unless the caller's role needs approval: its scheduled post then awaits approval (`AWAITING_APPROVAL`), and its edit of an approved post sends it back; a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         put: {
             parameters: {
@@ -1424,7 +1424,7 @@ export interface paths {
         head?: never;
         /**
          * Edit one post in place
-         * @description Each field given replaces the post's; the rest stays: `content`, `image` and `comments` change parts of the thread (or `value` replaces it whole), `settings` are merged key by key (null removes one), `tags` and `shortLink` replace theirs, `date` moves it, `type` moves it between draft, scheduled and published now. Its other posts of the group are left alone. An empty change answers 400 `nothing_to_change`. The answer is the post as edited. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description Each field given replaces the post's; the rest stays: `content`, `image` and `comments` change parts of the thread (or `value` replaces it whole), `settings` are merged key by key (null removes one), `tags` and `shortLink` replace theirs, `date` moves it, `type` moves it between draft, scheduled and published now. Its other posts of the group are left alone. An empty change answers 400 `nothing_to_change`. The answer is the post as edited. The same rules as an edit through the group (POST /posts with `group`): the post must be a draft, scheduled, awaiting approval or in error (a published one answers 400 `invalid_transition`); scopes `posts:draft`, plus `posts:publish` when the post is or becomes scheduled (or is published with `now`), unless the caller's role needs approval: its scheduled post then awaits approval (`AWAITING_APPROVAL`), and its edit of an approved post sends it back; a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 `post_changed`: read the post and send it again. Send `Idempotency-Key` to make a retry safe. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         patch: {
             parameters: {
@@ -1621,7 +1621,7 @@ export interface paths {
         get?: never;
         /**
          * Move a post between draft and scheduled
-         * @description `schedule` moves a draft into the queue for its date; `draft` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 `channel_deleted`) until the channel is restored by connecting its account again. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
+         * @description `schedule` moves a draft into the queue for its date (or, for a role that needs approval, into `AWAITING_APPROVAL`: scope `posts:draft` is then enough; otherwise `posts:publish`); `draft` takes a scheduled post (or one awaiting approval) out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 `channel_deleted`) until the channel is restored by connecting its account again. While a post is being published (state `PUBLISHING`) it cannot be changed: this answers 409 with code `post_publishing`; read the post again once it is `PUBLISHED` or `ERROR`.
          */
         put: {
             parameters: {
@@ -2406,6 +2406,432 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approval-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read who needs approval before publishing
+         * @description The roles whose scheduled posts wait for approval, and who may approve. With approval on for a role (PUT /approval-settings), a post that role schedules (a date, `now` or the queue; scope `posts:draft` is then enough) enters `AWAITING_APPROVAL` instead of the queue and is never published while it waits; an edit of it keeps it waiting, and an edit of an approved post by such a role sends it back. Approvers are owners, admins, and editors unless editors themselves need approval.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalSettings"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set who needs approval before publishing
+         * @description Owners and admins only (403 `role_forbidden` otherwise). Replaces the list of roles; `[]` turns approval off. Posts already awaiting approval keep waiting for a decision. With approval on for a role (PUT /approval-settings), a post that role schedules (a date, `now` or the queue; scope `posts:draft` is then enough) enters `AWAITING_APPROVAL` instead of the queue and is never published while it waits; an edit of it keeps it waiting, and an edit of an approved post by such a role sends it back. Approvers are owners, admins, and editors unless editors themselves need approval.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetApprovalSettingsInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalSettings"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/awaiting-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the posts awaiting approval
+         * @description Earliest publish date first, at most 500, each with its `approvals` steps. A key limited to some channels sees their posts only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AwaitingApproval"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a post awaiting approval
+         * @description Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ApprovePostInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a post awaiting approval
+         * @description Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RejectPostInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Post"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3599,8 +4025,8 @@ export interface paths {
                          * @default
                          */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
-                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, post.awaiting_approval, post.approved, post.rejected, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "post.awaiting_approval" | "post.approved" | "post.rejected" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @default true */
                         enabled?: boolean;
                     };
@@ -3848,8 +4274,8 @@ export interface paths {
                         url?: string;
                         /** @description A note for people, at most 500 characters. */
                         description?: string;
-                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
-                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+                        /** @description The events sent to the endpoint: post.created, post.scheduled, post.updated, post.deleted, post.published, post.failed, post.comment.published, post.awaiting_approval, post.approved, post.rejected, channel.connected, channel.disconnected, channel.needs_reconnect, channel.deleted, media.uploaded, notification.created. */
+                        eventTypes?: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "post.awaiting_approval" | "post.approved" | "post.rejected" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
                         /** @description true enables an endpoint again (also one Herald disabled); false stops deliveries. */
                         enabled?: boolean;
                     };
@@ -4824,6 +5250,35 @@ export interface components {
             /** @description The weekly slots. Across a daylight-saving change a slot keeps its local time. A slot that does not exist on a day (the clocks spring forward over it) is moved forward by the gap (02:30 becomes 03:30); one that occurs twice (the clocks fall back) is used once, at its first occurrence. Slots that fall on the same instant are one slot. `[]`: nothing is queued on the channel (POST /posts with `type: "queue"` answers 409 `no_free_slot`). */
             slots: components["schemas"]["PostingSlotInput"][];
         };
+        /**
+         * @example {
+         *       "roles": [
+         *         "contributor"
+         *       ]
+         *     }
+         */
+        SetApprovalSettingsInput: {
+            /** @description The roles whose scheduled posts wait for approval: `contributor`, `editor`, both, or none (empty: nobody is asked, the default). Owners and admins are never asked. */
+            roles: ("editor" | "contributor")[];
+        };
+        /**
+         * @example {
+         *       "comment": "Good to go."
+         *     }
+         */
+        ApprovePostInput: {
+            /** @description A note kept with the decision (optional). */
+            comment?: string;
+        };
+        /**
+         * @example {
+         *       "comment": "Please link the announcement, not the home page."
+         *     }
+         */
+        RejectPostInput: {
+            /** @description Why it is rejected: shown to the author (required). */
+            comment: string;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -5080,15 +5535,32 @@ export interface components {
              */
             shortLink: boolean;
         };
+        ApprovalStep: {
+            /**
+             * @description `requested` (scheduled by a role that needs approval, or sent back by its edit), `approved` or `rejected`.
+             * @enum {string}
+             */
+            decision: "requested" | "approved" | "rejected";
+            /** @description Who took the step: the author for `requested`, the approver otherwise. */
+            by: {
+                id: string;
+                email: string | null;
+                name: string | null;
+            } | null;
+            /** @description When, ISO 8601 UTC. */
+            at: string;
+            /** @description The approver's comment: a rejection's reason, an approval's note (or null). */
+            comment: string | null;
+        };
         Post: {
             id: string;
             /** @description Shared by the posts of one multi-channel composition. */
             group: string;
             /**
-             * @description DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.
+             * @description DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED, ERROR, or AWAITING_APPROVAL (scheduled by a role whose posts need approval in this workspace: nothing is published until an approver approves it; added in v1, clients should treat an unknown state as not yet published).
              * @enum {string}
              */
-            state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR";
+            state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR" | "AWAITING_APPROVAL";
             /** @description ISO 8601 UTC. */
             publishDate: string;
             integration: {
@@ -5126,6 +5598,8 @@ export interface components {
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
+            /** @description Every step of the post's approval, oldest first (empty when it never needed one). Left out when a `fields` list does not name it. */
+            approvals?: components["schemas"]["ApprovalStep"][];
         };
         PostList: {
             /** @description With `fields`, each post holds only the properties named there. */
@@ -5308,7 +5782,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "post.awaiting_approval" | "post.approved" | "post.rejected" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -5323,7 +5797,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
+            eventTypes: ("post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "post.awaiting_approval" | "post.approved" | "post.rejected" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created")[];
             enabled: boolean;
             /** @description `failing` when Herald disabled the endpoint after about a day of failed deliveries; null otherwise. */
             disabledReason: "failing" | null;
@@ -5355,7 +5829,7 @@ export interface components {
             /** @description The `webhook-id` header of every attempt: the same on every retry, to deduplicate on. */
             webhookId: string;
             /** @enum {string} */
-            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created" | "webhook.test";
+            type: "post.created" | "post.scheduled" | "post.updated" | "post.deleted" | "post.published" | "post.failed" | "post.comment.published" | "post.awaiting_approval" | "post.approved" | "post.rejected" | "channel.connected" | "channel.disconnected" | "channel.needs_reconnect" | "channel.deleted" | "media.uploaded" | "notification.created" | "webhook.test";
             /** @enum {string} */
             state: "pending" | "sending" | "succeeded" | "failed";
             attempts: number;
@@ -5561,10 +6035,10 @@ export interface components {
         Notification: {
             id: string;
             /**
-             * @description publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning or webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries).
+             * @description publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning, webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries), approval_requested (a post awaits an approver), post_approved or post_rejected (the decision of an approver; a rejection carries the comment and names the author).
              * @enum {string}
              */
-            type: "publish_failed" | "comment_failed" | "publish_confirmed" | "channel_disconnected" | "limit_warning" | "webhook_disabled";
+            type: "publish_failed" | "comment_failed" | "publish_confirmed" | "channel_disconnected" | "limit_warning" | "webhook_disabled" | "approval_requested" | "post_approved" | "post_rejected";
             message: string;
             postId: string | null;
             /** @description The channel ID, when the notification is about one. */
@@ -5627,6 +6101,60 @@ export interface components {
         FreeSlot: {
             /** @description The channel's next free slot, ISO 8601 UTC. */
             date: string;
+        };
+        /**
+         * @example {
+         *       "roles": [
+         *         "contributor"
+         *       ],
+         *       "approvers": [
+         *         "owner",
+         *         "admin",
+         *         "editor"
+         *       ],
+         *       "updatedAt": null
+         *     }
+         */
+        ApprovalSettings: {
+            /** @description The roles whose scheduled posts wait for approval: `contributor`, `editor`, both, or none (empty: nobody is asked, the default). Owners and admins are never asked. */
+            roles: ("editor" | "contributor")[];
+            /** @description Who may approve and reject: owners, admins, and editors unless editors themselves need approval. */
+            approvers: ("owner" | "admin" | "editor" | "contributor" | "viewer")[];
+            /** @description When the setting was last changed; null while it was never set. */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "roles": [
+         *         "contributor"
+         *       ]
+         *     }
+         */
+        SetApprovalSettings: {
+            /** @description The roles whose scheduled posts wait for approval: `contributor`, `editor`, both, or none (empty: nobody is asked, the default). Owners and admins are never asked. */
+            roles: ("editor" | "contributor")[];
+        };
+        /**
+         * @example {
+         *       "comment": "Good to go."
+         *     }
+         */
+        ApprovePost: {
+            /** @description A note kept with the decision (optional). */
+            comment?: string;
+        };
+        /**
+         * @example {
+         *       "comment": "Please link the announcement, not the home page."
+         *     }
+         */
+        RejectPost: {
+            /** @description Why it is rejected: shown to the author (required). */
+            comment: string;
+        };
+        AwaitingApproval: {
+            /** @description Posts awaiting approval, earliest publish date first (at most 500). */
+            posts: components["schemas"]["Post"][];
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

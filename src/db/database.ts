@@ -15,6 +15,7 @@ import type { NotificationsTable } from '../notifications/notifications.table.ts
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 import type { PostingSchedulesTable } from '../schedules/schedules.table.ts';
+import type { ApprovalSettingsTable, PostApprovalsTable } from '../approvals/approvals.table.ts';
 import type {
   AnalyticsChannelSnapshotsTable,
   AnalyticsChannelsTable,
@@ -63,6 +64,8 @@ export interface Database {
   analytics_post_snapshots: AnalyticsPostSnapshotsTable;
   analytics_channel_snapshots: AnalyticsChannelSnapshotsTable;
   posting_schedules: PostingSchedulesTable;
+  approval_settings: ApprovalSettingsTable;
+  post_approvals: PostApprovalsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -8,6 +8,13 @@ import type { Clock } from '../lib/clock.ts';
 import { HTML_CONTENT, operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
 import {
+  approvePost,
+  getApprovalSettings,
+  listAwaitingApproval,
+  rejectPost,
+  setApprovalSettings,
+} from '../approvals/approvals.operations.ts';
+import {
   changePostStatus,
   checkPostMissing,
   deletePost,
@@ -124,6 +131,7 @@ export const MCP_INSTRUCTIONS = [
   HTML,
   'Before scheduling, create a draft and run check_post_missing; `now` publishes at once and cannot be undone.',
   'To change a post, call update_post with only what changes.',
+  'Where approval is on, a post scheduled by a role that needs it waits as AWAITING_APPROVAL until an owner, admin or approving editor calls approve_post or reject_post.',
   'Webhook endpoints (create_webhook, owners and admins) receive Herald events signed by Standard Webhooks; the secret is shown once.',
 ].join(' ');
 
@@ -220,4 +228,9 @@ export const TOOLS: Tool[] = [
   operationTool(setChannelSchedule),
   operationTool(clearChannelSchedule),
   operationTool(findSlot),
+  operationTool(getApprovalSettings),
+  operationTool(setApprovalSettings),
+  operationTool(listAwaitingApproval),
+  operationTool(approvePost),
+  operationTool(rejectPost),
 ];

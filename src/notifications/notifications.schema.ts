@@ -8,7 +8,7 @@ export const notificationSchema = z
     type: z
       .enum(NOTIFICATION_KINDS)
       .describe(
-        'publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning or webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries).',
+        'publish_failed, comment_failed, publish_confirmed (a post or comment reported as failed with an unknown outcome turned out published), channel_disconnected (needs reconnecting), limit_warning, webhook_disabled (a webhook endpoint disabled after about a day of failed deliveries), approval_requested (a post awaits an approver), post_approved or post_rejected (the decision of an approver; a rejection carries the comment and names the author).',
       ),
     message: z.string(),
     postId: z.string().nullable(),

@@ -5,6 +5,9 @@ export const NOTIFICATION_KINDS = [
   'channel_disconnected',
   'limit_warning',
   'webhook_disabled',
+  'approval_requested',
+  'post_approved',
+  'post_rejected',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -13,12 +13,43 @@ import type { EventRecord, WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import * as engine from './post-claims.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { ErrorKind, PostPartsTable, PostsTable, PostState } from './posts.table.ts';
+import * as approvals from '../approvals/approvals.repository.ts';
+import { APPROVAL_ROLES, type ApprovalDecision, type ApprovalRole } from '../approvals/approvals.table.ts';
+import type { Role } from '../auth/scopes.ts';
+import { findUserById } from '../users/users.repository.ts';
 
 type PostRow = PostsTable;
 type PartRow = PostPartsTable;
 
 /** States from which a person may edit a post (PATCH or PUT /posts/:id, or POST /posts with its group). */
-const EDITABLE: readonly PostState[] = ['DRAFT', 'QUEUE', 'ERROR'];
+const EDITABLE: readonly PostState[] = ['DRAFT', 'QUEUE', 'ERROR', 'AWAITING_APPROVAL'];
+
+/** Who writes or schedules a post: the user and their role in its workspace, which decide whether it waits for approval. */
+export type Author = { userId: string; role: Role };
+
+/** What a scheduled post becomes: the queue, or a wait for an approver. */
+export type ScheduledState = 'QUEUE' | 'AWAITING_APPROVAL';
+
+/** The roles that may approve in a workspace whose setting asks approval of `roles`: owners, admins, and editors unless editors' own posts need approval. */
+export function approverRoles(roles: readonly ApprovalRole[]): Role[] {
+  return (['owner', 'admin', 'editor'] as const).filter((role) => !(roles as readonly string[]).includes(role));
+}
+
+/** A stored setting's roles, in their canonical order; anything unknown is left out. */
+export function readApprovalRoles(json: string | undefined): ApprovalRole[] {
+  const stored = readJsonArray(json);
+  return APPROVAL_ROLES.filter((role) => stored.includes(role));
+}
+
+function readJsonArray(json: string | undefined): unknown[] {
+  if (json === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
 
 /** A part a worker holds: what it read and claimed, and the token its settlement must match. */
 export type Claim = {
@@ -147,6 +178,7 @@ export function refusal(state: PostState, postId: string, action: string): AppEr
   }
   const names: Partial<Record<PostState, string>> = {
     PUBLISHED: 'already published',
+    AWAITING_APPROVAL: 'awaiting approval (an approver approves or rejects it: POST /posts/:id/approve or /reject)',
     ERROR: 'in error (edit it with PATCH /posts/:id, then schedule it)',
   };
   return new BadRequestError(`Post ${postId} cannot be ${action}: it is ${names[state] ?? state}.`, { code: 'invalid_transition' });
@@ -177,11 +209,14 @@ export function noFreeSlot(channelIds: readonly string[]): ConflictError {
 /** What a person writes of a post for one channel (POST /posts); the rest of the row is this module's to set. */
 export type Composition = {
   post: Pick<PostRow, 'workspace_id' | 'group_id' | 'channel_id' | 'publish_at' | 'settings' | 'tags' | 'short_link'> & {
+    /** `QUEUE` asks for scheduling: the post enters the state `scheduledState` decides for its author. */
     state: 'DRAFT' | 'QUEUE';
   };
   parts: Array<Pick<PartRow, 'content' | 'images' | 'delay_minutes'>>;
   /** The media files the parts attach. */
   mediaIds: string[];
+  /** Who writes it: decides, with the workspace's approval setting, whether a scheduled post waits for approval. */
+  author: Author;
 };
 
 /**
@@ -240,24 +275,28 @@ export class PostTransitions {
    * Writes a composition for one channel inside the request's transaction, at `stamp`: a new
    * post, or with `previous` an edit of that post (refused unless it is editable) whose parts are
    * replaced. Its parts start PENDING. With `expected`, the edit applies only at that version
-   * (an edit merged with what was read of the post). The post's id.
+   * (an edit merged with what was read of the post). A post asked to be scheduled enters the state
+   * `scheduledState` decides (the queue, or a wait for approval, which is then asked for). The
+   * post's id and the state it entered.
    */
   async write(
     trx: Executor,
     previous: PostRow | undefined,
-    { post, parts, mediaIds }: Composition,
+    { post, parts, mediaIds, author }: Composition,
     stamp: string,
     expected?: { version: number },
-  ): Promise<string> {
+  ): Promise<{ id: string; state: PostState }> {
     const id = previous?.id ?? newId();
+    const state: PostState = post.state === 'QUEUE' ? await this.scheduledState(trx, post.workspace_id, author, previous) : post.state;
     const row: PostRow = {
       id,
       ...post,
+      state,
       release_id: null,
       release_url: null,
       error: null,
       error_kind: null,
-      next_run_at: post.state === 'QUEUE' ? post.publish_at : null,
+      next_run_at: state === 'QUEUE' ? post.publish_at : null,
       published_at: null,
       created_at: previous?.created_at ?? stamp,
       updated_at: stamp,
@@ -289,9 +328,143 @@ export class PostTransitions {
       })),
     );
     await repo.replaceMediaLinks(trx, id, mediaIds);
-    const type = previous ? 'post.updated' : post.state === 'QUEUE' ? 'post.scheduled' : 'post.created';
+    const type = previous ? 'post.updated' : state === 'QUEUE' ? 'post.scheduled' : 'post.created';
     await this.deps.webhookOutbox.record(trx, [postEvent({ id, workspace_id: post.workspace_id }, type)]);
-    return id;
+    if (state === 'AWAITING_APPROVAL' && previous?.state !== 'AWAITING_APPROVAL')
+      await this.#requestApproval(trx, { id, workspace_id: post.workspace_id, publish_at: post.publish_at }, author, stamp);
+    return { id, state };
+  }
+
+  // Approval before publishing.
+
+  /** The roles whose scheduled posts wait for approval in a workspace (none unless its setting says so). */
+  async approvalRoles(db: Executor, workspaceId: string): Promise<ApprovalRole[]> {
+    return readApprovalRoles((await approvals.findSettings(db, workspaceId))?.roles);
+  }
+
+  /**
+   * The one decision of where a post asked to be scheduled goes: `AWAITING_APPROVAL` when the
+   * workspace's setting asks approval of its author's role, or when it already awaits approval
+   * (`previous`: an edit, whoever makes it, approves nothing); `QUEUE` otherwise. An edit of an
+   * approved (queued) post by such a role therefore sends it back for approval. Every path that
+   * schedules a post calls it through `write` and `schedule`: POST /posts (a date or the queue),
+   * edits, PUT /posts/:id/status, and recurring occurrences and bulk imports, which pass the
+   * author of the series or import.
+   */
+  async scheduledState(db: Executor, workspaceId: string, author: Author, previous?: Pick<PostRow, 'state'>): Promise<ScheduledState> {
+    if (previous?.state === 'AWAITING_APPROVAL') return 'AWAITING_APPROVAL';
+    const roles: readonly string[] = await this.approvalRoles(db, workspaceId);
+    return roles.includes(author.role) ? 'AWAITING_APPROVAL' : 'QUEUE';
+  }
+
+  /** Records that `author` asks for the approval of a post, inside the write's transaction: the step, the event, the approvers' notification. */
+  async #requestApproval(
+    trx: Executor,
+    post: Pick<PostRow, 'id' | 'workspace_id' | 'publish_at'>,
+    author: Author,
+    stamp: string,
+  ): Promise<void> {
+    await this.#step(trx, post, 'requested', author.userId, null, stamp);
+    await this.deps.webhookOutbox.record(trx, [
+      postEvent(post, 'post.awaiting_approval', { requestedBy: author.userId, publishDate: post.publish_at }),
+    ]);
+    await this.deps.notifications.notify(
+      post.workspace_id,
+      {
+        kind: 'approval_requested',
+        message: `Post ${post.id} (for ${post.publish_at}) awaits approval: ${await userLabel(trx, author.userId)} scheduled it. An owner, admin or approving editor approves or rejects it.`,
+        postId: post.id,
+      },
+      trx,
+    );
+  }
+
+  async #step(
+    trx: Executor,
+    post: Pick<PostRow, 'id' | 'workspace_id'>,
+    decision: ApprovalDecision,
+    userId: string,
+    comment: string | null,
+    stamp: string,
+  ) {
+    await approvals.insertStep(trx, {
+      id: newId(),
+      workspace_id: post.workspace_id,
+      post_id: post.id,
+      decision,
+      user_id: userId,
+      comment,
+      created_at: stamp,
+    });
+  }
+
+  /**
+   * AWAITING_APPROVAL → QUEUE, by `approver`, at the version read: due at its publish date, or at
+   * once when that has passed (its publish date then becomes now). False when the post was no
+   * longer awaiting approval at that version (approved, rejected or edited meanwhile).
+   */
+  async approve(post: PostRow, approver: Author, comment: string | null): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const stamp = now.toISOString();
+    const due = Date.parse(post.publish_at) < now.getTime() ? stamp : post.publish_at;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const moved = await repo.updatePostIf(
+        trx,
+        post.id,
+        { states: ['AWAITING_APPROVAL'], version: Number(post.version) },
+        { state: 'QUEUE', publish_at: due, next_run_at: due, updated_at: stamp },
+        { bump: true },
+      );
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      await this.#step(trx, post, 'approved', approver.userId, comment, stamp);
+      await this.deps.webhookOutbox.record(trx, [
+        postEvent(post, 'post.approved', { approvedBy: approver.userId, comment, publishDate: due }),
+        postEvent(post, 'post.scheduled'),
+      ]);
+      const author = await approvals.lastRequester(trx, post.id);
+      await this.deps.notifications.notify(
+        post.workspace_id,
+        {
+          kind: 'post_approved',
+          message: `Post ${post.id}${author ? ` by ${await userLabel(trx, author)}` : ''} was approved by ${await userLabel(trx, approver.userId)}; it is scheduled for ${due}.${comment ? ` Comment: ${comment}` : ''}`,
+          postId: post.id,
+          channelId: post.channel_id,
+        },
+        trx,
+      );
+      return true;
+    });
+  }
+
+  /** AWAITING_APPROVAL → DRAFT, by `approver`, with the reason; the author is notified. False as for `approve`. */
+  async reject(post: PostRow, approver: Author, comment: string): Promise<boolean> {
+    const stamp = this.deps.clock.now().toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const moved = await repo.updatePostIf(
+        trx,
+        post.id,
+        { states: ['AWAITING_APPROVAL'], version: Number(post.version) },
+        { state: 'DRAFT', next_run_at: null, updated_at: stamp },
+        { bump: true },
+      );
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      await this.#step(trx, post, 'rejected', approver.userId, comment, stamp);
+      const author = await approvals.lastRequester(trx, post.id);
+      await this.deps.webhookOutbox.record(trx, [
+        postEvent(post, 'post.rejected', { rejectedBy: approver.userId, authorId: author, comment }),
+      ]);
+      await this.deps.notifications.notify(
+        post.workspace_id,
+        {
+          kind: 'post_rejected',
+          message: `${author ? `${await userLabel(trx, author)}: your post` : 'Post'} ${post.id} was rejected by ${await userLabel(trx, approver.userId)} and is a draft again. Comment: ${comment}`,
+          postId: post.id,
+          channelId: post.channel_id,
+        },
+        trx,
+      );
+      return true;
+    });
   }
 
   /** Removes a post from its group (an edit of the group that no longer lists its channel), inside the edit's transaction. */
@@ -374,20 +547,31 @@ export class PostTransitions {
     if (locked) throw refusal(locked.state, locked.id, 'edited');
   }
 
-  /** DRAFT → QUEUE, due at `publishAt`. */
-  async schedule(post: PostRow): Promise<void> {
-    if (!(await this.#move(post, ['DRAFT'], { state: 'QUEUE', next_run_at: post.publish_at }, 'post.scheduled')))
-      throw refusal(await this.currentState(post), post.id, 'scheduled');
+  /** DRAFT → QUEUE, due at `publishAt`, or DRAFT → AWAITING_APPROVAL (see `scheduledState`); the state it entered. */
+  async schedule(post: PostRow, author: Author): Promise<ScheduledState> {
+    const stamp = this.deps.clock.now().toISOString();
+    const state = await this.deps.db.transaction().execute(async (trx) => {
+      const to = await this.scheduledState(trx, post.workspace_id, author);
+      const changes = to === 'QUEUE' ? { state: to, next_run_at: post.publish_at } : { state: to, next_run_at: null };
+      const moved = await repo.updatePostIf(trx, post.id, { states: ['DRAFT'] }, { ...changes, updated_at: stamp }, { bump: true });
+      if (Number(moved.numUpdatedRows) !== 1) return null;
+      if (to === 'QUEUE') await this.deps.webhookOutbox.record(trx, [postEvent(post, 'post.scheduled')]);
+      else await this.#requestApproval(trx, post, author, stamp);
+      return to;
+    });
+    if (state === null) throw refusal(await this.currentState(post), post.id, 'scheduled');
+    return state;
   }
 
-  /** QUEUE → DRAFT: its scheduling stops. */
+  /** QUEUE (or AWAITING_APPROVAL) → DRAFT: its scheduling, or its wait for approval, stops. */
   async unschedule(post: PostRow): Promise<void> {
-    if (!(await this.#toDraft(post))) throw refusal(await this.currentState(post), post.id, 'moved to draft');
+    if (!(await this.#toDraft(post, ['QUEUE', 'AWAITING_APPROVAL'])))
+      throw refusal(await this.currentState(post), post.id, 'moved to draft');
   }
 
-  /** QUEUE → DRAFT; false when the post was no longer in QUEUE. */
-  #toDraft(post: PostRow): Promise<boolean> {
-    return this.#move(post, ['QUEUE'], { state: 'DRAFT', next_run_at: null }, 'post.updated');
+  /** QUEUE → DRAFT (or from `from`); false when the post was no longer in one of them. */
+  #toDraft(post: PostRow, from: readonly PostState[] = ['QUEUE']): Promise<boolean> {
+    return this.#move(post, from, { state: 'DRAFT', next_run_at: null }, 'post.updated');
   }
 
   /** A person's move of a live post from one of the states `from`, counted in `version`; false when it was in none of them. */
@@ -816,4 +1000,10 @@ export class PostTransitions {
     const last = rows.at(-1);
     return { claims, next: rows.length < page.limit || !last ? null : { postId: last.post_id, idx: Number(last.idx) } };
   }
+}
+
+/** How a notification names a user: name and address, or the id of one that is gone. */
+async function userLabel(db: Executor, userId: string): Promise<string> {
+  const user = await findUserById(db, userId);
+  return user ? (user.name ? `${user.name} <${user.email}>` : user.email) : `user ${userId}`;
 }

@@ -61,7 +61,7 @@ export const listPosts = operation({
     title: 'Read the calendar',
     // A tool's answer is checked against its output schema, of whole posts.
     restOnly: ['fields'],
-    description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
+    description: `Posts whose publish date falls in a window (at most one year), oldest first, with their state (DRAFT, QUEUE = scheduled, PUBLISHING, PUBLISHED, ERROR, AWAITING_APPROVAL = scheduled, waiting for an approver). When \`nextCursor\` is set, call again with it as \`cursor\` and the same window. ${TIMES}`,
     annotations: READ_ONLY,
     output: postListSchema,
     summary: (o) =>
@@ -123,7 +123,7 @@ export const checkPostMissing = operation({
 });
 
 /** What an edit of one post in place does, for both REST routes (PATCH and PUT /posts/:id). */
-export const EDIT_RULES = `The same rules as an edit through the group (POST /posts with \`group\`): the post must be a draft, scheduled or in error (a published one answers 400 \`invalid_transition\`); scopes \`posts:draft\`, plus \`posts:publish\` when the post is or becomes scheduled (or is published with \`now\`); a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 \`post_changed\`: read the post and send it again. Send \`Idempotency-Key\` to make a retry safe. ${PUBLISHING_CONFLICT}`;
+export const EDIT_RULES = `The same rules as an edit through the group (POST /posts with \`group\`): the post must be a draft, scheduled, awaiting approval or in error (a published one answers 400 \`invalid_transition\`); scopes \`posts:draft\`, plus \`posts:publish\` when the post is or becomes scheduled (or is published with \`now\`), unless the caller's role needs approval: its scheduled post then awaits approval (\`AWAITING_APPROVAL\`), and its edit of an approved post sends it back; a key limited to other channels gets 404, as for another workspace's post. A scheduled post's new content is what the engine publishes: an edit lands before the engine takes the post, or is refused. If another edit landed between this one's read and its write, it answers 409 \`post_changed\`: read the post and send it again. Send \`Idempotency-Key\` to make a retry safe. ${PUBLISHING_CONFLICT}`;
 
 export const updatePost = operation({
   name: 'update_post',
@@ -156,7 +156,8 @@ export const updatePost = operation({
 
 export const changePostStatus = operation({
   name: 'change_post_status',
-  scope: 'posts:publish',
+  // The service asks for `posts:publish`, or `posts:draft` alone from a role whose posts wait for approval.
+  scope: 'posts:draft',
   params: postIdParams,
   body: changeStatusBody,
   call: (services, access, { id, status }) => services.posts.changeStatus(access, id, status),
@@ -165,7 +166,7 @@ export const changePostStatus = operation({
     url: '/posts/:id/status',
     tags: ['Posts'],
     summary: 'Move a post between draft and scheduled',
-    description: `\`schedule\` moves a draft into the queue for its date; \`draft\` takes a scheduled post out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 \`channel_deleted\`) until the channel is restored by connecting its account again. ${PUBLISHING_CONFLICT}`,
+    description: `\`schedule\` moves a draft into the queue for its date (or, for a role that needs approval, into \`AWAITING_APPROVAL\`: scope \`posts:draft\` is then enough; otherwise \`posts:publish\`); \`draft\` takes a scheduled post (or one awaiting approval) out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 \`channel_deleted\`) until the channel is restored by connecting its account again. ${PUBLISHING_CONFLICT}`,
     response: postSchema,
     errors: { ...errors, 409: apiErrorSchema },
   },

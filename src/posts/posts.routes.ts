@@ -27,7 +27,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Posts'],
         summary: 'Create, schedule or publish posts (one per channel)',
         description:
-          "Scopes: `posts:draft`, plus `posts:publish` for `schedule` and `now`. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). " +
+          "Scopes: `posts:draft`, plus `posts:publish` for `schedule`, `queue` and `now`, except for a role whose posts need approval (PUT /approval-settings): its scheduled posts enter `AWAITING_APPROVAL` instead of the queue, with `posts:draft` alone. Each item of the answer carries the composition's `group`. With `group`, the existing composition is updated in place (to change one post, PATCH /posts/:id). Send `Idempotency-Key` to make a retry safe: `now` cannot be undone. A plan's monthly post quota answers 402. A published composition cannot be edited (400 `invalid_transition`). A deleted channel takes no posts (409 `channel_deleted`). " +
           PUBLISHING_CONFLICT,
         headers: idempotencyHeaders,
         body: createPostsBody,

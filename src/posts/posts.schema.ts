@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { APPROVAL_DECISIONS } from '../approvals/approvals.table.ts';
 import { count, wholeNumber } from '../http/common.schema.ts';
 import { ERROR_KINDS, POST_STATES } from './posts.table.ts';
 
@@ -239,7 +240,25 @@ export const replacePostBody = z
     examples: [{ type: 'schedule', date: '2026-12-01T09:30:00Z', value: [{ content: '<p>The whole post, again</p>' }] }],
   });
 
-export const postStateSchema = z.enum(POST_STATES).describe('DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED or ERROR.');
+export const postStateSchema = z
+  .enum(POST_STATES)
+  .describe(
+    'DRAFT, QUEUE (scheduled), PUBLISHING, PUBLISHED, ERROR, or AWAITING_APPROVAL (scheduled by a role whose posts need approval in this workspace: nothing is published until an approver approves it; added in v1, clients should treat an unknown state as not yet published).',
+  );
+
+export const approvalStepSchema = z
+  .object({
+    decision: z
+      .enum(APPROVAL_DECISIONS)
+      .describe('`requested` (scheduled by a role that needs approval, or sent back by its edit), `approved` or `rejected`.'),
+    by: z
+      .object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable() })
+      .nullable()
+      .describe('Who took the step: the author for `requested`, the approver otherwise.'),
+    at: z.string().describe('When, ISO 8601 UTC.'),
+    comment: z.string().nullable().describe("The approver's comment: a rejection's reason, an approval's note (or null)."),
+  })
+  .meta({ id: 'ApprovalStep' });
 
 export const postSchema = z
   .object({
@@ -281,6 +300,12 @@ export const postSchema = z
     publishedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    approvals: z
+      .array(approvalStepSchema)
+      .optional()
+      .describe(
+        "Every step of the post's approval, oldest first (empty when it never needed one). Left out when a `fields` list does not name it.",
+      ),
   })
   .meta({ id: 'Post' });
 

@@ -19,7 +19,8 @@ import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
-import { refusal, type Composition, type PostTransitions } from './post-transitions.ts';
+import { refusal, type Author, type Composition, type PostTransitions } from './post-transitions.ts';
+import * as approvals from '../approvals/approvals.repository.ts';
 import * as repo from './posts.repository.ts';
 import {
   parsePostFields,
@@ -95,7 +96,32 @@ function monthStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
 
-export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier: string): PostRecord {
+/** A step of a post's approval as the API shows it. */
+export type ApprovalStep = NonNullable<PostRecord['approvals']>[number];
+
+/** The steps of the approvals of `postIds`, oldest first, by post. */
+export async function approvalSteps(db: Executor, postIds: readonly string[]): Promise<Map<string, ApprovalStep[]>> {
+  const steps = new Map<string, ApprovalStep[]>();
+  for (const row of await approvals.listSteps(db, postIds)) {
+    const step: ApprovalStep = {
+      decision: row.decision,
+      by: row.user_id === null ? null : { id: row.user_id, email: row.email ?? null, name: row.name ?? null },
+      at: row.created_at,
+      comment: row.comment,
+    };
+    const list = steps.get(row.post_id);
+    if (list) list.push(step);
+    else steps.set(row.post_id, [step]);
+  }
+  return steps;
+}
+
+/** The caller as the author of what it writes: its user and its role in the workspace. */
+export function authorOf(access: WorkspaceAccess): Author {
+  return { userId: access.principal.userId, role: access.role };
+}
+
+export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier: string, steps?: ApprovalStep[]): PostRecord {
   const ordered = parts.filter((p) => p.post_id === post.id).sort((a, b) => a.idx - b.idx);
   return {
     id: post.id,
@@ -124,6 +150,7 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
     publishedAt: post.published_at,
     createdAt: post.created_at,
     updatedAt: post.updated_at,
+    ...(steps && { approvals: steps }),
   };
 }
 
@@ -320,13 +347,25 @@ export class PostsService {
    * role), the channels named, and the group edited. They run before anything is replayed.
    */
   private async authorizeCreate(access: WorkspaceAccess, input: CreatePostsInput): Promise<void> {
-    if (input.type !== 'draft') requireScope(access, 'posts:publish');
+    if (input.type !== 'draft') await this.requireScheduling(access);
     for (const [i, item] of input.posts.entries()) await this.channelFor(access, item.integration.id, `posts[${i}]`);
     if (input.group !== undefined) {
       const visible = await this.visibleGroup(access, input.group);
       // Taking a scheduled post out of the queue is what PUT /posts/:id/status with `draft` does: it needs the same scope.
-      if (input.type === 'draft' && visible.some((p) => p.state === 'QUEUE')) requireScope(access, 'posts:publish');
+      if (input.type === 'draft' && visible.some((p) => p.state === 'QUEUE' || p.state === 'AWAITING_APPROVAL'))
+        await this.requireScheduling(access);
     }
+  }
+
+  /**
+   * What scheduling (and taking out of the queue) takes: `posts:publish`; or, for a role whose
+   * scheduled posts wait for approval in this workspace, `posts:draft` (such a post publishes
+   * nothing until an approver says yes).
+   */
+  async requireScheduling(access: WorkspaceAccess): Promise<void> {
+    if (access.scopes.has('posts:publish')) return;
+    const roles: readonly string[] = await this.transitions.approvalRoles(this.deps.db, access.workspace.id);
+    requireScope(access, roles.includes(access.role) ? 'posts:draft' : 'posts:publish');
   }
 
   /** A channel of this workspace that the key may post to: another workspace's is a 404, one outside a limited key a 403. */
@@ -408,6 +447,7 @@ export class PostsService {
     const newCount = input.posts.filter((item) => !byChannel.has(item.integration.id)).length;
 
     const state = input.type === 'draft' ? 'DRAFT' : 'QUEUE';
+    const entered = new Map<string, PostState>();
     const stamp = now.toISOString();
     const queued =
       input.type === 'queue'
@@ -431,7 +471,7 @@ export class PostsService {
         const previous = byChannel.get(channel.id);
         const at = slots?.get(channel.id) ?? publishAt;
         publishAtOf.set(channel.id, at);
-        const postId = await this.transitions.write(
+        const written = await this.transitions.write(
           trx,
           previous,
           {
@@ -446,9 +486,12 @@ export class PostsService {
               short_link: input.shortLink ? 1 : 0,
             },
             ...storedThread(sentThread(item.value), media),
+            author: authorOf(access),
           },
           stamp,
         );
+        const postId = written.id;
+        entered.set(postId, written.state);
         result.push({ postId, integration: channel.id, group: groupId });
       }
       for (const gone of removed) await this.transitions.removeFromGroup(trx, gone, stamp);
@@ -457,7 +500,7 @@ export class PostsService {
 
     for (const gone of removed) await this.deps.queue.remove(gone.id);
     for (const [i, { postId }] of result.entries()) {
-      if (state === 'QUEUE')
+      if (entered.get(postId) === 'QUEUE')
         await this.deps.queue.enqueue({ postId, runAt: new Date(publishAtOf.get(channels[i]!.id)!), provider: channels[i]!.provider });
       else await this.deps.queue.remove(postId);
     }
@@ -632,6 +675,13 @@ export class PostsService {
             batch.map((p) => p.id),
           )
         : [];
+      const stepsOf =
+        !fields || fields.includes('approvals')
+          ? await approvalSteps(
+              this.deps.db,
+              batch.map((p) => p.id),
+            )
+          : null;
       const partsOf = new Map<string, PartRow[]>();
       for (const part of parts) {
         const list = partsOf.get(part.post_id);
@@ -640,7 +690,7 @@ export class PostsService {
       }
       for (const [i, row] of batch.entries()) {
         const own = partsOf.get(row.id) ?? [];
-        const record = toPostRecord(row, own, row.provider);
+        const record = toPostRecord(row, own, row.provider, stepsOf ? (stepsOf.get(row.id) ?? []) : undefined);
         posts.push(fields ? pickFields(record, fields) : record);
         bytes += own.reduce((sum, part) => sum + part.content.length + part.images.length, 0);
         const more = i < batch.length - 1 || rows.length > want;
@@ -673,23 +723,35 @@ export class PostsService {
     return this.record(post);
   }
 
-  private async record(post: PostRow): Promise<PostRecord> {
+  /** A post of this workspace the key may see, as stored; anything else is "not found" (for the approvals). */
+  async findVisible(access: WorkspaceAccess, id: string): Promise<PostRow> {
+    return this.find(access, id);
+  }
+
+  /** A post as the API shows it, with its approval steps. */
+  async record(post: PostRow): Promise<PostRecord> {
     const parts = await repo.listParts(this.deps.db, [post.id]);
     // A deleted channel's posts stay readable, under its id and platform.
     const channel = await this.deps.channels.getAnyState(post.workspace_id, post.channel_id);
     if (!channel) throw new NotFoundError(`No post ${post.id} in this workspace.`);
-    return toPostRecord(post, parts, channel.provider);
+    const steps = await approvalSteps(this.deps.db, [post.id]);
+    return toPostRecord(post, parts, channel.provider, steps.get(post.id) ?? []);
   }
 
-  /** draft ↔ schedule, and nothing else. Asking for the state a post is already in changes nothing. */
+  /**
+   * draft ↔ schedule, and nothing else. Asking for the state a post is already in changes nothing
+   * (a post awaiting approval counts as scheduled: only an approver moves it on).
+   */
   async changeStatus(access: WorkspaceAccess, id: string, status: 'draft' | 'schedule'): Promise<PostRecord> {
-    // Either way a post enters or leaves the queue: the publisher's scope, whatever surface asks.
-    requireScope(access, 'posts:publish');
+    requireScope(access, 'posts:draft');
     const { db, clock, queue } = this.deps;
     const post = await this.find(access, id);
     const now = clock.now();
+    const scheduled = post.state === 'QUEUE' || post.state === 'AWAITING_APPROVAL';
+    if (status === 'schedule' ? scheduled : post.state === 'DRAFT') return this.record(post);
+    // Either way a post enters or leaves the queue: the publisher's scope (or the approval's wait), whatever surface asks.
+    await this.requireScheduling(access);
     if (status === 'schedule') {
-      if (post.state === 'QUEUE') return this.record(post);
       if (post.state !== 'DRAFT') throw refusal(post.state, id, 'scheduled');
       if (Date.parse(post.publish_at) < now.getTime() - SCHEDULE_GRACE_MS) {
         throw new BadRequestError(
@@ -701,11 +763,10 @@ export class PostsService {
       const channel = await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
       if (channel.disabled)
         throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it first.`, { code: 'channel_disabled' });
-      await this.transitions.schedule(post);
-      await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
+      if ((await this.transitions.schedule(post, authorOf(access))) === 'QUEUE')
+        await queue.enqueue({ postId: id, runAt: new Date(post.publish_at), provider: channel.provider });
     } else {
-      if (post.state === 'DRAFT') return this.record(post);
-      if (post.state !== 'QUEUE') throw refusal(post.state, id, 'moved to draft');
+      if (!scheduled) throw refusal(post.state, id, 'moved to draft');
       await this.transitions.unschedule(post);
       await queue.remove(id);
     }
@@ -741,9 +802,10 @@ export class PostsService {
       );
     }
     // Left out, a draft stays a draft and a scheduled post stays in the queue; a failed one becomes a draft.
-    const type = change.type ?? (post.state === 'QUEUE' ? 'schedule' : 'draft');
+    const waiting = post.state === 'QUEUE' || post.state === 'AWAITING_APPROVAL';
+    const type = change.type ?? (waiting ? 'schedule' : 'draft');
     // As in POST /posts with the group: entering the queue, staying in it or leaving it takes the publisher's scope.
-    if (type !== 'draft' || post.state === 'QUEUE') requireScope(access, 'posts:publish');
+    if (type !== 'draft' || waiting) await this.requireScheduling(access);
     return this.idempotent(
       access,
       idempotencyKey,
@@ -774,7 +836,7 @@ export class PostsService {
     const state = type === 'draft' ? 'DRAFT' : 'QUEUE';
     const stamp = now.toISOString();
     const record = await db.transaction().execute(async (trx) => {
-      await this.transitions.write(
+      const written = await this.transitions.write(
         trx,
         post,
         {
@@ -789,22 +851,25 @@ export class PostsService {
             short_link: change.shortLink === undefined ? post.short_link : change.shortLink ? 1 : 0,
           },
           ...storedThread(thread, media),
+          author: authorOf(access),
         },
         stamp,
         // Merged with what was read: refused if another edit landed since.
         { version: Number(post.version) },
       );
-      const written = toPostRecord(
+      const shown = toPostRecord(
         (await repo.findPost(trx, post.workspace_id, post.id))!,
         await repo.listParts(trx, [post.id]),
         channel.provider,
+        (await approvalSteps(trx, [post.id])).get(post.id) ?? [],
       );
-      await withinWrite?.(trx, written);
-      return written;
+      await withinWrite?.(trx, shown);
+      return { shown, state: written.state };
     });
-    if (state === 'QUEUE') await this.deps.queue.enqueue({ postId: post.id, runAt: new Date(publishAt), provider: channel.provider });
+    if (record.state === 'QUEUE')
+      await this.deps.queue.enqueue({ postId: post.id, runAt: new Date(publishAt), provider: channel.provider });
     else await this.deps.queue.remove(post.id);
-    return record;
+    return record.shown;
   }
 
   async setReleaseId(access: WorkspaceAccess, id: string, releaseId: string, releaseUrl: string | undefined): Promise<PostRecord> {

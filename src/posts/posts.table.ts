@@ -1,4 +1,5 @@
-export const POST_STATES = ['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR'] as const;
+/** `AWAITING_APPROVAL`: scheduled by a role whose posts need an approver's yes; the engine never takes it (see src/approvals). */
+export const POST_STATES = ['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR', 'AWAITING_APPROVAL'] as const;
 export type PostState = (typeof POST_STATES)[number];
 
 /** One post: a composition's content for one channel. */

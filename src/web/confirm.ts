@@ -30,11 +30,14 @@ export function confirmationPage(input: {
   /** The confirming button's label, e.g. 'Revoke'. */
   button: string;
   back: string;
+  /** Fields of the first form to send again with the confirmation (e.g. a comment typed beside the button). */
+  fields?: Record<string, string> | undefined;
 }): string {
+  const fields = Object.entries(input.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   const body = html`<h1 id="confirm-title">${input.title}</h1>
 <p>${input.consequence}</p>
 <form method="post" action="${input.action}">
-  <input type="hidden" name="_csrf" value="${input.csrf}"><input type="hidden" name="${CONFIRM_FIELD}" value="yes">
+  <input type="hidden" name="_csrf" value="${input.csrf}"><input type="hidden" name="${CONFIRM_FIELD}" value="yes">${fields}
   <div class="actions"><button type="submit" class="danger" id="confirm">${input.button}</button> <a class="button secondary" href="${input.back}" id="confirm-cancel">Go back</a></div>
 </form>`;
   return layout(input.title, body, input.chrome);

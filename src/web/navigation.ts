@@ -8,6 +8,7 @@ const PAGES = [
   { href: '/account/keys', label: 'Developer settings' },
   { href: '/account/members', label: 'Members', managers: true },
   { href: '/account/webhooks', label: 'Webhooks', managers: true },
+  { href: '/account/approvals', label: 'Approvals' },
   { href: '/account/apps', label: 'Apps you allowed' },
   { href: '/account/developer-apps', label: 'Your apps' },
   { href: '/developers', label: 'Developers' },

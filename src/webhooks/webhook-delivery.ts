@@ -10,7 +10,7 @@ import * as notificationsRepo from '../notifications/notifications.repository.ts
 import { toNotification } from '../notifications/notifications.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import * as postsRepo from '../posts/posts.repository.ts';
-import { toPostRecord } from '../posts/posts.service.ts';
+import { approvalSteps, toPostRecord } from '../posts/posts.service.ts';
 import { signWebhook } from '../providers/webhook/webhook.signature.ts';
 import * as repo from './webhooks.repository.ts';
 import type { DeliveryState, WebhookEventsTable } from './webhooks.table.ts';
@@ -260,7 +260,8 @@ export class WebhookDelivery {
       if (!post || post.workspace_id !== event.workspace_id) return { post: null };
       const parts = await postsRepo.listParts(db, [post.id]);
       const channel = await channels.getAnyState(post.workspace_id, post.channel_id);
-      return { post: toPostRecord(post, parts, channel?.provider ?? 'unknown') };
+      const steps = (await approvalSteps(db, [post.id])).get(post.id) ?? [];
+      return { post: toPostRecord(post, parts, channel?.provider ?? 'unknown', steps) };
     }
     if (event.type.startsWith('channel.')) {
       const channel = await channels.getAnyState(event.workspace_id, event.subject_id);

@@ -49,6 +49,11 @@ const TOOL_NAMES = [
   'set_channel_schedule',
   'clear_channel_schedule',
   'find_slot',
+  'get_approval_settings',
+  'set_approval_settings',
+  'list_posts_awaiting_approval',
+  'approve_post',
+  'reject_post',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };

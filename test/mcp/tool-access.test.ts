@@ -31,6 +31,7 @@ let t: TestApp;
 let url: URL;
 let owner: Tenant;
 let ownerAccess: WorkspaceAccess;
+let contributorAccess: WorkspaceAccess;
 let shown: string;
 let hidden: string;
 const callers: Caller[] = [];
@@ -64,6 +65,23 @@ async function post(type: 'draft' | 'schedule', channelId = hidden): Promise<{ i
   });
   const { group } = await t.services.posts.get(ownerAccess, created!.postId);
   return { id: created!.postId, group };
+}
+
+/** A post a contributor scheduled while approval was asked of contributors: it awaits approval (the setting is then off again). */
+async function awaiting(): Promise<string> {
+  await t.services.approvals.setSettings(ownerAccess, { roles: ['contributor'] });
+  try {
+    const [created] = await t.services.posts.create(contributorAccess, {
+      type: 'schedule',
+      date: DATE,
+      shortLink: false,
+      tags: [],
+      posts: [{ integration: { id: hidden }, value: [{ content: 'x', image: [] }] }],
+    });
+    return created!.postId;
+  } finally {
+    await t.services.approvals.setSettings(ownerAccess, { roles: [] });
+  }
 }
 
 /**
@@ -382,6 +400,40 @@ const CASES: Case[] = [
     prepare: async () => ({ rest: { method: 'GET', url: `/find-slot/${hidden}` }, args: { channelId: hidden } }),
   },
   {
+    tool: 'get_approval_settings',
+    label: '',
+    prepare: async () => ({ rest: { method: 'GET', url: '/approval-settings' }, args: {} }),
+  },
+  {
+    tool: 'set_approval_settings',
+    label: '',
+    prepare: async () => ({ rest: { method: 'PUT', url: '/approval-settings', payload: { roles: [] } }, args: { roles: [] } }),
+  },
+  {
+    tool: 'list_posts_awaiting_approval',
+    label: '',
+    prepare: async () => {
+      await awaiting();
+      return { rest: { method: 'GET', url: '/posts/awaiting-approval' }, args: {} };
+    },
+  },
+  {
+    tool: 'approve_post',
+    label: '',
+    prepare: async () => {
+      const id = await awaiting();
+      return { rest: { method: 'POST', url: `/posts/${id}/approve`, payload: { comment: 'ok' } }, args: { id, comment: 'ok' } };
+    },
+  },
+  {
+    tool: 'reject_post',
+    label: '',
+    prepare: async () => {
+      const id = await awaiting();
+      return { rest: { method: 'POST', url: `/posts/${id}/reject`, payload: { comment: 'no' } }, args: { id, comment: 'no' } };
+    },
+  },
+  {
     tool: 'create_post',
     label: 'queued',
     prepare: async () => {
@@ -396,6 +448,8 @@ beforeAll(async () => {
   url = await mcpUrl(t);
   owner = await createTenant(t);
   ownerAccess = await t.services.access.select(await t.services.apiKeys.authenticate(owner.key, 'rest'), undefined);
+  const contributor = await createTenant(t, { workspaceId: owner.workspaceId, role: 'contributor' });
+  contributorAccess = await t.services.access.select(await t.services.apiKeys.authenticate(contributor.key, 'rest'), undefined);
   const channel = (name: string) =>
     t.services.channels.create(owner.workspaceId, { provider: 'webhook', name, config: { url: HOOK, secret: TEST_WEBHOOK_SECRET } });
   shown = (await channel('Shown')).id;

@@ -342,6 +342,7 @@ describe('PATCH /public/v1/posts/:id', () => {
       post: { ...stale, state: 'QUEUE' as const },
       parts: [{ content: '<p>stale</p>', images: '[]', delay_minutes: 0 }],
       mediaIds: [],
+      author: { userId: tenant.userId, role: 'owner' as const },
     };
     await expect(
       t.runtime.db

@@ -80,7 +80,14 @@ describe('the page kit', () => {
       const res = await t.request({ method: 'GET', url, cookies: { herald_session: person.sessionToken } });
       return [...(/<nav aria-label="Account">([\s\S]*?)<\/nav>/.exec(res.body)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     };
-    const pages = ['/account/keys', '/account/members', '/account/webhooks', '/account/apps', '/account/developer-apps'];
+    const pages = [
+      '/account/keys',
+      '/account/members',
+      '/account/webhooks',
+      '/account/approvals',
+      '/account/apps',
+      '/account/developer-apps',
+    ];
     // Then the documentation: the developers' guide and the API reference.
     for (const url of pages) expect(await navOf(url), url).toEqual([...pages, '/developers', '/docs']);
   });

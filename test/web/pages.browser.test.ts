@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type TestApp } from '../helpers/app.ts';
+import { accessOf, createTenant, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
 import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 import { createPerson } from '../oauth/helpers.ts';
@@ -104,6 +104,26 @@ beforeAll(async () => {
     eventTypes: ['channel.deleted'],
     enabled: false,
   });
+  // A post awaiting approval: a contributor scheduled it while approval is asked of contributors.
+  await t.services.approvals.setSettings(access, { roles: ['contributor'] });
+  const writer = await createTenant(t, { role: 'contributor', workspaceId: person.workspaceId });
+  const channel = await t.services.channels.create(person.workspaceId, {
+    provider: 'webhook',
+    name: 'Announcements',
+    config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
+  });
+  await t.services.posts.create(await accessOf(t, writer), {
+    type: 'schedule',
+    date: new Date(Date.now() + 7 * 24 * 3600_000).toISOString(),
+    shortLink: false,
+    tags: [],
+    posts: [
+      {
+        integration: { id: channel.id },
+        value: [{ content: '<p>Our spring release is out: faster queues, approvals for teams, and a new calendar.</p>', image: [] }],
+      },
+    ],
+  });
   visitor.session = person.sessionToken;
 });
 
@@ -113,6 +133,7 @@ describe('the pages in a browser fit a phone and a desktop, each with the one he
     ['keys', '/account/keys', true],
     ['members', '/account/members', true],
     ['webhooks', '/account/webhooks', true],
+    ['approvals', '/account/approvals', true],
     ['apps', '/account/apps', true],
     ['developer-apps', '/account/developer-apps', true],
     ['device', '/oauth/device', true],

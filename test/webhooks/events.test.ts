@@ -246,11 +246,12 @@ describe('events: one envelope, the REST shapes, signed by Standard Webhooks', (
       },
       parts: [{ content: '<p>Never</p>', images: '[]', delay_minutes: 0 }],
       mediaIds: [],
+      author: { userId: tenant.userId, role: 'owner' as const },
     };
     let written: string | null = null;
     await expect(
       t.runtime.db.transaction().execute(async (trx) => {
-        written = await t.services.postTransitions.write(trx, undefined, composition, stamp);
+        written = (await t.services.postTransitions.write(trx, undefined, composition, stamp)).id;
         expect(await trx.selectFrom('webhook_events').select('id').where('subject_id', '=', written).execute()).toHaveLength(1);
         throw new Error('the request failed after the write');
       }),

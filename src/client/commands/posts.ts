@@ -39,6 +39,14 @@ function postTable(posts: S['Post'][], tz: string | undefined, names: Names): st
   );
 }
 
+/** The last step of a post's approval, in a line (null when it never needed one). */
+function approvalLine(steps: S['Post']['approvals'], tz: string | undefined): string | null {
+  const last = steps?.at(-1);
+  if (!last) return null;
+  const who = last.by ? (last.by.name ?? last.by.email ?? last.by.id) : 'someone no longer here';
+  return `${last.decision} by ${who}, ${formatWhen(last.at, tz)}${last.comment ? `: ${last.comment}` : ''}`;
+}
+
 function postFields(p: S['Post'], tz: string | undefined, names: Names): string[] {
   const name = names.get(p.integration.id);
   return [
@@ -52,6 +60,7 @@ function postFields(p: S['Post'], tz: string | undefined, names: Names): string[
       ['tags', p.tags.join(', ')],
       ['released', p.releaseURL ?? p.releaseId],
       ['error', p.error],
+      ['approval', approvalLine(p.approvals, tz)],
     ]),
     ...p.value.map(
       (v, i) =>
@@ -186,14 +195,21 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
     type === 'queue'
       ? await Promise.all(created.map(async (c) => formatWhen((await api.get<S['Post']>(`/posts/${c.postId}`)).publishDate, o.tz)))
       : [];
+  // Where approval is on for the caller's role, a scheduled post waits for an approver: read one back to say so.
+  const awaiting =
+    type !== 'draft' && created[0] && !ctx.out.json
+      ? (await api.get<S['Post']>(`/posts/${created[0].postId}`)).state === 'AWAITING_APPROVAL'
+      : false;
   show(ctx.out, created, () => [
-    type === 'now'
-      ? `Publishing now on ${created.length} channel(s).`
-      : type === 'queue'
-        ? `Queued on ${created.length} channel(s): ${slots.join(', ')}.`
-        : type === 'schedule'
-          ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).`
-          : `Saved as a draft on ${created.length} channel(s).`,
+    awaiting
+      ? `Awaiting approval on ${created.length} channel(s): nothing is published until an approver approves it (${type === 'queue' ? `slots ${slots.join(', ')}` : type === 'now' ? 'then at once' : `for ${formatWhen(date, o.tz)}`}).`
+      : type === 'now'
+        ? `Publishing now on ${created.length} channel(s).`
+        : type === 'queue'
+          ? `Queued on ${created.length} channel(s): ${slots.join(', ')}.`
+          : type === 'schedule'
+            ? `Scheduled for ${formatWhen(date, o.tz)} on ${created.length} channel(s).`
+            : `Saved as a draft on ${created.length} channel(s).`,
     table(
       ['POST', 'CHANNEL'],
       created.map((c) => [
@@ -262,11 +278,13 @@ async function edit(ctx: Context, id: string, text: string | undefined): Promise
   );
   const names = await namesShown(ctx);
   show(ctx.out, post, () => [
-    post.state === 'QUEUE'
-      ? `Post ${post.id} is updated, scheduled for ${formatWhen(post.publishDate, o.tz)}.`
-      : post.state === 'DRAFT'
-        ? `Post ${post.id} is updated, as a draft.`
-        : `Post ${post.id} is updated, publishing now.`,
+    post.state === 'AWAITING_APPROVAL'
+      ? `Post ${post.id} is updated and awaits approval (for ${formatWhen(post.publishDate, o.tz)}).`
+      : post.state === 'QUEUE'
+        ? `Post ${post.id} is updated, scheduled for ${formatWhen(post.publishDate, o.tz)}.`
+        : post.state === 'DRAFT'
+          ? `Post ${post.id} is updated, as a draft.`
+          : `Post ${post.id} is updated, publishing now.`,
     ...postFields(post, o.tz, names),
   ]);
 }
@@ -480,5 +498,100 @@ export function register(program: Command): void {
         }),
       ),
     ['herald posts delete-group grp_abc'],
+  );
+  examples(
+    posts
+      .command('approvals')
+      .description('the posts awaiting approval, earliest first (approve or reject them with `posts approve` and `posts reject`)')
+      .option('--tz <zone>', 'time zone of the times shown')
+      .action(
+        act(async ({ out, opts, api }) => {
+          const list = await api().get<S['AwaitingApproval']>('/posts/awaiting-approval');
+          const names = await namesShown({ out, api });
+          show(out, list, () =>
+            table(
+              ['ID', 'WHEN', 'CHANNEL', 'ASKED BY', 'CONTENT'],
+              list.posts.map((p) => {
+                const asked = p.approvals?.findLast((step) => step.decision === 'requested')?.by;
+                return [
+                  p.id,
+                  formatWhen(p.publishDate, opts.tz as string | undefined),
+                  names.get(p.integration.id) ?? p.integration.id,
+                  asked ? (asked.name ?? asked.email ?? asked.id) : '',
+                  excerpt(p.content, 40),
+                ];
+              }),
+              'No post awaits approval.',
+            ),
+          );
+        }),
+      ),
+    ['herald posts approvals', 'herald posts approvals --json'],
+  );
+  examples(
+    posts
+      .command('approve <id>')
+      .description('approve a post awaiting approval: it is scheduled for its date, or published at once if that has passed')
+      .option('--comment <text>', 'a note kept with the decision')
+      .option('--tz <zone>', 'time zone of the times shown')
+      .action(
+        act(async ({ out, opts, api }, id: string) => {
+          const post = await api().request<S['Post']>('POST', `/posts/${seg(id)}/approve`, {
+            json: opts.comment ? { comment: opts.comment as string } : {},
+          });
+          show(
+            out,
+            post,
+            () => `Post ${post.id} is approved: scheduled for ${formatWhen(post.publishDate, opts.tz as string | undefined)}.`,
+          );
+        }),
+      ),
+    ['herald posts approve post_123', 'herald posts approve post_123 --comment "Good to go"'],
+  );
+  examples(
+    posts
+      .command('reject <id>')
+      .description('reject a post awaiting approval: it becomes a draft again and its author is told why')
+      .requiredOption('--comment <text>', 'why, for the author (required)')
+      .action(
+        act(async ({ out, api, opts }, id: string) => {
+          const post = await api().request<S['Post']>('POST', `/posts/${seg(id)}/reject`, { json: { comment: opts.comment as string } });
+          show(out, post, () => `Post ${post.id} is rejected and back to ${post.state}.`);
+        }),
+      ),
+    ['herald posts reject post_123 --comment "Link the announcement, not the home page"'],
+  );
+  examples(
+    posts
+      .command('approval-settings')
+      .description('show, or set (owners and admins), the roles whose scheduled posts wait for approval')
+      .option('--require <roles>', 'comma-separated roles that need approval: contributor, editor')
+      .option('--off', 'nobody needs approval')
+      .action(
+        act(async ({ out, opts, api }) => {
+          if (opts.require !== undefined && opts.off) throw new UsageError('Give --require or --off, not both.');
+          const roles =
+            opts.off === true
+              ? []
+              : opts.require !== undefined
+                ? (opts.require as string)
+                    .split(',')
+                    .map((role) => role.trim())
+                    .filter(Boolean)
+                : null;
+          const settings =
+            roles === null
+              ? await api().get<S['ApprovalSettings']>('/approval-settings')
+              : await api().request<S['ApprovalSettings']>('PUT', '/approval-settings', {
+                  json: { roles: roles as S['SetApprovalSettings']['roles'] },
+                });
+          show(out, settings, () =>
+            settings.roles.length
+              ? `Approval is needed for: ${settings.roles.join(', ')}. Approvers: ${settings.approvers.join(', ')}.`
+              : 'Nobody needs approval: scheduled posts go straight to the queue.',
+          );
+        }),
+      ),
+    ['herald posts approval-settings', 'herald posts approval-settings --require contributor', 'herald posts approval-settings --off'],
   );
 }
