@@ -28,6 +28,7 @@ import { oauthRoutes } from './oauth/oauth.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
+import { seriesRoutes } from './series/series.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(channelToolsRoutes);
       await api.register(postsRoutes);
       await api.register(schedulesRoutes);
+      await api.register(seriesRoutes);
       await api.register(notificationsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mediaRoutes);

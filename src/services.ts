@@ -24,6 +24,7 @@ import { PostTransitions } from './posts/post-transitions.ts';
 import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
+import { SeriesService } from './series/series.service.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
@@ -92,6 +93,8 @@ export function createServices(deps: ServiceDeps) {
   const sessions = new SessionsService(deps);
   const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, sessions, background });
   const schedules = new SchedulesService({ ...deps, channels, transitions: postTransitions });
+  const posts = new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions });
+  const series = new SeriesService({ ...deps, channels, media, posts, transitions: postTransitions });
   return {
     users,
     workspaces,
@@ -105,8 +108,9 @@ export function createServices(deps: ServiceDeps) {
     shortLinks: new ShortLinksService(deps),
     media,
     uploadLinks: new UploadLinksService({ ...deps, media }),
-    posts: new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions }),
+    posts,
     schedules,
+    series,
     postTransitions,
     background,
     signIn,

@@ -15,6 +15,7 @@ import type { NotificationsTable } from '../notifications/notifications.table.ts
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 import type { PostingSchedulesTable } from '../schedules/schedules.table.ts';
+import type { PostSeriesTable } from '../series/series.table.ts';
 import type {
   AnalyticsChannelSnapshotsTable,
   AnalyticsChannelsTable,
@@ -40,6 +41,7 @@ export interface Database {
   upload_links: UploadLinksTable;
   upload_link_files: UploadLinkFilesTable;
   posts: PostsTable;
+  post_series: PostSeriesTable;
   post_parts: PostPartsTable;
   post_media: PostMediaTable;
   idempotency_keys: IdempotencyKeysTable;

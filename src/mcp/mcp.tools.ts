@@ -27,6 +27,7 @@ import {
   setChannelSchedule,
   setDefaultSchedule,
 } from '../schedules/schedules.operations.ts';
+import { createSeries, deleteSeries, getSeries, listSeries, updateSeries } from '../series/series.operations.ts';
 import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
 import { idempotencyHeaders } from '../http/common.schema.ts';
@@ -220,4 +221,9 @@ export const TOOLS: Tool[] = [
   operationTool(setChannelSchedule),
   operationTool(clearChannelSchedule),
   operationTool(findSlot),
+  operationTool(createSeries),
+  operationTool(listSeries),
+  operationTool(getSeries),
+  operationTool(updateSeries),
+  operationTool(deleteSeries),
 ];

@@ -182,6 +182,8 @@ export type Composition = {
   parts: Array<Pick<PartRow, 'content' | 'images' | 'delay_minutes'>>;
   /** The media files the parts attach. */
   mediaIds: string[];
+  /** A new post written for an occurrence of a recurring series: the series and the rule's instant. */
+  series?: { id: string; occurrenceAt: string };
 };
 
 /**
@@ -245,7 +247,7 @@ export class PostTransitions {
   async write(
     trx: Executor,
     previous: PostRow | undefined,
-    { post, parts, mediaIds }: Composition,
+    { post, parts, mediaIds, series }: Composition,
     stamp: string,
     expected?: { version: number },
   ): Promise<string> {
@@ -253,6 +255,10 @@ export class PostTransitions {
     const row: PostRow = {
       id,
       ...post,
+      // An occurrence a person edits stays in its series, marked so that an edit of the series leaves it alone.
+      series_id: previous ? previous.series_id : (series?.id ?? null),
+      occurrence_at: previous ? previous.occurrence_at : (series?.occurrenceAt ?? null),
+      series_exception: previous ? (previous.series_id ? 'edited' : null) : null,
       release_id: null,
       release_url: null,
       error: null,
@@ -434,7 +440,8 @@ export class PostTransitions {
           trx,
           post.id,
           { notStates: ['PUBLISHING'] },
-          { deleted_at: stamp, next_run_at: null, updated_at: stamp },
+          // A person's deletion of one occurrence of a series: an edit of the series does not write it again.
+          { deleted_at: stamp, next_run_at: null, updated_at: stamp, ...(post.series_id && { series_exception: 'deleted' as const }) },
           { bump: true },
         );
         if (Number(updated.numUpdatedRows) === 1) {
@@ -446,6 +453,29 @@ export class PostTransitions {
       }
       await this.deps.webhookOutbox.record(trx, removed);
     });
+  }
+
+  /**
+   * Removes the occurrences of series `seriesId` due after `after` that are not published or
+   * being published (an edit of the series, or its deletion), inside the caller's transaction, by
+   * one conditional update: an occurrence the engine has claimed is PUBLISHING and stays. Those a
+   * person edited or deleted on their own are left unless `withExceptions`. The ids removed.
+   */
+  async dropOccurrences(trx: Executor, seriesId: string, after: string, stamp: string, withExceptions: boolean): Promise<string[]> {
+    let query = trx
+      .updateTable('posts')
+      .set((eb) => ({ deleted_at: stamp, next_run_at: null, updated_at: stamp, version: eb('version', '+', 1) }))
+      .where('series_id', '=', seriesId)
+      .where('publish_at', '>', after)
+      .where('deleted_at', 'is', null)
+      .where('state', 'in', ['QUEUE', 'DRAFT', 'ERROR']);
+    if (!withExceptions) query = query.where('series_exception', 'is', null);
+    const rows = await query.returning(['id', 'workspace_id']).execute();
+    await this.deps.webhookOutbox.record(
+      trx,
+      rows.map((row) => postEvent(row, 'post.deleted')),
+    );
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -101,6 +101,13 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
     id: post.id,
     group: post.group_id,
     state: post.state as PostState,
+    series: post.series_id
+      ? {
+          id: post.series_id,
+          occurrence: new Date(post.occurrence_at ?? post.publish_at).toISOString(),
+          edited: post.series_exception === 'edited',
+        }
+      : null,
     publishDate: post.publish_at,
     integration: { id: post.channel_id, providerIdentifier },
     content: ordered[0]?.content ?? '',
@@ -131,7 +138,7 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
 type ThreadPart = { content: string; image: Array<{ path: string }>; delay: number };
 
 /** A thread as a request sends it: its content made HTML, the post's delay 0. */
-function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
+export function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
   return value.map((part, idx) => ({
     content: postContentToHtml(part.content),
     image: part.image,
@@ -463,6 +470,22 @@ export class PostsService {
     }
     if (newCount > 0) await this.warnNearPostQuota(access, now);
     return result;
+  }
+
+  /**
+   * Checks the items of a composition as POST /posts would, without writing anything: each
+   * channel visible to the key, enabled, of the right platform, with valid settings, and every
+   * image a file of the library. A recurring series' template is checked this way. The channels, in order.
+   */
+  async checkComposition(access: WorkspaceAccess, posts: CreatePostsInput['posts']): Promise<Channel[]> {
+    const input = { type: 'schedule', posts } as CreatePostsInput;
+    for (const [i, item] of posts.entries()) await this.channelFor(access, item.integration.id, `posts[${i}]`);
+    const channels = await this.resolveChannels(access, input);
+    await this.resolveMedia(
+      access.workspace.id,
+      posts.map((item, i) => ({ where: `posts[${i}]`, value: item.value })),
+    );
+    return channels;
   }
 
   /** The publish time the request gives (for `queue`, now: each post's slot is taken when it is written). */
