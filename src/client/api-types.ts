@@ -995,7 +995,7 @@ export interface paths {
                     limit?: number;
                     /** @description The `nextCursor` of the previous answer, with the same window and filters: the page after it. */
                     cursor?: string;
-                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
+                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `series`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
                     fields?: string;
                 };
                 header?: {
@@ -2410,6 +2410,416 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring posts
+         * @description The live series of the workspace, newest first (at most 500). A key limited to certain channels sees the series whose every channel it may use.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeriesList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a recurring post
+         * @description A composition (the items of POST /posts, checked the same way) published at every occurrence of `repeat`: daily, weekly on chosen days, monthly, or an RFC 5545 RRULE, in a time zone, until `count` occurrences or `until`. Occurrences after now are written; a rule with none answers 400 `series_empty`. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateSeriesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurring post
+         * @description The series' rule, what it publishes, its next occurrence and how far its occurrences are written as posts. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Stop a recurring post
+         * @description The series stops: its future occurrences not yet published are removed from the calendar (`removed`); published ones stay, on the platform and in the calendar. An occurrence being published at that moment goes out.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedSeries"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit a recurring post from now on
+         * @description Each field given replaces the series'. Its future occurrences not yet published are written again from the new rule and composition; occurrences already published or due before now stay, and so do those edited or deleted on their own (PATCH or DELETE /posts/{id}). A change that races another answers 409 `series_changed`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateSeriesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/notifications": {
@@ -4815,6 +5225,117 @@ export interface components {
             /** @description The weekly slots. Across a daylight-saving change a slot keeps its local time. A slot that does not exist on a day (the clocks spring forward over it) is moved forward by the gap (02:30 becomes 03:30); one that occurs twice (the clocks fall back) is used once, at its first occurrence. Slots that fall on the same instant are one slot. `[]`: nothing is queued on the channel (POST /posts with `type: "queue"` answers 409 `no_free_slot`). */
             slots: components["schemas"]["PostingSlotInput"][];
         };
+        RepeatInput: {
+            /**
+             * @description `daily`, `weekly` (on `days`), `monthly` (on `monthDay`), or `rrule`: an RFC 5545 recurrence rule given in `rrule`.
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "monthly" | "rrule";
+            /** @description Every `interval` days, weeks or months (default 1). */
+            interval?: number;
+            /** @description `weekly` only: the days of the week (default: the day of `start`). */
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @description `monthly` only: the day of the month, 1 to 31, or -1 for the last (default: the day of `start`). A month without that day has no occurrence. */
+            monthDay?: number;
+            /** @description `rrule` only: the rule, e.g. `FREQ=WEEKLY;BYDAY=TU,TH` or `FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1` (the first Monday). Without DTSTART, TZID, UNTIL or COUNT (they are `start`, `timeZone`, `until` and `count`); at most hourly. */
+            rrule?: string;
+            /** @description An IANA time zone (e.g. `Europe/Berlin`, `Australia/Sydney`): the rule runs on its local time. */
+            timeZone: string;
+            /** @description The first occurrence's local date and time in `timeZone`, without a zone (`2026-12-01T09:00`). Every occurrence keeps this local time across daylight-saving changes; a time the clocks skip that day is moved forward by the gap, a time that occurs twice is the first. */
+            start: string;
+            /** @description Ends after this many occurrences (counted from `start`). */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description No occurrence after this instant (ISO 8601 UTC). Without `count` or `until` the series goes on until deleted.
+             */
+            until?: string;
+        };
+        /**
+         * @example {
+         *       "repeat": {
+         *         "frequency": "weekly",
+         *         "days": [
+         *           "monday",
+         *           "thursday"
+         *         ],
+         *         "start": "2026-12-07T09:00",
+         *         "timeZone": "Europe/Berlin",
+         *         "count": 20
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Tips of the week: herald.example/tips</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "repeat": {
+         *         "frequency": "rrule",
+         *         "rrule": "FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1",
+         *         "start": "2026-12-07T08:30",
+         *         "timeZone": "Australia/Sydney"
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Our monthly newsletter is out</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreateSeriesInput: {
+            repeat: components["schemas"]["RepeatInput"];
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItemInput"][];
+            /**
+             * @description Internal labels of every occurrence.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+        };
+        /**
+         * @example {
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>New text from the next occurrence on</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateSeriesInput: {
+            /** @description A new rule, replacing the current one from now on. */
+            repeat?: components["schemas"]["RepeatInput"];
+            /** @description What every future occurrence publishes, replacing the current items. */
+            posts?: components["schemas"]["PostItemInput"][];
+            tags?: string[];
+            shortLink?: boolean;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -5080,6 +5601,15 @@ export interface components {
              * @enum {string}
              */
             state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR";
+            /** @description The recurring series this post is an occurrence of; null for a post of its own. */
+            series?: {
+                /** @description The series (GET /series/{id}). */
+                id: string;
+                /** @description The rule's instant this post stands for, ISO 8601 UTC. */
+                occurrence: string;
+                /** @description True once this occurrence was edited on its own: an edit of the series leaves it as it is. */
+                edited: boolean;
+            } | null;
             /** @description ISO 8601 UTC. */
             publishDate: string;
             integration: {
@@ -5113,7 +5643,7 @@ export interface components {
             /** @description Why the post (or one of its comments) failed, in the platform's words where it gave any. */
             error: string | null;
             /** @description Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`. */
-            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled") | null;
+            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled" | "skipped") | null;
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
@@ -5617,6 +6147,145 @@ export interface components {
         FreeSlot: {
             /** @description The channel's next free slot, ISO 8601 UTC. */
             date: string;
+        };
+        Repeat: {
+            /**
+             * @description `daily`, `weekly` (on `days`), `monthly` (on `monthDay`), or `rrule`: an RFC 5545 recurrence rule given in `rrule`.
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "monthly" | "rrule";
+            /** @description Every `interval` days, weeks or months (default 1). */
+            interval?: number;
+            /** @description `weekly` only: the days of the week (default: the day of `start`). */
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @description `monthly` only: the day of the month, 1 to 31, or -1 for the last (default: the day of `start`). A month without that day has no occurrence. */
+            monthDay?: number;
+            /** @description `rrule` only: the rule, e.g. `FREQ=WEEKLY;BYDAY=TU,TH` or `FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1` (the first Monday). Without DTSTART, TZID, UNTIL or COUNT (they are `start`, `timeZone`, `until` and `count`); at most hourly. */
+            rrule?: string;
+            /** @description An IANA time zone (e.g. `Europe/Berlin`, `Australia/Sydney`): the rule runs on its local time. */
+            timeZone: string;
+            /** @description The first occurrence's local date and time in `timeZone`, without a zone (`2026-12-01T09:00`). Every occurrence keeps this local time across daylight-saving changes; a time the clocks skip that day is moved forward by the gap, a time that occurs twice is the first. */
+            start: string;
+            /** @description Ends after this many occurrences (counted from `start`). */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description No occurrence after this instant (ISO 8601 UTC). Without `count` or `until` the series goes on until deleted.
+             */
+            until?: string;
+        };
+        /**
+         * @example {
+         *       "repeat": {
+         *         "frequency": "weekly",
+         *         "days": [
+         *           "monday",
+         *           "thursday"
+         *         ],
+         *         "start": "2026-12-07T09:00",
+         *         "timeZone": "Europe/Berlin",
+         *         "count": 20
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Tips of the week: herald.example/tips</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "repeat": {
+         *         "frequency": "rrule",
+         *         "rrule": "FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1",
+         *         "start": "2026-12-07T08:30",
+         *         "timeZone": "Australia/Sydney"
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Our monthly newsletter is out</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreateSeries: {
+            repeat: components["schemas"]["Repeat"];
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItem"][];
+            /**
+             * @description Internal labels of every occurrence.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+        };
+        /**
+         * @example {
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>New text from the next occurrence on</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateSeries: {
+            /** @description A new rule, replacing the current one from now on. */
+            repeat?: components["schemas"]["Repeat"];
+            /** @description What every future occurrence publishes, replacing the current items. */
+            posts?: components["schemas"]["PostItem"][];
+            tags?: string[];
+            shortLink?: boolean;
+        };
+        Series: {
+            id: string;
+            repeat: components["schemas"]["Repeat"];
+            /** @description The RFC 5545 RRULE the series runs (from `repeat`). */
+            rule: string;
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItem"][];
+            tags: string[];
+            shortLink: boolean;
+            /** @description The next occurrence after now, ISO 8601 UTC; null once the series has ended. */
+            nextOccurrence: string | null;
+            /** @description Occurrences up to this instant are posts in the calendar (GET /posts); later ones are written as they come within 60 days. */
+            writtenUntil: string;
+            /** @description Occurrences that were never posts because their time had passed by more than 120 minutes when the server reached them (an outage). An occurrence already in the calendar that is reached that late is not published either: it goes to ERROR with `errorKind: "skipped"`. */
+            skipped: number;
+            /** @description True once the rule has no occurrence left. */
+            ended: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        SeriesList: {
+            series: components["schemas"]["Series"][];
+        };
+        DeletedSeries: {
+            id: string;
+            /** @description The future occurrences removed from the calendar (post ids). */
+            removed: string[];
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

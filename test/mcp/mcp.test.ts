@@ -49,6 +49,11 @@ const TOOL_NAMES = [
   'set_channel_schedule',
   'clear_channel_schedule',
   'find_slot',
+  'create_series',
+  'list_series',
+  'get_series',
+  'update_series',
+  'delete_series',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -158,6 +163,8 @@ describe('MCP server: tools', () => {
       'get_default_schedule',
       'get_channel_schedule',
       'find_slot',
+      'list_series',
+      'get_series',
     ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }
