@@ -25,6 +25,7 @@ import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
 import { SeriesService } from './series/series.service.ts';
+import { ImportsService } from './imports/imports.service.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
@@ -111,6 +112,7 @@ export function createServices(deps: ServiceDeps) {
     posts,
     schedules,
     series,
+    imports: new ImportsService({ ...deps, posts }),
     postTransitions,
     background,
     signIn,
