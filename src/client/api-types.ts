@@ -2822,6 +2822,179 @@ export interface paths {
         };
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import posts in bulk (CSV or JSON), or check them with a dry run
+         * @description One row per post: `channels`, `date` (or `queue`), `content` (text, Markdown or HTML by `format`), `media` (library paths), `comments`, `settings`, `tags`. Each row is checked exactly as POST /posts checks a request (channels visible to the key, dates, settings, media), and a row to schedule also by the readiness check of GET /posts/:id/missing (each platform's limits); `errors` lists every problem by row number and field. `dryRun: true` creates nothing. Otherwise all or nothing: one bad row and nothing is created (`status: "invalid"`); `partial: true` creates the good rows and reports the others. Scopes as POST /posts (`posts:publish` for rows to schedule or queue). Imports of up to 100 rows answer when done; larger ones answer at once with `status: "running"` and run in the background: read GET /imports/{id} for progress. Send `Idempotency-Key` to make a retry answer the same import.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateImportInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Import"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's progress and outcome
+         * @description Rows checked and created so far, every problem found by row and field, and the posts created by row.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Import"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -5336,6 +5509,49 @@ export interface components {
             tags?: string[];
             shortLink?: boolean;
         };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "rows": [
+         *         {
+         *           "channels": [
+         *             "CHANNEL_ID"
+         *           ],
+         *           "date": "2026-12-01T09:30:00Z",
+         *           "content": "Hello from a **spreadsheet**",
+         *           "format": "markdown"
+         *         },
+         *         {
+         *           "channels": "CHANNEL_ID|OTHER_CHANNEL_ID",
+         *           "date": "queue",
+         *           "content": "At the next free slot",
+         *           "tags": "import|december"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "csv": "channels,date,content\nCHANNEL_ID,2026-12-01T09:30:00Z,Hello\n",
+         *       "partial": true
+         *     }
+         */
+        CreateImportInput: {
+            /** @description The rows as JSON objects (see ImportRow). */
+            rows?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The rows as CSV text with a header line naming the ImportRow fields (`channels,date,content,…`). Give `rows` or `csv`. */
+            csv?: string;
+            /**
+             * @description Check every row exactly as a real import would, and create nothing.
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description Create the rows that pass and report the others. Without it an import is all or nothing: one bad row and nothing is created.
+             * @default false
+             */
+            partial: boolean;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -6286,6 +6502,113 @@ export interface components {
             id: string;
             /** @description The future occurrences removed from the calendar (post ids). */
             removed: string[];
+        };
+        ImportRow: {
+            /** @description Channel IDs: an array, or one string with the IDs separated by `|` (as in a CSV cell). */
+            channels: string[] | string;
+            /** @description ISO 8601 with `Z` or an offset (e.g. `2026-12-01T09:30:00Z`), or `queue` for each channel's next free slot. */
+            date: string;
+            /** @description The post: plain text, Markdown or HTML, as `format` says. */
+            content: string;
+            /**
+             * @description How `content` and comments are written (default: HTML when it has tags, else text).
+             * @enum {string}
+             */
+            format?: "text" | "markdown" | "html";
+            /**
+             * @description `schedule` (default) or `draft` (placed in the calendar at `date`).
+             * @enum {string}
+             */
+            type?: "schedule" | "draft";
+            /** @description The `path`s (URLs) of files in this workspace's media library: an array, or one string separated by `|`. */
+            media?: string[] | string;
+            /** @description Comments under the post, in order: an array of `{content, delay}` (delay in minutes after the previous), or, in a CSV cell, that array as JSON. */
+            comments?: {
+                content: string;
+                delay?: number;
+            }[] | string;
+            /** @description Platform settings for every channel of the row (an object, or JSON in a CSV cell); as in POST /posts' `settings`. */
+            settings?: {
+                [key: string]: unknown;
+            } | string;
+            /** @description Internal labels: an array, or one string separated by `|`. */
+            tags?: string[] | string;
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "rows": [
+         *         {
+         *           "channels": [
+         *             "CHANNEL_ID"
+         *           ],
+         *           "date": "2026-12-01T09:30:00Z",
+         *           "content": "Hello from a **spreadsheet**",
+         *           "format": "markdown"
+         *         },
+         *         {
+         *           "channels": "CHANNEL_ID|OTHER_CHANNEL_ID",
+         *           "date": "queue",
+         *           "content": "At the next free slot",
+         *           "tags": "import|december"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "csv": "channels,date,content\nCHANNEL_ID,2026-12-01T09:30:00Z,Hello\n",
+         *       "partial": true
+         *     }
+         */
+        CreateImport: {
+            /** @description The rows as JSON objects (see ImportRow). */
+            rows?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The rows as CSV text with a header line naming the ImportRow fields (`channels,date,content,…`). Give `rows` or `csv`. */
+            csv?: string;
+            /**
+             * @description Check every row exactly as a real import would, and create nothing.
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description Create the rows that pass and report the others. Without it an import is all or nothing: one bad row and nothing is created.
+             * @default false
+             */
+            partial: boolean;
+        };
+        ImportError: {
+            /** @description The row number: 1 is the first row after a CSV header (or the first element of `rows`). */
+            row: number;
+            /** @description The row field at fault (`channels`, `date`, `content`, `media`, `settings.title`, …), or `row`. */
+            field: string;
+            message: string;
+        };
+        Import: {
+            id: string;
+            /**
+             * @description `running` (read it again by id), `done` (checked, and created unless a dry run), or `invalid` (rows were refused and, without `partial`, nothing was created).
+             * @enum {string}
+             */
+            status: "running" | "done" | "invalid";
+            dryRun: boolean;
+            partial: boolean;
+            /** @description Rows in the import. */
+            total: number;
+            /** @description Rows checked so far. */
+            validated: number;
+            /** @description Rows whose posts were created so far. */
+            created: number;
+            /** @description Every problem found, by row and field. */
+            errors: components["schemas"]["ImportError"][];
+            /** @description The posts created, by row. */
+            posts: {
+                row: number;
+                postIds: string[];
+                group: string;
+            }[];
+            createdAt: string;
+            updatedAt: string;
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

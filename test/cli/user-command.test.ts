@@ -827,6 +827,23 @@ describe('herald posts create --repeat', () => {
   });
 });
 
+describe('herald import', () => {
+  it('checks a CSV with --dry-run and shows a per-row error table, then imports it', async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-import-'));
+    const file = path.join(dir, 'posts.csv');
+    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\nnope,2031-01-07T09:00:00Z,Second\n`);
+    const dry = await cli(['import', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Dry run: 1 problem(s) in 2 rows; nothing was created.');
+    expect(dry.stdout).toMatch(/ROW\s+FIELD\s+PROBLEM\n2\s+channels\s+.*no channel nope/);
+    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\n`);
+    const done = await json<{ status: string; created: number }>(['import', file]);
+    expect(done).toMatchObject({ status: 'done', created: 1 });
+  });
+});
+
 describe('herald channels schedule', () => {
   it("shows a channel's schedule, sets its slots in a zone, and clears it back to the default", async () => {
     const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
