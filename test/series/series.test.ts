@@ -46,8 +46,7 @@ async function calendar(tenant: Tenant, startDate: string, endDate: string): Pro
 }
 
 const dates = (posts: CalendarPost[]) => posts.map((p) => p.publishDate);
-const deliveriesFor = (postId: string) =>
-  receiver.deliveries.filter((d) => d.body.data.postId === postId);
+const deliveriesFor = (postId: string) => receiver.deliveries.filter((d) => d.body.data.postId === postId);
 
 async function at(iso: string) {
   clock.set(iso);
