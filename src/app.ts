@@ -29,6 +29,8 @@ import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { approvalsRoutes } from './approvals/approvals.routes.ts';
+import { seriesRoutes } from './series/series.routes.ts';
+import { importsRoutes } from './imports/imports.routes.ts';
 import { shortLinksRoutes } from './short-links/short-links.routes.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Services } from './services.ts';
@@ -112,6 +114,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(postsRoutes);
       await api.register(schedulesRoutes);
       await api.register(approvalsRoutes);
+      await api.register(seriesRoutes);
+      await api.register(importsRoutes);
       await api.register(notificationsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mediaRoutes);

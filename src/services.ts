@@ -25,6 +25,8 @@ import { listUnpublishedPostsUsingMedia } from './posts/posts.repository.ts';
 import { PostsService } from './posts/posts.service.ts';
 import { ApprovalsService } from './approvals/approvals.service.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
+import { SeriesService } from './series/series.service.ts';
+import { ImportsService } from './imports/imports.service.ts';
 import type { PlatformApps } from './providers/platform-apps.ts';
 import type { JobQueue } from './publishing/job-queue.ts';
 import { ShortLinksService } from './short-links/short-links.service.ts';
@@ -94,6 +96,7 @@ export function createServices(deps: ServiceDeps) {
   const signIn = new SignInService({ ...deps, policy: deps.signUpPolicy, users, workspaces, sessions, background });
   const schedules = new SchedulesService({ ...deps, channels, transitions: postTransitions });
   const posts = new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions });
+  const series = new SeriesService({ ...deps, channels, media, posts, transitions: postTransitions });
   return {
     users,
     workspaces,
@@ -110,6 +113,8 @@ export function createServices(deps: ServiceDeps) {
     posts,
     approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
+    series,
+    imports: new ImportsService({ ...deps, posts }),
     postTransitions,
     background,
     signIn,

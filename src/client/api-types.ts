@@ -995,7 +995,7 @@ export interface paths {
                     limit?: number;
                     /** @description The `nextCursor` of the previous answer, with the same window and filters: the page after it. */
                     cursor?: string;
-                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`, `approvals`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
+                    /** @description Only these properties of each post, comma-separated (e.g. `id,publishDate,state,integration`), in the order of the Post schema; without it every property. Any of: `id`, `group`, `state`, `series`, `publishDate`, `integration`, `content`, `value`, `settings`, `tags`, `shortLink`, `releaseId`, `releaseURL`, `error`, `errorKind`, `publishedAt`, `createdAt`, `updatedAt`, `approvals`. A calendar that shows neither `content` nor `value` gets a smaller answer, read with less work. */
                     fields?: string;
                 };
                 header?: {
@@ -2832,6 +2832,589 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring posts
+         * @description The live series of the workspace, newest first (at most 500). A key limited to certain channels sees the series whose every channel it may use.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeriesList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a recurring post
+         * @description A composition (the items of POST /posts, checked the same way) published at every occurrence of `repeat`: daily, weekly on chosen days, monthly, or an RFC 5545 RRULE, in a time zone, until `count` occurrences or `until`. Occurrences after now are written; a rule with none answers 400 `series_empty`. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateSeriesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurring post
+         * @description The series' rule, what it publishes, its next occurrence and how far its occurrences are written as posts. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Stop a recurring post
+         * @description The series stops: its future occurrences not yet published are removed from the calendar (`removed`); published ones stay, on the platform and in the calendar. An occurrence being published at that moment goes out.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedSeries"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit a recurring post from now on
+         * @description Each field given replaces the series'. Its future occurrences not yet published are written again from the new rule and composition; occurrences already published or due before now stay, and so do those edited or deleted on their own (PATCH or DELETE /posts/{id}). A change that races another answers 409 `series_changed`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateSeriesInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Series"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import posts in bulk (CSV or JSON), or check them with a dry run
+         * @description One row per post: `channels`, `date` (or `queue`), `content` (text, Markdown or HTML by `format`), `media` (library paths), `comments`, `settings`, `tags`. Each row is checked exactly as POST /posts checks a request (channels visible to the key, dates, settings, media), and a row to schedule also by the readiness check of GET /posts/:id/missing (each platform's limits); `errors` lists every problem by row number and field. `dryRun: true` creates nothing. Otherwise all or nothing: one bad row and nothing is created (`status: "invalid"`); `partial: true` creates the good rows and reports the others. Scopes as POST /posts (`posts:publish` for rows to schedule or queue). Imports of up to 100 rows answer when done; larger ones answer at once with `status: "running"` and run in the background: read GET /imports/{id} for progress. Send `Idempotency-Key` to make a retry answer the same import.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateImportInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Import"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's progress and outcome
+         * @description Rows checked and created so far, every problem found by row and field, and the posts created by row.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Import"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5279,6 +5862,160 @@ export interface components {
             /** @description Why it is rejected: shown to the author (required). */
             comment: string;
         };
+        RepeatInput: {
+            /**
+             * @description `daily`, `weekly` (on `days`), `monthly` (on `monthDay`), or `rrule`: an RFC 5545 recurrence rule given in `rrule`.
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "monthly" | "rrule";
+            /** @description Every `interval` days, weeks or months (default 1). */
+            interval?: number;
+            /** @description `weekly` only: the days of the week (default: the day of `start`). */
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @description `monthly` only: the day of the month, 1 to 31, or -1 for the last (default: the day of `start`). A month without that day has no occurrence. */
+            monthDay?: number;
+            /** @description `rrule` only: the rule, e.g. `FREQ=WEEKLY;BYDAY=TU,TH` or `FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1` (the first Monday). Without DTSTART, TZID, UNTIL or COUNT (they are `start`, `timeZone`, `until` and `count`); at most hourly. */
+            rrule?: string;
+            /** @description An IANA time zone (e.g. `Europe/Berlin`, `Australia/Sydney`): the rule runs on its local time. */
+            timeZone: string;
+            /** @description The first occurrence's local date and time in `timeZone`, without a zone (`2026-12-01T09:00`). Every occurrence keeps this local time across daylight-saving changes; a time the clocks skip that day is moved forward by the gap, a time that occurs twice is the first. */
+            start: string;
+            /** @description Ends after this many occurrences (counted from `start`). */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description No occurrence after this instant (ISO 8601 UTC). Without `count` or `until` the series goes on until deleted.
+             */
+            until?: string;
+        };
+        /**
+         * @example {
+         *       "repeat": {
+         *         "frequency": "weekly",
+         *         "days": [
+         *           "monday",
+         *           "thursday"
+         *         ],
+         *         "start": "2026-12-07T09:00",
+         *         "timeZone": "Europe/Berlin",
+         *         "count": 20
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Tips of the week: herald.example/tips</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "repeat": {
+         *         "frequency": "rrule",
+         *         "rrule": "FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1",
+         *         "start": "2026-12-07T08:30",
+         *         "timeZone": "Australia/Sydney"
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Our monthly newsletter is out</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreateSeriesInput: {
+            repeat: components["schemas"]["RepeatInput"];
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItemInput"][];
+            /**
+             * @description Internal labels of every occurrence.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+        };
+        /**
+         * @example {
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>New text from the next occurrence on</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateSeriesInput: {
+            /** @description A new rule, replacing the current one from now on. */
+            repeat?: components["schemas"]["RepeatInput"];
+            /** @description What every future occurrence publishes, replacing the current items. */
+            posts?: components["schemas"]["PostItemInput"][];
+            tags?: string[];
+            shortLink?: boolean;
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "rows": [
+         *         {
+         *           "channels": [
+         *             "CHANNEL_ID"
+         *           ],
+         *           "date": "2026-12-01T09:30:00Z",
+         *           "content": "Hello from a **spreadsheet**",
+         *           "format": "markdown"
+         *         },
+         *         {
+         *           "channels": "CHANNEL_ID|OTHER_CHANNEL_ID",
+         *           "date": "queue",
+         *           "content": "At the next free slot",
+         *           "tags": "import|december"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "csv": "channels,date,content\nCHANNEL_ID,2026-12-01T09:30:00Z,Hello\n",
+         *       "partial": true
+         *     }
+         */
+        CreateImportInput: {
+            /** @description The rows as JSON objects (see ImportRow). */
+            rows?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The rows as CSV text with a header line naming the ImportRow fields (`channels,date,content,…`). Give `rows` or `csv`. */
+            csv?: string;
+            /**
+             * @description Check every row exactly as a real import would, and create nothing.
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description Create the rows that pass and report the others. Without it an import is all or nothing: one bad row and nothing is created.
+             * @default false
+             */
+            partial: boolean;
+        };
         /** @description An error. Business-rule errors carry `msg` (and `code`); request-validation errors carry `statusCode`, `message` and `error`. A 403 also names the missing `scope` and the owner's `role`. */
         ApiError: {
             /** @description Business-rule errors: a sentence for a person. */
@@ -5561,6 +6298,15 @@ export interface components {
              * @enum {string}
              */
             state: "DRAFT" | "QUEUE" | "PUBLISHING" | "PUBLISHED" | "ERROR" | "AWAITING_APPROVAL";
+            /** @description The recurring series this post is an occurrence of; null for a post of its own. */
+            series?: {
+                /** @description The series (GET /series/{id}). */
+                id: string;
+                /** @description The rule's instant this post stands for, ISO 8601 UTC. */
+                occurrence: string;
+                /** @description True once this occurrence was edited on its own: an edit of the series leaves it as it is. */
+                edited: boolean;
+            } | null;
             /** @description ISO 8601 UTC. */
             publishDate: string;
             integration: {
@@ -5594,7 +6340,7 @@ export interface components {
             /** @description Why the post (or one of its comments) failed, in the platform's words where it gave any. */
             error: string | null;
             /** @description Why it is in ERROR, or why one of its comments failed: `rejected` (the platform refused it), `auth` (the channel needs reconnecting), `unconfirmed` (the outcome is unknown: check the platform; a later confirmation clears it and sends a `publish_confirmed` notification), `missing` (a required piece was missing), `gave_up` (retries ran out) or `channel_disabled`. */
-            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled") | null;
+            errorKind: ("rejected" | "auth" | "unconfirmed" | "missing" | "gave_up" | "channel_disabled" | "skipped") | null;
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
@@ -6155,6 +6901,252 @@ export interface components {
         AwaitingApproval: {
             /** @description Posts awaiting approval, earliest publish date first (at most 500). */
             posts: components["schemas"]["Post"][];
+        };
+        Repeat: {
+            /**
+             * @description `daily`, `weekly` (on `days`), `monthly` (on `monthDay`), or `rrule`: an RFC 5545 recurrence rule given in `rrule`.
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "monthly" | "rrule";
+            /** @description Every `interval` days, weeks or months (default 1). */
+            interval?: number;
+            /** @description `weekly` only: the days of the week (default: the day of `start`). */
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @description `monthly` only: the day of the month, 1 to 31, or -1 for the last (default: the day of `start`). A month without that day has no occurrence. */
+            monthDay?: number;
+            /** @description `rrule` only: the rule, e.g. `FREQ=WEEKLY;BYDAY=TU,TH` or `FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1` (the first Monday). Without DTSTART, TZID, UNTIL or COUNT (they are `start`, `timeZone`, `until` and `count`); at most hourly. */
+            rrule?: string;
+            /** @description An IANA time zone (e.g. `Europe/Berlin`, `Australia/Sydney`): the rule runs on its local time. */
+            timeZone: string;
+            /** @description The first occurrence's local date and time in `timeZone`, without a zone (`2026-12-01T09:00`). Every occurrence keeps this local time across daylight-saving changes; a time the clocks skip that day is moved forward by the gap, a time that occurs twice is the first. */
+            start: string;
+            /** @description Ends after this many occurrences (counted from `start`). */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description No occurrence after this instant (ISO 8601 UTC). Without `count` or `until` the series goes on until deleted.
+             */
+            until?: string;
+        };
+        /**
+         * @example {
+         *       "repeat": {
+         *         "frequency": "weekly",
+         *         "days": [
+         *           "monday",
+         *           "thursday"
+         *         ],
+         *         "start": "2026-12-07T09:00",
+         *         "timeZone": "Europe/Berlin",
+         *         "count": 20
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Tips of the week: herald.example/tips</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "repeat": {
+         *         "frequency": "rrule",
+         *         "rrule": "FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1",
+         *         "start": "2026-12-07T08:30",
+         *         "timeZone": "Australia/Sydney"
+         *       },
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>Our monthly newsletter is out</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreateSeries: {
+            repeat: components["schemas"]["Repeat"];
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItem"][];
+            /**
+             * @description Internal labels of every occurrence.
+             * @default []
+             */
+            tags: string[];
+            /**
+             * @description Replace links in the published text with short links served by this service.
+             * @default false
+             */
+            shortLink: boolean;
+        };
+        /**
+         * @example {
+         *       "posts": [
+         *         {
+         *           "integration": {
+         *             "id": "CHANNEL_ID"
+         *           },
+         *           "value": [
+         *             {
+         *               "content": "<p>New text from the next occurrence on</p>"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateSeries: {
+            /** @description A new rule, replacing the current one from now on. */
+            repeat?: components["schemas"]["Repeat"];
+            /** @description What every future occurrence publishes, replacing the current items. */
+            posts?: components["schemas"]["PostItem"][];
+            tags?: string[];
+            shortLink?: boolean;
+        };
+        Series: {
+            id: string;
+            repeat: components["schemas"]["Repeat"];
+            /** @description The RFC 5545 RRULE the series runs (from `repeat`). */
+            rule: string;
+            /** @description One item per channel, as in POST /posts: what every occurrence publishes. */
+            posts: components["schemas"]["PostItem"][];
+            tags: string[];
+            shortLink: boolean;
+            /** @description The next occurrence after now, ISO 8601 UTC; null once the series has ended. */
+            nextOccurrence: string | null;
+            /** @description Occurrences up to this instant are posts in the calendar (GET /posts); later ones are written as they come within 60 days. */
+            writtenUntil: string;
+            /** @description Occurrences that were never posts because their time had passed by more than 120 minutes when the server reached them (an outage). An occurrence already in the calendar that is reached that late is not published either: it goes to ERROR with `errorKind: "skipped"`. */
+            skipped: number;
+            /** @description True once the rule has no occurrence left. */
+            ended: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        SeriesList: {
+            series: components["schemas"]["Series"][];
+        };
+        DeletedSeries: {
+            id: string;
+            /** @description The future occurrences removed from the calendar (post ids). */
+            removed: string[];
+        };
+        ImportRow: {
+            /** @description Channel IDs: an array, or one string with the IDs separated by `|` (as in a CSV cell). */
+            channels: string[] | string;
+            /** @description ISO 8601 with `Z` or an offset (e.g. `2026-12-01T09:30:00Z`), or `queue` for each channel's next free slot. */
+            date: string;
+            /** @description The post: plain text, Markdown or HTML, as `format` says. */
+            content: string;
+            /**
+             * @description How `content` and comments are written (default: HTML when it has tags, else text).
+             * @enum {string}
+             */
+            format?: "text" | "markdown" | "html";
+            /**
+             * @description `schedule` (default) or `draft` (placed in the calendar at `date`).
+             * @enum {string}
+             */
+            type?: "schedule" | "draft";
+            /** @description The `path`s (URLs) of files in this workspace's media library: an array, or one string separated by `|`. */
+            media?: string[] | string;
+            /** @description Comments under the post, in order: an array of `{content, delay}` (delay in minutes after the previous), or, in a CSV cell, that array as JSON. */
+            comments?: {
+                content: string;
+                delay?: number;
+            }[] | string;
+            /** @description Platform settings for every channel of the row (an object, or JSON in a CSV cell); as in POST /posts' `settings`. */
+            settings?: {
+                [key: string]: unknown;
+            } | string;
+            /** @description Internal labels: an array, or one string separated by `|`. */
+            tags?: string[] | string;
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "rows": [
+         *         {
+         *           "channels": [
+         *             "CHANNEL_ID"
+         *           ],
+         *           "date": "2026-12-01T09:30:00Z",
+         *           "content": "Hello from a **spreadsheet**",
+         *           "format": "markdown"
+         *         },
+         *         {
+         *           "channels": "CHANNEL_ID|OTHER_CHANNEL_ID",
+         *           "date": "queue",
+         *           "content": "At the next free slot",
+         *           "tags": "import|december"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "csv": "channels,date,content\nCHANNEL_ID,2026-12-01T09:30:00Z,Hello\n",
+         *       "partial": true
+         *     }
+         */
+        CreateImport: {
+            /** @description The rows as JSON objects (see ImportRow). */
+            rows?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The rows as CSV text with a header line naming the ImportRow fields (`channels,date,content,…`). Give `rows` or `csv`. */
+            csv?: string;
+            /**
+             * @description Check every row exactly as a real import would, and create nothing.
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description Create the rows that pass and report the others. Without it an import is all or nothing: one bad row and nothing is created.
+             * @default false
+             */
+            partial: boolean;
+        };
+        ImportError: {
+            /** @description The row number: 1 is the first row after a CSV header (or the first element of `rows`). */
+            row: number;
+            /** @description The row field at fault (`channels`, `date`, `content`, `media`, `settings.title`, …), or `row`. */
+            field: string;
+            message: string;
+        };
+        Import: {
+            id: string;
+            /**
+             * @description `running` (read it again by id), `done` (checked, and created unless a dry run), or `invalid` (rows were refused and, without `partial`, nothing was created).
+             * @enum {string}
+             */
+            status: "running" | "done" | "invalid";
+            dryRun: boolean;
+            partial: boolean;
+            /** @description Rows in the import. */
+            total: number;
+            /** @description Rows checked so far. */
+            validated: number;
+            /** @description Rows whose posts were created so far. */
+            created: number;
+            /** @description Every problem found, by row and field. */
+            errors: components["schemas"]["ImportError"][];
+            /** @description The posts created, by row. */
+            posts: {
+                row: number;
+                postIds: string[];
+                group: string;
+            }[];
+            createdAt: string;
+            updatedAt: string;
         };
         /** @description What this service is, where its documentation lives, and how to authenticate. */
         Status: {

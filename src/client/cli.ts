@@ -5,6 +5,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { register as account } from './commands/account.ts';
 import { register as analytics } from './commands/analytics.ts';
 import { register as channels } from './commands/channels.ts';
+import { register as imports } from './commands/imports.ts';
 import { register as media } from './commands/media.ts';
 import { register as posts } from './commands/posts.ts';
 import { register as webhooks } from './commands/webhooks.ts';
@@ -57,6 +58,7 @@ Examples:
   account(program);
   channels(program);
   posts(program);
+  imports(program);
   media(program);
   webhooks(program);
   analytics(program);

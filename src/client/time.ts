@@ -72,3 +72,10 @@ export function formatWhen(iso: string, tz: string | undefined): string {
   const shifted = new Date(ms + offsetAt(ms, zone));
   return `${shifted.toISOString().slice(0, 16).replace('T', ' ')} ${zone}`;
 }
+
+/** The local wall-clock time of an instant in the zone of `--tz` (the machine's without it), `YYYY-MM-DDTHH:MM`. */
+export function localTime(iso: string, tz: string | undefined): string {
+  const zone = timeZone(tz);
+  const ms = Date.parse(iso);
+  return new Date(ms + offsetAt(ms, zone)).toISOString().slice(0, 16);
+}

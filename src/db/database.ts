@@ -16,6 +16,8 @@ import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable }
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 import type { PostingSchedulesTable } from '../schedules/schedules.table.ts';
 import type { ApprovalSettingsTable, PostApprovalsTable } from '../approvals/approvals.table.ts';
+import type { PostSeriesTable } from '../series/series.table.ts';
+import type { PostImportsTable } from '../imports/imports.table.ts';
 import type {
   AnalyticsChannelSnapshotsTable,
   AnalyticsChannelsTable,
@@ -41,6 +43,8 @@ export interface Database {
   upload_links: UploadLinksTable;
   upload_link_files: UploadLinkFilesTable;
   posts: PostsTable;
+  post_series: PostSeriesTable;
+  post_imports: PostImportsTable;
   post_parts: PostPartsTable;
   post_media: PostMediaTable;
   idempotency_keys: IdempotencyKeysTable;

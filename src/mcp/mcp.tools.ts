@@ -34,6 +34,7 @@ import {
   setChannelSchedule,
   setDefaultSchedule,
 } from '../schedules/schedules.operations.ts';
+import { createSeries, deleteSeries, getSeries, listSeries, updateSeries } from '../series/series.operations.ts';
 import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
 import { idempotencyHeaders } from '../http/common.schema.ts';
@@ -233,4 +234,9 @@ export const TOOLS: Tool[] = [
   operationTool(listAwaitingApproval),
   operationTool(approvePost),
   operationTool(rejectPost),
+  operationTool(createSeries),
+  operationTool(listSeries),
+  operationTool(getSeries),
+  operationTool(updateSeries),
+  operationTool(deleteSeries),
 ];

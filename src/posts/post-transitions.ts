@@ -217,6 +217,8 @@ export type Composition = {
   mediaIds: string[];
   /** Who writes it: decides, with the workspace's approval setting, whether a scheduled post waits for approval. */
   author: Author;
+  /** A new post written for an occurrence of a recurring series: the series and the rule's instant. */
+  series?: { id: string; occurrenceAt: string };
 };
 
 /**
@@ -282,7 +284,7 @@ export class PostTransitions {
   async write(
     trx: Executor,
     previous: PostRow | undefined,
-    { post, parts, mediaIds, author }: Composition,
+    { post, parts, mediaIds, author, series }: Composition,
     stamp: string,
     expected?: { version: number },
   ): Promise<{ id: string; state: PostState }> {
@@ -292,6 +294,10 @@ export class PostTransitions {
       id,
       ...post,
       state,
+      // An occurrence a person edits stays in its series, marked so that an edit of the series leaves it alone.
+      series_id: previous ? previous.series_id : (series?.id ?? null),
+      occurrence_at: previous ? previous.occurrence_at : (series?.occurrenceAt ?? null),
+      series_exception: previous ? (previous.series_id ? 'edited' : null) : null,
       release_id: null,
       release_url: null,
       error: null,
@@ -618,7 +624,8 @@ export class PostTransitions {
           trx,
           post.id,
           { notStates: ['PUBLISHING'] },
-          { deleted_at: stamp, next_run_at: null, updated_at: stamp },
+          // A person's deletion of one occurrence of a series: an edit of the series does not write it again.
+          { deleted_at: stamp, next_run_at: null, updated_at: stamp, ...(post.series_id && { series_exception: 'deleted' as const }) },
           { bump: true },
         );
         if (Number(updated.numUpdatedRows) === 1) {
@@ -630,6 +637,22 @@ export class PostTransitions {
       }
       await this.deps.webhookOutbox.record(trx, removed);
     });
+  }
+
+  /**
+   * Removes the occurrences of series `seriesId` due after `after` that are not published or
+   * being published (an edit of the series, or its deletion), inside the caller's transaction, by
+   * one conditional update: an occurrence the engine has claimed is PUBLISHING and stays; one
+   * awaiting approval goes too. Those a
+   * person edited or deleted on their own are left unless `withExceptions`. The ids removed.
+   */
+  async dropOccurrences(trx: Executor, seriesId: string, after: string, stamp: string, withExceptions: boolean): Promise<string[]> {
+    const rows = await repo.removeSeriesOccurrences(trx, seriesId, after, stamp, withExceptions);
+    await this.deps.webhookOutbox.record(
+      trx,
+      rows.map((row) => postEvent(row, 'post.deleted')),
+    );
+    return rows.map((row) => row.id);
   }
 
   /**

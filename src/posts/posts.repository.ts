@@ -232,3 +232,19 @@ export async function listTakenSlots(db: Executor, channelIds: readonly string[]
     .execute();
   return new Set(rows.map((row) => row.publish_at));
 }
+
+/**
+ * Marks removed the occurrences of a series due after `after` that nobody is publishing or has
+ * published; those a person edited or deleted on their own only `withExceptions`. The rows removed.
+ */
+export function removeSeriesOccurrences(db: Executor, seriesId: string, after: string, stamp: string, withExceptions: boolean) {
+  let query = db
+    .updateTable('posts')
+    .set((eb) => ({ deleted_at: stamp, next_run_at: null, updated_at: stamp, version: eb('version', '+', 1) }))
+    .where('series_id', '=', seriesId)
+    .where('publish_at', '>', after)
+    .where('deleted_at', 'is', null)
+    .where('state', 'in', ['QUEUE', 'DRAFT', 'ERROR', 'AWAITING_APPROVAL']);
+  if (!withExceptions) query = query.where('series_exception', 'is', null);
+  return query.returning(['id', 'workspace_id']).execute();
+}

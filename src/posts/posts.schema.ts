@@ -265,6 +265,15 @@ export const postSchema = z
     id: z.string(),
     group: z.string().describe('Shared by the posts of one multi-channel composition.'),
     state: postStateSchema,
+    series: z
+      .object({
+        id: z.string().describe('The series (GET /series/{id}).'),
+        occurrence: z.string().describe("The rule's instant this post stands for, ISO 8601 UTC."),
+        edited: z.boolean().describe('True once this occurrence was edited on its own: an edit of the series leaves it as it is.'),
+      })
+      .nullable()
+      .optional()
+      .describe('The recurring series this post is an occurrence of; null for a post of its own.'),
     publishDate: z.string().describe('ISO 8601 UTC.'),
     integration: z.object({ id: z.string(), providerIdentifier: z.string() }),
     content: z.string().describe("The post's sanitised HTML (value[0].content)."),

@@ -127,6 +127,13 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
     id: post.id,
     group: post.group_id,
     state: post.state as PostState,
+    series: post.series_id
+      ? {
+          id: post.series_id,
+          occurrence: new Date(post.occurrence_at ?? post.publish_at).toISOString(),
+          edited: post.series_exception === 'edited',
+        }
+      : null,
     publishDate: post.publish_at,
     integration: { id: post.channel_id, providerIdentifier },
     content: ordered[0]?.content ?? '',
@@ -158,7 +165,7 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
 type ThreadPart = { content: string; image: Array<{ path: string }>; delay: number };
 
 /** A thread as a request sends it: its content made HTML, the post's delay 0. */
-function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
+export function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
   return value.map((part, idx) => ({
     content: postContentToHtml(part.content),
     image: part.image,
@@ -506,6 +513,37 @@ export class PostsService {
     }
     if (newCount > 0) await this.warnNearPostQuota(access, now);
     return result;
+  }
+
+  /**
+   * Every check POST /posts makes of `input` before it writes (scopes, channels, dates, settings,
+   * media), writing nothing: what a bulk import's dry run runs on each row. The channels, in order.
+   */
+  async checkCreate(access: WorkspaceAccess, input: CreatePostsInput): Promise<Channel[]> {
+    await this.authorizeCreate(access, input);
+    this.publishDate(input, this.deps.clock.now());
+    const channels = await this.resolveChannels(access, input);
+    await this.resolveMedia(
+      access.workspace.id,
+      input.posts.map((item, i) => ({ where: `posts[${i}]`, value: item.value })),
+    );
+    return channels;
+  }
+
+  /**
+   * Checks the items of a composition as POST /posts would, without writing anything: each
+   * channel visible to the key, enabled, of the right platform, with valid settings, and every
+   * image a file of the library. A recurring series' template is checked this way. The channels, in order.
+   */
+  async checkComposition(access: WorkspaceAccess, posts: CreatePostsInput['posts']): Promise<Channel[]> {
+    const input = { type: 'schedule', posts } as CreatePostsInput;
+    for (const [i, item] of posts.entries()) await this.channelFor(access, item.integration.id, `posts[${i}]`);
+    const channels = await this.resolveChannels(access, input);
+    await this.resolveMedia(
+      access.workspace.id,
+      posts.map((item, i) => ({ where: `posts[${i}]`, value: item.value })),
+    );
+    return channels;
   }
 
   /** The publish time the request gives (for `queue`, now: each post's slot is taken when it is written). */
@@ -901,32 +939,49 @@ export class PostsService {
     return { deleted: posts.length, ids: posts.map((p) => p.id) };
   }
 
-  /** What publishing this post would lack right now; empty when it is ready. */
-  async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
-    requireScope(access, 'posts:read');
-    const post = await this.find(access, id);
-    await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
-    const { channel, config } = await this.deps.channels.withConfig(post.workspace_id, post.channel_id);
+  /**
+   * What publishing a thread on a channel would lack right now (the readiness check of GET
+   * /posts/:id/missing and of the engine): each entry names the field and the reason.
+   */
+  async readiness(
+    workspaceId: string,
+    channelId: string,
+    settings: Record<string, unknown>,
+    parts: Array<{ idx: number; content: string; images: Array<{ id?: string; path: string }> }>,
+  ): Promise<Array<{ field: string; reason: string }>> {
+    const { channel, config } = await this.deps.channels.withConfig(workspaceId, channelId);
     const provider = getProvider(channel.provider);
-    const parts = await repo.listParts(this.deps.db, [post.id]);
-    const partImages = parts.map((p) => ({
-      idx: Number(p.idx),
-      content: p.content,
-      images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []),
-    }));
-    const paths = [...new Set(partImages.flatMap((p) => p.images.map((i) => i.path)))];
-    const files = paths.length ? await this.deps.media.findByPaths(post.workspace_id, paths) : new Map();
+    const paths = [...new Set(parts.flatMap((p) => p.images.map((i) => i.path)))];
+    const files = paths.length ? await this.deps.media.findByPaths(workspaceId, paths) : new Map();
     const media = new Map([...files].map(([path, file]) => [path, describeMedia(file)]));
-    const missing = checkReadiness({
+    return checkReadiness({
       provider,
       channel,
       config,
       platformApps: this.deps.channels.platformApps,
       // As the engine will: the channel's preferred settings fill in what the post leaves out.
-      settings: { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) },
-      parts: partImages,
+      settings: { ...channel.preferredSettings, ...settings },
+      parts,
       media,
     });
+  }
+
+  /** What publishing this post would lack right now; empty when it is ready. */
+  async missing(access: WorkspaceAccess, id: string): Promise<MissingReport> {
+    requireScope(access, 'posts:read');
+    const post = await this.find(access, id);
+    await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
+    const parts = await repo.listParts(this.deps.db, [post.id]);
+    const missing = await this.readiness(
+      post.workspace_id,
+      post.channel_id,
+      parseJsonOr<Record<string, unknown>>(post.settings, {}),
+      parts.map((p) => ({
+        idx: Number(p.idx),
+        content: p.content,
+        images: parseJsonOr<Array<{ id?: string; path: string }>>(p.images, []),
+      })),
+    );
     return { postId: post.id, ready: missing.length === 0, missing };
   }
 }

@@ -28,15 +28,25 @@ export interface PostsTable {
   deleted_at: string | null;
   /** Counts people's edits and state moves: the engine's settlements apply only at the version it claimed. */
   version: number;
+  /** The recurring series this post is an occurrence of (null: a post of its own). */
+  series_id: string | null;
+  /** The series rule's instant this occurrence stands for, ISO 8601 UTC (its publish time unless a person moved it). */
+  occurrence_at: string | null;
+  /** `edited` or `deleted` when a person changed this occurrence alone: an edit of the series leaves it as it is. */
+  series_exception: SeriesException | null;
 }
+
+export const SERIES_EXCEPTIONS = ['edited', 'deleted'] as const;
+export type SeriesException = (typeof SERIES_EXCEPTIONS)[number];
 
 /**
  * Why a post is in ERROR (or why one of its comments failed): the platform refused it
  * (`rejected`), refused the channel's credentials (`auth`), the outcome is unknown
  * (`unconfirmed`), something required was missing (`missing`), retries ran out (`gave_up`), or
- * the channel was disabled (`channel_disabled`).
+ * the channel was disabled (`channel_disabled`), or it was an occurrence of a recurring series
+ * whose time had passed by more than the series' missed window (`skipped`: not published late).
  */
-export const ERROR_KINDS = ['rejected', 'auth', 'unconfirmed', 'missing', 'gave_up', 'channel_disabled'] as const;
+export const ERROR_KINDS = ['rejected', 'auth', 'unconfirmed', 'missing', 'gave_up', 'channel_disabled', 'skipped'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export const PART_STATES = ['PENDING', 'SENDING', 'PUBLISHED', 'ERROR'] as const;

@@ -12,7 +12,7 @@ export type EngineParts = {
   clock: Clock;
   queue: JobQueue;
   outbound: OutboundClient;
-  services: Pick<Services, 'channels' | 'media' | 'notifications' | 'shortLinks' | 'postTransitions'>;
+  services: Pick<Services, 'channels' | 'media' | 'notifications' | 'shortLinks' | 'postTransitions'> & Partial<Pick<Services, 'series'>>;
   config: Pick<Config, 'publishing'>;
 };
 
@@ -32,6 +32,7 @@ export function createPublisher(
     notifications: services.notifications,
     transitions: services.postTransitions,
     shortLinks: services.shortLinks,
+    ...(services.series && { series: services.series }),
     outbound: parts.outbound,
     log,
     ...(extra.hooks && { hooks: extra.hooks }),

@@ -13,6 +13,8 @@ import { ProviderError, type Provider, type PublishedRef } from '../providers/pr
 import { getProvider } from '../providers/registry.ts';
 import type { ShortLinksService } from '../short-links/short-links.service.ts';
 import { DuePump } from './due-pump.ts';
+import { MISSED_WINDOW_MINUTES } from '../series/series.schema.ts';
+import type { SeriesService } from '../series/series.service.ts';
 import type { Lane, PublishJob } from './job-queue.ts';
 
 export type PublisherOptions = {
@@ -53,6 +55,8 @@ export const DEFAULT_PUBLISHER_OPTIONS: PublisherOptions = {
 /** What the worker needs: what the posts service has, plus short links, the outbound client and a log. */
 export type PublisherDeps = Omit<PostsDeps, 'schedules'> & {
   shortLinks: ShortLinksService;
+  /** Recurring series, whose occurrences each sweep writes ahead (see `SeriesService.writeAheadDue`). */
+  series?: Pick<SeriesService, 'writeAheadDue'>;
   outbound: OutboundClient;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   options?: Partial<PublisherOptions>;
@@ -257,6 +261,9 @@ export class Publisher {
   }
 
   async #sweepOnce(): Promise<SweepReport> {
+    await this.#deps.series
+      ?.writeAheadDue()
+      .catch((error: unknown) => this.#deps.log.error({ err: error }, 'could not write recurring posts ahead; the next sweep tries again'));
     const advanced = await this.advanceHorizon();
     const recovered = await this.recover({ all: false });
     await this.#unscheduleOnDeletedChannels();
@@ -401,6 +408,16 @@ export class Publisher {
   /** Publishes a claimed step (one post's claim or one of a lane's batch); true when it succeeded and the next part is already due. */
   async #publishStep(due: DueClaim): Promise<boolean> {
     const { post, part, claim } = due;
+    // An occurrence of a series reached too late (an outage, a long backlog) is skipped, never published late.
+    const late = this.#deps.clock.now().getTime() - Date.parse(post.publish_at);
+    if (claim.idx === 0 && post.series_id !== null && late > MISSED_WINDOW_MINUTES * 60_000) {
+      await this.#fail(
+        claim,
+        'skipped',
+        `Skipped: this occurrence of series ${post.series_id} was due at ${post.publish_at} and was reached more than ${MISSED_WINDOW_MINUTES} minutes late; a recurring post is not published late. The series goes on at its next occurrence.`,
+      );
+      return false;
+    }
     // Only a thread needs its other parts (the parent and root of a comment, the delay of the next one).
     const parts = claim.idx > 0 || due.partCount > 1 ? await repo.listParts(this.#deps.db, [post.id]) : [part];
     return this.#publishClaimed(post, part, parts, claim, due.channel);

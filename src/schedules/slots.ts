@@ -49,7 +49,7 @@ export function canonicalTimeZone(name: string): string | null {
 }
 
 /** The wall-clock time at `instant` in `timeZone`, written as if it were UTC (milliseconds). */
-function wallClock(instant: number, timeZone: string): number {
+export function wallClock(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);

@@ -804,6 +804,46 @@ describe('herald posts create --queue', () => {
   });
 });
 
+describe('herald posts create --repeat', () => {
+  it('creates a recurring series from --at in --tz, weekly on --days, ending after --count; refuses --repeat without --at', async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const args = ['posts', 'create', 'Weekly tip', '-c', tenant.channelId, '--at', '2031-01-06 09:00', '--tz', 'Europe/Berlin'];
+    const made = await cli([...args, '--repeat', 'weekly', '--days', 'mon,thu', '--count', '3']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(
+      /^Series \S+ \(FREQ=WEEKLY;BYDAY=MO,TH;COUNT=3, Europe\/Berlin\) on 1 channel\(s\); first occurrence 2031-01-06 09:00/,
+    );
+    const id = /^Series (\S+)/.exec(made.stdout)![1]!;
+    expect(await api(`/series/${id}`)).toMatchObject({
+      repeat: { frequency: 'weekly', days: ['monday', 'thursday'], start: '2031-01-06T09:00', timeZone: 'Europe/Berlin', count: 3 },
+      nextOccurrence: '2031-01-06T08:00:00.000Z',
+    });
+    const rrule = await json<{ rule: string }>([...args, '--repeat', 'FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1']);
+    expect(rrule.rule).toBe('FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1');
+    const bare = await cli(['posts', 'create', 'x', '-c', tenant.channelId, '--repeat', 'daily']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--at');
+  });
+});
+
+describe('herald import', () => {
+  it('checks a CSV with --dry-run and shows a per-row error table, then imports it', async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-import-'));
+    const file = path.join(dir, 'posts.csv');
+    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\nnope,2031-01-07T09:00:00Z,Second\n`);
+    const dry = await cli(['import', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Dry run: 1 problem(s) in 2 rows; nothing was created.');
+    expect(dry.stdout).toMatch(/ROW\s+FIELD\s+PROBLEM\n2\s+channels\s+.*no channel nope/);
+    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\n`);
+    const done = await json<{ status: string; created: number }>(['import', file]);
+    expect(done).toMatchObject({ status: 'done', created: 1 });
+  });
+});
+
 describe('herald channels schedule', () => {
   it("shows a channel's schedule, sets its slots in a zone, and clears it back to the default", async () => {
     const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);

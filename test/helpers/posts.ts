@@ -145,6 +145,9 @@ export function postRow(
 ): PostsTable {
   return {
     group_id: row.id,
+    series_id: null,
+    occurrence_at: null,
+    series_exception: null,
     state: 'DRAFT',
     settings: '{}',
     tags: '[]',

@@ -54,6 +54,11 @@ const TOOL_NAMES = [
   'list_posts_awaiting_approval',
   'approve_post',
   'reject_post',
+  'create_series',
+  'list_series',
+  'get_series',
+  'update_series',
+  'delete_series',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -163,6 +168,8 @@ describe('MCP server: tools', () => {
       'get_default_schedule',
       'get_channel_schedule',
       'find_slot',
+      'list_series',
+      'get_series',
     ]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
     }

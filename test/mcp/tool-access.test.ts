@@ -84,6 +84,19 @@ async function awaiting(): Promise<string> {
   }
 }
 
+const REPEAT = { frequency: 'weekly' as const, start: '2026-06-01T09:00', timeZone: 'Europe/Berlin', count: 3 };
+
+/** A recurring series of the owner's on `channelId`. */
+async function series(channelId = hidden): Promise<string> {
+  const created = await t.services.series.create(ownerAccess, {
+    repeat: REPEAT,
+    shortLink: false,
+    tags: [],
+    posts: [{ integration: { id: channelId }, value: [{ content: 'x', image: [] }] }],
+  });
+  return created.id;
+}
+
 /**
  * A fresh webhook endpoint of the owner's workspace, the others removed first: the workspace holds
  * at most 20, and the cases create and delete many. Nothing delivers in these tests (no worker runs).
@@ -431,6 +444,39 @@ const CASES: Case[] = [
     prepare: async () => {
       const id = await awaiting();
       return { rest: { method: 'POST', url: `/posts/${id}/reject`, payload: { comment: 'no' } }, args: { id, comment: 'no' } };
+    },
+  },
+  {
+    tool: 'create_series',
+    label: '',
+    prepare: async () => {
+      const body = { repeat: REPEAT, posts: [{ integration: { id: hidden }, value: [{ content: 'x' }] }] };
+      return { rest: { method: 'POST', url: '/series', payload: body }, args: body };
+    },
+  },
+  { tool: 'list_series', label: '', prepare: async () => ({ rest: { method: 'GET', url: '/series' }, args: {} }) },
+  {
+    tool: 'get_series',
+    label: '',
+    prepare: async () => {
+      const id = await series();
+      return { rest: { method: 'GET', url: `/series/${id}` }, args: { id } };
+    },
+  },
+  {
+    tool: 'update_series',
+    label: '',
+    prepare: async () => {
+      const id = await series();
+      return { rest: { method: 'PATCH', url: `/series/${id}`, payload: { tags: ['weekly'] } }, args: { id, tags: ['weekly'] } };
+    },
+  },
+  {
+    tool: 'delete_series',
+    label: '',
+    prepare: async () => {
+      const id = await series();
+      return { rest: { method: 'DELETE', url: `/series/${id}` }, args: { id } };
     },
   },
   {

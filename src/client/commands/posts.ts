@@ -5,7 +5,7 @@ import { formatOf, readStdin, readText, toHtml, type Format } from '../content.t
 import { ApiRefusal, NetworkFailure, UsageError } from '../errors.ts';
 import { excerpt, fields, notice, show, table } from '../output.ts';
 import { act, collect, examples, integer, seg, type Context } from '../program.ts';
-import { formatWhen, parseWhen } from '../time.ts';
+import { formatWhen, localTime, parseWhen, timeZone } from '../time.ts';
 import { checkFiles, progressBar, uploadFile } from '../upload.ts';
 import { channelNames, resolveChannels } from './channels.ts';
 import { stdio } from '../stdio.ts';
@@ -144,7 +144,46 @@ type CreateOptions = {
   shortLink?: boolean;
   group?: string;
   idempotencyKey?: string;
+  repeat?: string;
+  days?: string;
+  count?: number;
+  until?: string;
 };
+
+const DAY_NAMES: Record<string, S['CreateSeriesInput']['repeat']['days'] extends (infer D)[] | undefined ? D : never> = {
+  mon: 'monday',
+  tue: 'tuesday',
+  wed: 'wednesday',
+  thu: 'thursday',
+  fri: 'friday',
+  sat: 'saturday',
+  sun: 'sunday',
+};
+
+/** The `repeat` of POST /series from `--repeat`, `--days`, `--count`, `--until`, with `--at` (read in `--tz`) as its first occurrence. */
+function repeatOf(o: CreateOptions): S['CreateSeriesInput']['repeat'] {
+  if (!o.at) throw new UsageError('--repeat needs --at: the first occurrence (its local time in --tz is kept every time).');
+  if (o.now || o.draft || o.queue || o.group) throw new UsageError('--repeat goes with --at only, not --now, --draft, --queue or --group.');
+  const given = o.repeat!.trim();
+  const frequency = ['daily', 'weekly', 'monthly'].includes(given.toLowerCase())
+    ? (given.toLowerCase() as 'daily' | 'weekly' | 'monthly')
+    : 'rrule';
+  if (o.days && frequency !== 'weekly') throw new UsageError('--days goes with --repeat weekly.');
+  const days = o.days?.split(',').map((day) => {
+    const name = DAY_NAMES[day.trim().toLowerCase().slice(0, 3)];
+    if (!name) throw new UsageError(`--days: "${day}" is not a day of the week (mon, tue, wed, thu, fri, sat, sun).`);
+    return name;
+  });
+  return {
+    frequency,
+    ...(frequency === 'rrule' && { rrule: given }),
+    ...(days && { days }),
+    timeZone: timeZone(o.tz),
+    start: localTime(parseWhen(o.at, o.tz), o.tz),
+    ...(o.count !== undefined && { count: o.count }),
+    ...(o.until && { until: parseWhen(o.until, o.tz) }),
+  };
+}
 
 async function create(ctx: Context, text: string | undefined): Promise<void> {
   const o = ctx.opts as CreateOptions;
@@ -171,6 +210,21 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
   const media = await images(ctx, o.image ?? []);
   const settings = o.setting?.length ? settingsOf(o.setting) : undefined;
   const value: S['PostValueInput'][] = [{ content: await toHtml(source, format), image: media }, ...(await commentsOf(o, format))];
+  const items = channels.map((c) => ({
+    integration: { id: c.id },
+    value,
+    ...(settings && { settings: { __type: c.identifier ?? '', ...settings } as S['PostItemInput']['settings'] }),
+  }));
+  if (o.repeat) {
+    const series = await api.request<S['Series']>('POST', '/series', {
+      json: { repeat: repeatOf(o), shortLink: Boolean(o.shortLink), tags: o.tag ?? [], posts: items } satisfies S['CreateSeriesInput'],
+    });
+    show(ctx.out, series, () => [
+      `Series ${series.id} (${series.rule}, ${series.repeat.timeZone}) on ${channels.length} channel(s); first occurrence ${series.nextOccurrence ? formatWhen(series.nextOccurrence, o.tz) : 'none'}.`,
+      'Each occurrence is a post of its own in `herald posts list`.',
+    ]);
+    return;
+  }
   const body: S['CreatePostsInput'] = {
     type,
     ...(type === 'queue' ? { queueSlot: o.commonSlot ? 'common' : 'channel' } : { date }),
@@ -318,6 +372,10 @@ export function register(program: Command): void {
       .option('--draft', 'save as a draft (the default without --at or --now)')
       .option('--queue', "schedule at each channel's next free slot of its posting schedule (see `channels schedule`)")
       .option('--common-slot', "with --queue and several channels: one slot free on all of them (of the first channel's schedule)")
+      .option('--repeat <rule>', 'repeat from --at: daily, weekly, monthly, or an RFC 5545 RRULE (FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1)')
+      .option('--days <days>', 'with --repeat weekly: the days, e.g. mon,thu (default: the day of --at)')
+      .option('--count <n>', 'with --repeat: end after this many occurrences', integer('--count', 1, 10_000))
+      .option('--until <time>', 'with --repeat: no occurrence after this time (ISO 8601 or local in --tz)')
       .option('--image <file|url>', 'attach media: a local file (uploaded first) or a library URL (repeat)', collect)
       .option('--tag <tag>', 'an internal tag (repeat)', collect)
       .option('--setting <key=value>', 'a platform setting (repeat; see `channels settings`)', collect)
@@ -332,6 +390,7 @@ export function register(program: Command): void {
       'herald posts create "Thread start" -c ch_123 --comment "Second" --delay 5 --comment "Third" --delay 10 --at 2026-11-24T08:00:00Z',
       'herald posts create "Photo day" -c ch_123 --image ./cat.jpg --draft',
       'herald posts create "Evergreen tip" -c ch_123 -c ch_456 --queue',
+      'herald posts create "Weekly tips" -c @acme --at "2026-12-07 09:00" --tz Europe/Berlin --repeat weekly --days mon,thu --count 20',
       'herald posts create "Hello" -c ch_123 --idempotency-key 7d5e…   # retry of a failed attempt',
     ],
   );

@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
+import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/sql.ts';
+import { AppError, BadRequestError, NotFoundError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { parseJsonOr } from '../lib/json.ts';
+import { plainTextToHtml, postContentToHtml } from '../content/html.ts';
+import { createPostsBody } from '../posts/posts.schema.ts';
+import type { CreatePostsInput, PostsService } from '../posts/posts.service.ts';
+import { importRowSchema, MAX_ROWS, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
+import type { PostImportsTable } from './imports.table.ts';
+
+/** Rows between two writes of an import's progress. */
+const PROGRESS_EVERY = 50;
+
+type Checked = { row: number; input: CreatePostsInput };
+
+/** A `|`-separated cell, or the array itself. */
+const list = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : (Array.isArray(value) ? value : value.split('|')).map((v) => v.trim()).filter(Boolean);
+
+/** Where an error of POST /posts (its message starts with the request's path) points in a row. */
+function rowField(message: string): string {
+  if (/^posts\[\d+\]\.integration/.test(message)) return 'channels';
+  if (/^posts\[\d+\]\.value\[0\]\.image/.test(message)) return 'media';
+  if (/^posts\[\d+\]\.value\[\d+\]/.test(message)) return 'comments';
+  if (/^posts\[\d+\]\.settings/.test(message)) return 'settings';
+  if (/date/i.test(message)) return 'date';
+  return 'row';
+}
+
+/** A field of the request body POST /posts would check, as the row names it. */
+function bodyField(path: ReadonlyArray<PropertyKey>): string {
+  const [first, , third, fourth, fifth] = path.map(String);
+  if (first === 'posts' && third === 'integration') return 'channels';
+  if (first === 'posts' && third === 'settings') return ['settings', ...path.slice(3).map(String)].join('.');
+  if (first === 'posts' && third === 'value') return fourth === '0' ? (fifth === 'image' ? 'media' : 'content') : 'comments';
+  return first ?? 'row';
+}
+
+/**
+ * Bulk import of posts: rows from CSV or JSON, each checked exactly as POST /posts checks a
+ * request (and, for rows to schedule, by the readiness check of GET /posts/:id/missing), then
+ * created through the posts service, one row per transaction. A row at a time with a turn of the
+ * event loop between rows, so an import of thousands never holds other requests; imports of more
+ * than `SYNC_ROWS` rows run in the background, their progress stored and readable by id.
+ */
+export class ImportsService {
+  constructor(private readonly deps: { db: Db; clock: Clock; posts: PostsService; onBackgroundError?: (error: unknown) => void }) {}
+
+  async create(access: WorkspaceAccess, input: CreateImportInput, idempotencyKey?: string): Promise<ImportRecord> {
+    requireScope(access, 'posts:draft');
+    const rows = await this.rowsOf(input);
+    const { db, clock } = this.deps;
+    const stamp = clock.now().toISOString();
+    const hash = createHash('sha256')
+      .update(JSON.stringify([rows, input.dryRun, input.partial]))
+      .digest('hex');
+    const row: PostImportsTable = {
+      id: newId(),
+      workspace_id: access.workspace.id,
+      idempotency_key: idempotencyKey ?? null,
+      request_hash: hash,
+      dry_run: input.dryRun ? 1 : 0,
+      partial: input.partial ? 1 : 0,
+      status: 'running',
+      total: rows.length,
+      validated: 0,
+      created: 0,
+      errors: '[]',
+      posts: '[]',
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    try {
+      await db.insertInto('post_imports').values(row).execute();
+    } catch (error) {
+      if (!idempotencyKey || !isUniqueViolation(error)) throw error;
+      const first = await db
+        .selectFrom('post_imports')
+        .selectAll()
+        .where('workspace_id', '=', access.workspace.id)
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
+      if (!first) throw error;
+      if (first.request_hash !== hash)
+        throw new BadRequestError('This Idempotency-Key was already used with a different import; use a new key for a new import.', {
+          code: 'idempotency_key_reused',
+        });
+      return this.record(first);
+    }
+    const work = this.run(access, row.id, rows, input);
+    if (rows.length <= SYNC_ROWS) await work;
+    else void work.catch((error: unknown) => (this.deps.onBackgroundError ?? console.error)(error));
+    return this.get(access, row.id);
+  }
+
+  async get(access: WorkspaceAccess, id: string): Promise<ImportRecord> {
+    requireScope(access, 'posts:read');
+    const row = await this.deps.db
+      .selectFrom('post_imports')
+      .selectAll()
+      .where('id', '=', id)
+      .where('workspace_id', '=', access.workspace.id)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError(`No import ${id} in this workspace.`);
+    return this.record(row);
+  }
+
+  /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
+  private async rowsOf(input: CreateImportInput): Promise<Array<Record<string, unknown>>> {
+    if ((input.rows === undefined) === (input.csv === undefined))
+      throw new BadRequestError('Give the rows either as `rows` (JSON) or as `csv` (text), one of the two.', { code: 'import_rows' });
+    if (input.rows) return input.rows;
+    const { parse } = await import('csv-parse/sync');
+    let rows: Array<Record<string, string>>;
+    try {
+      rows = parse(input.csv!, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: false });
+    } catch (error) {
+      throw new BadRequestError(`csv: ${(error as Error).message}`, { code: 'invalid_csv' });
+    }
+    if (rows.length > MAX_ROWS)
+      throw new BadRequestError(`csv: ${rows.length} rows; an import takes at most ${MAX_ROWS}.`, { code: 'import_rows' });
+    // An empty cell is a field left out.
+    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== '')));
+  }
+
+  private async run(access: WorkspaceAccess, id: string, rows: Array<Record<string, unknown>>, input: CreateImportInput): Promise<void> {
+    const errors: ImportError[] = [];
+    const good: Checked[] = [];
+    for (const [i, raw] of rows.entries()) {
+      const checked = await this.check(access, i + 1, raw, errors);
+      if (checked) good.push(checked);
+      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) });
+      await setImmediate();
+    }
+    await this.update(id, { validated: rows.length, errors: JSON.stringify(errors) });
+    if (input.dryRun || (errors.length > 0 && !input.partial)) {
+      await this.update(id, { status: errors.length > 0 ? 'invalid' : 'done' });
+      return;
+    }
+    const posts: Array<{ row: number; postIds: string[]; group: string }> = [];
+    for (const [i, { row, input: body }] of good.entries()) {
+      try {
+        const created = await this.deps.posts.create(access, body);
+        posts.push({ row, postIds: created.map((c) => c.postId), group: created[0]?.group ?? '' });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        errors.push({ row, field: rowField(error.message), message: error.message });
+      }
+      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
+      await setImmediate();
+    }
+    await this.update(id, {
+      created: posts.length,
+      posts: JSON.stringify(posts),
+      errors: JSON.stringify(errors),
+      status: errors.length > 0 ? 'invalid' : 'done',
+    });
+  }
+
+  /** One row checked as POST /posts would check it (and, to be scheduled, as GET /posts/:id/missing); its problems go to `errors`. */
+  private async check(access: WorkspaceAccess, row: number, raw: Record<string, unknown>, errors: ImportError[]): Promise<Checked | null> {
+    const parsed = importRowSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        errors.push({ row, field: issue.path.map(String).join('.') || 'row', message: issue.message });
+      return null;
+    }
+    const r = parsed.data;
+    const before = errors.length;
+    const json = <T>(value: unknown, field: string): T | undefined => {
+      if (typeof value !== 'string') return value as T | undefined;
+      try {
+        return JSON.parse(value) as T;
+      } catch {
+        errors.push({ row, field, message: `not JSON: ${value.slice(0, 80)}` });
+        return undefined;
+      }
+    };
+    const comments = json<Array<{ content: string; delay?: number }>>(r.comments, 'comments') ?? [];
+    const settings = json<Record<string, unknown>>(r.settings, 'settings');
+    if (errors.length > before) return null;
+    const html = async (text: string) => {
+      if (r.format === 'markdown') {
+        const { marked } = await import('marked');
+        return (await marked.parse(text, { async: true, gfm: true })).trim();
+      }
+      return r.format === 'text' ? plainTextToHtml(text) : text;
+    };
+    const value = [
+      { content: await html(r.content), image: list(r.media).map((path) => ({ path })) },
+      ...(Array.isArray(comments) ? comments : []).map((c) => ({
+        content: typeof c?.content === 'string' ? c.content : '',
+        image: [],
+        delay: c?.delay,
+      })),
+    ];
+    const queue = r.date.trim().toLowerCase() === 'queue';
+    const body = createPostsBody.safeParse({
+      type: queue ? 'queue' : (r.type ?? 'schedule'),
+      ...(!queue && { date: r.date }),
+      tags: list(r.tags),
+      posts: list(r.channels).map((id) => ({ integration: { id }, value, ...(settings && { settings }) })),
+    });
+    if (!body.success) {
+      for (const issue of body.error.issues) errors.push({ row, field: bodyField(issue.path), message: issue.message });
+      return null;
+    }
+    try {
+      await this.deps.posts.checkCreate(access, body.data);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push({ row, field: rowField(error.message), message: error.message });
+      return null;
+    }
+    if (body.data.type !== 'draft') {
+      for (const item of body.data.posts) {
+        const missing = await this.deps.posts.readiness(
+          access.workspace.id,
+          item.integration.id,
+          item.settings ?? {},
+          item.value.map((part, idx) => ({ idx, content: postContentToHtml(part.content), images: part.image })),
+        );
+        for (const m of missing) errors.push({ row, field: m.field, message: `channel ${item.integration.id}: ${m.reason}` });
+      }
+    }
+    return errors.length > before ? null : { row, input: body.data };
+  }
+
+  private async update(id: string, changes: Partial<PostImportsTable>): Promise<void> {
+    await this.deps.db
+      .updateTable('post_imports')
+      .set({ ...changes, updated_at: this.deps.clock.now().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  private record(row: PostImportsTable): ImportRecord {
+    return {
+      id: row.id,
+      status: row.status,
+      dryRun: Number(row.dry_run) === 1,
+      partial: Number(row.partial) === 1,
+      total: Number(row.total),
+      validated: Number(row.validated),
+      created: Number(row.created),
+      errors: parseJsonOr<ImportError[]>(row.errors, []),
+      posts: parseJsonOr<ImportRecord['posts']>(row.posts, []),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+}
