@@ -83,6 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     rateLimit: config.rateLimit,
     redis: deps.redis,
     restChallenge: `Bearer resource_metadata="${urls.oauthMetadata}"`,
+    sessions: deps.services.sessions,
   });
   registerErrorHandling(app, { onRequest: guard.notFound });
   registerJsonParser(app);
