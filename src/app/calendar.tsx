@@ -73,12 +73,20 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       buttonText: { today: 'Today', month: 'Month', week: 'Week', list: 'List' },
       height: 'auto',
       nowIndicator: true,
+      allDaySlot: false,
+      // A week's day headers: short enough for a phone's seven columns.
+      views: {
+        timeGridWeek: {
+          dayHeaderFormat: narrow ? { weekday: 'narrow', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'numeric' },
+        },
+      },
       editable: canMove,
       eventDurationEditable: false,
       eventStartEditable: canMove,
       dayMaxEvents: 4,
       displayEventEnd: false,
       eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+      slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
       // One call per visible range, with only the fields the calendar shows.
       events: (info, success, failure) => {
         const { channel, group } = filters.current;

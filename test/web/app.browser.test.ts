@@ -87,6 +87,19 @@ async function shots(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
+      await expect
+        .poll(() =>
+          page.evaluate(`(() => {
+            const box = document.querySelector('.fc-view-harness');
+            if (!box) return true;
+            const width = box.getBoundingClientRect().width;
+            return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
+              (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
+            );
+          })()`),
+        )
+        .toBe(true);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
       const sizes = (await page.evaluate(
         '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
@@ -189,9 +202,13 @@ describe('the web app: calendar', () => {
     // Week and list views.
     await page.click('.fc-timeGridWeek-button');
     await page.locator('.fc-timegrid').waitFor();
+    // The posts are in the days ahead (this week or the next, by the day the test runs): show a week that has one.
+    if ((await page.locator('.fc-timegrid-event').count()) === 0) await page.click('.fc-next-button');
+    await expect.poll(() => page.locator('.fc-timegrid-event').count()).toBeGreaterThan(0);
     await shots(page, 'calendar-week');
     await page.click('.fc-listWeek-button');
     await page.locator('.fc-list').waitFor();
+    await expect.poll(() => page.locator('.fc-list-event').count()).toBeGreaterThan(0);
     await shots(page, 'calendar-list');
     expect(await accessibilityProblems(page)).toEqual([]);
 
@@ -210,5 +227,5 @@ describe('the web app: calendar', () => {
     await shots(viewer.page, 'calendar-viewer');
     await viewer.context.close();
     await context.close();
-  });
+  }, 180_000);
 });

@@ -81,7 +81,7 @@ describe('the page kit', () => {
       return [...(/<nav aria-label="Account">([\s\S]*?)<\/nav>/.exec(res.body)?.[1] ?? '').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     };
     const pages = ['/account/keys', '/account/members', '/account/webhooks', '/account/apps', '/account/developer-apps'];
-    // Then the documentation: the developers' guide and the API reference.
-    for (const url of pages) expect(await navOf(url), url).toEqual([...pages, '/developers', '/docs']);
+    // The web app first, then these pages, then the documentation: the developers' guide and the API reference.
+    for (const url of [...pages, '/app']) expect(await navOf(url), url).toEqual(['/app', ...pages, '/developers', '/docs']);
   });
 });
