@@ -14,6 +14,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import type { ReadinessCheck } from './health/readiness.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { createGuard } from './http/guard.plugin.ts';
+import { appPages } from './web/app-pages.routes.ts';
 import { headersPlugin } from './http/headers.plugin.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { RequestLog, requestChildLogger } from './http/request-log.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     rateLimit: config.rateLimit,
     redis: deps.redis,
     restChallenge: `Bearer resource_metadata="${urls.oauthMetadata}"`,
+    sessions: deps.services.sessions,
   });
   registerErrorHandling(app, { onRequest: guard.notFound });
   registerJsonParser(app);
@@ -102,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web, clock: deps.clock });
+  await app.register(appPages, { web, developersUrl: urls.developers });
   await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
   await app.register(channelConnectRoutes);
   await app.register(

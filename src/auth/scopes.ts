@@ -33,6 +33,18 @@ export const ROLE_SCOPES: Readonly<Record<Role, ReadonlySet<Scope>>> = {
   viewer: new Set<Scope>(READ),
 };
 
+/**
+ * What a browser session may do through the REST API as a member with `role`: the REST scopes
+ * the role allows (a viewer reads only). The same list for every session of a role, so the
+ * access checks keep what they derive from it.
+ */
+export const SESSION_SCOPES: Readonly<Record<Role, readonly Scope[]>> = Object.freeze(
+  Object.fromEntries(ROLES.map((role) => [role, Object.freeze(REST_SCOPES.filter((scope) => ROLE_SCOPES[role].has(scope)))])) as Record<
+    Role,
+    readonly Scope[]
+  >,
+);
+
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }

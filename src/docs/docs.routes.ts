@@ -14,7 +14,7 @@ export const docsRoutes: FastifyPluginAsync<{ baseUrl: string }> = async (app, {
   // The page loads nothing but the stylesheet, and has no script and no form.
   const developersHeaders = pageHeaders({ script: null, formAction: "'none'" });
 
-  app.get('/', { config: page, schema: hidden }, async (_request, reply) => reply.redirect(urls.developers));
+  // `/` is the web app's (src/web/app-pages.routes.ts): the app when signed in, this guide otherwise.
   app.get('/developers', { config: page, schema: hidden }, async (_request, reply) => reply.headers(developersHeaders).send(developers));
   app.get('/llms.txt', { config: page, schema: hidden }, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
   app.get('/assets/channel.svg', { config: page, schema: hidden }, async (_request, reply) =>

@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { requireScope, type AccessService } from '../auth/access.service.ts';
-import type { Scope } from '../auth/scopes.ts';
-import { AppError, BadRequestError } from '../errors.ts';
+import { SESSION_SCOPES, type Scope } from '../auth/scopes.ts';
+import type { SessionsService } from '../accounts/sessions.service.ts';
+import { sameHash } from '../accounts/tokens.ts';
+import { AppError, BadRequestError, ForbiddenError, UnauthorizedError } from '../errors.ts';
+import { CSRF_HEADER, sessionCsrfToken } from '../web/csrf.ts';
 import type { ApiKeysService, Principal } from '../keys/api-keys.service.ts';
 import { andThen, type MaybePromise } from '../lib/maybe-promise.ts';
 import type { RouteAuth } from './route-config.ts';
@@ -21,7 +24,20 @@ export type GuardOptions = {
    * is), sent on a 401 to a request without credentials or with a bearer token.
    */
   restChallenge?: string;
+  /**
+   * Browser sessions: a REST request without an Authorization header is authenticated by the
+   * `herald_session` cookie (with the CSRF header) when given.
+   */
+  sessions?: SessionsService | undefined;
 };
+
+const SESSION_COOKIE_PATTERN = /(?:^|;)[ \t]*herald_session=([0-9A-Za-z_-]{1,200})[ \t]*(?:;|$)/;
+
+/** The session cookie's token, if the request carries one. */
+function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header === undefined ? undefined : SESSION_COOKIE_PATTERN.exec(header)?.[1];
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,8 +119,45 @@ export function createGuard(options: GuardOptions) {
     request.credentialError = error;
   }
 
+  /**
+   * A REST request with no Authorization header but the browser session's cookie: the signed-in
+   * member, acting in the session's current workspace with the scopes of their role there. The
+   * `X-Herald-CSRF` header must carry the session's CSRF token on every such request (reads too),
+   * which another site can neither read nor compute.
+   */
+  async function identifyBySession(request: FastifyRequest, sessions: SessionsService, token: string): Promise<void> {
+    const session = await sessions.resolve(token);
+    if (!session) {
+      throw new UnauthorizedError('The browser session has expired or was ended; sign in again (or send an API key).', {
+        code: 'invalid_session',
+      });
+    }
+    const sent = request.headers[CSRF_HEADER];
+    if (typeof sent !== 'string' || !/^[0-9a-f]{64}$/.test(sent) || !sameHash(sessionCsrfToken(token), sent)) {
+      throw new ForbiddenError(
+        'A request authenticated by the browser session must carry the X-Herald-CSRF header with the page\'s CSRF token (the content of <meta name="herald-csrf">).',
+        { code: 'csrf_required' },
+      );
+    }
+    const { current } = await sessions.context(session);
+    request.principal = {
+      keyId: `session:${session.id}`,
+      credential: 'session',
+      userId: session.userId,
+      kind: 'rest',
+      scopes: current ? SESSION_SCOPES[current.role] : [],
+      channelIds: null,
+      workspaceId: current?.workspace.id ?? session.workspaceId,
+    };
+  }
+
   /** Reads the credential onto the request (its principal, or why it is refused). */
   function identify(request: FastifyRequest, plan: Plan): MaybePromise<void> {
+    if (options.sessions && plan.auth !== 'mcp' && request.headers.authorization === undefined) {
+      const token = sessionCookie(request);
+      if (token !== undefined)
+        return identifyBySession(request, options.sessions, token).catch((error: unknown) => refused(request, plan, error));
+    }
     if (repeatedAuthorization(request)) {
       request.credentialError = new BadRequestError('The request has more than one Authorization header; send the credential once.', {
         code: 'invalid_credential',

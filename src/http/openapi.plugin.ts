@@ -94,9 +94,16 @@ async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key (svc_…) as the whole header value.' },
               oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token (svco_…).' },
+              cookieSession: {
+                type: 'apiKey',
+                in: 'cookie',
+                name: 'herald_session',
+                description:
+                  "The browser session of a person signed in on this site, for browser apps served from the same origin (Herald's own web app is one). Used only when the request has no Authorization header. The request acts as that member in the session's current workspace, with the scopes the member's role allows (a viewer only reads). Every such request, reads included, must also send the header `X-Herald-CSRF` with the page's CSRF token (the `content` of `<meta name=\"herald-csrf\">` on /app); without it the answer is 403 `csrf_required`. Upload links cannot be made this way.",
+              },
             },
           },
-          security: [{ apiKey: [] }, { oauth: [] }],
+          security: [{ apiKey: [] }, { oauth: [] }, { cookieSession: [] }],
           externalDocs: { url: urls.developers, description: "Developers' guide" },
         },
         transform: jsonSchemaTransform,

@@ -26,11 +26,11 @@ export type ApiKey = {
 export type Principal = {
   /** The key's id; for an OAuth access token, `oauth:` and its grant's id. */
   keyId: string;
-  /** An API key (the default) or an OAuth access token. */
-  credential?: 'key' | 'oauth';
+  /** An API key (the default), an OAuth access token, or a browser session (`keyId` is `session:` and its id). */
+  credential?: 'key' | 'oauth' | 'session';
   userId: string;
   kind: KeyKind;
-  scopes: Scope[];
+  scopes: readonly Scope[];
   channelIds: string[] | null;
   workspaceId: string | null;
   /**

@@ -81,6 +81,11 @@ export class UploadLinksService {
   async create(access: WorkspaceAccess): Promise<UploadLink> {
     requireScope(access, 'media:write');
     const { principal: creator, workspace } = access;
+    if (creator.credential === 'session') {
+      throw new ForbiddenError('Upload links are made with an API key or an OAuth access token, not with the browser session.', {
+        code: 'credential_not_allowed',
+      });
+    }
     const oauth = creator.credential === 'oauth';
     const token = randomToken(TOKEN_LENGTH);
     const now = this.deps.clock.now();

@@ -24,12 +24,18 @@ export type PageSources = {
   img?: string;
   /** media-src: audio and video. */
   media?: string;
+  /** font-src (the calendar's icon font is a data: URL in its styles). */
+  font?: string;
   /** connect-src: what the scripts may call; the site unless said otherwise. */
   connect?: string;
   /** Where the page's forms may post (and be redirected): the site unless said otherwise. */
   formAction?: string;
   /** A page with no stylesheet, script or header that loads nothing at all (the channel sign-in's last step). */
   bare?: boolean;
+  /** script-src instead of the inline script's hash (the web app: `'self'`). */
+  scriptSrc?: string;
+  /** style-src beside the page kit's stylesheet (the web app: its own file, and an empty style element by hash). */
+  styleSrc?: string;
 };
 
 /**
@@ -44,10 +50,11 @@ export function pageHeaders(sources: PageSources = {}): Record<string, string> {
   const connect = sources.connect ?? (bare ? undefined : "'self'");
   const directives = [
     "default-src 'none'",
-    script !== null && `script-src ${sha256Source(script)}`,
-    !bare && `style-src ${sha256Source(STYLE)}`,
+    sources.scriptSrc !== undefined ? `script-src ${sources.scriptSrc}` : script !== null && `script-src ${sha256Source(script)}`,
+    !bare && `style-src ${sha256Source(STYLE)}${sources.styleSrc ? ` ${sources.styleSrc}` : ''}`,
     img && `img-src ${img}`,
     media && `media-src ${media}`,
+    sources.font && `font-src ${sources.font}`,
     connect && `connect-src ${connect}`,
     "base-uri 'none'",
     `form-action ${sources.formAction ?? "'self'"}`,
@@ -110,13 +117,15 @@ export function pageDocument(page: {
   chrome?: PageChrome | undefined;
   script?: string;
   bare?: boolean;
+  /** More of the head (the web app's meta, stylesheet link and module script). */
+  head?: SafeHtml;
 }): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${page.title}</title>
 <link rel="icon" href="data:,">
-${page.bare ? '' : html`<style>${new SafeHtml(STYLE)}</style>\n`}</head><body>
+${page.bare ? '' : html`<style>${new SafeHtml(STYLE)}</style>\n`}${page.head ?? ''}</head><body>
 ${page.bare ? '' : siteHeader(page.chrome)}
 <main>
 ${page.main}

@@ -5,6 +5,7 @@ import { csrfToken, type WebOptions } from './session.plugin.ts';
 
 /** The signed-in pages, in the header's order (then the documentation); Members and Webhooks only for those who manage them. */
 const PAGES = [
+  { href: '/app', label: 'Calendar' },
   { href: '/account/keys', label: 'Developer settings' },
   { href: '/account/members', label: 'Members', managers: true },
   { href: '/account/webhooks', label: 'Webhooks', managers: true },

@@ -3,7 +3,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SESSION_TTL_MS, type SessionContext, type SessionsService } from '../accounts/sessions.service.ts';
-import { newToken, sameHash, sha256 } from '../accounts/tokens.ts';
+import { newToken, sameHash } from '../accounts/tokens.ts';
+import { csrfFor } from './csrf.ts';
 import { messagePage, pageHeaders } from './layout.ts';
 
 export const SESSION_COOKIE = 'herald_session';
@@ -34,10 +35,6 @@ export async function signInBrowser(reply: FastifyReply, options: WebOptions, us
 
 export function clearBrowserSession(reply: FastifyReply, options: WebOptions): void {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(options.secureCookies));
-}
-
-function csrfFor(kind: 'session' | 'anonymous', secret: string): string {
-  return sha256(`herald-csrf\n${kind}\n${secret}`);
 }
 
 /**

@@ -3,11 +3,12 @@
  * readable, fits a phone. Sent inline, allowed by its hash in each page's CSP.
  */
 export const STYLE = `
-:root{color-scheme:light;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--soft:#f5f7fb;--accent:#2957d8;--bad:#b42318;--good:#16794c}
+:root{color-scheme:light dark;--ink:#1d2330;--muted:#5b6476;--line:#d5d9e2;--soft:#f5f7fb;--bg:#fff;--accent:#2957d8;--bad:#b42318;--good:#16794c;--tint:#eef4ff}
+@media (prefers-color-scheme:dark){:root{--ink:#e6e9f0;--muted:#a3abbb;--line:#3a4252;--soft:#1c2230;--bg:#11151e;--accent:#8fb0ff;--bad:#ff8a80;--good:#6fd3a0;--tint:#1d2a45}}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
 a{color:var(--accent)}
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--ink);background:#fff}
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:var(--ink);background:var(--bg)}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.7rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;color:var(--ink);text-decoration:none;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.3rem .9rem;align-items:center}
@@ -28,18 +29,18 @@ td code{overflow-wrap:normal;white-space:nowrap}
 form{margin:0}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:.7rem 0 .25rem}
-input[type=email],input[type=text],input[type=url],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:#fff}
+input[type=email],input[type=text],input[type=url],select,textarea{width:100%;max-width:26rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--ink)}
 input.code{font-family:ui-monospace,monospace;font-size:1.3rem;letter-spacing:.15em;max-width:14rem}
 fieldset{border:1px solid var(--line);border-radius:8px;margin:.8rem 0;padding:.4rem .9rem .7rem}
 legend{font-weight:600;padding:0 .3rem}
 fieldset label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.3rem 0}
-button,.button{display:inline-block;font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:#fff;font-weight:600;cursor:pointer}
+button,.button{display:inline-block;font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:var(--bg);font-weight:600;cursor:pointer}
 a.button{text-decoration:none}
-button.secondary,.button.secondary{background:#fff;color:var(--accent)}
-button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
+button.secondary,.button.secondary{background:var(--bg);color:var(--accent)}
+button.danger{background:var(--bg);color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
-.banner{padding:.8rem 1rem;border-radius:8px;margin:1rem 0;background:#eef4ff}
+.banner{padding:.8rem 1rem;border-radius:8px;margin:1rem 0;background:var(--tint)}
 .banner.bad{background:#fdecea;color:var(--bad)}
 .banner.good{background:#e8f5ee;color:var(--good)}
 .secret{border:2px solid var(--good);border-radius:10px;padding:.9rem 1rem;margin:1rem 0;background:#f3fbf6}
@@ -64,7 +65,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .row-form button{flex:none}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .drop{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.4rem;min-height:11rem;margin:1.2rem 0;padding:1.5rem;border:2px dashed var(--line);border-radius:12px;text-align:center;font-weight:400;cursor:pointer;background:var(--soft)}
-.drop:hover,.drop.over{border-color:var(--accent);background:#eef4ff}
+.drop:hover,.drop.over{border-color:var(--accent);background:var(--tint)}
 .drop strong{font-size:1.1rem}
 input[type=file]:focus-visible+.drop{outline:3px solid var(--accent);outline-offset:2px}
 .files{list-style:none;margin:0;padding:0}
@@ -78,4 +79,5 @@ input[type=file]:focus-visible+.drop{outline:3px solid var(--accent);outline-off
 .files li.failed progress{display:none}
 .files button.retry{margin-left:.5rem;padding:.1rem .6rem;font-size:.85rem}
 @media (max-width:30rem){header.top{flex-direction:column;align-items:flex-start}}
+@media (prefers-color-scheme:dark){.banner.bad{background:#3a1d1d}.banner.good,.secret{background:#16291f}.secret code{background:var(--bg)}.files .thumb{background:var(--soft)}}
 `;

@@ -163,11 +163,13 @@ describe('developer settings', () => {
 });
 
 describe('sessions', () => {
-  it('are refused by the REST API, expire, and end on sign-out and sign-out everywhere', async () => {
+  it('are refused by the REST API without the CSRF header, expire, and end on sign-out and sign-out everywhere', async () => {
     const { agent, email } = await signedInOwner();
     const cookie = `herald_session=${agent.cookies.get('herald_session')}`;
+    // The cookie alone (what another site's request would carry) is not enough: see test/web/session-api.test.ts.
     const api = await t.request({ method: 'GET', url: '/public/v1/workspaces', headers: { cookie } });
-    expect(api.statusCode).toBe(401);
+    expect(api.statusCode).toBe(403);
+    expect(api.json()).toMatchObject({ code: 'csrf_required' });
 
     // Sign out ends this session only.
     const second = await signIn(email);

@@ -88,7 +88,7 @@ describe('the page kit', () => {
       '/account/apps',
       '/account/developer-apps',
     ];
-    // Then the documentation: the developers' guide and the API reference.
-    for (const url of pages) expect(await navOf(url), url).toEqual([...pages, '/developers', '/docs']);
+    // The web app first, then these pages, then the documentation: the developers' guide and the API reference.
+    for (const url of [...pages, '/app']) expect(await navOf(url), url).toEqual(['/app', ...pages, '/developers', '/docs']);
   });
 });

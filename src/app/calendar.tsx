@@ -1,0 +1,269 @@
+import { Calendar, type EventClickArg, type EventDropArg, type EventInput } from '@fullcalendar/core';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import interactionPlugin from '@fullcalendar/interaction';
+import listPlugin from '@fullcalendar/list';
+import luxonPlugin from '@fullcalendar/luxon3';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiFailure, type Channel, type Post } from './api.ts';
+import { mayMovePosts, type Viewer } from './roles.ts';
+
+/** Each state's name and mark: the colour is never the only sign (the mark and the word say it too). */
+const STATES: Record<Post['state'], { label: string; mark: string }> = {
+  DRAFT: { label: 'Draft', mark: '✎' },
+  AWAITING_APPROVAL: { label: 'Awaiting approval', mark: '⧗' },
+  QUEUE: { label: 'Scheduled', mark: '◷' },
+  PUBLISHING: { label: 'Publishing', mark: '↻' },
+  PUBLISHED: { label: 'Published', mark: '✓' },
+  ERROR: { label: 'Failed', mark: '!' },
+};
+const MOVABLE = new Set<Post['state']>(['DRAFT', 'AWAITING_APPROVAL', 'QUEUE', 'ERROR']);
+const ZONE_KEY = 'herald.timeZone';
+const FIELDS = 'id,state,publishDate,integration,content,releaseURL,error';
+
+/** The post's text without markup, for a title: parsed by the browser as an inert document, never inserted as HTML. */
+function plainText(html: string): string {
+  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+function zones(current: string): string[] {
+  const all = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  return [...new Set([current, browserZone(), 'UTC', ...all])].sort();
+}
+
+type Shown = { post: Post; channel: Channel | undefined };
+
+export default function CalendarView({ viewer }: { viewer: Viewer }) {
+  const host = useRef<HTMLDivElement>(null);
+  const calendar = useRef<Calendar | null>(null);
+  const [zone, setZone] = useState(() => localStorage.getItem(ZONE_KEY) || browserZone());
+  const [channels, setChannels] = useState<Channel[]>([]);
+  const [channelFilter, setChannelFilter] = useState('');
+  const [groupFilter, setGroupFilter] = useState('');
+  const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const canMove = mayMovePosts(viewer.role);
+  const channelsById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
+  const groups = useMemo(() => {
+    const byId = new Map<string, string>();
+    for (const c of channels) if (c.customer) byId.set(c.customer.id, c.customer.name);
+    return [...byId].map(([id, name]) => ({ id, name }));
+  }, [channels]);
+  const filters = useRef({ channel: '', group: '', channelsById });
+  filters.current = { channel: channelFilter, group: groupFilter, channelsById };
+
+  useEffect(() => {
+    api('get', '/integrations').then(setChannels, (error: unknown) => setMessage({ text: String((error as Error).message), bad: true }));
+  }, []);
+
+  useEffect(() => {
+    if (!host.current) return;
+    const narrow = window.matchMedia('(max-width: 40rem)').matches;
+    const cal = new Calendar(host.current, {
+      plugins: [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, luxonPlugin],
+      initialView: narrow ? 'listWeek' : 'dayGridMonth',
+      timeZone: zone,
+      headerToolbar: narrow
+        ? { left: 'prev,next today', center: '', right: 'dayGridMonth,timeGridWeek,listWeek' }
+        : { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,listWeek' },
+      buttonText: { today: 'Today', month: 'Month', week: 'Week', list: 'List' },
+      height: 'auto',
+      nowIndicator: true,
+      allDaySlot: false,
+      // A week's day headers: short enough for a phone's seven columns.
+      views: {
+        timeGridWeek: {
+          dayHeaderFormat: narrow ? { weekday: 'narrow', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'numeric' },
+        },
+      },
+      editable: canMove,
+      eventDurationEditable: false,
+      eventStartEditable: canMove,
+      dayMaxEvents: 4,
+      displayEventEnd: false,
+      eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+      slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+      // One call per visible range, with only the fields the calendar shows.
+      events: (info, success, failure) => {
+        const { channel, group } = filters.current;
+        api('get', '/posts', {
+          query: { startDate: info.start.toISOString(), endDate: info.end.toISOString(), fields: FIELDS, customer: group || undefined },
+        }).then(
+          (list) => success(list.posts.filter((p) => !channel || p.integration.id === channel).map(toEvent)),
+          (error: unknown) => {
+            setMessage({ text: (error as Error).message, bad: true });
+            failure(error as Error);
+          },
+        );
+      },
+      // The toolbar's icons are decoration (the buttons have names); day cells need no name of their own.
+      datesSet: () => {
+        host.current?.querySelectorAll('.fc-icon').forEach((icon) => icon.setAttribute('aria-hidden', 'true'));
+      },
+      dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
+      eventClick: (arg: EventClickArg) => {
+        arg.jsEvent.preventDefault();
+        const post = arg.event.extendedProps.post as Post;
+        setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+      },
+      eventDidMount: (arg) => {
+        const post = arg.event.extendedProps.post as Post;
+        arg.el.setAttribute('aria-label', `${STATES[post.state].label}: ${arg.event.title}`);
+        arg.el.setAttribute('tabindex', '0');
+        arg.el.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter' || event.key === ' ') {
+            event.preventDefault();
+            setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+          }
+        });
+      },
+      eventDrop: (arg: EventDropArg) => {
+        const post = arg.event.extendedProps.post as Post;
+        const date = arg.event.start!.toISOString();
+        api('patch', '/posts/{id}', { params: { id: post.id }, body: { date } }).then(
+          () => {
+            arg.event.setExtendedProp('post', { ...post, publishDate: date });
+            setMessage({
+              text: `Moved to ${new Date(date).toLocaleString(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' })}.`,
+              bad: false,
+            });
+          },
+          (error: unknown) => {
+            arg.revert();
+            setMessage({ text: error instanceof ApiFailure ? error.message : 'The post could not be moved.', bad: true });
+          },
+        );
+      },
+    });
+    cal.render();
+    calendar.current = cal;
+    return () => cal.destroy();
+  }, [zone, canMove]);
+
+  useEffect(() => {
+    calendar.current?.refetchEvents();
+  }, [channelFilter, groupFilter]);
+
+  function toEvent(post: Post): EventInput {
+    const state = STATES[post.state];
+    const title = plainText(post.content) || '(no text)';
+    return {
+      id: post.id,
+      title: `${state.mark} ${title}`,
+      start: post.publishDate,
+      allDay: false,
+      startEditable: canMove && MOVABLE.has(post.state),
+      classNames: ['post', `state-${post.state.toLowerCase()}`],
+      extendedProps: { post },
+    };
+  }
+
+  return (
+    <section class="calendar-view" aria-labelledby="calendar-title">
+      <h1 id="calendar-title">Calendar</h1>
+      <div class="toolbar">
+        <label>
+          Time zone
+          <select
+            value={zone}
+            onChange={(e) => {
+              const value = (e.target as HTMLSelectElement).value;
+              localStorage.setItem(ZONE_KEY, value);
+              setZone(value);
+            }}
+          >
+            {zones(zone).map((z) => (
+              <option value={z}>{z}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Channel
+          <select value={channelFilter} onChange={(e) => setChannelFilter((e.target as HTMLSelectElement).value)}>
+            <option value="">All channels</option>
+            {channels.map((c) => (
+              <option value={c.id}>{c.name}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Client group
+          <select value={groupFilter} onChange={(e) => setGroupFilter((e.target as HTMLSelectElement).value)}>
+            <option value="">All groups</option>
+            {groups.map((g) => (
+              <option value={g.id}>{g.name}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ul class="legend" aria-label="States">
+        {Object.entries(STATES).map(([key, s]) => (
+          <li class={`state-${key.toLowerCase()}`}>
+            <span aria-hidden="true">{s.mark}</span> {s.label}
+          </li>
+        ))}
+      </ul>
+      {!canMove && <p class="muted">Your role ({viewer.role}) can look at the calendar but not move posts.</p>}
+      <p role="status" class={message ? `banner ${message.bad ? 'bad' : 'good'}` : 'visually-hidden'}>
+        {message?.text ?? ''}
+      </p>
+      <div ref={host} class="calendar" />
+      {shown && <Detail shown={shown} zone={zone} onClose={() => setShown(null)} />}
+    </section>
+  );
+}
+
+function Detail({ shown, zone, onClose }: { shown: Shown; zone: string; onClose: () => void }) {
+  const { post, channel } = shown;
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    close.current?.focus();
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [post.id]);
+  return (
+    <aside class="detail" role="dialog" aria-modal="false" aria-labelledby="detail-title">
+      <div class="detail-head">
+        <h2 id="detail-title">
+          <span class={`tag state-${post.state.toLowerCase()}`}>
+            {STATES[post.state].mark} {STATES[post.state].label}
+          </span>
+        </h2>
+        <button type="button" class="secondary" ref={close} onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <dl class="facts">
+        <dt>Channel</dt>
+        <dd>{channel ? channel.name : post.integration.providerIdentifier}</dd>
+        <dt>Time</dt>
+        <dd>
+          {new Date(post.publishDate).toLocaleString(undefined, { timeZone: zone, dateStyle: 'full', timeStyle: 'short' })} ({zone})
+        </dd>
+        {post.releaseURL && (
+          <>
+            <dt>Published</dt>
+            <dd>
+              <a href={post.releaseURL} rel="noopener noreferrer" target="_blank">
+                {post.releaseURL}
+              </a>
+            </dd>
+          </>
+        )}
+        {post.error && (
+          <>
+            <dt>Error</dt>
+            <dd>{post.error}</dd>
+          </>
+        )}
+      </dl>
+      <p class="content">{plainText(post.content)}</p>
+    </aside>
+  );
+}

@@ -1,0 +1,7 @@
+/** What the page says about the signed-in member (set by the server in the page's head). */
+export type Viewer = { role: string; workspace: string };
+
+/** The member's role decides what the app offers; the API refuses the rest anyway. */
+export function mayMovePosts(role: string): boolean {
+  return ['owner', 'admin', 'editor', 'contributor'].includes(role);
+}
