@@ -258,7 +258,7 @@ describe('browser sign-in', () => {
     expect(await t.services.channels.list(tenant.workspaceId)).toEqual([]);
   });
 
-  it('a browser session alone cannot start one (the REST API reads no cookie)', async () => {
+  it('a browser session without the CSRF header cannot start one', async () => {
     const tenant = await createTenant(t);
     const { token } = await t.services.sessions.create(tenant.userId);
     const res = await t.request({
@@ -267,7 +267,8 @@ describe('browser sign-in', () => {
       headers: { cookie: `herald_session=${token}` },
       payload: { provider: 'mastodon', instance: fake.url },
     });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'csrf_required' });
     expect(await t.runtime.db.selectFrom('connect_states').select('id').where('workspace_id', '=', tenant.workspaceId).execute()).toEqual(
       [],
     );

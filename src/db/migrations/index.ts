@@ -19,9 +19,9 @@ import * as webhooks from './2026-11-27T1000-webhooks.ts';
 import * as analytics from './2026-11-27T1100-analytics.ts';
 import * as postingSchedules from './2026-11-27T1700-posting-schedules.ts';
 import * as webhookRetention from './2026-11-27T1800-webhook-retention.ts';
-import * as postApprovals from './2026-11-28T0700-post-approvals.ts';
 import * as postSeries from './2026-11-28T0600-post-series.ts';
 import * as postImports from './2026-11-28T0610-imports.ts';
+import * as postApprovals from './2026-11-28T0700-post-approvals.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -45,7 +45,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1100-analytics': analytics,
   '2026-11-27T1700-posting-schedules': postingSchedules,
   '2026-11-27T1800-webhook-retention': webhookRetention,
-  '2026-11-28T0700-post-approvals': postApprovals,
   '2026-11-28T0600-post-series': postSeries,
   '2026-11-28T0610-imports': postImports,
+  '2026-11-28T0700-post-approvals': postApprovals,
 };
