@@ -13,6 +13,9 @@ export default defineConfig({
     // share state: each has its own database or schema, Redis prefix, ports and directories.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
+    // A poll waits for something the page or the server does next; its timeout bounds a hang on a
+    // loaded machine and is never a speed check (Vitest's default of 1 s is one).
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/global-setup.ts'],
   },

@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unique, type TestApp } from '../helpers/app.ts';
 import { codeOf, startMailServer } from '../helpers/mail-server.ts';
-import { recordProblems, servedToChromium, shootBothWidths } from '../helpers/browser.ts';
+import { recordProblems, servedToChromium, shootBothWidths, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * The account pages in real headless Chromium (Debian's `chromium`) against the real server on

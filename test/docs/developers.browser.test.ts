@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { webhookTenant } from '../helpers/posts.ts';
-import { servedToChromium } from '../helpers/browser.ts';
+import { servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * The developers' page in real headless Chromium (Debian's `chromium`) against the real server

@@ -8,6 +8,13 @@ import { createTestApp, type TestApp } from './app.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * A browser test's timeout (set per file with `vi.setConfig`): Chromium shares the 2 cores with the
+ * server and the other test files, and a page's screenshot and axe-core check can take many seconds
+ * on a loaded machine. It bounds a hang; it is never a speed check.
+ */
+export const BROWSER_TEST_MS = 120_000;
+
 /** Debian's headless Chromium, allowed to reach loopback only. */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM))

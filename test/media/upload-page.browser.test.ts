@@ -3,11 +3,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTenant, createTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { gif, jpeg, png } from '../helpers/media-files.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * The signed-out upload page in real headless Chromium (Debian's `chromium`), against the

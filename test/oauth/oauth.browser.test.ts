@@ -5,11 +5,13 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
-import { launchChromium, recordProblems, shootBothWidths } from '../helpers/browser.ts';
+import { launchChromium, recordProblems, shootBothWidths, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { herald, processBudget } from '../helpers/process.ts';
 import { createPerson, registerClient, startOAuthServer, type OAuthServer } from './helpers.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * The OAuth pages in real headless Chromium (Debian's `chromium`) against the real server on

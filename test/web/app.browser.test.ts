@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
+import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { codeOf, startMailServer } from '../helpers/mail-server.ts';
 import { processBudget } from '../helpers/process.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * The web app's calendar in real headless Chromium against the real server on loopback: sign in

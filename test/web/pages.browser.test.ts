@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accessOf, createTenant, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
+import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { processBudget } from '../helpers/process.ts';
 import { createPerson } from '../oauth/helpers.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 /**
  * Every kind of server-rendered page in real headless Chromium (Debian's `chromium`) against the
