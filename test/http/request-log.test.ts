@@ -40,9 +40,12 @@ function requestLines(url: string) {
     .filter((line) => line.req?.url === url);
 }
 
-/** Waits for the server to write about `url`: the log is written asynchronously. */
-async function waitForLine(url: string) {
-  for (let i = 0; i < 200 && requestLines(url).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Waits for the server to write about `url` (a request made with `method`, when given): the log is
+ * written asynchronously, and two requests to one URL may be written in either order.
+ */
+async function waitForLine(url: string, method?: string) {
+  await expect.poll(() => requestLines(url).some((line) => method === undefined || line.req?.method === method)).toBe(true);
   return requestLines(url);
 }
 
@@ -119,7 +122,7 @@ describe('secrets in URLs, at the default level', () => {
     ];
     for (const [method, path] of visits) await (await fetch(`${server.baseUrl}${path}`, { method, redirect: 'manual' })).arrayBuffer();
     for (const [method, , logged] of visits)
-      expect(await waitForLine(logged), logged).toEqual(
+      expect(await waitForLine(logged, method), logged).toEqual(
         expect.arrayContaining([expect.objectContaining({ req: expect.objectContaining({ method }) })]),
       );
     for (const secret of secrets) expect(server.output()).not.toContain(secret);
