@@ -373,15 +373,17 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   );
 
   // --- Members ---
+  /** The current workspace of a signed-in owner or admin (who manage members and webhooks); null for other roles. */
+  function managed(request: FastifyRequest) {
+    const { current } = request.account!;
+    return current && mayManageMembers(current.role) ? current : null;
+  }
+
   function actorOf(request: FastifyRequest): Actor | null {
-    const account = request.account!;
-    if (!account.current || !mayManageMembers(account.current.role)) return null;
-    return {
-      userId: account.session.userId,
-      email: account.session.email,
-      workspaceId: account.current.workspace.id,
-      role: account.current.role,
-    };
+    const current = managed(request);
+    if (!current) return null;
+    const { session } = request.account!;
+    return { userId: session.userId, email: session.email, workspaceId: current.workspace.id, role: current.role };
   }
 
   async function renderMembers(
@@ -498,9 +500,7 @@ export async function accountPages(app: FastifyInstance, options: { web: WebOpti
   // --- Webhooks (owners and admins) ---
   /** The signed-in owner's or admin's access to the current workspace, as the webhooks service checks it; null for other roles. */
   function webhookAccess(request: FastifyRequest): WorkspaceAccess | null {
-    const account = request.account!;
-    if (!account.current || !mayManageMembers(account.current.role)) return null;
-    return sessionAccess(request);
+    return managed(request) && sessionAccess(request);
   }
 
   /** The signed-in member's access to the current workspace, with every scope the role allows; null without a workspace. */

@@ -1,4 +1,4 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
+import { authErrors, notFoundErrors } from '../http/common.schema.ts';
 import { operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
 import type { Metrics } from '../providers/metrics.ts';
 import {
@@ -16,7 +16,6 @@ import {
 } from './analytics.schema.ts';
 import * as z from 'zod';
 
-const errors = { ...authErrors, 404: apiErrorSchema };
 const tags = ['Analytics'];
 const REFRESH =
   '`refresh=true` reads the platform first, at most once per channel every 5 minutes; otherwise (and beyond that limit) the stored numbers are answered with `metricsUpdatedAt`.';
@@ -41,7 +40,7 @@ export const getPostAnalytics = operation({
     summary: "A post's numbers",
     description: `The platform's numbers for a published post and each of its comments, latest and over time. ${COLLECTED} ${REFRESH}`,
     response: postAnalyticsSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: "A post's numbers",
@@ -68,7 +67,7 @@ export const getChannelAnalytics = operation({
     summary: "A channel's numbers over a window",
     description: `The account's numbers (followers…) per UTC day in the window, and per day the sums of the numbers of the posts published that day. The window is validated as for GET /posts (at most one year). ${COLLECTED} ${REFRESH}`,
     response: channelAnalyticsSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: "A channel's numbers",
@@ -119,7 +118,7 @@ export const getChannelSeries = operation({
     summary: "A channel's series over the last days",
     description: `${COMPAT} Account numbers (followers…) are each day's last reading, compared at the ends of the two periods; post numbers are the daily sums of the posts published that day. ${REFRESH}`,
     response: compatSeriesSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: "A channel's series",
@@ -144,7 +143,7 @@ export const getPostSeries = operation({
     summary: "A post's series over the last days",
     description: `${COMPAT} Each day's last reading of the post; \`{missing: true}\` while the post has no platform id. ${REFRESH}`,
     response: compatPostSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: "A post's series",

@@ -1,9 +1,7 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { listSummary, operation, READ_ONLY } from '../operations/operation.ts';
+import { authErrors, conflictErrors } from '../http/common.schema.ts';
+import { listSummary, operation, READ_ONLY, writes } from '../operations/operation.ts';
 import { postIdParams, postSchema } from '../posts/posts.schema.ts';
 import { approvalSettingsSchema, approveBody, awaitingPostsSchema, rejectBody, setApprovalSettingsBody } from './approvals.schema.ts';
-
-const errors = { ...authErrors, 404: apiErrorSchema };
 
 /** What approval before publishing is, for the routes' and tools' descriptions. */
 export const APPROVAL_RULES =
@@ -52,7 +50,7 @@ export const setApprovalSettings = operation({
     title: 'Set who needs approval',
     description:
       'Owners and admins: the roles (`contributor`, `editor`) whose scheduled posts wait for an approver; an empty list turns approval off.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ idempotent: true }),
     output: approvalSettingsSchema,
     summary: (o) => (o.roles.length ? `Approval now needed for: ${o.roles.join(', ')}.` : 'Approval is off.'),
   },
@@ -96,13 +94,13 @@ export const approvePost = operation({
     description:
       "Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.",
     response: postSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Approve a post',
     description:
       'Owners, admins and approving editors: schedules a post awaiting approval for its date (at once if the date has passed). Optional `comment`.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: writes({ idempotent: true, openWorld: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} approved: ${p.state}, publish date ${p.publishDate}.`,
   },
@@ -122,13 +120,13 @@ export const rejectPost = operation({
     description:
       'Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.',
     response: postSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Reject a post',
     description:
       'Owners, admins and approving editors: sends a post awaiting approval back to draft with a `comment` for its author (required).',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ idempotent: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} rejected: back to ${p.state}.`,
   },

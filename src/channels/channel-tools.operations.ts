@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { apiErrorSchema, notFoundErrors } from '../http/common.schema.ts';
+import { operation, plural, READ_ONLY, writes } from '../operations/operation.ts';
 import { channelIdParams, channelSettingsSchema, channelToolBody } from './channels.schema.ts';
 
 export const getChannelSettings = operation({
@@ -14,7 +14,7 @@ export const getChannelSettings = operation({
     tags: ['Channels'],
     summary: "A channel's settings schema, limits and tools",
     response: channelSettingsSchema,
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Channel rules and settings',
@@ -41,13 +41,13 @@ export const triggerChannelTool = operation({
     description:
       '`methodName` is a tool from GET /integration-settings/:id; `data` is checked against its input schema. An unknown name is a 400 that lists the tools.',
     response: z.unknown().describe("The tool's result."),
-    errors: { ...authErrors, 404: apiErrorSchema, 502: apiErrorSchema },
+    errors: { ...notFoundErrors, 502: apiErrorSchema },
   },
   mcp: {
     title: 'Run a channel tool',
     description:
       "Runs one of a channel's platform tools (listed by get_channel_settings), e.g. looking up an account to mention. `data` must match that tool's input schema. It talks to the platform; it never publishes a post.",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: writes({ openWorld: true }),
     output: z.object({ result: z.unknown().describe('What the channel tool answered.') }),
     present: (result) => ({ result }),
     summary: (o) => `The channel tool answered: ${JSON.stringify(o.result)}`.slice(0, 2000),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
+import { notFoundErrors } from '../http/common.schema.ts';
 import { listSummary, operation, READ_ONLY } from '../operations/operation.ts';
 import { channelSchema, listChannelsQuery } from './channels.schema.ts';
 
@@ -15,7 +15,7 @@ export const listChannels = operation({
     summary: 'List channels',
     description: 'A key limited to certain channels sees only those; it is never refused with 403 for that. An unknown `group` is a 404.',
     response: z.array(channelSchema),
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'List channels',

@@ -239,31 +239,22 @@ export function adminCommand(): Command {
         );
       }),
     );
-  channel
-    .command('disable')
-    .argument('<id>', 'channel id')
-    .requiredOption('--workspace <id>', 'workspace id')
-    .description('stop a channel from publishing; its posts wait (and fail when due) until it is enabled')
-    .action(
+  // The commands that act on one channel of a workspace.
+  const channelCommand = (name: string) =>
+    channel.command(name).argument('<id>', 'channel id').requiredOption('--workspace <id>', 'workspace id');
+  // `disable` and `enable` switch a channel off and on, answering the channel.
+  const switchCommand = (name: 'disable' | 'enable', run: 'disableByOperator' | 'enable') =>
+    channelCommand(name).action(
       action(async (rt, out, id: string, opts: { workspace: string }) => {
-        const updated = await rt.services.channels.disableByOperator(opts.workspace, id);
-        print(out, updated, [`channel ${updated.id} disabled`]);
+        const updated = await rt.services.channels[run](opts.workspace, id);
+        print(out, updated, [`channel ${updated.id} ${name}d`]);
       }),
     );
-  channel
-    .command('enable')
-    .argument('<id>', 'channel id')
-    .requiredOption('--workspace <id>', 'workspace id')
-    .action(
-      action(async (rt, out, id: string, opts: { workspace: string }) => {
-        const updated = await rt.services.channels.enable(opts.workspace, id);
-        print(out, updated, [`channel ${updated.id} enabled`]);
-      }),
-    );
-  channel
-    .command('delete')
-    .argument('<id>', 'channel id')
-    .requiredOption('--workspace <id>', 'workspace id')
+  switchCommand('disable', 'disableByOperator').description(
+    'stop a channel from publishing; its posts wait (and fail when due) until it is enabled',
+  );
+  switchCommand('enable', 'enable');
+  channelCommand('delete')
     .option('--force', 'move the posts scheduled on it to draft first, instead of refusing')
     .option('--purge', 'remove the channel for good (also one already deleted), with all its posts: drafts and published history')
     .description(
@@ -281,10 +272,7 @@ export function adminCommand(): Command {
       }),
     );
 
-  channel
-    .command('reconnect')
-    .argument('<id>', 'channel id')
-    .requiredOption('--workspace <id>', 'workspace id')
+  channelCommand('reconnect')
     .option(
       '--config <json>',
       'the configuration fields to change (JSON object); the others, secrets included, are kept; null removes a field',

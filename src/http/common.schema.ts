@@ -39,6 +39,12 @@ export const authErrors = {
   429: apiErrorSchema,
 } as const;
 
+/** Those of a route that names an object of the workspace (404: not there, or another workspace's). */
+export const notFoundErrors = { ...authErrors, 404: apiErrorSchema } as const;
+
+/** Those of a route that changes an object which may be in a state that refuses the change (409). */
+export const conflictErrors = { ...notFoundErrors, 409: apiErrorSchema } as const;
+
 export const showorgHeader = z.looseObject({
   showorg: z
     .string()

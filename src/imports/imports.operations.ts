@@ -1,5 +1,5 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, READ_ONLY } from '../operations/operation.ts';
+import { authErrors, notFoundErrors } from '../http/common.schema.ts';
+import { operation, READ_ONLY, writes } from '../operations/operation.ts';
 import { createImportBody, importIdParams, importSchema, SYNC_ROWS, type ImportRecord } from './imports.schema.ts';
 
 const describeImport = (o: ImportRecord) =>
@@ -23,7 +23,7 @@ export const createImport = operation({
   mcp: {
     title: 'Import posts in bulk',
     description: 'Checks (dryRun) or creates many posts from rows (JSON) or CSV text; answers per-row errors by row number and field.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: writes({ openWorld: true }),
     output: importSchema,
     summary: describeImport,
   },
@@ -41,7 +41,7 @@ export const getImport = operation({
     summary: "An import's progress and outcome",
     description: 'Rows checked and created so far, every problem found by row and field, and the posts created by row.',
     response: importSchema,
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: "Read an import's progress",

@@ -5,7 +5,16 @@ import { getChannelSettings, triggerChannelTool } from '../channels/channel-tool
 import { listChannels } from '../channels/channels.operations.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { HTML_CONTENT, operationInput, plural, READ_ONLY, TIMES, type Operation, type ToolAnnotations } from '../operations/operation.ts';
+import {
+  HTML_CONTENT,
+  type Operation,
+  operationInput,
+  plural,
+  READ_ONLY,
+  TIMES,
+  type ToolAnnotations,
+  writes,
+} from '../operations/operation.ts';
 import { listGroups } from '../groups/groups.operations.ts';
 import {
   approvePost,
@@ -193,7 +202,7 @@ export const TOOLS: Tool[] = [
     input: createPostsBody.extend({ workspace: workspaceArg, idempotencyKey: idempotencyKey.optional() }),
     output: z.object({ posts: createPostsResponse }),
     scope: 'posts:draft',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: writes({ destructive: true, openWorld: true }),
     run: async (ctx, access, { workspace: _workspace, idempotencyKey: key, ...input }) => ({
       posts: await ctx.services.posts.create(access, input, key as string | undefined),
     }),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY, writes } from '../operations/operation.ts';
 import type { Media } from './media.service.ts';
 import { listMediaQuerySchema, mediaPageSchema, uploadFromUrlBodySchema, uploadResultSchema, type mediaSchema } from './media.schema.ts';
 
@@ -41,7 +41,7 @@ export const uploadFromUrl = operation({
     title: 'Add a file from a URL',
     description:
       'Downloads an image or video from a public http(s) URL into the media library and returns its `path` to attach to posts. The same content twice gives the same file.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: writes({ idempotent: true, openWorld: true }),
     output: uploadResultSchema,
     summary: (o) => `In the library as ${o.id}: ${o.path}`,
   },

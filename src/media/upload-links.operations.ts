@@ -1,5 +1,5 @@
 import { authErrors } from '../http/common.schema.ts';
-import { operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { operation, plural, READ_ONLY, writes } from '../operations/operation.ts';
 import { uploadLinkContentsSchema, uploadLinkParamsSchema, uploadLinkSchema } from './upload-links.schema.ts';
 
 export const createUploadLink = operation({
@@ -21,7 +21,7 @@ export const createUploadLink = operation({
     title: 'Create a browser upload link',
     description:
       "A page, valid two hours, where a person can drop files into this workspace's library from a browser or phone. Give them the `url`, then read what arrived with get_upload_link.",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: writes({}),
     output: uploadLinkSchema,
     summary: (o) => `Upload page: ${o.url} (link ${o.id}, until ${o.expiresAt} UTC).`,
   },

@@ -8,6 +8,21 @@ export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean
 /** A tool that only reads Herald's own data. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
+/**
+ * A tool that changes something, with each hint said in full (an absent hint means true to MCP
+ * clients for `destructiveHint` and `openWorldHint`): `destructive` when it removes or overwrites,
+ * `idempotent` when calling it again with the same arguments changes nothing more, `openWorld` when it
+ * reaches a platform outside Herald (publishing, a channel's tool, a URL).
+ */
+export function writes(hints: { destructive?: boolean; idempotent?: boolean; openWorld?: boolean }): ToolAnnotations {
+  return {
+    readOnlyHint: false,
+    destructiveHint: hints.destructive ?? false,
+    idempotentHint: hints.idempotent ?? false,
+    openWorldHint: hints.openWorld ?? false,
+  };
+}
+
 /** What an operation that takes an idempotency key receives besides its input. */
 export type IdempotencyInput = { idempotencyKey?: string | undefined };
 
@@ -91,7 +106,6 @@ export function operationInput(op: Operation<z.ZodObject, z.ZodObject, z.ZodObje
   return (first ?? z.object({})).extend(Object.assign({}, ...rest.map((part) => part.shape), extra) as z.ZodRawShape);
 }
 
-/** `n` and the word, plural unless one: for tools' one-line summaries. */
 /** `n` and the word, in the plural unless n is 1 (a consonant before a final y makes -ies: delivery, deliveries). */
 export const plural = (n: number, word: string) =>
   `${n} ${n === 1 ? word : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;

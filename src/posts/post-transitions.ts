@@ -221,6 +221,53 @@ export type Composition = {
   series?: { id: string; occurrenceAt: string };
 };
 
+/** One element of a thread as it will be stored: its content already sanitised HTML; the first part's delay is 0 whatever it says. */
+export type ThreadPart = { content: string; image: Array<{ path: string }>; delay?: number | undefined };
+
+/** What a post for one channel is written from: a request (POST /posts), an edit, or a series' template. */
+export type ChannelPost = {
+  workspaceId: string;
+  groupId: string;
+  channelId: string;
+  /** The channel's platform, recorded in the settings as `__type`. */
+  provider: string;
+  state: 'DRAFT' | 'QUEUE';
+  publishAt: string;
+  settings: Record<string, unknown> | undefined;
+  tags: readonly string[];
+  shortLink: boolean;
+  thread: readonly ThreadPart[];
+  /** The library's files by path; an image whose file has left the library since (a series' template) keeps its path with an empty id. */
+  media: ReadonlyMap<string, { id: string }>;
+  author: Author;
+  series?: Composition['series'];
+};
+
+/** The one way a post's columns, parts and media links are built for `PostTransitions.write`. */
+export function composition(p: ChannelPost): Composition {
+  const mediaId = (path: string) => p.media.get(path)?.id;
+  return {
+    post: {
+      workspace_id: p.workspaceId,
+      group_id: p.groupId,
+      channel_id: p.channelId,
+      state: p.state,
+      publish_at: p.publishAt,
+      settings: JSON.stringify({ ...p.settings, __type: p.provider }),
+      tags: JSON.stringify([...new Set(p.tags)]),
+      short_link: p.shortLink ? 1 : 0,
+    },
+    parts: p.thread.map((part, idx) => ({
+      content: part.content,
+      images: JSON.stringify(part.image.map((image) => ({ id: mediaId(image.path) ?? '', path: image.path }))),
+      delay_minutes: idx === 0 ? 0 : (part.delay ?? 0),
+    })),
+    mediaIds: p.thread.flatMap((part) => part.image.flatMap((image) => mediaId(image.path) ?? [])),
+    author: p.author,
+    ...(p.series && { series: p.series }),
+  };
+}
+
 /**
  * Every write to posts and their parts, built once per process and shared by the posts service,
  * the channels service and the publishing engine (the database's foreign keys aside: deleting a

@@ -1,7 +1,7 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
+import { conflictErrors, notFoundErrors } from '../http/common.schema.ts';
 import { compileStringify } from '../http/schema-compilers.ts';
 import { joinInChunks } from '../http/json-in-chunks.ts';
-import { HTML_CONTENT, listSummary, operation, plural, READ_ONLY, TIMES } from '../operations/operation.ts';
+import { HTML_CONTENT, listSummary, operation, plural, READ_ONLY, TIMES, writes } from '../operations/operation.ts';
 import { POSTS_READ_BATCH } from './posts.service.ts';
 import {
   changeStatusBody,
@@ -14,8 +14,6 @@ import {
   postSchema,
   updatePostBody,
 } from './posts.schema.ts';
-
-const errors = { ...authErrors, 404: apiErrorSchema };
 
 let stringifyPost: ((post: unknown) => string) | undefined;
 
@@ -54,7 +52,7 @@ export const listPosts = operation({
     description:
       "Posts whose publish date is within the window (inclusive), oldest first (then by id). The window is at most one year. An answer holds at most 1000 posts (or `limit`: a calendar that shows a page at a time asks for what it shows), and fewer when the posts are large (about 4 MB of content): when the window has more, `nextCursor` is set; send it back as `cursor` with the same window and filters for the next page, until `nextCursor` is null. Posts of deleted channels are included (their `integration` is the deleted channel's id, which GET /integrations no longer lists).",
     response: postListSchema,
-    errors,
+    errors: notFoundErrors,
     serialize: stringifyPostPage,
   },
   mcp: {
@@ -81,7 +79,7 @@ export const getPost = operation({
     summary: 'Read one post',
     description: "A post of a deleted channel stays readable: `integration` keeps the deleted channel's id and platform.",
     response: postSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Read one post',
@@ -107,7 +105,7 @@ export const checkPostMissing = operation({
     description:
       "Required platform settings, media, title, text over the platform's limit, a channel that needs reconnecting: each entry names the field and the reason. Empty when ready. A post of a deleted channel answers 409 `channel_deleted`.",
     response: missingSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Check a post before publishing',
@@ -139,7 +137,7 @@ export const updatePost = operation({
     summary: 'Edit one post in place',
     description: `Each field given replaces the post's; the rest stays: \`content\`, \`image\` and \`comments\` change parts of the thread (or \`value\` replaces it whole), \`settings\` are merged key by key (null removes one), \`tags\` and \`shortLink\` replace theirs, \`date\` moves it, \`type\` moves it between draft, scheduled and published now. Its other posts of the group are left alone. An empty change answers 400 \`nothing_to_change\`. The answer is the post as edited. ${EDIT_RULES}`,
     response: postSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Edit a post',
@@ -148,7 +146,7 @@ export const updatePost = operation({
       'Left out, a draft stays a draft and a scheduled post stays scheduled. A published post, or one being published, cannot be edited.',
       `${HTML_CONTENT} ${TIMES} Pass \`idempotencyKey\` so that a retry does not edit twice.`,
     ].join(' '),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: writes({ destructive: true, openWorld: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} updated: ${p.state}, publish date ${p.publishDate}, ${plural(p.value.length - 1, 'comment')}.`,
   },
@@ -168,13 +166,13 @@ export const changePostStatus = operation({
     summary: 'Move a post between draft and scheduled',
     description: `\`schedule\` moves a draft into the queue for its date (or, for a role that needs approval, into \`AWAITING_APPROVAL\`: scope \`posts:draft\` is then enough; otherwise \`posts:publish\`); \`draft\` takes a scheduled post (or one awaiting approval) out. Any other move is a 400. Asking for the current state changes nothing. A post of a deleted channel cannot be scheduled (409 \`channel_deleted\`) until the channel is restored by connecting its account again. ${PUBLISHING_CONFLICT}`,
     response: postSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Schedule or unschedule a post',
     description:
       '`schedule` puts a draft in the queue for its publish date; `draft` takes a scheduled post out of the queue. Asking for the current state changes nothing. Run check_post_missing first: a post missing something fails when its time comes.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ idempotent: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} is now ${p.state} (publish date ${p.publishDate}).`,
   },
@@ -192,13 +190,13 @@ export const deletePost = operation({
     summary: 'Remove a post',
     description: `Its scheduled publishing stops. A post already published is removed from the calendar only, not from the platform. ${PUBLISHING_CONFLICT}`,
     response: deletedSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Delete a post',
     description:
       "Removes a post from the calendar and stops its scheduled publishing. A post already published stays on the platform; only Herald's record goes.",
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ destructive: true, idempotent: true }),
     output: deletedSchema,
     summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
   },
@@ -216,12 +214,12 @@ export const deletePostGroup = operation({
     summary: 'Remove every post of a group',
     description: `All or none: while one of them is being published, none is removed. ${PUBLISHING_CONFLICT}`,
     response: deletedSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Delete every post of a group',
     description: 'Removes all posts of one composition (`group`), all or none. Published posts stay on their platforms.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ destructive: true, idempotent: true }),
     output: deletedSchema,
     summary: (o) => `Deleted ${plural(o.deleted, 'post')}: ${o.ids.join(', ')}.`,
   },

@@ -19,7 +19,7 @@ import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
-import { refusal, type Author, type Composition, type PostTransitions } from './post-transitions.ts';
+import { composition, refusal, type Author, type PostTransitions, type ThreadPart } from './post-transitions.ts';
 import * as approvals from '../approvals/approvals.repository.ts';
 import * as repo from './posts.repository.ts';
 import {
@@ -161,9 +161,6 @@ export function toPostRecord(post: PostRow, parts: PartRow[], providerIdentifier
   };
 }
 
-/** One element of a thread as it will be stored: its content already sanitised HTML. */
-type ThreadPart = { content: string; image: Array<{ path: string }>; delay: number };
-
 /** A thread as a request sends it: its content made HTML, the post's delay 0. */
 export function sentThread(value: Array<{ content: string; image: Array<{ path: string }>; delay?: number | undefined }>): ThreadPart[] {
   return value.map((part, idx) => ({
@@ -171,18 +168,6 @@ export function sentThread(value: Array<{ content: string; image: Array<{ path: 
     image: part.image,
     delay: idx === 0 ? 0 : (part.delay ?? 0),
   }));
-}
-
-/** A thread's parts and media links as `PostTransitions.write` takes them, each image recorded with its library file's id. */
-function storedThread(thread: ThreadPart[], media: ReadonlyMap<string, { id: string }>): Pick<Composition, 'parts' | 'mediaIds'> {
-  return {
-    parts: thread.map((part) => ({
-      content: part.content,
-      images: JSON.stringify(part.image.map((image) => ({ id: media.get(image.path)!.id, path: image.path }))),
-      delay_minutes: part.delay,
-    })),
-    mediaIds: thread.flatMap((part) => part.image.map((image) => media.get(image.path)!.id)),
-  };
 }
 
 /** The thread an edit leaves: `value` replaces it whole; otherwise `content`, `image` and `comments` each replace their piece. */
@@ -481,20 +466,20 @@ export class PostsService {
         const written = await this.transitions.write(
           trx,
           previous,
-          {
-            post: {
-              workspace_id: workspaceId,
-              group_id: groupId,
-              channel_id: channel.id,
-              state,
-              publish_at: at,
-              settings: JSON.stringify({ ...item.settings, __type: channel.provider }),
-              tags: JSON.stringify([...new Set(input.tags)]),
-              short_link: input.shortLink ? 1 : 0,
-            },
-            ...storedThread(sentThread(item.value), media),
+          composition({
+            workspaceId,
+            groupId,
+            channelId: channel.id,
+            provider: channel.provider,
+            state,
+            publishAt: at,
+            settings: item.settings,
+            tags: input.tags,
+            shortLink: input.shortLink,
+            thread: sentThread(item.value),
+            media,
             author: authorOf(access),
-          },
+          }),
           stamp,
         );
         const postId = written.id;
@@ -877,20 +862,20 @@ export class PostsService {
       const written = await this.transitions.write(
         trx,
         post,
-        {
-          post: {
-            workspace_id: post.workspace_id,
-            group_id: post.group_id,
-            channel_id: post.channel_id,
-            state,
-            publish_at: publishAt,
-            settings: JSON.stringify({ ...settings, __type: channel.provider }),
-            tags: change.tags ? JSON.stringify([...new Set(change.tags)]) : post.tags,
-            short_link: change.shortLink === undefined ? post.short_link : change.shortLink ? 1 : 0,
-          },
-          ...storedThread(thread, media),
+        composition({
+          workspaceId: post.workspace_id,
+          groupId: post.group_id,
+          channelId: post.channel_id,
+          provider: channel.provider,
+          state,
+          publishAt,
+          settings,
+          tags: change.tags ?? parseJsonOr<string[]>(post.tags, []),
+          shortLink: change.shortLink ?? Number(post.short_link) === 1,
+          thread,
+          media,
           author: authorOf(access),
-        },
+        }),
         stamp,
         // Merged with what was read: refused if another edit landed since.
         { version: Number(post.version) },

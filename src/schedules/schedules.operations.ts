@@ -1,9 +1,7 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { operation, READ_ONLY, type ToolAnnotations } from '../operations/operation.ts';
+import { authErrors, conflictErrors, notFoundErrors } from '../http/common.schema.ts';
+import { operation, READ_ONLY, writes } from '../operations/operation.ts';
 import { channelScheduleParams, findSlotParams, findSlotResponse, scheduleBody, scheduleSchema } from './schedules.schema.ts';
 import type { Schedule } from './schedules.service.ts';
-
-const SETS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 const DAY_ORDER = 'Slots are in week order (Sunday first), each once.';
 
@@ -55,7 +53,7 @@ export const setDefaultSchedule = operation({
     title: 'Set the default posting schedule',
     description:
       "Replaces the workspace's default weekly posting slots (used by channels without a schedule of their own). Posts already scheduled keep their dates.",
-    annotations: SETS,
+    annotations: writes({ idempotent: true }),
     ...scheduleMcp,
   },
 });
@@ -72,7 +70,7 @@ export const getChannelSchedule = operation({
     summary: "Read a channel's posting schedule",
     description: `The schedule the channel's queue uses: its own (\`source: "channel"\`), else the workspace's default (\`workspace\`), else the built-in one (\`default\`). ${DAY_ORDER}`,
     response: scheduleSchema,
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: "Read a channel's posting schedule",
@@ -96,13 +94,13 @@ export const setChannelSchedule = operation({
     summary: "Set a channel's posting schedule",
     description: `Gives the channel a schedule of its own, replacing any it had; posts already scheduled keep their dates. An unknown time zone is a 400 \`invalid_time_zone\`. ${DAY_ORDER}`,
     response: scheduleSchema,
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: "Set a channel's posting schedule",
     description:
       'Gives a channel its own weekly posting slots (day of week and HH:MM local time in an IANA time zone); queued posts (create_post with type "queue") take its next free slot.',
-    annotations: SETS,
+    annotations: writes({ idempotent: true }),
     ...scheduleMcp,
   },
 });
@@ -119,12 +117,12 @@ export const clearChannelSchedule = operation({
     summary: "Remove a channel's own posting schedule",
     description: "The channel uses the workspace's default schedule again; the answer is that schedule.",
     response: scheduleSchema,
-    errors: { ...authErrors, 404: apiErrorSchema },
+    errors: notFoundErrors,
   },
   mcp: {
     title: "Remove a channel's own posting schedule",
     description: "Removes a channel's own weekly posting slots, so that it uses the workspace's default schedule again.",
-    annotations: { ...SETS, destructiveHint: true },
+    annotations: writes({ destructive: true, idempotent: true }),
     ...scheduleMcp,
   },
 });
@@ -142,7 +140,7 @@ export const findSlot = operation({
     description:
       'The first slot of the channel\'s schedule after now that none of its posts holds (drafts do not hold slots): where POST /posts with `type: "queue"` would put a post at this moment. Read-only: another request may take the slot before yours; the queue itself never gives one slot twice. 409 `no_free_slot` when the schedule has no free slot within a year.',
     response: findSlotResponse,
-    errors: { ...authErrors, 404: apiErrorSchema, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Find the next free slot',

@@ -1,5 +1,5 @@
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { HTML_CONTENT, listSummary, operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { authErrors, conflictErrors, notFoundErrors } from '../http/common.schema.ts';
+import { HTML_CONTENT, listSummary, operation, plural, READ_ONLY, writes } from '../operations/operation.ts';
 import {
   createSeriesBody,
   deletedSeriesSchema,
@@ -11,8 +11,6 @@ import {
   updateSeriesBody,
   type SeriesRecord,
 } from './series.schema.ts';
-
-const errors = { ...authErrors, 404: apiErrorSchema };
 
 /** How a series behaves, for the REST descriptions and the tools alike. */
 const RULES = `Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to ${SERIES_HORIZON_DAYS} days ahead, so GET /posts shows them; each post names its series in \`series\`. An occurrence reached more than ${MISSED_WINDOW_MINUTES} minutes after its time (the server was down) is not published late: it is skipped (ERROR with \`errorKind: "skipped"\`, or counted in the series' \`skipped\` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.`;
@@ -33,12 +31,12 @@ export const createSeries = operation({
     description: `A composition (the items of POST /posts, checked the same way) published at every occurrence of \`repeat\`: daily, weekly on chosen days, monthly, or an RFC 5545 RRULE, in a time zone, until \`count\` occurrences or \`until\`. Occurrences after now are written; a rule with none answers 400 \`series_empty\`. ${RULES}`,
     response: seriesSchema,
     status: 201,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Create a recurring post',
     description: `Publishes the same post (one item per channel, as create_post) at every occurrence of a rule: \`repeat.frequency\` daily, weekly (with \`days\`), monthly (with \`monthDay\`) or rrule (an RFC 5545 RRULE in \`repeat.rrule\`), from \`repeat.start\` (local time, no zone) in \`repeat.timeZone\`, ending after \`count\` or at \`until\`. ${HTML_CONTENT} ${RULES}`,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: writes({ openWorld: true }),
     output: seriesSchema,
     summary: describeSeries,
   },
@@ -79,7 +77,7 @@ export const getSeries = operation({
     summary: 'Read a recurring post',
     description: `The series' rule, what it publishes, its next occurrence and how far its occurrences are written as posts. ${RULES}`,
     response: seriesSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Read a recurring post',
@@ -104,13 +102,13 @@ export const updateSeries = operation({
     description:
       "Each field given replaces the series'. Its future occurrences not yet published are written again from the new rule and composition; occurrences already published or due before now stay, and so do those edited or deleted on their own (PATCH or DELETE /posts/{id}). A change that races another answers 409 `series_changed`.",
     response: seriesSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Edit a recurring post',
     description:
       'Changes the rule (`repeat`), the items (`posts`), `tags` or `shortLink` of a series from now on: future occurrences are rewritten, past and published ones stay, and occurrences edited on their own keep their edit.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    annotations: writes({ destructive: true, idempotent: true, openWorld: true }),
     output: seriesSchema,
     summary: describeSeries,
   },
@@ -129,12 +127,12 @@ export const deleteSeries = operation({
     description:
       'The series stops: its future occurrences not yet published are removed from the calendar (`removed`); published ones stay, on the platform and in the calendar. An occurrence being published at that moment goes out.',
     response: deletedSeriesSchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Stop a recurring post',
     description: 'Deletes a series: no further occurrence is published; future occurrences are removed, published ones stay.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: writes({ destructive: true, idempotent: true }),
     output: deletedSeriesSchema,
     summary: (o) => `Series ${o.id} stopped; ${plural(o.removed.length, 'future occurrence')} removed.`,
   },

@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { MediaLookup } from '../posts/media-lookup.ts';
-import type { Author, PostTransitions } from '../posts/post-transitions.ts';
+import { composition, type Author, type PostTransitions } from '../posts/post-transitions.ts';
 import { isRole } from '../auth/scopes.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import { sentThread, type PostsService } from '../posts/posts.service.ts';
@@ -253,30 +253,24 @@ export class SeriesService {
           for (const item of live) {
             if (!item || exceptions.has(`${item.integration.id} ${at}`)) continue;
             const provider = template.providers[item.integration.id] ?? '';
-            const parts = item.value.map((part, idx) => ({
-              content: part.content,
-              images: JSON.stringify(part.image.map((image) => ({ id: media.get(image.path)?.id ?? '', path: image.path }))),
-              delay_minutes: idx === 0 ? 0 : (part.delay ?? 0),
-            }));
             const written = await transitions.write(
               trx,
               undefined,
-              {
-                post: {
-                  workspace_id: row.workspace_id,
-                  group_id: groupId,
-                  channel_id: item.integration.id,
-                  state: 'QUEUE',
-                  publish_at: at,
-                  settings: JSON.stringify({ ...item.settings, __type: provider }),
-                  tags: JSON.stringify([...new Set(template.tags)]),
-                  short_link: template.shortLink ? 1 : 0,
-                },
-                parts,
-                mediaIds: item.value.flatMap((part) => part.image.flatMap((image) => media.get(image.path)?.id ?? [])),
-                series: { id: row.id, occurrenceAt: at },
+              composition({
+                workspaceId: row.workspace_id,
+                groupId,
+                channelId: item.integration.id,
+                provider,
+                state: 'QUEUE',
+                publishAt: at,
+                settings: item.settings,
+                tags: template.tags,
+                shortLink: template.shortLink,
+                thread: item.value,
+                media,
                 author,
-              },
+                series: { id: row.id, occurrenceAt: at },
+              }),
               stamp,
             );
             // An occurrence waiting for approval is queued when it is approved.

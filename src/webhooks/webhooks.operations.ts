@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { apiErrorSchema, authErrors } from '../http/common.schema.ts';
-import { listSummary, operation, plural, READ_ONLY } from '../operations/operation.ts';
+import { authErrors, conflictErrors, notFoundErrors } from '../http/common.schema.ts';
+import { listSummary, operation, plural, READ_ONLY, writes } from '../operations/operation.ts';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -17,9 +17,7 @@ import {
   webhookParams,
 } from './webhooks.schema.ts';
 
-const errors = { ...authErrors, 404: apiErrorSchema };
 const tags = ['Webhooks'];
-const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 export const createWebhook = operation({
   name: 'create_webhook',
@@ -40,7 +38,7 @@ export const createWebhook = operation({
   mcp: {
     title: 'Create a webhook endpoint',
     description: 'Subscribes a URL to Herald events, signed by Standard Webhooks; the secret is shown once.',
-    annotations: WRITE,
+    annotations: writes({}),
     output: webhookEndpointWithSecretSchema,
     summary: (o) => `Webhook endpoint ${o.id} for ${o.url} (${o.eventTypes.join(', ')}); secret ${o.secret} (shown once).`,
   },
@@ -72,7 +70,14 @@ export const getWebhook = operation({
   scope: 'webhooks:read',
   params: webhookParams,
   call: (services, access, { id }) => services.webhooks.get(access, id),
-  rest: { method: 'GET', url: '/webhooks/:id', tags, summary: 'Read a webhook endpoint', response: webhookEndpointSchema, errors },
+  rest: {
+    method: 'GET',
+    url: '/webhooks/:id',
+    tags,
+    summary: 'Read a webhook endpoint',
+    response: webhookEndpointSchema,
+    errors: notFoundErrors,
+  },
   mcp: {
     title: 'Read a webhook endpoint',
     description: 'One webhook endpoint: its URL, events, and whether it is enabled or failing.',
@@ -95,12 +100,12 @@ export const updateWebhook = operation({
     summary: 'Change a webhook endpoint',
     description: 'Only the fields given change. `enabled: true` also enables an endpoint Herald disabled after failing deliveries.',
     response: webhookEndpointSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Change a webhook endpoint',
     description: 'Changes the URL, description, events or enabled state of a webhook endpoint.',
-    annotations: { ...WRITE, idempotentHint: true },
+    annotations: writes({ idempotent: true }),
     output: webhookEndpointSchema,
     summary: (o) => `Endpoint ${o.id}: ${o.url}, ${o.enabled ? 'enabled' : 'disabled'}.`,
   },
@@ -118,12 +123,12 @@ export const deleteWebhook = operation({
     summary: 'Delete a webhook endpoint',
     description: 'Its pending deliveries and its log go with it.',
     response: webhookDeletedSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Delete a webhook endpoint',
     description: 'Deletes a webhook endpoint with its pending deliveries and its log.',
-    annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
+    annotations: writes({ destructive: true, idempotent: true }),
     output: webhookDeletedSchema,
     summary: () => 'Deleted.',
   },
@@ -142,12 +147,12 @@ export const rotateWebhookSecret = operation({
     description:
       'A new secret, shown once. For 24 hours (until `previousSecretValidUntil`) every delivery carries two signatures, one by each secret, so a receiver verifying with either accepts it: switch the receiver within that time.',
     response: webhookEndpointWithSecretSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Rotate a webhook secret',
     description: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours.',
-    annotations: WRITE,
+    annotations: writes({}),
     output: webhookEndpointWithSecretSchema,
     summary: (o) => `New secret for ${o.id}: ${o.secret} (shown once); the old one signs too until ${o.previousSecretValidUntil}.`,
   },
@@ -168,12 +173,12 @@ export const testWebhook = operation({
     description: 'Queues a `webhook.test` event for this endpoint alone, delivered and retried like any other.',
     response: testEventSchema,
     status: 201,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Send a test webhook event',
     description: 'Queues a `webhook.test` event for one endpoint; read the delivery log to see how it went.',
-    annotations: WRITE,
+    annotations: writes({}),
     output: testEventSchema,
     summary: (o) => `Test event ${o.eventId} queued.`,
   },
@@ -192,7 +197,7 @@ export const listWebhookDeliveries = operation({
     summary: "A webhook endpoint's delivery log, newest first",
     description: 'Each delivery with its state, next retry and every attempt (status, duration, the start of the answer).',
     response: webhookDeliveryListSchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Read a webhook delivery log',
@@ -216,12 +221,12 @@ export const redeliverWebhook = operation({
     description:
       'A delivery that succeeded or failed is sent again now, with the same `webhook-id` and body. 409 `delivery_in_progress` while it is pending or being sent; 404 once it was purged (30 days after its event settled), also when the purge ran at the same moment.',
     response: webhookDeliverySchema,
-    errors: { ...errors, 409: apiErrorSchema },
+    errors: conflictErrors,
   },
   mcp: {
     title: 'Send a webhook delivery again',
     description: 'Sends a settled delivery again now, with the same webhook-id and body.',
-    annotations: WRITE,
+    annotations: writes({}),
     output: webhookDeliverySchema,
     summary: (o) => `Delivery ${o.id} queued again.`,
   },
@@ -241,12 +246,12 @@ export const replayWebhookFailures = operation({
     description:
       'For an endpoint that was down: each failed delivery of an event since `since` is sent again now, with its `webhook-id` and body.',
     response: replaySchema,
-    errors,
+    errors: notFoundErrors,
   },
   mcp: {
     title: 'Replay failed webhook deliveries',
     description: 'Sends again every failed delivery to an endpoint since a time.',
-    annotations: WRITE,
+    annotations: writes({}),
     output: replaySchema,
     summary: (o) => `${plural(o.requeued, 'delivery')} queued again.`,
   },

@@ -33,8 +33,13 @@ function seriesBody(channelId: string, repeat: Record<string, unknown>, content 
   return { repeat, posts: [{ integration: { id: channelId }, value: [{ content }] }] };
 }
 
+/** POST /series repeating `content` on the tenant's channel (`channelId`). */
+async function postSeries(tenant: WithChannel, repeat: Record<string, unknown>, content?: string) {
+  return api(tenant, 'POST', '/series', seriesBody(tenant.channelId, repeat, content));
+}
+
 async function createSeries(tenant: WithChannel, repeat: Record<string, unknown>, content?: string) {
-  const res = await api(tenant, 'POST', '/series', seriesBody(tenant.channelId, repeat, content));
+  const res = await postSeries(tenant, repeat, content);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; nextOccurrence: string | null; writtenUntil: string; skipped: number; ended: boolean; rule: string };
 }
@@ -48,15 +53,39 @@ async function calendar(tenant: Tenant, startDate: string, endDate: string): Pro
 const dates = (posts: CalendarPost[]) => posts.map((p) => p.publishDate);
 const deliveriesFor = (postId: string) => receiver.deliveries.filter((d) => d.body.data.postId === postId);
 
+/** The series refused with a 400: its error. */
+async function refused(tenant: WithChannel, repeat: Record<string, unknown>) {
+  const res = await postSeries(tenant, repeat);
+  expect(res.statusCode, res.body).toBe(400);
+  return res.json() as { code: string; msg: string };
+}
+
+const readSeries = async (tenant: Tenant, id: string) => api(tenant, 'GET', `/series/${id}`);
+
+/** A new workspace with a webhook channel, the clock first set to `now`. */
+async function tenantAt(now: string, tenantOptions?: Parameters<typeof createTenant>[1]) {
+  clock.set(now);
+  return webhookTenant(t, receiver.url, {}, tenantOptions);
+}
+
 async function at(iso: string) {
   clock.set(iso);
   await t.settle();
 }
 
+/** The clock moved to `iso`, then the engine's sweep (which writes series ahead) run and its work settled. */
+async function sweepAt(iso: string) {
+  await at(iso);
+  await t.publisher.sweep();
+  await t.settle();
+}
+
+/** A daily rule at 09:00 UTC from 1 April 2026. */
+const DAILY_UTC = { frequency: 'daily', start: '2026-04-01T09:00', timeZone: 'UTC' };
+
 describe('recurring posts: the rule and its time zone', () => {
   it('a weekly series in Europe/Berlin keeps 09:00 local across the spring change, and ends after its count', async () => {
-    clock.set('2026-03-20T12:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-03-20T12:00:00.000Z');
     const series = await createSeries(tenant, {
       frequency: 'weekly',
       days: ['monday', 'thursday'],
@@ -76,13 +105,12 @@ describe('recurring posts: the rule and its time zone', () => {
     ]);
     expect(posts.every((p) => p.state === 'QUEUE' && p.series?.id === series.id)).toBe(true);
     expect(new Set(posts.map((p) => p.id)).size).toBe(4);
-    const read = await api(tenant, 'GET', `/series/${series.id}`);
+    const read = await readSeries(tenant, series.id);
     expect(read.json()).toMatchObject({ ended: false, skipped: 0 });
   });
 
   it('a daily series in Australia/Sydney keeps 08:30 local when daylight saving ends in April', async () => {
-    clock.set('2026-04-02T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-04-02T00:00:00.000Z');
     await createSeries(tenant, {
       frequency: 'daily',
       start: '2026-04-03T08:30',
@@ -100,8 +128,7 @@ describe('recurring posts: the rule and its time zone', () => {
   });
 
   it('in Sydney in October a time the clocks skip moves forward by the gap, the next days keep 02:30', async () => {
-    clock.set('2026-10-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-10-01T00:00:00.000Z');
     await createSeries(tenant, {
       frequency: 'rrule',
       rrule: 'FREQ=DAILY',
@@ -115,8 +142,7 @@ describe('recurring posts: the rule and its time zone', () => {
   });
 
   it('a monthly RRULE in America/Santiago (first Monday) keeps 10:00 local across its April change', async () => {
-    clock.set('2026-02-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-02-01T00:00:00.000Z');
     await createSeries(tenant, {
       frequency: 'rrule',
       rrule: 'FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1',
@@ -136,87 +162,30 @@ describe('recurring posts: the rule and its time zone', () => {
   });
 
   it('refuses a rule it cannot read, an unknown zone, a rule with no occurrence left, and another workspace’s series', async () => {
-    clock.set('2026-03-20T12:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
-    const bad = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'rrule', rrule: 'FREQ=SOMETIMES', start: '2026-04-01T09:00', timeZone: 'UTC' }),
+    const tenant = await tenantAt('2026-03-20T12:00:00.000Z');
+    expect((await refused(tenant, { ...DAILY_UTC, frequency: 'rrule', rrule: 'FREQ=SOMETIMES' })).code).toBe('invalid_rule');
+    expect((await refused(tenant, { ...DAILY_UTC, frequency: 'rrule', rrule: 'FREQ=DAILY;UNTIL=20270101T000000Z' })).msg).toContain(
+      'repeat.until',
     );
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().code).toBe('invalid_rule');
-    const dtstart = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, {
-        frequency: 'rrule',
-        rrule: 'FREQ=DAILY;UNTIL=20270101T000000Z',
-        start: '2026-04-01T09:00',
-        timeZone: 'UTC',
-      }),
-    );
-    expect(dtstart.statusCode).toBe(400);
-    expect(dtstart.json().msg).toContain('repeat.until');
-    const often = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'rrule', rrule: 'FREQ=MINUTELY', start: '2026-04-01T09:00', timeZone: 'UTC' }),
-    );
-    expect(often.statusCode).toBe(400);
-    const zone = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', start: '2026-04-01T09:00', timeZone: 'Mars/Olympus' }),
-    );
-    expect(zone.statusCode).toBe(400);
-    expect(zone.json().code).toBe('invalid_time_zone');
-    const past = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', start: '2026-01-01T09:00', timeZone: 'UTC', count: 3 }),
-    );
-    expect(past.statusCode).toBe(400);
-    expect(past.json().code).toBe('series_empty');
-    const zoned = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', start: '2026-04-01T09:00Z', timeZone: 'UTC' }),
-    );
-    expect(zoned.statusCode).toBe(400);
-    const days = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', days: ['monday'], start: '2026-04-01T09:00', timeZone: 'UTC' }),
-    );
-    expect(days.statusCode).toBe(400);
+    await refused(tenant, { ...DAILY_UTC, frequency: 'rrule', rrule: 'FREQ=MINUTELY' });
+    expect((await refused(tenant, { ...DAILY_UTC, timeZone: 'Mars/Olympus' })).code).toBe('invalid_time_zone');
+    expect((await refused(tenant, { ...DAILY_UTC, start: '2026-01-01T09:00', count: 3 })).code).toBe('series_empty');
+    await refused(tenant, { ...DAILY_UTC, start: '2026-04-01T09:00Z' });
+    await refused(tenant, { ...DAILY_UTC, days: ['monday'] });
 
-    const series = await createSeries(tenant, { frequency: 'daily', start: '2026-04-01T09:00', timeZone: 'UTC', count: 2 });
+    const series = await createSeries(tenant, { ...DAILY_UTC, count: 2 });
     const other = await createTenant(t);
-    expect((await api(other, 'GET', `/series/${series.id}`)).statusCode).toBe(404);
+    expect((await readSeries(other, series.id)).statusCode).toBe(404);
     expect((await api(other, 'DELETE', `/series/${series.id}`)).statusCode).toBe(404);
     expect((await api(other, 'GET', '/series')).json().series).toEqual([]);
     // Another workspace's channel is not one to repeat on.
-    const foreign = await api(
-      other,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', start: '2026-04-01T09:00', timeZone: 'UTC' }),
-    );
-    expect(foreign.statusCode).toBe(404);
+    expect((await postSeries({ ...other, channelId: tenant.channelId }, DAILY_UTC)).statusCode).toBe(404);
   });
 });
 
 describe('recurring posts: publishing', () => {
   it('each occurrence is published at its own time with its own post and release id; a late one does not shift the next', async () => {
-    clock.set('2026-05-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-05-01T00:00:00.000Z');
     await createSeries(tenant, { frequency: 'daily', start: '2026-05-01T09:00', timeZone: 'Europe/Berlin', count: 3 }, 'Daily note');
     const [first, second, third] = await calendar(tenant, '2026-05-01T00:00:00Z', '2026-05-05T00:00:00Z');
     expect(dates([first!, second!, third!])).toEqual(['2026-05-01T07:00:00.000Z', '2026-05-02T07:00:00.000Z', '2026-05-03T07:00:00.000Z']);
@@ -237,8 +206,7 @@ describe('recurring posts: publishing', () => {
   });
 
   it('after an outage, occurrences older than the missed window are skipped and reported, not published in a burst', async () => {
-    clock.set('2026-06-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-06-01T00:00:00.000Z');
     const series = await createSeries(tenant, { frequency: 'daily', start: '2026-06-01T09:00', timeZone: 'UTC', count: 6 });
     const posts = await calendar(tenant, '2026-06-01T00:00:00Z', '2026-06-10T00:00:00Z');
     expect(posts).toHaveLength(6);
@@ -260,19 +228,16 @@ describe('recurring posts: publishing', () => {
     // The 5th goes out on time.
     await at('2026-06-05T09:00:00.000Z');
     expect((await getPost(t, tenant, after[4]!.id)).state).toBe('PUBLISHED');
-    expect((await api(tenant, 'GET', `/series/${series.id}`)).json()).toMatchObject({ skipped: 0 });
+    expect((await readSeries(tenant, series.id)).json()).toMatchObject({ skipped: 0 });
   });
 
   it('occurrences never written because the server was down longer than the horizon are counted as skipped', async () => {
-    clock.set('2026-07-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-07-01T00:00:00.000Z');
     const series = await createSeries(tenant, { frequency: 'weekly', start: '2026-07-01T09:00', timeZone: 'UTC' });
     // 60 days written: Wednesdays 1 July to 26 August.
     expect(await calendar(tenant, '2026-07-01T00:00:00Z', '2026-12-31T00:00:00Z')).toHaveLength(9);
-    await at('2026-10-07T09:30:00.000Z');
-    await t.publisher.sweep();
-    await t.settle();
-    const read = (await api(tenant, 'GET', `/series/${series.id}`)).json();
+    await sweepAt('2026-10-07T09:30:00.000Z');
+    const read = (await readSeries(tenant, series.id)).json();
     // 2 September to 30 September were never written (over two hours late): 5 skipped; 7 October (30 minutes late) is written and published.
     expect(read.skipped).toBe(5);
     const october = await calendar(tenant, '2026-10-01T00:00:00Z', '2026-10-08T00:00:00Z');
@@ -282,8 +247,7 @@ describe('recurring posts: publishing', () => {
 
 describe('recurring posts: edits', () => {
   it('editing the series changes future occurrences only; an occurrence edited or deleted alone keeps its change', async () => {
-    clock.set('2026-08-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-08-01T00:00:00.000Z');
     const series = await createSeries(tenant, { frequency: 'daily', start: '2026-08-01T09:00', timeZone: 'UTC', count: 5 }, 'Old text');
     await at('2026-08-01T09:00:00.000Z');
     const [first, second, third, fourth, fifth] = await calendar(tenant, '2026-08-01T00:00:00Z', '2026-08-10T00:00:00Z');
@@ -330,8 +294,7 @@ describe('recurring posts: edits', () => {
   });
 
   it('deleting the series stops it: future occurrences go, published ones stay, nothing more is published', async () => {
-    clock.set('2026-09-01T00:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url);
+    const tenant = await tenantAt('2026-09-01T00:00:00.000Z');
     const series = await createSeries(tenant, { frequency: 'daily', start: '2026-09-01T09:00', timeZone: 'UTC' });
     await at('2026-09-01T09:00:00.000Z');
     const before = await calendar(tenant, '2026-09-01T00:00:00Z', '2026-12-31T00:00:00Z');
@@ -339,35 +302,25 @@ describe('recurring posts: edits', () => {
     const deleted = await api(tenant, 'DELETE', `/series/${series.id}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(deleted.json().removed).toHaveLength(before.length - 1);
-    expect((await api(tenant, 'GET', `/series/${series.id}`)).statusCode).toBe(404);
+    expect((await readSeries(tenant, series.id)).statusCode).toBe(404);
     const left = await calendar(tenant, '2026-09-01T00:00:00Z', '2026-12-31T00:00:00Z');
     expect(left.map((p) => p.state)).toEqual(['PUBLISHED']);
     const delivered = receiver.deliveries.length;
-    await at('2026-09-03T09:00:00.000Z');
-    await t.publisher.sweep();
-    await t.settle();
+    await sweepAt('2026-09-03T09:00:00.000Z');
     expect(receiver.deliveries.length).toBe(delivered);
     expect(await calendar(tenant, '2026-09-02T00:00:00Z', '2026-12-31T00:00:00Z')).toEqual([]);
   });
 
   it('needs posts:publish to create, edit or delete a series; posts:read to read one', async () => {
-    clock.set('2026-03-20T12:00:00.000Z');
-    const tenant = await webhookTenant(t, receiver.url, {}, { scopes: ['posts:read', 'posts:draft'] });
-    const res = await api(
-      tenant,
-      'POST',
-      '/series',
-      seriesBody(tenant.channelId, { frequency: 'daily', start: '2026-04-01T09:00', timeZone: 'UTC' }),
-    );
-    expect(res.statusCode).toBe(403);
+    const tenant = await tenantAt('2026-03-20T12:00:00.000Z', { scopes: ['posts:read', 'posts:draft'] });
+    expect((await postSeries(tenant, DAILY_UTC)).statusCode).toBe(403);
     expect((await api(tenant, 'GET', '/series')).statusCode).toBe(200);
   });
 });
 
 describe('recurring posts and approval before publishing', () => {
   it("an editor's series, in a workspace that asks approval of editors, writes occurrences that wait; the engine never publishes them until approved", async () => {
-    clock.set('2026-09-01T08:00:00.000Z');
-    const owner = await webhookTenant(t, receiver.url);
+    const owner = await tenantAt('2026-09-01T08:00:00.000Z');
     const editor = await createTenant(t, { role: 'editor', workspaceId: owner.workspaceId });
     const set = await t.request({
       method: 'PUT',
@@ -376,12 +329,7 @@ describe('recurring posts and approval before publishing', () => {
       payload: { roles: ['editor'] },
     });
     expect(set.statusCode, set.body).toBe(200);
-    const res = await api(
-      editor,
-      'POST',
-      '/series',
-      seriesBody(owner.channelId, { frequency: 'daily', start: '2026-09-02T10:00', timeZone: 'UTC', count: 2 }),
-    );
+    const res = await postSeries({ ...editor, channelId: owner.channelId }, { ...DAILY_UTC, start: '2026-09-02T10:00', count: 2 });
     expect(res.statusCode, res.body).toBe(201);
     const posts = await calendar(owner, '2026-09-01T00:00:00Z', '2026-09-10T00:00:00Z');
     expect(posts.map((p) => p.state)).toEqual(['AWAITING_APPROVAL', 'AWAITING_APPROVAL']);
