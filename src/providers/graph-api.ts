@@ -195,3 +195,14 @@ export function longLivedRenewal(
     },
   };
 }
+
+/** Insights, `{data: [{name, values: [{value}]}]}` (media, lifetime) or `{data: [{name, total_value: {value}}]}` (user), as name → value. */
+export function insights(json: unknown): Record<string, unknown> {
+  const data = field(json, 'data');
+  const values: Record<string, unknown> = {};
+  for (const item of Array.isArray(data) ? data : []) {
+    const name = field(item, 'name');
+    if (typeof name === 'string') values[name] = field(item, 'total_value', 'value') ?? field(item, 'values', '0', 'value');
+  }
+  return values;
+}

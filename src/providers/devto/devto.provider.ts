@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { field } from '../oauth-api.ts';
 import { baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, refuseInvalid, settingsIssues } from '../provider.ts';
+import { ProviderError, readSettings, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import { callForem, devtoConfig, devtoConfigSchema } from './devto.client.ts';
 import { devtoMetrics } from './devto.metrics.ts';
@@ -57,15 +57,7 @@ function mediaUrl(platformApps: PlatformApps, item: Pick<P.PublishMedia, 'url'>)
 
 async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(devtoProvider, ctx, input);
-  const parsed = settingsSchema.safeParse(input.settings);
-  if (!parsed.success)
-    throw new ProviderError(
-      'rejected',
-      settingsIssues(settingsSchema, input.settings)
-        .map((i) => `${i.field}: ${i.reason}`)
-        .join(' '),
-    );
-  const settings: Settings = parsed.data;
+  const settings: Settings = readSettings(settingsSchema, input.settings);
   const config = devtoConfig(ctx.config);
   const cover = input.media[0];
   const { json } = await callForem(ctx, config, '/articles', {

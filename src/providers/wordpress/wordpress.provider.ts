@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { sanitizePostHtml } from '../../content/html.ts';
 import { field } from '../oauth-api.ts';
 import { readMedia } from '../platform-call.ts';
-import { ProviderError, refuseInvalid, settingsIssues } from '../provider.ts';
+import { ProviderError, readSettings, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import {
   callWordPress,
@@ -80,15 +80,7 @@ function unsure(error: unknown): never {
 
 async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(wordpressProvider, ctx, input);
-  const parsed = settingsSchema.safeParse(input.settings);
-  if (!parsed.success)
-    throw new ProviderError(
-      'rejected',
-      settingsIssues(settingsSchema, input.settings)
-        .map((i) => `${i.field}: ${i.reason}`)
-        .join(' '),
-    );
-  const settings: Settings = parsed.data;
+  const settings: Settings = readSettings(settingsSchema, input.settings);
   const site = await withApiRoot(ctx);
   const featured = input.media[0] ? await uploadFeatured(ctx, site, input.media[0], settings.featuredImageAlt) : undefined;
   const answer = await callWordPress(ctx, site, '/wp/v2/posts', {

@@ -9,13 +9,12 @@ import { ManualClock, waitOn } from '../../../src/lib/clock.ts';
 import { instagramProvider, instagramStandaloneProvider, POLL_DELAYS_MS } from '../../../src/providers/instagram/instagram.provider.ts';
 import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4, png } from '../../helpers/media-files.ts';
-import { createOk, getPost } from '../../helpers/posts.ts';
+import { jpeg, mp4, png } from '../../helpers/media-files.ts';
+import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMeta } from '../oauth/fake-meta.ts';
 import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
-
 let t: TestApp;
 let meta: FakeMeta;
 beforeAll(async () => {
@@ -40,11 +39,7 @@ afterAll(async () => {
   await meta.stop();
 });
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 const post = (provider: string, channelId: string, value: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}) => ({
   type: 'now',

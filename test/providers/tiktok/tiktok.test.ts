@@ -6,16 +6,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { tiktokProvider } from '../../../src/providers/tiktok/tiktok.provider.ts';
-import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { chunkPlan } from '../../../src/providers/tiktok/tiktok.media.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4, png } from '../../helpers/media-files.ts';
-import { createOk, getPost, postBody } from '../../helpers/posts.ts';
+import { jpeg, mp4, png } from '../../helpers/media-files.ts';
+import { createOk, getPost, postBody, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, publishInput } from '../bluesky/helpers.ts';
 import { FakeTiktok } from '../oauth/fake-tiktok.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
-
+import { listed, signedInWithWaits } from '../oauth/sign-in.ts';
 const MB = 1024 * 1024;
 let t: TestApp;
 let tk: FakeTiktok;
@@ -48,26 +46,9 @@ afterAll(async () => {
   await tk.stop();
 });
 
-async function connect(tenant?: Tenant) {
-  const owner = tenant ?? (await createTenant(t));
-  const { authorize, channels } = await signInThroughApi(t, owner, { provider: 'tiktok' });
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(owner.workspaceId, channelId);
-  const waits: number[] = [];
-  const ctx: ProviderContext = {
-    ...providerContext(config, { channelId, platformApps: t.services.channels.platformApps }),
-    wait: async (ms) => {
-      waits.push(ms);
-    },
-  };
-  return { tenant: owner, authorize, channels, channelId, config, ctx, waits };
-}
+const connect = (tenant?: Tenant) => signedInWithWaits(t, 'tiktok', tenant);
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 const post = (channelId: string, content: string, media: Array<{ id: string; path: string }>, settings: Record<string, unknown>) => ({
   ...postBody(channelId, { type: 'now', date: clock.now().toISOString() }),
