@@ -3,7 +3,7 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { expiresSoon, grantRefused, refusedRenewal, waitFor } from '../oauth-api.ts';
 import { callPlatform, readMedia, type PlatformAnswer } from '../platform-call.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, refuseInvalid } from '../provider.ts';
+import { lengthProblem, ProviderError, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import {
   creatorInfo,
@@ -16,7 +16,7 @@ import {
   type CreatorInfo,
   type TiktokConfig,
 } from './tiktok.client.ts';
-import { chunkPlan, movieSeconds } from './tiktok.media.ts';
+import { chunkPlan } from './tiktok.media.ts';
 import { tiktokMetrics } from './tiktok.metrics.ts';
 
 export const TIKTOK_SCOPES = 'user.info.basic,user.info.stats,video.publish,video.list';
@@ -158,12 +158,13 @@ function switches(settings: Settings, info: CreatorInfo) {
 
 async function publishVideo(ctx: P.ProviderContext, config: TiktokConfig, input: P.PublishInput, settings: Settings, info: CreatorInfo) {
   const item = input.media[0]!;
-  const bytes = await readMedia(item);
-  const seconds = movieSeconds(bytes);
-  const max = Math.min(VIDEO_SECONDS_MAX, info.maxVideoSeconds ?? VIDEO_SECONDS_MAX);
-  if (seconds !== undefined && seconds > max)
-    throw new ProviderError('rejected', `The video lasts ${Math.ceil(seconds)} seconds; TikTok lets this account post up to ${max}.`);
-  const plan = chunkPlan(bytes.length);
+  const problem = lengthProblem(
+    item,
+    [0, Math.min(VIDEO_SECONDS_MAX, info.maxVideoSeconds ?? VIDEO_SECONDS_MAX)],
+    'TikTok lets this account post videos',
+  );
+  if (problem) throw new ProviderError('rejected', problem);
+  const plan = chunkPlan(item.size);
   const { json } = await tiktokCall(ctx, '/v2/post/publish/video/init/', {
     token: config.accessToken,
     json: {
@@ -175,20 +176,20 @@ async function publishVideo(ctx: P.ProviderContext, config: TiktokConfig, input:
         disable_stitch: info.stitchDisabled || settings.disableStitch === true,
         ...(settings.videoCoverMs !== undefined && { video_cover_timestamp_ms: settings.videoCoverMs }),
       },
-      source_info: { source: 'FILE_UPLOAD', video_size: bytes.length, chunk_size: plan.chunkSize, total_chunk_count: plan.count },
+      source_info: { source: 'FILE_UPLOAD', video_size: item.size, chunk_size: plan.chunkSize, total_chunk_count: plan.count },
     },
   });
   const publishId = (json as { data?: { publish_id?: unknown } }).data?.publish_id;
   const uploadUrl = (json as { data?: { upload_url?: unknown } }).data?.upload_url;
   if (typeof publishId !== 'string' || typeof uploadUrl !== 'string')
     throw new ProviderError('transient', 'TikTok did not give an upload address for the video.');
-  // Chunks go in order; the last one completes the upload, after which TikTok posts the video.
+  // Chunks go in order, each read from the library as it is sent; the last one completes the upload, after which TikTok posts the video.
   for (const [i, [first, last]] of plan.ranges.entries()) {
     await callPlatform(ctx, TIKTOK, uploadUrl, {
       method: 'PUT',
-      body: bytes.subarray(first, last + 1),
+      body: await readMedia(item, { start: first, end: last }),
       contentType: item.mimeType,
-      headers: { 'content-range': `bytes ${first}-${last}/${bytes.length}` },
+      headers: { 'content-range': `bytes ${first}-${last}/${item.size}` },
       write: i === plan.count - 1,
       timeoutMs: CHUNK_TIMEOUT_MS,
     });
@@ -313,6 +314,11 @@ export const tiktokProvider: P.Provider = {
     const videos = media.filter(isVideo);
     if (videos.length > 0 && media.length > 1)
       missing.push({ field: `value[${part}].image`, reason: `A TikTok post is one video, or 1 to ${PHOTOS_MAX} photos (JPEG or WebP).` });
+    if (videos.length === 1 && media.length === 1) {
+      const max = Math.min(VIDEO_SECONDS_MAX, typeof config.maxVideoSeconds === 'number' ? config.maxVideoSeconds : VIDEO_SECONDS_MAX);
+      const problem = lengthProblem(videos[0]!, [0, max], 'TikTok lets this account post videos');
+      if (problem) missing.push({ field: `value[${part}].image[0]`, reason: problem });
+    }
     if (videos.length > 0 && countTiktokText(text) > VIDEO_TITLE_MAX)
       missing.push({
         field: `value[${part}].content`,

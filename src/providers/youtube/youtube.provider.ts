@@ -128,7 +128,6 @@ async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
   const settings = readSettings(youtubeSettingsSchema, input.settings);
   const { videos, images } = splitMedia(input.media);
   const video = videos[0]!;
-  const bytes = await readMedia(video);
   const metadata = {
     snippet: {
       title: settings.title,
@@ -141,11 +140,11 @@ async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
   const session = await openUploadSession(
     ctx,
     config.accessToken,
-    { size: bytes.length, mimeType: video.mimeType },
+    { size: video.size, mimeType: video.mimeType },
     metadata,
     settings.notifySubscribers === false ? { notifySubscribers: 'false' } : {},
   );
-  const answer = await sendBytes(ctx, config.accessToken, session, bytes);
+  const answer = await sendBytes(ctx, config.accessToken, session, { size: video.size, read: (range) => readMedia(video, range) });
   const id = field(answer.json, 'id');
   if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'YouTube finished the upload without saying the video id.');
   const refused = videoRefusal(answer.json);

@@ -217,18 +217,15 @@ describe('TikTok', () => {
     expect(error).toMatchObject({ kind: 'rejected' });
     expect(error.message).toBe('TikTok offers this account SELF_ONLY; PUBLIC_TO_EVERYONE is not one of them. Choose one it offers.');
     expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
-    // A video longer than the account may post (creator info: 300 s) is refused before uploading.
+    // A video longer than the account may post (creator info: 300 s), by the length the library read, is refused before uploading.
     tk.privacyLevels = ['SELF_ONLY'];
     tk.maxVideoSeconds = 300;
-    const long = mp4(320, 240);
-    long.writeUInt32BE(400_000, long.indexOf('mvhd') + 4 + 16); // duration 400 s at timescale 1000
+    const long = mediaItem(mp4(320, 240, { seconds: 400 }), { name: 'long.mp4', mimeType: 'video/mp4', durationMs: 400_000 });
     const tooLong = await providerFailure(
-      tiktokProvider.publish(
-        ctx,
-        publishInput({ media: [mediaItem(long, { mimeType: 'video/mp4' })], settings: { privacyLevel: 'SELF_ONLY' } }),
-      ),
+      tiktokProvider.publish(ctx, publishInput({ media: [long], settings: { privacyLevel: 'SELF_ONLY' } })),
     );
-    expect(tooLong.message).toBe('The video lasts 400 seconds; TikTok lets this account post up to 300.');
+    expect(tooLong.message).toBe('long.mp4 lasts 6 min 40 s; TikTok lets this account post videos up to 5 min.');
+    expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
   });
 
   it("maps TikTok's errors: invalid token auth, rate limit, refusals in words, a FAILED publish, a lost status an unknown outcome", async () => {
