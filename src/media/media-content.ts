@@ -189,14 +189,34 @@ export function dimensionsFromMoov(moov: Buffer): Dimensions | null {
   return fallback;
 }
 
+/** A movie's length in milliseconds from its movie header (`mvhd`: timescale and duration), or null. */
+export function durationFromMoov(moov: Buffer): number | null {
+  const mvhd = children(moov, { start: 0, headerSize: 8, size: moov.length }).find((b) => b.type === 'mvhd');
+  if (!mvhd) return null;
+  const at = mvhd.start + mvhd.headerSize;
+  const version = moov[at];
+  const end = mvhd.start + mvhd.size;
+  if (version === 1 ? at + 32 > end : at + 20 > end) return null;
+  const [scale, duration] =
+    version === 1
+      ? [moov.readUInt32BE(at + 20), Number(moov.readBigUInt64BE(at + 24))]
+      : [moov.readUInt32BE(at + 12), moov.readUInt32BE(at + 16)];
+  // An unknown length is written as all ones.
+  if (scale === 0 || duration === 0xffffffff || !Number.isSafeInteger(duration)) return null;
+  return Math.round((duration / scale) * 1000);
+}
+
+/** What Herald reads from a video's `moov` box: its display size and its length. */
+export type VideoFacts = { dimensions: Dimensions | null; durationMs: number | null };
+
 /** The largest `moov` box worth reading for its dimensions. */
 const MAX_MOOV_BYTES = 16 * 1024 * 1024;
 
 /**
- * The display size of an MP4, read with a few small range reads: the top-level box headers
- * are walked (skipping `mdat` without reading it) until `moov`, wherever it is in the file.
+ * The display size and length of an MP4, read with a few small range reads: the top-level box
+ * headers are walked (skipping `mdat` without reading it) until `moov`, wherever it is in the file.
  */
-export async function mp4Dimensions(size: number, read: (start: number, end: number) => Promise<Buffer>): Promise<Dimensions | null> {
+export async function mp4Facts(size: number, read: (start: number, end: number) => Promise<Buffer>): Promise<VideoFacts | null> {
   let offset = 0;
   for (let boxes = 0; boxes < 64 && offset + 8 <= size; boxes++) {
     const header = await read(offset, Math.min(offset + 16, size) - 1);
@@ -212,7 +232,8 @@ export async function mp4Dimensions(size: number, read: (start: number, end: num
     if (boxSize < 8 || offset + boxSize > size) return null;
     if (type === 'moov') {
       if (boxSize > MAX_MOOV_BYTES) return null;
-      return dimensionsFromMoov(await read(offset, offset + boxSize - 1));
+      const moov = await read(offset, offset + boxSize - 1);
+      return { dimensions: dimensionsFromMoov(moov), durationMs: durationFromMoov(moov) };
     }
     offset += boxSize;
   }

@@ -14,6 +14,7 @@ export function presentMedia(media: Media): z.infer<typeof mediaSchema> {
     size: media.size,
     width: media.width,
     height: media.height,
+    durationMs: media.durationMs,
     createdAt: media.createdAt,
     uploadLinkId: media.uploadLinkId,
   };

@@ -46,6 +46,9 @@ export const mediaSchema = z
     height: wholeNumber(1, 2 ** 31 - 1)
       .nullable()
       .describe('Pixels, when cheap to read from the file; otherwise null.'),
+    durationMs: wholeNumber(0, 2 ** 53 - 1)
+      .nullable()
+      .describe("A video's length in milliseconds, read from its movie header when it was stored; null for images and when unknown."),
     createdAt: z.iso.datetime().describe('When it entered the library (UTC).'),
     uploadLinkId: z.string().nullable().describe('The upload link it first arrived through, if any.'),
   })

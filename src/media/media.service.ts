@@ -14,7 +14,7 @@ import {
   ContentMeter,
   HEAD_BYTES,
   imageDimensions,
-  mp4Dimensions,
+  mp4Facts,
   recogniseType,
   SNIFF_BYTES,
   TooLargeError,
@@ -56,6 +56,8 @@ export type StagedUpload = {
   size: number;
   sha256: string;
   dimensions: Dimensions | null;
+  /** A video's length, from its movie header; null for images and videos Herald cannot read it from. */
+  durationMs: number | null;
 };
 
 /** How many of the posts still using a file a refused delete names. */
@@ -162,6 +164,7 @@ export class MediaService {
       size: Number(row.size),
       width: row.width === null ? null : Number(row.width),
       height: row.height === null ? null : Number(row.height),
+      durationMs: row.duration_ms === null || row.duration_ms === undefined ? null : Number(row.duration_ms),
       createdAt: row.created_at,
       uploadLinkId: row.upload_link_id,
     };
@@ -217,17 +220,20 @@ export class MediaService {
         await this.deps.store.delete(key).catch(() => {});
         throw error;
       }
-      let dimensions: Dimensions | null;
+      let dimensions: Dimensions | null = null;
+      let durationMs: number | null = null;
       try {
-        dimensions =
-          type.type === 'image'
-            ? imageDimensions(meter.head())
-            : await mp4Dimensions(meter.size, (start, end) => this.#readRange(key, { start, end }));
+        if (type.type === 'image') dimensions = imageDimensions(meter.head());
+        else
+          ({ dimensions, durationMs } = (await mp4Facts(meter.size, (start, end) => this.#readRange(key, { start, end }))) ?? {
+            dimensions: null,
+            durationMs: null,
+          });
       } catch {
         dimensions = null;
       }
       const name = cleanFileName(input.name, `upload.${type.extension}`);
-      return { key, name, type, size: meter.size, sha256: meter.digest(), dimensions };
+      return { key, name, type, size: meter.size, sha256: meter.digest(), dimensions, durationMs };
     } finally {
       await iterator.return?.();
     }
@@ -260,6 +266,7 @@ export class MediaService {
       sha256: staged.sha256,
       width: staged.dimensions?.width ?? null,
       height: staged.dimensions?.height ?? null,
+      duration_ms: staged.durationMs,
       upload_link_id: options.uploadLinkId ?? null,
       created_at: this.deps.clock.now().toISOString(),
     };
@@ -431,12 +438,12 @@ export class MediaService {
     return found;
   }
 
-  /** A file's whole content, for providers that upload bytes rather than send a URL. */
-  async read(media: { path: string }): Promise<Buffer> {
+  /** A file's content, or the inclusive `range` of it, for providers that upload bytes rather than send a URL. */
+  async read(media: { path: string }, range?: ByteRange): Promise<Buffer> {
     const key = this.keyOf(media.path);
     if (!key) throw new NotFoundError('That file is not in the media library.', { code: 'media_not_found' });
     const chunks: Buffer[] = [];
-    for await (const chunk of await this.deps.store.get(key)) chunks.push(asBuffer(chunk));
+    for await (const chunk of await this.deps.store.get(key, range)) chunks.push(asBuffer(chunk));
     return Buffer.concat(chunks);
   }
 

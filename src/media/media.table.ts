@@ -14,6 +14,8 @@ export interface MediaTable {
   sha256: string;
   width: number | null;
   height: number | null;
+  /** A video's length in milliseconds, read from its movie header when it was stored; null when unknown. */
+  duration_ms: number | string | null;
   /** The upload link the file first arrived through, if any. */
   upload_link_id: string | null;
   created_at: string;

@@ -1,7 +1,7 @@
-import { field, oauthPlatform } from './oauth-api.ts';
+import { expiresSoon, expiryFrom, field, oauthPlatform, refusedRenewal } from './oauth-api.ts';
 import { callPlatform, type ErrorReading, type Platform, type PlatformAnswer, type PlatformRequest } from './platform-call.ts';
 import { platformApp, type PlatformApps } from './platform-apps.ts';
-import { ProviderError, type ProviderContext } from './provider.ts';
+import { ProviderError, type Provider, type ProviderContext } from './provider.ts';
 
 /** The Graph API version Herald speaks unless FACEBOOK_API_VERSION says otherwise. */
 export const GRAPH_VERSION = 'v25.0';
@@ -148,4 +148,61 @@ export function createdId(json: unknown, what: string, platform: string): string
   const id = field(json, 'id');
   if (typeof id !== 'string' && typeof id !== 'number') throw new ProviderError('transient', `${platform} did not create ${what}.`);
   return String(id);
+}
+
+/**
+ * Exchanges or refreshes a long-lived token (Instagram Login's and Threads' `/access_token` and
+ * `/refresh_access_token`, which take the token in the query, as documented).
+ */
+export async function longLivedToken(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  platform: Platform,
+  url: string,
+  params: Record<string, string>,
+  now: Date,
+): Promise<{ accessToken: string; expiresAt: string | undefined }> {
+  const { json } = await callPlatform(ctx, platform, `${url}?${new URLSearchParams(params).toString()}`);
+  const accessToken = field(json, 'access_token');
+  if (typeof accessToken !== 'string') throw new ProviderError('rejected', `${platform.name} did not issue a long-lived token.`);
+  return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+}
+
+/**
+ * The `renewal` of a long-lived Meta token (Instagram Login, Threads): refreshed with
+ * `grant_type` at `{base}/refresh_access_token` when `marginMs` are left. A refusal (an `auth`
+ * error, or a 400: the token is too old or revoked) needs the channel connected again.
+ */
+export function longLivedRenewal(
+  platform: Platform,
+  options: {
+    marginMs: number;
+    grantType: string;
+    base: (platformApps: PlatformApps) => string;
+    read: (config: Record<string, unknown>) => Record<string, unknown> & { accessToken: string };
+  },
+): NonNullable<Provider['renewal']> {
+  return {
+    due: (config, now) => expiresSoon(config.expiresAt, now, options.marginMs),
+    async renew(ctx, now) {
+      const config = options.read(ctx.config);
+      try {
+        const params = { grant_type: options.grantType, access_token: config.accessToken };
+        const token = await longLivedToken(ctx, platform, `${options.base(ctx.platformApps)}/refresh_access_token`, params, now);
+        return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
+      } catch (error) {
+        throw refusedRenewal(platform.name, error, (e) => e.kind === 'auth' || e.options.status === 400);
+      }
+    },
+  };
+}
+
+/** Insights, `{data: [{name, values: [{value}]}]}` (media, lifetime) or `{data: [{name, total_value: {value}}]}` (user), as name → value. */
+export function insights(json: unknown): Record<string, unknown> {
+  const data = field(json, 'data');
+  const values: Record<string, unknown> = {};
+  for (const item of Array.isArray(data) ? data : []) {
+    const name = field(item, 'name');
+    if (typeof name === 'string') values[name] = field(item, 'total_value', 'value') ?? field(item, 'values', '0', 'value');
+  }
+  return values;
 }

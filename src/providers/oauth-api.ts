@@ -1,5 +1,5 @@
 import { JSON_API_HEADERS, type ErrorReader, type Platform } from './platform-call.ts';
-import { ProviderError } from './provider.ts';
+import { ProviderError, type Provider, type ProviderContext } from './provider.ts';
 
 /** An OAuth platform's JSON API: Herald's user agent, a minute per call, and the platform's own error reading. */
 export function oauthPlatform(name: string, readError: ErrorReader): Platform {
@@ -55,18 +55,35 @@ export function readTokens(platform: string, json: unknown, now: Date): Refreshe
   };
 }
 
+/** The token endpoint's refusal of a grant (RFC 6749 §5.2: 400 `invalid_grant`, 401 `invalid_client`). */
+export const grantRefused = (error: ProviderError): boolean => error.options.status === 400 || error.options.status === 401;
+
+/**
+ * What a failed renewal throws: a refusal `isRefused` recognises (each platform says it its own
+ * way) means the grant is gone, an `auth` failure, so the channel is reconnected; any other
+ * failure as it was (a timeout, a 5xx: the renewal is tried again).
+ */
+export function refusedRenewal(platform: string, error: unknown, isRefused: (error: ProviderError) => boolean): unknown {
+  if (!(error instanceof ProviderError) || !isRefused(error)) return error;
+  return new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, {
+    status: error.options.status,
+  });
+}
+
 /**
  * Renews a channel's access token with its refresh token and returns the configuration to store:
- * the new tokens over the old ones. A 400 or 401 from the token endpoint means the grant is gone:
- * an `auth` failure, so the channel is reconnected. (Herald runs one renewal at a time per
- * channel across its processes: see CredentialRenewals.)
+ * the new tokens over the old ones. No refresh token, or a 400 or 401 from the token endpoint,
+ * means the grant is gone: an `auth` failure, so the channel is reconnected. (Herald runs one
+ * renewal at a time per channel across its processes: see CredentialRenewals.)
  */
 export async function renewWithRefreshToken(
   platform: string,
-  config: Record<string, unknown> & { refreshToken: string },
+  config: Record<string, unknown> & { refreshToken?: string | undefined },
   request: (refreshToken: string) => Promise<RefreshedTokens>,
+  noRefreshToken = `The ${platform} access token expired and there is no refresh token; connect the channel again.`,
 ): Promise<Record<string, unknown>> {
   const { refreshToken } = config;
+  if (!refreshToken) throw new ProviderError('auth', noRefreshToken);
   try {
     const tokens = await request(refreshToken);
     return {
@@ -76,11 +93,33 @@ export async function renewWithRefreshToken(
       ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
     };
   } catch (error) {
-    if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401)) {
-      throw new ProviderError('auth', `${platform} refused to renew the access token (${error.message}); connect the channel again.`, {
-        status: error.options.status,
-      });
-    }
-    throw error;
+    throw refusedRenewal(platform, error, grantRefused);
   }
+}
+
+/**
+ * The `renewal` of a platform whose tokens are renewed with a refresh token (RFC 6749 §6): due
+ * `marginMs` before the access token expires, renewed through the platform's token endpoint
+ * (`tokenRequest` with the `refresh_token` grant) as `renewWithRefreshToken` says.
+ */
+export function refreshTokenRenewal(
+  platform: string,
+  options: {
+    marginMs: number | ((config: Record<string, unknown>) => number);
+    read: (config: Record<string, unknown>) => Record<string, unknown> & { refreshToken?: string | undefined };
+    tokenRequest: (ctx: ProviderContext, form: Record<string, string>, now: Date) => Promise<RefreshedTokens>;
+    noRefreshToken?: string;
+  },
+): NonNullable<Provider['renewal']> {
+  const { marginMs, read, tokenRequest, noRefreshToken } = options;
+  return {
+    due: (config, now) => expiresSoon(config.expiresAt, now, typeof marginMs === 'number' ? marginMs : marginMs(config)),
+    renew: (ctx, now) =>
+      renewWithRefreshToken(
+        platform,
+        read(ctx.config),
+        (refreshToken) => tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
+        noRefreshToken,
+      ),
+  };
 }

@@ -235,10 +235,10 @@ export function msUntil(instant: string | null | undefined, now = Date.now()): n
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Reads a media file's bytes; a library that cannot be read now is a transient failure. */
-export async function readMedia(item: PublishMedia): Promise<Buffer> {
+/** Reads a media file's bytes (or the inclusive `range` of them); a library that cannot be read now is a transient failure. */
+export async function readMedia(item: PublishMedia, range?: { start: number; end: number }): Promise<Buffer> {
   try {
-    return await item.read();
+    return await (range ? item.read(range) : item.read());
   } catch (error) {
     throw new ProviderError('transient', `Could not read ${item.name} from the media library: ${(error as Error).message}`, {
       cause: error,

@@ -20,8 +20,14 @@ export type PublishMedia = {
   size: number;
   width: number | null;
   height: number | null;
-  /** Reads the stored bytes (for platforms that take uploads rather than URLs). */
-  read(): Promise<Buffer>;
+  /** A video's length in milliseconds, read when it was stored; null or absent when unknown. */
+  durationMs?: number | null | undefined;
+  /**
+   * Reads the stored bytes (for platforms that take uploads rather than URLs): all of them, or
+   * only `range` (inclusive, as in HTTP), so a large video is sent a part at a time and never
+   * held whole in memory.
+   */
+  read(range?: { start: number; end: number }): Promise<Buffer>;
 };
 
 export type PublishInput = {
@@ -159,6 +165,31 @@ export function readSettings<T>(schema: z.ZodType<T>, settings: Record<string, u
       .map((p) => `${p.field}: ${p.reason}`)
       .join(' '),
   );
+}
+
+/** A length in seconds as people read it: "2.5 s", "90 s", "15 min", "10 min 30 s". */
+export function spokenLength(seconds: number): string {
+  if (seconds < 60) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds - minutes * 60);
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}
+
+/**
+ * Why a video's length (read by the media library when it was stored) is outside what the
+ * platform takes, `[min, max]` seconds, e.g. "clip.mp4 lasts 1 s; Instagram takes reels of 3 s to
+ * 15 min."; null when it is inside, or when the length is unknown (the platform then decides).
+ */
+export function lengthProblem(
+  item: Pick<PublishMedia, 'name' | 'durationMs'>,
+  [min, max]: readonly [number, number],
+  takes: string,
+): string | null {
+  if (item.durationMs === null || item.durationMs === undefined) return null;
+  const seconds = item.durationMs / 1000;
+  if (seconds >= min && seconds <= max) return null;
+  const range = min > 0 ? `of ${spokenLength(min)} to ${spokenLength(max)}` : `up to ${spokenLength(max)}`;
+  return `${item.name} lasts ${spokenLength(seconds)}; ${takes} ${range}.`;
 }
 
 /** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */

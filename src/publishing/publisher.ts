@@ -500,7 +500,7 @@ export class Publisher {
         html: part.content,
         media: images.map((image) => {
           const file = files.get(image.path)!;
-          return toPublishMedia(file, () => library.read({ ...file, workspaceId: post.workspace_id }));
+          return toPublishMedia(file, (range) => library.read({ ...file, workspaceId: post.workspace_id }, range));
         }),
         settings: providerSettings,
         root: refOf(parts.find((p) => Number(p.idx) === 0)),

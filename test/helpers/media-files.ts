@@ -264,9 +264,14 @@ const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].ma
 
 /**
  * An MP4 (ISO BMFF, brand isom) with one video track of `width`×`height` and `mdatBytes` of
- * media data. `moovFirst: false` puts the movie box after the data, as cameras do.
+ * media data, lasting `seconds` (default 1) by its movie header. `moovFirst: false` puts the
+ * movie box after the data, as cameras do.
  */
-export function mp4(width: number, height: number, options: { mdatBytes?: number; moovFirst?: boolean; fill?: number } = {}): Buffer {
+export function mp4(
+  width: number,
+  height: number,
+  options: { mdatBytes?: number; moovFirst?: boolean; fill?: number; seconds?: number } = {},
+): Buffer {
   const ftyp = box('ftyp', Buffer.from('isom', 'latin1'), u32be(0x200), Buffer.from('isomiso2avc1mp41', 'latin1'));
   const mvhd = fullBox(
     'mvhd',
@@ -275,7 +280,7 @@ export function mp4(width: number, height: number, options: { mdatBytes?: number
     u32be(0),
     u32be(0),
     u32be(1000),
-    u32be(1000),
+    u32be(Math.round((options.seconds ?? 1) * 1000)),
     u32be(0x10000),
     u16be(0x100),
     Buffer.alloc(10),

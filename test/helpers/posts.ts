@@ -3,6 +3,7 @@ import { REST_SCOPES } from '../../src/auth/scopes.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
 import { createTenant, TEST_WEBHOOK_SECRET, type TestApp, type Tenant } from './app.ts';
+import { fileBody } from './media-files.ts';
 
 /** A tenant with one webhook channel pointing at `url`. */
 export async function webhookTenant(
@@ -182,4 +183,11 @@ export function partRow(row: Pick<PostPartsTable, 'post_id' | 'content'> & Parti
     published_at: null,
     ...row,
   };
+}
+
+/** Uploads `data` to the tenant's media library (POST /upload); the stored item's id and path. */
+export async function uploadMedia(t: TestApp, tenant: Tenant, data: Buffer, name: string, type: string) {
+  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { id: string; path: string };
 }

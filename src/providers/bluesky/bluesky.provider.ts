@@ -1,16 +1,7 @@
 import type { AtUri, Facet } from '@atproto/api';
 import * as z from 'zod';
-import {
-  ProviderError,
-  refuseInvalid,
-  settingsIssues,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishedRef,
-  type PublishInput,
-  type PublishMedia,
-} from '../provider.ts';
+import { ProviderError, refuseInvalid, settingsIssues } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { atproto } from './atproto.ts';
 import { blueskyMetrics } from './bluesky.metrics.ts';
 import { BlueskyClient } from './bluesky.client.ts';
@@ -37,7 +28,7 @@ const LOOKUP_TIMEOUT_MS = 5_000;
 
 type StrongRef = { uri: string; cid: string };
 
-function parseConfig(ctx: ProviderContext): BlueskyConfig {
+function parseConfig(ctx: P.ProviderContext): BlueskyConfig {
   const parsed = blueskyConfigSchema.safeParse(ctx.config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -65,12 +56,12 @@ function parseSettings(settings: Record<string, unknown>): BlueskySettings {
  * the account, the collection and the record key, so it is enough to find the record again);
  * `meta` holds the `uri` and `cid` a reply needs, and the `did` and `rkey`.
  */
-function toRef(uri: string, cid: string): PublishedRef {
+function toRef(uri: string, cid: string): P.PublishedRef {
   const at = new (atproto().AtUri)(uri);
   return { id: uri, url: `https://bsky.app/profile/${at.host}/post/${at.rkey}`, meta: { uri, cid, did: at.host, rkey: at.rkey } };
 }
 
-function postUri(ref: PublishedRef, label: string): AtUri {
+function postUri(ref: P.PublishedRef, label: string): AtUri {
   const uri = typeof ref.meta?.uri === 'string' ? ref.meta.uri : ref.id;
   let at: AtUri;
   try {
@@ -85,7 +76,7 @@ function postUri(ref: PublishedRef, label: string): AtUri {
 /** The `{uri, cid}` of an earlier part; the cid is read back from the PDS when the ref lost it. */
 async function strongRef(
   client: BlueskyClient,
-  ref: PublishedRef,
+  ref: P.PublishedRef,
   label: string,
 ): Promise<StrongRef & { value?: Record<string, unknown> }> {
   const at = postUri(ref, label);
@@ -98,7 +89,7 @@ async function strongRef(
 }
 
 /** reply.root is the thread's first post and reply.parent the part just before (app.bsky.feed.post#replyRef). */
-async function replyRefs(client: BlueskyClient, input: PublishInput): Promise<{ root: StrongRef; parent: StrongRef }> {
+async function replyRefs(client: BlueskyClient, input: P.PublishInput): Promise<{ root: StrongRef; parent: StrongRef }> {
   if (!input.parent) throw new ProviderError('rejected', 'A Bluesky comment needs the post it replies to (input.parent).');
   const parent = await strongRef(client, input.parent, 'parent post');
   if (input.root) {
@@ -155,14 +146,14 @@ async function resolveHandle(client: BlueskyClient, handle: string): Promise<str
   }
 }
 
-function altText(settings: BlueskySettings, media: Pick<PublishMedia, 'id' | 'url'>): string {
+function altText(settings: BlueskySettings, media: Pick<P.PublishMedia, 'id' | 'url'>): string {
   return settings.alt?.[media.id] ?? settings.alt?.[media.url] ?? '';
 }
 
 /** Uploads the images as blobs and embeds them (app.bsky.embed.images) with alt text and aspect ratio. */
 async function imagesEmbed(
   client: BlueskyClient,
-  media: PublishMedia[],
+  media: P.PublishMedia[],
   settings: BlueskySettings,
 ): Promise<Record<string, unknown> | undefined> {
   if (media.length === 0) return undefined;
@@ -196,7 +187,7 @@ async function imagesEmbed(
 }
 
 /** The record already written under `rkey`, if any, with its text. */
-async function existingRecord(client: BlueskyClient, rkey: string): Promise<{ ref: PublishedRef; text: unknown } | undefined> {
+async function existingRecord(client: BlueskyClient, rkey: string): Promise<{ ref: P.PublishedRef; text: unknown } | undefined> {
   try {
     const found = await client.call('read', 'looking for the post', (agent) =>
       agent.com.atproto.repo.getRecord({ repo: client.did, collection: POST, rkey }, { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) }),
@@ -213,7 +204,7 @@ async function existingRecord(client: BlueskyClient, rkey: string): Promise<{ re
  * part, written by an earlier attempt, and it is the result. putRecord would be simpler but
  * would replace an existing post, changing the CID that later replies point at.
  */
-async function createOnce(client: BlueskyClient, rkey: string, record: Record<string, unknown>): Promise<PublishedRef> {
+async function createOnce(client: BlueskyClient, rkey: string, record: Record<string, unknown>): Promise<P.PublishedRef> {
   try {
     const created = await client.call('write', 'the post', (agent) =>
       agent.com.atproto.repo.createRecord({ repo: client.did, collection: POST, rkey, record, validate: true }),
@@ -231,7 +222,7 @@ async function createOnce(client: BlueskyClient, rkey: string, record: Record<st
   }
 }
 
-async function publishPart(ctx: ProviderContext, input: PublishInput, asReply: boolean): Promise<PublishedRef> {
+async function publishPart(ctx: P.ProviderContext, input: P.PublishInput, asReply: boolean): Promise<P.PublishedRef> {
   const config = parseConfig(ctx);
   refuseInvalid(blueskyProvider, ctx, input);
   const settings = parseSettings(input.settings);
@@ -253,7 +244,7 @@ async function publishPart(ctx: ProviderContext, input: PublishInput, asReply: b
 }
 
 /** Bluesky through the AT Protocol, signed in with an app password. */
-export const blueskyProvider: Provider = {
+export const blueskyProvider: P.Provider = {
   identifier: 'bluesky',
   name: 'Bluesky',
   textLimit: { max: MAX_GRAPHEMES, unit: 'graphemes' },
@@ -309,9 +300,9 @@ export const blueskyProvider: Provider = {
       },
     },
   },
-  validate({ text, media, settings, part }): MissingItem[] {
+  validate({ text, media, settings, part }): P.MissingItem[] {
     const at = `value[${part}]`;
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const graphemes = countGraphemes(text);
     if (graphemes > MAX_GRAPHEMES) {
       missing.push({ field: `${at}.content`, reason: `The text is ${graphemes} graphemes long; Bluesky allows ${MAX_GRAPHEMES}.` });

@@ -1,18 +1,8 @@
 import * as z from 'zod';
 import { field } from '../oauth-api.ts';
 import { baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  refuseInvalid,
-  settingsIssues,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readSettings, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { callForem, devtoConfig, devtoConfigSchema } from './devto.client.ts';
 import { devtoMetrics } from './devto.metrics.ts';
 import { htmlToForemMarkdown } from './devto.text.ts';
@@ -61,21 +51,13 @@ const COMMENTS_REFUSED =
   'The community’s API cannot write comments (it only reads them): Herald publishes no comment parts there. Remove this part, or publish it as its own post.';
 
 /** Herald's own media URL for the cover image, absolute (the community fetches it). */
-function mediaUrl(platformApps: PlatformApps, item: Pick<PublishMedia, 'url'>): string {
+function mediaUrl(platformApps: PlatformApps, item: Pick<P.PublishMedia, 'url'>): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(devtoProvider, ctx, input);
-  const parsed = settingsSchema.safeParse(input.settings);
-  if (!parsed.success)
-    throw new ProviderError(
-      'rejected',
-      settingsIssues(settingsSchema, input.settings)
-        .map((i) => `${i.field}: ${i.reason}`)
-        .join(' '),
-    );
-  const settings: Settings = parsed.data;
+  const settings: Settings = readSettings(settingsSchema, input.settings);
   const config = devtoConfig(ctx.config);
   const cover = input.media[0];
   const { json } = await callForem(ctx, config, '/articles', {
@@ -101,7 +83,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
 }
 
 /** Publishes articles to DEV (dev.to) or any other Forem community, with the account's API key. */
-export const devtoProvider: Provider = {
+export const devtoProvider: P.Provider = {
   identifier: 'devto',
   name: 'DEV',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -132,9 +114,9 @@ export const devtoProvider: Provider = {
       },
     },
   },
-  validate({ part, media, platformApps }): MissingItem[] {
+  validate({ part, media, platformApps }): P.MissingItem[] {
     if (part > 0) return [{ field: `value[${part}]`, reason: COMMENTS_REFUSED }];
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     if (media.length > 1) missing.push({ field: `value[${part}].image`, reason: 'An article takes one image, as its cover.' });
     if (media.length > 0) {
       const notPublic = baseUrlNotPublic(platformApps);
@@ -142,7 +124,7 @@ export const devtoProvider: Provider = {
     }
     return missing;
   },
-  async connectAccount(ctx): Promise<ConnectedAccount> {
+  async connectAccount(ctx): Promise<P.ConnectedAccount> {
     const config = devtoConfig(ctx.config);
     const { json } = await callForem(ctx, config, '/users/me');
     const id = field(json, 'id');

@@ -2,18 +2,8 @@ import { createHash } from 'node:crypto';
 import { callPlatform, readMedia, retryAfterMs, type Platform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { markupConverter } from '../markup.ts';
 import { discordMetrics } from './discord.metrics.ts';
-import {
-  ProviderError,
-  readConfig,
-  refuseInvalid,
-  settingsIssues,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishedRef,
-  type PublishInput,
-} from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues } from '../provider.ts';
+import type * as P from '../provider.ts';
 import {
   DISCORD_API,
   discordConfigSchema,
@@ -52,7 +42,7 @@ export const htmlToDiscord = markupConverter({
 /** Discord counts a message's length in Unicode code points. */
 const countText = (text: string) => [...text].length;
 
-export function parseConfig(ctx: Pick<ProviderContext, 'config'>): DiscordConfig {
+export function parseConfig(ctx: Pick<P.ProviderContext, 'config'>): DiscordConfig {
   return readConfig(discordConfigSchema, ctx.config, 'Discord');
 }
 
@@ -109,7 +99,7 @@ export function discord(what: string): Platform {
 }
 
 async function discordCall(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal'>,
   url: string,
   request: PlatformRequest,
   what: string,
@@ -122,13 +112,13 @@ async function discordCall(
  * A nonce of at most 25 characters, the same on every attempt of this part with this text, so
  * Discord (with `enforce_nonce`) answers a repeated create with the message it already made.
  */
-function nonceFor(input: PublishInput): string {
+function nonceFor(input: P.PublishInput): string {
   return createHash('sha256').update(`${input.postId}\n${input.part}\n${input.text}`).digest('base64url').slice(0, 25);
 }
 
 /** A message's create request: JSON, or multipart with `payload_json` and the files; a write. */
 async function messageRequest(
-  input: PublishInput,
+  input: P.PublishInput,
   settings: DiscordSettings,
   extra: Record<string, unknown>,
   headers: Record<string, string> = {},
@@ -159,7 +149,7 @@ async function messageRequest(
 
 const altOf = (settings: DiscordSettings, item: { id: string; url: string }) => settings.alt?.[item.id] ?? settings.alt?.[item.url];
 
-function toRef(message: Record<string, unknown>, config: DiscordConfig): PublishedRef {
+function toRef(message: Record<string, unknown>, config: DiscordConfig): P.PublishedRef {
   const id = String(message.id ?? '');
   if (!id) throw new ProviderError('unknown_outcome', "Discord answered without the message's id.");
   const channelId = String(message.channel_id ?? (isWebhookConfig(config) ? '' : config.channelId));
@@ -176,7 +166,7 @@ function toRef(message: Record<string, unknown>, config: DiscordConfig): Publish
  * channel; bot channels reply to the part before (message_reference), and carry a nonce with
  * `enforce_nonce`, so one immediate retry after an unanswered request cannot duplicate it.
  */
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = parseConfig(ctx);
   refuseInvalid(discordProvider, ctx, input);
   const settings = parseSettings(input.settings);
@@ -205,7 +195,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   }
 }
 
-async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount> {
+async function connectAccount(ctx: Omit<P.ProviderContext, 'channel'>): Promise<P.ConnectedAccount> {
   const config = parseConfig(ctx);
   if (isWebhookConfig(config)) {
     const hook = await discordCall(ctx, config.webhookUrl, {}, 'the webhook URL');
@@ -233,7 +223,7 @@ async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<Co
 const POSTABLE = new Set([0, 5]);
 
 /** Posts and comments to a Discord channel, through a channel webhook or a bot. */
-export const discordProvider: Provider = {
+export const discordProvider: P.Provider = {
   identifier: 'discord',
   name: 'Discord',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -287,9 +277,9 @@ export const discordProvider: Provider = {
       },
     },
   },
-  validate({ text, media, settings, part, config }): MissingItem[] {
+  validate({ text, media, settings, part, config }): P.MissingItem[] {
     const at = `value[${part}]`;
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const length = countText(text);
     if (length > TEXT_LIMIT)
       missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Discord allows ${TEXT_LIMIT}.` });

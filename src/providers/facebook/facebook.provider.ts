@@ -3,19 +3,8 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { graph } from '../graph-api.ts';
 import { field } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  readConfig,
-  refuseInvalid,
-  type BrowserSignIn,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-  type SignInResult,
-} from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { facebookMetrics } from './facebook.metrics.ts';
 import { longLivedUserToken, loginUrl, managedPage, managedPages, type ManagedPage } from './facebook.login.ts';
 
@@ -54,16 +43,16 @@ function facebookConfig(config: Record<string, unknown>): FacebookConfig {
 }
 
 /** Herald's own media URL for a file, absolute (Facebook fetches it). */
-export function mediaUrl(platformApps: PlatformApps, item: Pick<PublishMedia, 'url'>): string {
+export function mediaUrl(platformApps: PlatformApps, item: Pick<P.PublishMedia, 'url'>): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
-function pageResult(page: ManagedPage): SignInResult {
+function pageResult(page: ManagedPage): P.SignInResult {
   const config: FacebookConfig = { accessToken: page.accessToken, pageId: page.id, pageName: page.name };
   return { config, account: { internalId: page.id, name: page.name, handle: null, picture: page.picture } };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({
     page: z
       .string()
@@ -108,7 +97,7 @@ const signIn: BrowserSignIn = {
 /** Why Facebook would refuse this part's media or settings; empty when it would not. */
 function problems(
   part: number,
-  media: ReadonlyArray<Pick<PublishMedia, 'mimeType' | 'size'>>,
+  media: ReadonlyArray<Pick<P.PublishMedia, 'mimeType' | 'size'>>,
   settings: Settings,
   text: string,
 ): Array<{ on: 'content' | 'image' | 'settings.link'; reason: string }> {
@@ -133,7 +122,7 @@ function problems(
 }
 
 /** The address of a post Facebook made, asked from Facebook, or a sensible fallback. */
-async function permalink(ctx: ProviderContext, token: string, id: string, fallback: string): Promise<string> {
+async function permalink(ctx: P.ProviderContext, token: string, id: string, fallback: string): Promise<string> {
   try {
     const { json } = await graph(ctx, 'facebook', `/${encodeURIComponent(id)}?fields=permalink_url`, { token });
     const url = field(json, 'permalink_url');
@@ -151,7 +140,7 @@ function writtenId(json: unknown, key = 'id'): string {
   return id;
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(facebookProvider, ctx, input);
   const config = facebookConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
@@ -198,7 +187,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
 }
 
 /** A comment under the post; later parts reply under the first comment (Facebook nests one level). */
-async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(facebookProvider, ctx, input);
   const config = facebookConfig(ctx.config);
   const under = typeof input.parent?.meta?.comment === 'string' ? input.parent.meta.comment : (input.parent?.id ?? input.root?.id);
@@ -215,7 +204,7 @@ async function comment(ctx: ProviderContext, input: PublishInput): Promise<Publi
 }
 
 /** Posts to a Facebook page the person manages, signed in through the operator's Meta app (Facebook Login). */
-export const facebookProvider: Provider = {
+export const facebookProvider: P.Provider = {
   identifier: 'facebook',
   name: 'Facebook',
   textLimit: { max: LIMIT, unit: 'characters' },
@@ -230,9 +219,9 @@ export const facebookProvider: Provider = {
     'Connect with `{"provider":"facebook"}` and sign in with Facebook: with one page Herald takes it, with several the person picks one on Herald\'s page (or name it with `{"provider":"facebook","page":"<page id>"}`). The person must be able to create content on the page. The server\'s operator registers the Meta app (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET); media is fetched by Facebook from Herald, so BASE_URL must be public.',
   tools: {},
   unavailable: (platformApps) => appUnavailable(platformApps, 'facebook'),
-  validate({ text, media, settings, part, platformApps }): MissingItem[] {
+  validate({ text, media, settings, part, platformApps }): P.MissingItem[] {
     const parsed = settingsSchema.safeParse(settings);
-    const missing: MissingItem[] = problems(part, media, parsed.success ? parsed.data : {}, text).map((p) => ({
+    const missing: P.MissingItem[] = problems(part, media, parsed.success ? parsed.data : {}, text).map((p) => ({
       field: p.on === 'settings.link' ? p.on : `value[${part}].${p.on}`,
       reason: p.reason,
     }));

@@ -13,20 +13,8 @@ import {
   startGoogleSignIn,
   type GoogleTokens,
 } from '../google/google-oauth.ts';
-import {
-  ProviderError,
-  readConfig,
-  readSettings,
-  refuseInvalid,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 
 export const BUSINESS_SCOPES = ['https://www.googleapis.com/auth/business.manage'] as const;
 
@@ -117,7 +105,7 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 
-type Ctx = Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
+type Ctx = Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
 
 /** 403 from the Business Profile APIs means the account no longer manages the location (or the scope is missing). */
 const BUSINESS: Platform = { ...googlePlatform('Google Business Profile'), authStatuses: [403] };
@@ -155,14 +143,14 @@ async function managedLocations(ctx: Ctx, token: string): Promise<Place[]> {
   return places;
 }
 
-function connected(tokens: GoogleTokens, place: Place): { config: BusinessConfig; account: ConnectedAccount } {
+function connected(tokens: GoogleTokens, place: Place): { config: BusinessConfig; account: P.ConnectedAccount } {
   return {
     config: { ...tokens, account: place.account, location: place.location, locationTitle: place.title },
     account: { internalId: place.location, name: place.title, handle: null, picture: null },
   };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     return startGoogleSignIn(ctx, state, BUSINESS_SCOPES);
@@ -196,7 +184,7 @@ const signIn: BrowserSignIn = {
 };
 
 /** Herald's own media URL for a file, absolute (Google fetches it). */
-function mediaUrl(platformApps: PlatformApps, item: Pick<PublishMedia, 'url'>): string {
+function mediaUrl(platformApps: PlatformApps, item: Pick<P.PublishMedia, 'url'>): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
@@ -224,15 +212,15 @@ function schedule(event: NonNullable<Settings['event']>) {
 
 function problems(
   text: string,
-  media: ReadonlyArray<Omit<PublishMedia, 'read'>>,
+  media: ReadonlyArray<Omit<P.PublishMedia, 'read'>>,
   settings: Record<string, unknown>,
   part: number,
   platformApps: PlatformApps,
-): MissingItem[] {
+): P.MissingItem[] {
   const where = `value[${part}]`;
   if (part > 0)
     return [{ field: `${where}.content`, reason: 'Google Business Profile posts have no comments; remove the parts after the first.' }];
-  const missing: MissingItem[] = [];
+  const missing: P.MissingItem[] = [];
   const parsed = settingsSchema.safeParse(settings);
   if (parsed.success) {
     const { topicType, event } = parsed.data;
@@ -265,7 +253,7 @@ function problems(
   return missing;
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = businessConfig(ctx.config);
   refuseInvalid(googleBusinessProvider, ctx, input);
   const settings = readSettings(settingsSchema, input.settings);
@@ -294,7 +282,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
 const listLocationsInput = z.object({});
 
 /** Local posts (what's new, events, offers) on a Google Business Profile location, signed in through the operator's Google app. */
-export const googleBusinessProvider: Provider = {
+export const googleBusinessProvider: P.Provider = {
   identifier: 'google-business',
   name: 'Google Business Profile',
   textLimit: { max: BUSINESS_RULES.summaryMax, unit: 'characters' },

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { callPlatform, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { expiresSoon, field, oauthPlatform, readTokens, renewWithRefreshToken, type RefreshedTokens } from '../oauth-api.ts';
+import { field, oauthPlatform, readTokens, refreshTokenRenewal, type RefreshedTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, type Provider, type ProviderContext, type ProviderFailureKind } from '../provider.ts';
+import type { Provider, ProviderContext, ProviderFailureKind } from '../provider.ts';
 
 /**
  * Google's OAuth 2.0 for web server apps, shared by YouTube and Google Business Profile: the
@@ -181,18 +181,10 @@ export function googleRenewal(
   platform: string,
   readTokensOf: (config: Record<string, unknown>) => GoogleTokens,
 ): NonNullable<Provider['renewal']> {
-  return {
-    due: (config, now) => expiresSoon(config.expiresAt, now, GOOGLE_REFRESH_MARGIN_MS),
-    async renew(ctx, now) {
-      const config = readTokensOf(ctx.config);
-      if (!config.refreshToken)
-        throw new ProviderError(
-          'auth',
-          `The ${platform} access token expired and Google gave no refresh token; connect the channel again.`,
-        );
-      return renewWithRefreshToken(platform, { ...ctx.config, ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-        tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-      );
-    },
-  };
+  return refreshTokenRenewal(platform, {
+    marginMs: GOOGLE_REFRESH_MARGIN_MS,
+    read: (config) => ({ ...config, ...readTokensOf(config) }),
+    tokenRequest,
+    noRefreshToken: `The ${platform} access token expired and Google gave no refresh token; connect the channel again.`,
+  });
 }

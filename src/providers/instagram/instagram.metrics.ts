@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { GraphHost } from '../graph-api.ts';
+import { insights, type GraphHost } from '../graph-api.ts';
 import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import { field } from '../oauth-api.ts';
 import { ProviderError, readConfig, type ProviderContext } from '../provider.ts';
@@ -23,17 +23,6 @@ const POST_METRICS = {
   profile_visits: 'profile_visits',
   ig_reels_video_view_total_time: 'watch_time',
 } as const;
-
-/** `{data: [{name, values: [{value}]}]}` (media, lifetime) or `{data: [{name, total_value: {value}}]}` as name → value. */
-function insights(json: unknown): Record<string, unknown> {
-  const data = field(json, 'data');
-  const values: Record<string, unknown> = {};
-  for (const item of Array.isArray(data) ? data : []) {
-    const name = field(item, 'name');
-    if (typeof name === 'string') values[name] = field(item, 'total_value', 'value') ?? field(item, 'values', '0', 'value');
-  }
-  return values;
-}
 
 /**
  * Instagram's numbers: a post's lifetime insights (`GET /{media}/insights`, the metrics its type

@@ -2,26 +2,12 @@ import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { longLivedUserToken, loginUrl, managedPage, managedPages, type ManagedPage } from '../facebook/facebook.login.ts';
 import { mediaUrl } from '../facebook/facebook.provider.ts';
-import { GRAPH_QUOTA_RETRY_MS, graph, graphUnversioned, type GraphHost } from '../graph-api.ts';
-import { expiresSoon, expiryFrom, field, oauthPlatform, waitFor } from '../oauth-api.ts';
+import { GRAPH_QUOTA_RETRY_MS, graph, longLivedRenewal, longLivedToken, readGraphError, type GraphHost } from '../graph-api.ts';
+import { field, oauthPlatform, waitFor } from '../oauth-api.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { readGraphError } from '../graph-api.ts';
-import {
-  ProviderError,
-  readConfig,
-  refuseInvalid,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-  type SignInContext,
-  type SignInResult,
-} from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { instagramMetrics } from './instagram.metrics.ts';
 import {
   IMAGE_TYPES,
@@ -81,7 +67,7 @@ export function instagramConfig(config: Record<string, unknown>): InstagramConfi
   );
 }
 
-type Api = Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
+type Api = Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
 
 /** Calls the Graph API the channel was connected through, naming Instagram in messages. */
 export function igGraph(ctx: Api, host: GraphHost, path: string, options: PlatformRequest = {}): Promise<PlatformAnswer> {
@@ -90,13 +76,13 @@ export function igGraph(ctx: Api, host: GraphHost, path: string, options: Platfo
 
 // ---- Facebook Login: an account linked to a page ----
 
-function linkedAccount(page: ManagedPage): SignInResult {
+function linkedAccount(page: ManagedPage): P.SignInResult {
   const ig = page.instagram!;
   const config: InstagramConfig = { accessToken: page.accessToken, userId: ig.id, username: ig.username, pageId: page.id };
   return { config, account: { internalId: ig.id, name: ig.name ?? ig.username, handle: ig.username, picture: ig.picture } };
 }
 
-const facebookSignIn: BrowserSignIn = {
+const facebookSignIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     return { url: loginUrl(ctx, FACEBOOK_SCOPES, state), pending: {} };
@@ -140,18 +126,9 @@ function instagramHosts(platformApps: PlatformApps): { authorize: string; token:
   return { authorize: app.signInBase, token: overridden ?? 'https://api.instagram.com', graph: app.apiBase };
 }
 
-async function igLongLived(ctx: Api, path: string, params: Record<string, string>, now: Date) {
-  const { json } = await graphUnversioned(
-    ctx,
-    'instagram',
-    `${instagramHosts(ctx.platformApps).graph}${path}?${new URLSearchParams(params).toString()}`,
-  );
-  const accessToken = field(json, 'access_token');
-  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Instagram did not issue a long-lived token.');
-  return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
-}
+const instagramGraphBase = (platformApps: PlatformApps) => instagramHosts(platformApps).graph;
 
-async function instagramAccount(ctx: Api, token: string): Promise<ConnectedAccount & { username: string }> {
+async function instagramAccount(ctx: Api, token: string): Promise<P.ConnectedAccount & { username: string }> {
   const { json } = await graph(ctx, 'instagram', '/me?fields=user_id,username,name,profile_picture_url,account_type', { token });
   const id = field(json, 'user_id') ?? field(json, 'id');
   const username = field(json, 'username');
@@ -174,7 +151,7 @@ async function instagramAccount(ctx: Api, token: string): Promise<ConnectedAccou
   };
 }
 
-const instagramSignIn: BrowserSignIn = {
+const instagramSignIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const app = platformApp(ctx.platformApps, 'instagram');
@@ -188,7 +165,7 @@ const instagramSignIn: BrowserSignIn = {
     }).toString();
     return { url: url.toString(), pending: {} };
   },
-  async finish(ctx: SignInContext, { code }) {
+  async finish(ctx: P.SignInContext, { code }) {
     const app = platformApp(ctx.platformApps, 'instagram');
     const { json } = await callPlatform(ctx, INSTAGRAM_LOGIN, `${instagramHosts(ctx.platformApps).token}/oauth/access_token`, {
       form: {
@@ -203,9 +180,10 @@ const instagramSignIn: BrowserSignIn = {
     const short = field(json, 'access_token') ?? field(json, 'data', '0', 'access_token');
     if (typeof short !== 'string') throw new ProviderError('rejected', 'Instagram did not issue an access token.');
     const now = new Date();
-    const token = await igLongLived(
+    const token = await longLivedToken(
       ctx,
-      '/access_token',
+      INSTAGRAM_LOGIN,
+      `${instagramGraphBase(ctx.platformApps)}/access_token`,
       { grant_type: 'ig_exchange_token', client_secret: app.clientSecret, access_token: short },
       now,
     );
@@ -222,12 +200,12 @@ const instagramSignIn: BrowserSignIn = {
 
 // ---- Publishing ----
 
-function altText(settings: InstagramSettings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+function altText(settings: InstagramSettings, item: Pick<P.PublishMedia, 'id' | 'url'>): string | undefined {
   return settings.alt?.[item.id] ?? settings.alt?.[item.url];
 }
 
 /** Refuses a publish when the rolling 24-hour publishing limit is used up: a delay, retried later. */
-async function checkQuota(ctx: ProviderContext, host: GraphHost, config: InstagramConfig): Promise<void> {
+async function checkQuota(ctx: P.ProviderContext, host: GraphHost, config: InstagramConfig): Promise<void> {
   const { json } = await igGraph(ctx, host, `/${config.userId}/content_publishing_limit?fields=config,quota_usage`, {
     token: config.accessToken,
   });
@@ -242,7 +220,12 @@ async function checkQuota(ctx: ProviderContext, host: GraphHost, config: Instagr
   }
 }
 
-async function container(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, params: Record<string, string>): Promise<string> {
+async function container(
+  ctx: P.ProviderContext,
+  host: GraphHost,
+  config: InstagramConfig,
+  params: Record<string, string>,
+): Promise<string> {
   const { json } = await igGraph(ctx, host, `/${config.userId}/media`, { token: config.accessToken, form: params });
   const id = field(json, 'id');
   if (typeof id !== 'string') throw new ProviderError('transient', 'Instagram did not create the media container.');
@@ -250,14 +233,14 @@ async function container(ctx: ProviderContext, host: GraphHost, config: Instagra
 }
 
 /** A container's state: IN_PROGRESS, FINISHED, ERROR, EXPIRED or PUBLISHED, and Instagram's words when it failed. */
-async function containerStatus(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, id: string) {
+async function containerStatus(ctx: P.ProviderContext, host: GraphHost, config: InstagramConfig, id: string) {
   const { json } = await igGraph(ctx, host, `/${id}?fields=status_code,status`, { token: config.accessToken });
   const status = field(json, 'status');
   return { code: field(json, 'status_code'), status: typeof status === 'string' ? status : undefined };
 }
 
 /** Waits (on the engine's clock) until Instagram has fetched and processed a container's media. */
-async function ready(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, id: string): Promise<void> {
+async function ready(ctx: P.ProviderContext, host: GraphHost, config: InstagramConfig, id: string): Promise<void> {
   for (const delay of POLL_DELAYS_MS) {
     if (delay) await waitFor(ctx, delay);
     const { code, status } = await containerStatus(ctx, host, config, id);
@@ -273,7 +256,7 @@ async function ready(ctx: ProviderContext, host: GraphHost, config: InstagramCon
   throw new ProviderError('transient', 'Instagram is still processing the media; the publish will be tried again.');
 }
 
-function itemParams(ctx: ProviderContext, item: PublishMedia, settings: InstagramSettings): Record<string, string> {
+function itemParams(ctx: P.ProviderContext, item: P.PublishMedia, settings: InstagramSettings): Record<string, string> {
   const url = mediaUrl(ctx.platformApps, item);
   if (VIDEO_TYPES.includes(item.mimeType)) return { media_type: 'VIDEO', video_url: url };
   const alt = altText(settings, item);
@@ -281,7 +264,7 @@ function itemParams(ctx: ProviderContext, item: PublishMedia, settings: Instagra
 }
 
 /** Publishes a finished container; a lost answer is checked on the container before it is called unknown. */
-async function publishContainer(ctx: ProviderContext, host: GraphHost, config: InstagramConfig, creation: string): Promise<string> {
+async function publishContainer(ctx: P.ProviderContext, host: GraphHost, config: InstagramConfig, creation: string): Promise<string> {
   const call = () =>
     igGraph(ctx, host, `/${config.userId}/media_publish`, { token: config.accessToken, form: { creation_id: creation }, write: true });
   let answer: PlatformAnswer;
@@ -300,7 +283,7 @@ async function publishContainer(ctx: ProviderContext, host: GraphHost, config: I
 }
 
 function send(host: GraphHost) {
-  return async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+  return async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
     const provider = host === 'facebook' ? instagramProvider : instagramStandaloneProvider;
     refuseInvalid(provider, ctx, input);
     const config = instagramConfig(ctx.config);
@@ -352,7 +335,7 @@ function send(host: GraphHost) {
 
 /** The first comment goes under the post; later parts reply under it (Instagram nests one level). */
 function comment(host: GraphHost) {
-  return async function (ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+  return async function (ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
     refuseInvalid(host === 'facebook' ? instagramProvider : instagramStandaloneProvider, ctx, input);
     const config = instagramConfig(ctx.config);
     const top = typeof input.parent?.meta?.comment === 'string' ? input.parent.meta.comment : undefined;
@@ -369,7 +352,7 @@ function comment(host: GraphHost) {
   };
 }
 
-function validate(input: Parameters<Provider['validate']>[0]): MissingItem[] {
+function validate(input: Parameters<P.Provider['validate']>[0]): P.MissingItem[] {
   return instagramProblems(input);
 }
 
@@ -389,10 +372,10 @@ const common = {
   idempotentWrites: false,
   tools: {},
   validate,
-} satisfies Partial<Provider>;
+} satisfies Partial<P.Provider>;
 
 /** An Instagram professional account linked to a Facebook page, signed in through Facebook Login (graph.facebook.com). */
-export const instagramProvider: Provider = {
+export const instagramProvider: P.Provider = {
   ...common,
   identifier: 'instagram',
   name: 'Instagram',
@@ -406,7 +389,7 @@ export const instagramProvider: Provider = {
 };
 
 /** An Instagram professional account signed in through Instagram Login (graph.instagram.com), no Facebook page needed. */
-export const instagramStandaloneProvider: Provider = {
+export const instagramStandaloneProvider: P.Provider = {
   ...common,
   identifier: 'instagram-standalone',
   name: 'Instagram (Instagram Login)',
@@ -415,28 +398,12 @@ export const instagramStandaloneProvider: Provider = {
   unavailable: (platformApps) => appUnavailable(platformApps, 'instagram'),
   signIn: instagramSignIn,
   metrics: instagramMetrics('instagram'),
-  renewal: {
-    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
-    async renew(ctx, now) {
-      const config = instagramConfig(ctx.config);
-      try {
-        const token = await igLongLived(
-          ctx,
-          '/refresh_access_token',
-          { grant_type: 'ig_refresh_token', access_token: config.accessToken },
-          now,
-        );
-        return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
-      } catch (error) {
-        if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
-          throw new ProviderError('auth', `Instagram refused to renew the access token (${error.message}); connect the channel again.`, {
-            status: error.options.status,
-          });
-        }
-        throw error;
-      }
-    },
-  },
+  renewal: longLivedRenewal(INSTAGRAM_LOGIN, {
+    marginMs: REFRESH_MARGIN_MS,
+    grantType: 'ig_refresh_token',
+    base: instagramGraphBase,
+    read: instagramConfig,
+  }),
   publish: send('instagram'),
   comment: comment('instagram'),
 };

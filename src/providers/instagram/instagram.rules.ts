@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
-import type { MissingItem, PublishMedia } from '../provider.ts';
+import { lengthProblem, type MissingItem, type PublishMedia } from '../provider.ts';
 
 /**
  * Instagram's publishing rules (Content Publishing guide and IG User Media reference), as data:
@@ -43,7 +43,7 @@ export const instagramSettingsSchema = z.object({
 });
 export type InstagramSettings = z.infer<typeof instagramSettingsSchema>;
 
-type Media = Pick<PublishMedia, 'mimeType' | 'size' | 'width' | 'height' | 'name'>;
+type Media = Pick<PublishMedia, 'mimeType' | 'size' | 'width' | 'height' | 'name' | 'durationMs'>;
 
 /** What the post is sent as, from its settings and media. */
 export function instagramShape(settings: InstagramSettings, media: readonly Media[]): 'image' | 'carousel' | 'reel' | 'story' {
@@ -102,6 +102,10 @@ export function instagramProblems(input: {
       missing.push({ field: `${where}.image`, reason: 'A reel is one video (MP4 or MOV), alone.' });
     else if (videos[0]!.size > INSTAGRAM_RULES.reel.maxBytes)
       missing.push({ field: `${where}.image[0]`, reason: `The video is ${videos[0]!.size} bytes; Instagram takes reels up to 300 MB.` });
+    else {
+      const problem = lengthProblem(videos[0]!, INSTAGRAM_RULES.reel.seconds, 'Instagram takes reels');
+      if (problem) missing.push({ field: `${where}.image[0]`, reason: problem });
+    }
   } else if (shape === 'story') {
     if (media.length !== 1) missing.push({ field: `${where}.image`, reason: 'A story is one image or one video.' });
     else if (videos.length === 1 && videos[0]!.size > INSTAGRAM_RULES.story.videoMaxBytes)
@@ -109,7 +113,10 @@ export function instagramProblems(input: {
         field: `${where}.image[0]`,
         reason: `The video is ${videos[0]!.size} bytes; Instagram takes story videos up to 100 MB.`,
       });
-    else if (videos.length === 0) {
+    else if (videos.length === 1) {
+      const problem = lengthProblem(videos[0]!, INSTAGRAM_RULES.story.seconds, 'Instagram takes story videos');
+      if (problem) missing.push({ field: `${where}.image[0]`, reason: problem });
+    } else if (videos.length === 0) {
       const problem = imageProblem(media[0]!);
       if (problem) missing.push({ field: `${where}.image[0]`, reason: problem });
     }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { instanceOriginSchema } from '../config-urls.ts';
 import { field } from '../oauth-api.ts';
 import {
   callPlatform,
@@ -10,23 +11,7 @@ import {
 } from '../platform-call.ts';
 import { ProviderError, readConfig, type ProviderContext } from '../provider.ts';
 
-/** An instance as its origin: `lemmy.world`, `https://lemmy.world/` and `https://lemmy.world/c/x` are all `https://lemmy.world`. */
-export const lemmyInstanceSchema = z
-  .string()
-  .trim()
-  .min(3)
-  .max(300)
-  .transform((value, ctx) => {
-    try {
-      const url = new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
-      if (url.username || url.password) throw new Error('credentials in the URL');
-      return url.origin;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'an instance such as `lemmy.world` or `https://lemmy.world`' });
-      return z.NEVER;
-    }
-  })
-  .describe('The Lemmy instance the account is on, e.g. `lemmy.world`.');
+export const lemmyInstanceSchema = instanceOriginSchema('lemmy.world', 'The Lemmy instance the account is on, e.g. `lemmy.world`.');
 
 export const lemmyConfigSchema = z.object({
   instance: lemmyInstanceSchema,

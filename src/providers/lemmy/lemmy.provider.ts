@@ -3,15 +3,8 @@ import { htmlToForumMarkdown } from '../markdown-text.ts';
 import { field } from '../oauth-api.ts';
 import { baseUrlNotPublic } from '../platform-apps.ts';
 import type { PlatformAnswer, PlatformRequest } from '../platform-call.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { callLemmy, lemmyConfig, lemmyConfigSchema, logIn, tokenExpiry, type LemmyConfig } from './lemmy.client.ts';
 import { lemmyMetrics } from './lemmy.metrics.ts';
 
@@ -62,7 +55,7 @@ const relogged = new Map<string, string>();
  * signs in again with the stored password and runs it once more (the refused call was not applied).
  * Accounts with a second factor cannot be signed in again by Herald: connect them again.
  */
-async function withSession<T>(ctx: ProviderContext, config: LemmyConfig, call: (jwt: string) => Promise<T>): Promise<T> {
+async function withSession<T>(ctx: P.ProviderContext, config: LemmyConfig, call: (jwt: string) => Promise<T>): Promise<T> {
   const stored = config.jwt ?? '';
   let jwt = relogged.get(stored) ?? stored;
   if (!jwt) jwt = await signInAgain(ctx, config, stored);
@@ -74,7 +67,7 @@ async function withSession<T>(ctx: ProviderContext, config: LemmyConfig, call: (
   }
 }
 
-async function signInAgain(ctx: ProviderContext, config: LemmyConfig, stored: string): Promise<string> {
+async function signInAgain(ctx: P.ProviderContext, config: LemmyConfig, stored: string): Promise<string> {
   if (config.twoFactor)
     throw new ProviderError(
       'auth',
@@ -90,7 +83,7 @@ async function signInAgain(ctx: ProviderContext, config: LemmyConfig, stored: st
 }
 
 function call(
-  ctx: ProviderContext,
+  ctx: P.ProviderContext,
   config: LemmyConfig,
   path: string,
   request: Omit<PlatformRequest, 'token'> = {},
@@ -113,7 +106,7 @@ function communityView(view: unknown, instance: string) {
 }
 
 /** The community's id on the account's instance (`GET /community?name=`), resolving `name@host` there. */
-async function communityId(ctx: ProviderContext, config: LemmyConfig, community: string): Promise<number> {
+async function communityId(ctx: P.ProviderContext, config: LemmyConfig, community: string): Promise<number> {
   const name = communityName(community);
   const { json } = await call(ctx, config, `/community?name=${encodeURIComponent(name)}`).catch((error: unknown) => {
     if (error instanceof ProviderError && error.kind === 'rejected')
@@ -127,8 +120,8 @@ async function communityId(ctx: ProviderContext, config: LemmyConfig, community:
   return id;
 }
 
-function postProblems(settings: Partial<Settings>, text: string, media: ReadonlyArray<{ mimeType: string }>): MissingItem[] {
-  const missing: MissingItem[] = [];
+function postProblems(settings: Partial<Settings>, text: string, media: ReadonlyArray<{ mimeType: string }>): P.MissingItem[] {
+  const missing: P.MissingItem[] = [];
   if (text.length > BODY_MAX)
     missing.push({ field: 'value[0].content', reason: `The text is ${text.length} characters; Lemmy takes ${BODY_MAX} in a post.` });
   if (media.length > 0 && settings.url)
@@ -136,7 +129,7 @@ function postProblems(settings: Partial<Settings>, text: string, media: Readonly
   return missing;
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = lemmyConfig(ctx.config);
   const parsed = settingsSchema.safeParse(input.settings);
   if (!parsed.success)
@@ -168,7 +161,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id: String(postId), url: typeof apId === 'string' ? apId : `${config.instance}/post/${postId}`, meta: { kind: 'post' } };
 }
 
-async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = lemmyConfig(ctx.config);
   const root = input.root ?? input.parent;
   if (!root || !input.parent) throw new ProviderError('rejected', 'A Lemmy comment needs the post it answers.');
@@ -190,10 +183,10 @@ async function comment(ctx: ProviderContext, input: PublishInput): Promise<Publi
 
 /** The account a session belongs to (`GET /site`, `my_user`). */
 async function whoAmI(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal'>,
   instance: string,
   jwt: string,
-): Promise<ConnectedAccount & { personId: number }> {
+): Promise<P.ConnectedAccount & { personId: number }> {
   const { json } = await callLemmy(ctx, instance, '/site', { token: jwt });
   const person = field(json, 'my_user', 'local_user_view', 'person');
   const id = field(person, 'id');
@@ -216,7 +209,7 @@ async function whoAmI(
 const opened = new WeakMap<object, { jwt: string; personId: number }>();
 
 /** Posts to communities as an account on any Lemmy instance, signed in with its password. */
-export const lemmyProvider: Provider = {
+export const lemmyProvider: P.Provider = {
   identifier: 'lemmy',
   name: 'Lemmy',
   textLimit: { max: BODY_MAX, unit: 'characters' },
@@ -250,9 +243,9 @@ export const lemmyProvider: Provider = {
       },
     },
   },
-  validate({ text, media, settings, part, platformApps }): MissingItem[] {
+  validate({ text, media, settings, part, platformApps }): P.MissingItem[] {
     if (part > 0) {
-      const missing: MissingItem[] = [];
+      const missing: P.MissingItem[] = [];
       if (media.length > 0) missing.push({ field: `value[${part}].image`, reason: 'Lemmy comments take no attachments.' });
       if (text.length > COMMENT_MAX)
         missing.push({ field: `value[${part}].content`, reason: `The comment is ${text.length} characters; Lemmy takes ${COMMENT_MAX}.` });
@@ -309,7 +302,7 @@ export const lemmyProvider: Provider = {
 };
 
 /** Runs `call` with the channel's session (signing in again if the instance ended it): for the metrics. */
-export function lemmyCall(ctx: ProviderContext, path: string): Promise<PlatformAnswer> {
+export function lemmyCall(ctx: P.ProviderContext, path: string): Promise<PlatformAnswer> {
   const config = lemmyConfig(ctx.config);
   return call(ctx, config, path);
 }

@@ -1,20 +1,10 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, renewWithRefreshToken, expiresSoon, field, pause, readTokens } from '../oauth-api.ts';
+import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
-import {
-  ProviderError,
-  readConfig,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { linkedinMemberMetrics, linkedinPageMetrics } from './linkedin.metrics.ts';
 
 const LIMIT = 3000;
@@ -70,7 +60,7 @@ function readLinkedInError(answer: PlatformAnswer) {
 const LINKEDIN = oauthPlatform('LinkedIn', readLinkedInError);
 
 export function api(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
 ): Promise<PlatformAnswer> {
@@ -81,7 +71,7 @@ export function api(
   });
 }
 
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+async function tokenRequest(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
   const app = platformApp(ctx.platformApps, 'linkedin');
   const { json } = await callPlatform(ctx, LINKEDIN, `${app.signInBase}/oauth/v2/accessToken`, {
     form: { ...form, client_id: app.clientId, client_secret: app.clientSecret },
@@ -89,7 +79,7 @@ async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | '
   return readTokens('LinkedIn', json, now);
 }
 
-async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<ConnectedAccount> {
+async function person(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<P.ConnectedAccount> {
   const { json } = await api(ctx, '/v2/userinfo', { token });
   const sub = field(json, 'sub');
   if (typeof sub !== 'string') throw new ProviderError('rejected', 'LinkedIn did not say whose account this is.');
@@ -104,7 +94,7 @@ async function person(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platfo
 }
 
 /** The ids of the pages the member is an approved administrator of. */
-async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<string[]> {
+async function administeredPages(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<string[]> {
   const { json } = await api(ctx, '/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100', { token });
   const elements = field(json, 'elements');
   return (
@@ -113,10 +103,10 @@ async function administeredPages(ctx: Pick<ProviderContext, 'outbound' | 'signal
 }
 
 async function organization(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   token: string,
   page: string,
-): Promise<ConnectedAccount> {
+): Promise<P.ConnectedAccount> {
   const { json: org } = await api(ctx, `/rest/organizations/${page}`, { token });
   const name = field(org, 'localizedName');
   const vanity = field(org, 'vanityName');
@@ -140,7 +130,7 @@ function pageConfig(tokens: Tokens, personId: string, page: string): LinkedInCon
   };
 }
 
-function signIn(forPage: boolean): BrowserSignIn {
+function signIn(forPage: boolean): P.BrowserSignIn {
   return {
     startSchema: forPage
       ? z.object({
@@ -215,7 +205,7 @@ function author(config: LinkedInConfig): string {
   return config.page ? `urn:li:organization:${config.page}` : `urn:li:person:${config.personId}`;
 }
 
-async function uploadImage(ctx: ProviderContext, token: string, owner: string, item: PublishMedia): Promise<string> {
+async function uploadImage(ctx: P.ProviderContext, token: string, owner: string, item: P.PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
   const { json } = await api(ctx, '/rest/images?action=initializeUpload', { token, json: { initializeUploadRequest: { owner } } });
   const uploadUrl = field(json, 'value', 'uploadUrl');
@@ -226,7 +216,7 @@ async function uploadImage(ctx: ProviderContext, token: string, owner: string, i
   return image;
 }
 
-async function uploadVideo(ctx: ProviderContext, token: string, owner: string, item: PublishMedia): Promise<string> {
+async function uploadVideo(ctx: P.ProviderContext, token: string, owner: string, item: P.PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
   const { json } = await api(ctx, '/rest/videos?action=initializeUpload', {
     token,
@@ -265,7 +255,7 @@ async function uploadVideo(ctx: ProviderContext, token: string, owner: string, i
 /** Why LinkedIn would refuse a comment's text or media, and which of the two; null when it would not. One image at most, no video, 1,250 characters. */
 function commentProblem(
   text: string,
-  media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>,
+  media: ReadonlyArray<Pick<P.PublishMedia, 'mimeType'>>,
 ): { on: 'content' | 'image'; reason: string } | null {
   const length = [...text].length;
   if (length > COMMENT_LIMIT)
@@ -279,11 +269,11 @@ function commentProblem(
   return null;
 }
 
-function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+function altText(settings: Settings, item: Pick<P.PublishMedia, 'id' | 'url'>): string | undefined {
   return settings.alt?.[item.id] ?? settings.alt?.[item.url];
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = linkedinConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const owner = author(config);
@@ -315,7 +305,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
 }
 
 /** A comment under the post (the Comments API of social actions), with its one image if it has one. */
-async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = linkedinConfig(ctx.config);
   const post = input.root?.id;
   if (!post) throw new ProviderError('rejected', 'The post this comment belongs to has no LinkedIn id.');
@@ -333,23 +323,15 @@ async function comment(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id, url: `https://www.linkedin.com/feed/update/${post}/` };
 }
 
-const renewal: NonNullable<Provider['renewal']> = {
+const renewal = refreshTokenRenewal('LinkedIn', {
   // Without a refresh token (LinkedIn gives one to some apps only) the token is used until it expires, then the channel is reconnected.
-  due: (config, now) => expiresSoon(config.expiresAt, now, typeof config.refreshToken === 'string' ? REFRESH_MARGIN_MS : 0),
-  async renew(ctx, now) {
-    const config = linkedinConfig(ctx.config);
-    if (!config.refreshToken)
-      throw new ProviderError(
-        'auth',
-        'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.',
-      );
-    return renewWithRefreshToken('LinkedIn', { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-      tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-    );
-  },
-};
+  marginMs: (config) => (typeof config.refreshToken === 'string' ? REFRESH_MARGIN_MS : 0),
+  read: linkedinConfig,
+  tokenRequest,
+  noRefreshToken: 'The LinkedIn access token expired (LinkedIn gave no refresh token for this app); connect the channel again.',
+});
 
-function linkedin(forPage: boolean): Provider {
+function linkedin(forPage: boolean): P.Provider {
   return {
     identifier: forPage ? 'linkedin-page' : 'linkedin',
     name: forPage ? 'LinkedIn page' : 'LinkedIn',
@@ -366,8 +348,8 @@ function linkedin(forPage: boolean): Provider {
       : 'Connect with `{"provider":"linkedin"}`: the answer\'s `url` opens LinkedIn\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET).',
     tools: {},
     unavailable: (platformApps) => appUnavailable(platformApps, 'linkedin'),
-    validate({ text, media, settings, part }): MissingItem[] {
-      const missing: MissingItem[] = [];
+    validate({ text, media, settings, part }): P.MissingItem[] {
+      const missing: P.MissingItem[] = [];
       const videos = media.filter((m) => m.mimeType.startsWith('video/')).length;
       if (videos > 0 && media.length > 1)
         missing.push({ field: `value[${part}].image`, reason: 'LinkedIn attaches one video alone, or up to 20 images.' });

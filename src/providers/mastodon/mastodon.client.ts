@@ -1,24 +1,9 @@
 import * as z from 'zod';
+import { instanceOriginSchema } from '../config-urls.ts';
 import { callPlatform, JSON_API_HEADERS, msUntil, retryAfterMs, type Platform } from '../platform-call.ts';
 import { readConfig, type ProviderContext } from '../provider.ts';
 
-/** An instance as its origin: `mastodon.social`, `https://mastodon.social/` and `https://mastodon.social/@x` are all `https://mastodon.social`. */
-export const instanceSchema = z
-  .string()
-  .trim()
-  .min(3)
-  .max(300)
-  .transform((value, ctx) => {
-    try {
-      const url = new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
-      if (url.username || url.password) throw new Error('credentials in the URL');
-      return url.origin;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'an instance such as `mastodon.social` or `https://mastodon.social`' });
-      return z.NEVER;
-    }
-  })
-  .describe('The Mastodon instance (server), e.g. `mastodon.social`.');
+export const instanceSchema = instanceOriginSchema('mastodon.social', 'The Mastodon instance (server), e.g. `mastodon.social`.');
 
 export const mastodonConfigSchema = z.object({
   instance: instanceSchema,

@@ -2,17 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import {
-  ProviderError,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { callMastodon, instanceSchema, MASTODON_SCOPES, mastodonConfig, mastodonConfigSchema } from './mastodon.client.ts';
 import { mastodonMetrics } from './mastodon.metrics.ts';
 import { countMastodonText, URL_LENGTH } from './mastodon.text.ts';
@@ -57,7 +48,7 @@ const instances = new Map<string, { at: number; info: InstanceInfo }>();
 const INSTANCE_TTL_MS = 10 * 60_000;
 
 /** The instance's own limits (`GET /api/v2/instance`), kept for a few minutes per instance. */
-async function instanceInfo(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, instance: string): Promise<InstanceInfo> {
+async function instanceInfo(ctx: Pick<P.ProviderContext, 'outbound' | 'signal'>, instance: string): Promise<InstanceInfo> {
   const cached = instances.get(instance);
   if (cached && Date.now() - cached.at < INSTANCE_TTL_MS) return cached.info;
   const { data } = await callMastodon<{
@@ -78,16 +69,16 @@ export function clearMastodonInstances(): void {
   instances.clear();
 }
 
-function altText(settings: Settings, media: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+function altText(settings: Settings, media: Pick<P.PublishMedia, 'id' | 'url'>): string | undefined {
   return settings.alt?.[media.id] ?? settings.alt?.[media.url];
 }
 
 /** Uploads one file and waits until the instance has processed it. */
 async function upload(
-  ctx: ProviderContext,
+  ctx: P.ProviderContext,
   instance: string,
   token: string,
-  item: PublishMedia,
+  item: P.PublishMedia,
   description: string | undefined,
 ): Promise<string> {
   const form = new FormData();
@@ -103,7 +94,7 @@ async function upload(
   throw new ProviderError('transient', `The instance is still processing ${item.name}; the publish will be tried again.`);
 }
 
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const { instance, accessToken } = mastodonConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const info = await instanceInfo(ctx, instance);
@@ -133,7 +124,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
   return { id: data.id, url: data.url ?? data.uri, meta: { instance } };
 }
 
-function toAccount(instance: string, account: Account): ConnectedAccount {
+function toAccount(instance: string, account: Account): P.ConnectedAccount {
   const host = new URL(instance).host;
   return {
     internalId: `${host}/${account.id}`,
@@ -143,12 +134,12 @@ function toAccount(instance: string, account: Account): ConnectedAccount {
   };
 }
 
-async function whoAmI(ctx: Pick<ProviderContext, 'outbound' | 'signal'>, instance: string, token: string): Promise<ConnectedAccount> {
+async function whoAmI(ctx: Pick<P.ProviderContext, 'outbound' | 'signal'>, instance: string, token: string): Promise<P.ConnectedAccount> {
   const { data } = await callMastodon<Account>(ctx, instance, '/api/v1/accounts/verify_credentials', { token });
   return toAccount(instance, data);
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({ instance: instanceSchema }),
   async start(ctx, { start, state }) {
     const instance = start.instance as string;
@@ -203,7 +194,7 @@ const signIn: BrowserSignIn = {
 };
 
 /** Posts statuses to an account on any Mastodon instance (or a server speaking its API). */
-export const mastodonProvider: Provider = {
+export const mastodonProvider: P.Provider = {
   identifier: 'mastodon',
   name: 'Mastodon',
   // An upper bound: each instance sets its own limit (checked in `validate` and before sending).
@@ -219,8 +210,8 @@ export const mastodonProvider: Provider = {
   connectHelp:
     'Connect with `{"provider":"mastodon","instance":"mastodon.social"}`: the answer\'s `url` opens the instance\'s sign-in, and the channel is created when the person approves. With a token made in Preferences → Development (scopes read:accounts, write:statuses, write:media), send `{"provider":"mastodon","instance":"…","accessToken":"…"}` instead; operators use the same fields with `herald admin channel create --provider mastodon --config`.',
   tools: {},
-  validate({ text, media, settings, config, part }): MissingItem[] {
-    const missing: MissingItem[] = [];
+  validate({ text, media, settings, config, part }): P.MissingItem[] {
+    const missing: P.MissingItem[] = [];
     // Learnt when the channel was connected through the API or a sign-in. A channel made otherwise (the
     // operator's command) has Mastodon's documented default until it is reconnected; the instance is
     // asked again before sending either way.

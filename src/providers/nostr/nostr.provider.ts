@@ -3,18 +3,8 @@ import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { noAnswerReason } from '../../net/outbound.ts';
 import { isLoopbackHost } from '../config-urls.ts';
-import {
-  ProviderError,
-  readConfig,
-  refuseInvalid,
-  settingsIssues,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishedRef,
-  type PublishInput,
-} from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { nostrMetrics } from './nostr.metrics.ts';
 import { relayExchange } from './nostr.relay.ts';
 
@@ -88,7 +78,7 @@ export const nostrSettingsSchema = z.object({
 });
 type NostrSettings = z.infer<typeof nostrSettingsSchema>;
 
-export function parseConfig(ctx: Pick<ProviderContext, 'config'>): NostrConfig & { key: Uint8Array; pubkey: string } {
+export function parseConfig(ctx: Pick<P.ProviderContext, 'config'>): NostrConfig & { key: Uint8Array; pubkey: string } {
   const config = readConfig(nostrConfigSchema, ctx.config, 'Nostr');
   const key = secretKeyBytes(config.secretKey)!;
   return { ...config, key, pubkey: nostr().pure.getPublicKey(key) };
@@ -97,7 +87,7 @@ export function parseConfig(ctx: Pick<ProviderContext, 'config'>): NostrConfig &
 const countText = (text: string) => [...text].length;
 
 /** The event's tags: NIP-10 marked `e` tags for replies, NIP-92 `imeta` per media URL, topics. */
-function tagsFor(input: PublishInput, settings: NostrSettings, pubkey: string, relay: string): string[][] {
+function tagsFor(input: P.PublishInput, settings: NostrSettings, pubkey: string, relay: string): string[][] {
   const tags: string[][] = [];
   if (input.part > 0) {
     const parent = input.parent;
@@ -128,14 +118,14 @@ function tagsFor(input: PublishInput, settings: NostrSettings, pubkey: string, r
 }
 
 /** The text with each media URL on a line of its own after it, as Nostr clients show media. */
-function contentFor(input: PublishInput): string {
+function contentFor(input: P.PublishInput): string {
   const urls = input.media.map((m) => m.url).filter((url) => !input.text.includes(url));
   return [input.text.trim(), ...urls].filter(Boolean).join('\n\n');
 }
 
 type RelayVerdict = { relay: string; accepted: boolean; message: string };
 
-async function sendToRelay(ctx: ProviderContext, relay: string, event: NostrEvent): Promise<RelayVerdict> {
+async function sendToRelay(ctx: P.ProviderContext, relay: string, event: NostrEvent): Promise<RelayVerdict> {
   try {
     return await relayExchange<RelayVerdict>(
       ctx,
@@ -162,7 +152,7 @@ async function sendToRelay(ctx: ProviderContext, relay: string, event: NostrEven
  * same event and relays that already have it answer "duplicate". Succeeds when at least one
  * relay accepts; the ones that refused are named in the result's meta.
  */
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = parseConfig(ctx);
   refuseInvalid(nostrProvider, ctx, input);
   const settings = nostrSettingsSchema.parse(input.settings);
@@ -193,7 +183,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
  * read at all, that is the failure: every relay refused by the outbound policy, or unreachable.
  */
 async function readProfile(
-  ctx: Omit<ProviderContext, 'channel'>,
+  ctx: Omit<P.ProviderContext, 'channel'>,
   relays: string[],
   pubkey: string,
 ): Promise<Record<string, unknown> | null> {
@@ -240,7 +230,7 @@ async function readProfile(
   }
 }
 
-async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount> {
+async function connectAccount(ctx: Omit<P.ProviderContext, 'channel'>): Promise<P.ConnectedAccount> {
   const config = parseConfig(ctx);
   const npub = nostr().nip19.npubEncode(config.pubkey);
   const profile = await readProfile(ctx, config.relays, config.pubkey);
@@ -255,7 +245,7 @@ async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<Co
 }
 
 /** Signed kind-1 notes sent to the channel's relays. */
-export const nostrProvider: Provider = {
+export const nostrProvider: P.Provider = {
   identifier: 'nostr',
   name: 'Nostr',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -271,9 +261,9 @@ export const nostrProvider: Provider = {
   connectHelp:
     'Use the secret key of the Nostr account (nsec1… from your client\'s key export, or 64 hex digits) and the relays to publish to: config `{"secretKey":"nsec1…","relays":["wss://relay.damus.io","wss://nos.lol"]}`. Media are linked by their Herald URL (with imeta tags), so BASE_URL must be reachable from the internet for clients to show them.',
   tools: {},
-  validate({ text, media, settings, part }): MissingItem[] {
+  validate({ text, media, settings, part }): P.MissingItem[] {
     const at = `value[${part}]`;
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const length = countText(text);
     if (length > TEXT_LIMIT)
       missing.push({

@@ -3,17 +3,8 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { expiresSoon, field, renewWithRefreshToken, waitFor } from '../oauth-api.ts';
 import { callPlatform, readMedia } from '../platform-call.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  refuseInvalid,
-  type BrowserSignIn,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import {
   PINTEREST,
   pinterestCall,
@@ -75,14 +66,14 @@ export function countPinterestText(text: string): number {
   return [...text].length;
 }
 
-const isVideo = (m: Pick<PublishMedia, 'mimeType'>) => m.mimeType.startsWith('video/');
+const isVideo = (m: Pick<P.PublishMedia, 'mimeType'>) => m.mimeType.startsWith('video/');
 
-function mediaUrl(platformApps: PlatformApps, item: PublishMedia): string {
+function mediaUrl(platformApps: PlatformApps, item: P.PublishMedia): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
 /** Registers a video with Pinterest, uploads it to the address given, and waits until Pinterest has processed it. */
-async function uploadVideo(ctx: ProviderContext, config: PinterestConfig, item: PublishMedia): Promise<string> {
+async function uploadVideo(ctx: P.ProviderContext, config: PinterestConfig, item: P.PublishMedia): Promise<string> {
   const { json } = await pinterestCall(ctx, '/media', { token: config.accessToken, json: { media_type: 'video' } });
   const mediaId = field(json, 'media_id');
   const uploadUrl = field(json, 'upload_url');
@@ -104,7 +95,7 @@ async function uploadVideo(ctx: ProviderContext, config: PinterestConfig, item: 
   throw new ProviderError('transient', 'Pinterest is still processing the video; the publish will be tried again.');
 }
 
-async function mediaSource(ctx: ProviderContext, config: PinterestConfig, input: PublishInput, settings: Settings) {
+async function mediaSource(ctx: P.ProviderContext, config: PinterestConfig, input: P.PublishInput, settings: Settings) {
   const video = input.media.find(isVideo);
   if (video)
     return {
@@ -118,7 +109,7 @@ async function mediaSource(ctx: ProviderContext, config: PinterestConfig, input:
   return { source_type: 'multiple_image_urls', items: input.media.map((m) => ({ url: mediaUrl(ctx.platformApps, m) })) };
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(pinterestProvider, ctx, input);
   const config = pinterestConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
@@ -141,7 +132,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id, url: `https://www.pinterest.com/pin/${id}/` };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const app = platformApp(ctx.platformApps, 'pinterest');
@@ -173,7 +164,7 @@ const signIn: BrowserSignIn = {
 const page = z.string().max(2000).optional().describe('The `bookmark` of the previous answer, for the next page.');
 
 /** Pins images and videos to a Pinterest board through API v5, signed in through the operator's app. */
-export const pinterestProvider: Provider = {
+export const pinterestProvider: P.Provider = {
   identifier: 'pinterest',
   name: 'Pinterest',
   textLimit: { max: DESCRIPTION_MAX, unit: 'characters' },
@@ -229,9 +220,9 @@ export const pinterestProvider: Provider = {
     },
   },
   unavailable: (platformApps) => appUnavailable(platformApps, 'pinterest'),
-  validate({ media, settings, part, platformApps }): MissingItem[] {
+  validate({ media, settings, part, platformApps }): P.MissingItem[] {
     if (part > 0) return [{ field: `value[${part}].content`, reason: NO_COMMENTS }];
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const videos = media.filter(isVideo);
     if (videos.length > 0 && media.length > 1)
       missing.push({ field: `value[${part}].image`, reason: `A pin is one image, 2 to ${IMAGES_MAX} images, or one video.` });

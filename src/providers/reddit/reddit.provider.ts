@@ -1,19 +1,10 @@
 import * as z from 'zod';
 import { htmlToForumMarkdown } from '../markdown-text.ts';
-import { expiresSoon, field, pause, readTokens, renewWithRefreshToken } from '../oauth-api.ts';
+import { field, pause, readTokens, refreshTokenRenewal } from '../oauth-api.ts';
 import { callPlatform, JSON_API_HEADERS, readMedia } from '../platform-call.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
-import {
-  ProviderError,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { callReddit, callRedditToken, REDDIT_SCOPES, redditConfig, redditConfigSchema, type RedditConfig } from './reddit.client.ts';
 import { redditMetrics } from './reddit.metrics.ts';
 import { aboutRules, breaksRules, knownRules, readRules, rememberRules, subredditName, type RedditPostShape } from './reddit.rules.ts';
@@ -64,7 +55,11 @@ type Settings = z.infer<typeof settingsSchema>;
 const SINGLE_URL = /^\s*(https?:\/\/\S+)\s*$/i;
 
 /** The post type: the setting, or what the post holds (an image, a link). */
-function kindOf(settings: Partial<Settings>, text: string, media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>): RedditPostShape['kind'] {
+function kindOf(
+  settings: Partial<Settings>,
+  text: string,
+  media: ReadonlyArray<Pick<P.PublishMedia, 'mimeType'>>,
+): RedditPostShape['kind'] {
   if (settings.kind) return settings.kind;
   if (media.length > 0) return 'image';
   if (settings.url || SINGLE_URL.test(text)) return 'link';
@@ -76,8 +71,8 @@ function linkOf(settings: Partial<Settings>, text: string): string | undefined {
 }
 
 /** What part 0 lacks for Reddit: the type's needs, and the subreddit's rules when this process knows them. */
-function postProblems(settings: Partial<Settings>, text: string, media: ReadonlyArray<Pick<PublishMedia, 'mimeType'>>): MissingItem[] {
-  const missing: MissingItem[] = [];
+function postProblems(settings: Partial<Settings>, text: string, media: ReadonlyArray<Pick<P.PublishMedia, 'mimeType'>>): P.MissingItem[] {
+  const missing: P.MissingItem[] = [];
   const kind = kindOf(settings, text, media);
   const link = linkOf(settings, text);
   if (kind === 'self') {
@@ -131,7 +126,7 @@ function postProblems(settings: Partial<Settings>, text: string, media: Readonly
   return missing;
 }
 
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+async function tokenRequest(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
   const { json, status } = await callRedditToken(ctx, form);
   // Reddit answers a spent code or a revoked refresh token with 200 and `{error: "invalid_grant"}`.
   const error = field(json, 'error');
@@ -141,9 +136,9 @@ async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | '
 }
 
 async function whoAmI(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   token: string,
-): Promise<ConnectedAccount & { username: string }> {
+): Promise<P.ConnectedAccount & { username: string }> {
   const { json } = await callReddit(ctx, '/api/v1/me?raw_json=1', { token });
   const id = field(json, 'id');
   const name = field(json, 'name');
@@ -152,7 +147,7 @@ async function whoAmI(
   return { internalId: id, name, handle: `u/${name}`, picture: typeof icon === 'string' && icon ? icon : null, username: name };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const app = platformApp(ctx.platformApps, 'reddit');
@@ -183,7 +178,7 @@ const signIn: BrowserSignIn = {
 };
 
 /** Uploads an image through Reddit's media asset lease (`/api/media/asset.json`, then the storage form it names); the URL to submit. */
-async function uploadImage(ctx: ProviderContext, config: RedditConfig, item: PublishMedia): Promise<string> {
+async function uploadImage(ctx: P.ProviderContext, config: RedditConfig, item: P.PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
   const lease = await callReddit(ctx, '/api/media/asset.json', {
     token: config.accessToken,
@@ -212,7 +207,13 @@ async function uploadImage(ctx: ProviderContext, config: RedditConfig, item: Pub
 }
 
 /** Finds an image post Reddit accepted without naming it, among the account's newest posts (same subreddit and title, made since `since`). */
-async function findSubmitted(ctx: ProviderContext, config: RedditConfig, sr: string, title: string, since: number): Promise<PublishedRef> {
+async function findSubmitted(
+  ctx: P.ProviderContext,
+  config: RedditConfig,
+  sr: string,
+  title: string,
+  since: number,
+): Promise<P.PublishedRef> {
   for (let poll = 0; poll < IMAGE_LISTING_POLLS; poll++) {
     if (poll > 0) await pause(2000, ctx.signal);
     const { json } = await callReddit(ctx, `/user/${encodeURIComponent(config.username)}/submitted?sort=new&limit=10&raw_json=1`, {
@@ -240,7 +241,7 @@ async function findSubmitted(ctx: ProviderContext, config: RedditConfig, sr: str
   );
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = redditConfig(ctx.config);
   const parsed = settingsSchema.safeParse(input.settings);
   if (!parsed.success)
@@ -286,7 +287,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return { id: name, url: `https://www.reddit.com/r/${sr}/comments/${id}/`, meta: { subreddit: sr } };
 }
 
-async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = redditConfig(ctx.config);
   if (!input.parent) throw new ProviderError('rejected', 'A Reddit comment needs the post it answers.');
   if (input.media.length > 0) throw new ProviderError('rejected', 'Reddit comments take no attachments through the API.');
@@ -327,7 +328,7 @@ function subredditList(json: unknown) {
 const subredditInput = z.object({ subreddit: subredditSetting });
 
 /** Posts to subreddits as a Reddit account signed in through the operator's Reddit app. */
-export const redditProvider: Provider = {
+export const redditProvider: P.Provider = {
   identifier: 'reddit',
   name: 'Reddit',
   textLimit: { max: SELF_TEXT_MAX, unit: 'characters' },
@@ -384,9 +385,9 @@ export const redditProvider: Provider = {
     },
   },
   unavailable: (platformApps) => appUnavailable(platformApps, 'reddit'),
-  validate({ text, media, settings, part }): MissingItem[] {
+  validate({ text, media, settings, part }): P.MissingItem[] {
     if (part > 0) {
-      const missing: MissingItem[] = [];
+      const missing: P.MissingItem[] = [];
       if (media.length > 0) missing.push({ field: `value[${part}].image`, reason: 'Reddit comments take no attachments through the API.' });
       if (text.length > COMMENT_MAX)
         missing.push({ field: `value[${part}].content`, reason: `The comment is ${text.length} characters; Reddit takes ${COMMENT_MAX}.` });
@@ -396,17 +397,7 @@ export const redditProvider: Provider = {
     return postProblems(parsed.success ? parsed.data : {}, text, media);
   },
   signIn,
-  renewal: {
-    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
-    async renew(ctx, now) {
-      const config = redditConfig(ctx.config);
-      if (!config.refreshToken)
-        throw new ProviderError('auth', 'The Reddit access token expired and there is no refresh token; connect the channel again.');
-      return renewWithRefreshToken('Reddit', { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-        tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-      );
-    },
-  },
+  renewal: refreshTokenRenewal('Reddit', { marginMs: REFRESH_MARGIN_MS, read: redditConfig, tokenRequest }),
   metrics: redditMetrics,
   publish,
   comment,

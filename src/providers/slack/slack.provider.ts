@@ -3,19 +3,8 @@ import { callPlatform, failureKind, readMedia, type Platform, type PlatformAnswe
 import { isHttpsOrLoopback } from '../config-urls.ts';
 import { markupConverter } from '../markup.ts';
 import { slackMetrics } from './slack.metrics.ts';
-import {
-  ProviderError,
-  readConfig,
-  refuseInvalid,
-  settingsIssues,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishedRef,
-  type PublishInput,
-  type PublishMedia,
-} from '../provider.ts';
+import { ProviderError, readConfig, refuseInvalid, settingsIssues } from '../provider.ts';
+import type * as P from '../provider.ts';
 
 const SLACK_API = 'https://slack.com/api';
 /** chat.postMessage truncates text past 40,000 characters. */
@@ -95,7 +84,7 @@ export const htmlToSlack = markupConverter({
 
 const countText = (text: string) => [...text].length;
 
-export function parseConfig(ctx: Pick<ProviderContext, 'config'>): SlackConfig {
+export function parseConfig(ctx: Pick<P.ProviderContext, 'config'>): SlackConfig {
   return readConfig(slackConfigSchema, ctx.config, 'Slack');
 }
 
@@ -143,7 +132,7 @@ type SlackRequest = {
 
 /** One Web API method. */
 export async function slackCall(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'config'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'config'>,
   method: string,
   request: SlackRequest,
   what: string,
@@ -168,7 +157,7 @@ export async function slackCall(
 }
 
 /** Uploads one image (getUploadURLExternal → the bytes → completeUploadExternal, not shared to any channel) and gives its file id. */
-async function uploadImage(ctx: ProviderContext, item: PublishMedia, alt: string | undefined): Promise<string> {
+async function uploadImage(ctx: P.ProviderContext, item: P.PublishMedia, alt: string | undefined): Promise<string> {
   const bytes = await readMedia(item);
   const ticket = await slackCall(
     ctx,
@@ -214,7 +203,7 @@ function sections(text: string): Array<Record<string, unknown>> {
 }
 
 /** A message in the channel; a comment goes in the post's thread (thread_ts is the post's ts). */
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = parseConfig(ctx);
   refuseInvalid(slackProvider, ctx, input);
   const settings: SlackSettings = slackSettingsSchema.parse(input.settings);
@@ -242,7 +231,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 }
 
 /** The message's link; the message is already posted, so a failure here only leaves it without one. */
-async function permalink(ctx: ProviderContext, channel: string, ts: string): Promise<string | undefined> {
+async function permalink(ctx: P.ProviderContext, channel: string, ts: string): Promise<string | undefined> {
   try {
     const answer = await slackCall(ctx, 'chat.getPermalink', { query: { channel, message_ts: ts } }, 'the message link');
     return typeof answer.permalink === 'string' && /^https:\/\//.test(answer.permalink) ? answer.permalink : undefined;
@@ -251,7 +240,7 @@ async function permalink(ctx: ProviderContext, channel: string, ts: string): Pro
   }
 }
 
-async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<ConnectedAccount> {
+async function connectAccount(ctx: Omit<P.ProviderContext, 'channel'>): Promise<P.ConnectedAccount> {
   const config = parseConfig(ctx);
   const who = await slackCall(ctx, 'auth.test', { form: {} }, 'the bot token');
   const info = await slackCall(ctx, 'conversations.info', { query: { channel: config.channel } }, 'the channel');
@@ -265,7 +254,7 @@ async function connectAccount(ctx: Omit<ProviderContext, 'channel'>): Promise<Co
 }
 
 /** Posts to a Slack channel as a bot; comments go in the post's thread. */
-export const slackProvider: Provider = {
+export const slackProvider: P.Provider = {
   identifier: 'slack',
   name: 'Slack',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -312,9 +301,9 @@ export const slackProvider: Provider = {
       },
     },
   },
-  validate({ text, media, settings, part }): MissingItem[] {
+  validate({ text, media, settings, part }): P.MissingItem[] {
     const at = `value[${part}]`;
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const length = countText(text);
     if (length > TEXT_LIMIT)
       missing.push({ field: `${at}.content`, reason: `The text is ${length} characters long; Slack takes ${TEXT_LIMIT}.` });

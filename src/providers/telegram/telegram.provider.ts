@@ -1,14 +1,6 @@
 import * as z from 'zod';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { callBot, telegramConfig, telegramConfigSchema } from './telegram.client.ts';
 import { telegramMetrics } from './telegram.metrics.ts';
 import { countTelegramText, toTelegramHtml } from './telegram.html.ts';
@@ -31,7 +23,7 @@ type Settings = z.infer<typeof settingsSchema>;
 type Message = { message_id: number; chat: { id: number; username?: string } };
 type Chat = { id: number; type: string; title?: string; username?: string; first_name?: string; last_name?: string };
 
-function kindOf(media: Pick<PublishMedia, 'mimeType'>): 'photo' | 'video' | 'animation' {
+function kindOf(media: Pick<P.PublishMedia, 'mimeType'>): 'photo' | 'video' | 'animation' {
   if (media.mimeType === 'image/gif') return 'animation';
   return media.mimeType.startsWith('video/') ? 'video' : 'photo';
 }
@@ -46,7 +38,7 @@ function messageUrl(message: Message, profile: string | null): string | undefine
   return id.startsWith('-100') ? `https://t.me/c/${id.slice(4)}/${message.message_id}` : undefined;
 }
 
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const { chatId } = telegramConfig(ctx.config);
   const settings: Settings = settingsSchema.parse(input.settings);
   const common = {
@@ -101,7 +93,7 @@ function formOf(fields: Record<string, unknown>): FormData {
 }
 
 /** Posts to a Telegram channel or group through a bot (Bot API). */
-export const telegramProvider: Provider = {
+export const telegramProvider: P.Provider = {
   identifier: 'telegram',
   name: 'Telegram',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -144,8 +136,8 @@ export const telegramProvider: Provider = {
       },
     },
   },
-  validate({ text, media, part }): MissingItem[] {
-    const missing: MissingItem[] = [];
+  validate({ text, media, part }): P.MissingItem[] {
+    const missing: P.MissingItem[] = [];
     if (media.length > 0 && countTelegramText(text) > CAPTION_LIMIT) {
       missing.push({
         field: `value[${part}].content`,
@@ -161,7 +153,7 @@ export const telegramProvider: Provider = {
     }
     return missing;
   },
-  async connectAccount(ctx): Promise<ConnectedAccount> {
+  async connectAccount(ctx): Promise<P.ConnectedAccount> {
     const { chatId } = telegramConfig(ctx.config);
     const bot = await callBot<{ id: number; username?: string }>(ctx, 'getMe', {}, { write: false });
     const chat = await callBot<Chat>(ctx, 'getChat', { chat_id: chatId }, { write: false });

@@ -1,3 +1,4 @@
+import { insights } from '../graph-api.ts';
 import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import { field, oauthPlatform } from '../oauth-api.ts';
 import { callPlatform, type PlatformAnswer } from '../platform-call.ts';
@@ -27,17 +28,6 @@ function readInsightsError(answer: PlatformAnswer) {
 }
 
 const INSIGHTS = oauthPlatform('Threads', readInsightsError);
-
-/** `{data: [{name, values: [{value}]}]}` (media, lifetime) or `{data: [{name, total_value: {value}}]}` (user) as name → value. */
-function insights(json: unknown): Record<string, unknown> {
-  const data = field(json, 'data');
-  const values: Record<string, unknown> = {};
-  for (const item of Array.isArray(data) ? data : []) {
-    const name = field(item, 'name');
-    if (typeof name === 'string') values[name] = field(item, 'total_value', 'value') ?? field(item, 'values', '0', 'value');
-  }
-  return values;
-}
 
 async function read(ctx: ProviderContext, path: string): Promise<unknown> {
   const { accessToken } = threadsConfig(ctx.config);

@@ -1,20 +1,11 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, expiresSoon, expiryFrom, field, pause } from '../oauth-api.ts';
+import { longLivedRenewal, longLivedToken } from '../graph-api.ts';
+import { oauthPlatform, field, pause } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  readConfig,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { threadsMetrics } from './threads.metrics.ts';
 
 const LIMIT = 500;
@@ -92,7 +83,7 @@ export function threadsUrl(platformApps: PlatformApps, path: string): string {
 }
 
 function graph(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
 ): Promise<PlatformAnswer> {
@@ -100,9 +91,9 @@ function graph(
 }
 
 async function whoAmI(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   token: string,
-): Promise<ConnectedAccount & { username: string }> {
+): Promise<P.ConnectedAccount & { username: string }> {
   const { json } = await graph(ctx, '/me?fields=id,username,name,threads_profile_picture_url', { token });
   const id = field(json, 'id');
   const username = field(json, 'username');
@@ -119,20 +110,7 @@ async function whoAmI(
   };
 }
 
-/** Exchanges or refreshes a long-lived token (these endpoints take the token in the query, as documented). */
-async function longLived(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
-  path: string,
-  params: Record<string, string>,
-  now: Date,
-) {
-  const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}${path}?${new URLSearchParams(params).toString()}`, {});
-  const accessToken = field(json, 'access_token');
-  if (typeof accessToken !== 'string') throw new ProviderError('rejected', 'Threads did not issue a long-lived token.');
-  return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
-}
-
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const url = new URL('/oauth/authorize', platformApp(ctx.platformApps, 'threads').signInBase);
@@ -158,9 +136,10 @@ const signIn: BrowserSignIn = {
     });
     const short = field(json, 'access_token');
     if (typeof short !== 'string') throw new ProviderError('rejected', 'Threads did not issue an access token.');
-    const token = await longLived(
+    const token = await longLivedToken(
       ctx,
-      '/access_token',
+      THREADS,
+      `${base(ctx.platformApps)}/access_token`,
       { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short },
       new Date(),
     );
@@ -176,12 +155,12 @@ const signIn: BrowserSignIn = {
 };
 
 /** Herald's own media URL for a file, absolute (Threads fetches it). */
-function mediaUrl(platformApps: PlatformApps, item: PublishMedia): string {
+function mediaUrl(platformApps: PlatformApps, item: P.PublishMedia): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
 /** Refuses a publish when the rolling 24-hour quota (posts, or replies) is used up: a delay, retried later. */
-async function checkQuota(ctx: ProviderContext, config: ThreadsConfig, reply: boolean): Promise<void> {
+async function checkQuota(ctx: P.ProviderContext, config: ThreadsConfig, reply: boolean): Promise<void> {
   const { json } = await graph(ctx, `/${config.userId}/threads_publishing_limit?fields=quota_usage,config,reply_quota_usage,reply_config`, {
     token: config.accessToken,
   });
@@ -197,7 +176,7 @@ async function checkQuota(ctx: ProviderContext, config: ThreadsConfig, reply: bo
   }
 }
 
-async function container(ctx: ProviderContext, config: ThreadsConfig, params: Record<string, string>): Promise<string> {
+async function container(ctx: P.ProviderContext, config: ThreadsConfig, params: Record<string, string>): Promise<string> {
   const { json } = await graph(ctx, `/${config.userId}/threads`, { token: config.accessToken, form: params });
   const id = field(json, 'id');
   if (typeof id !== 'string') throw new ProviderError('transient', 'Threads did not create the media container.');
@@ -205,7 +184,7 @@ async function container(ctx: ProviderContext, config: ThreadsConfig, params: Re
 }
 
 /** Waits until Threads has fetched and processed a container's media. */
-async function ready(ctx: ProviderContext, config: ThreadsConfig, id: string): Promise<void> {
+async function ready(ctx: P.ProviderContext, config: ThreadsConfig, id: string): Promise<void> {
   for (const delay of POLL_DELAYS_MS) {
     if (delay) await pause(delay, ctx.signal);
     const { json } = await graph(ctx, `/${id}?fields=status,error_message`, { token: config.accessToken });
@@ -219,7 +198,7 @@ async function ready(ctx: ProviderContext, config: ThreadsConfig, id: string): P
   throw new ProviderError('transient', 'Threads is still processing the media; the publish will be tried again.');
 }
 
-function mediaParams(platformApps: PlatformApps, item: PublishMedia, settings: Settings): Record<string, string> {
+function mediaParams(platformApps: PlatformApps, item: P.PublishMedia, settings: Settings): Record<string, string> {
   const alt = settings.alt?.[item.id] ?? settings.alt?.[item.url];
   const video = item.mimeType.startsWith('video/');
   return {
@@ -229,7 +208,7 @@ function mediaParams(platformApps: PlatformApps, item: PublishMedia, settings: S
   };
 }
 
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = threadsConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const length = countThreadsText(input.text);
@@ -280,7 +259,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 }
 
 /** Posts to a Threads account signed in through the operator's Meta app. */
-export const threadsProvider: Provider = {
+export const threadsProvider: P.Provider = {
   identifier: 'threads',
   name: 'Threads',
   textLimit: { max: LIMIT, unit: 'characters' },
@@ -295,8 +274,8 @@ export const threadsProvider: Provider = {
     'Connect with `{"provider":"threads"}`: the answer\'s `url` opens Threads\' sign-in, and the channel is created when the person approves. The server\'s operator registers the Threads app (THREADS_APP_ID, THREADS_APP_SECRET); media is fetched by Threads from Herald, so BASE_URL must be public.',
   tools: {},
   unavailable: (platformApps) => appUnavailable(platformApps, 'threads'),
-  validate({ text, media, part, platformApps }): MissingItem[] {
-    const missing: MissingItem[] = [];
+  validate({ text, media, part, platformApps }): P.MissingItem[] {
+    const missing: P.MissingItem[] = [];
     const links = distinctLinks(text);
     if (links > MAX_LINKS)
       missing.push({
@@ -311,28 +290,7 @@ export const threadsProvider: Provider = {
   },
   signIn,
   metrics: threadsMetrics,
-  renewal: {
-    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
-    async renew(ctx, now) {
-      const config = threadsConfig(ctx.config);
-      try {
-        const token = await longLived(
-          ctx,
-          '/refresh_access_token',
-          { grant_type: 'th_refresh_token', access_token: config.accessToken },
-          now,
-        );
-        return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
-      } catch (error) {
-        if (error instanceof ProviderError && (error.kind === 'auth' || error.options.status === 400)) {
-          throw new ProviderError('auth', `Threads refused to renew the access token (${error.message}); connect the channel again.`, {
-            status: error.options.status,
-          });
-        }
-        throw error;
-      }
-    },
-  },
+  renewal: longLivedRenewal(THREADS, { marginMs: REFRESH_MARGIN_MS, grantType: 'th_refresh_token', base, read: threadsConfig }),
   publish: send,
   comment: send,
 };

@@ -1,19 +1,10 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
-import { expiresSoon, waitFor } from '../oauth-api.ts';
+import { expiresSoon, grantRefused, refusedRenewal, waitFor } from '../oauth-api.ts';
 import { callPlatform, readMedia, type PlatformAnswer } from '../platform-call.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  refuseInvalid,
-  type BrowserSignIn,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { lengthProblem, ProviderError, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import {
   creatorInfo,
   PRIVACY_LEVELS,
@@ -25,7 +16,7 @@ import {
   type CreatorInfo,
   type TiktokConfig,
 } from './tiktok.client.ts';
-import { chunkPlan, movieSeconds } from './tiktok.media.ts';
+import { chunkPlan } from './tiktok.media.ts';
 import { tiktokMetrics } from './tiktok.metrics.ts';
 
 export const TIKTOK_SCOPES = 'user.info.basic,user.info.stats,video.publish,video.list';
@@ -85,9 +76,9 @@ export function countTiktokText(text: string): number {
   return text.length;
 }
 
-const isVideo = (m: Pick<PublishMedia, 'mimeType'>) => m.mimeType.startsWith('video/');
+const isVideo = (m: Pick<P.PublishMedia, 'mimeType'>) => m.mimeType.startsWith('video/');
 
-function mediaUrl(platformApps: PlatformApps, item: PublishMedia): string {
+function mediaUrl(platformApps: PlatformApps, item: P.PublishMedia): string {
   return new URL(item.url, `${platformApps.baseUrl}/`).toString();
 }
 
@@ -120,7 +111,7 @@ function privacyProblem(level: string, offered: readonly string[]): string | nul
  * public id when TikTok gives it (`publicaly_available_post_id`, read from the answer's text: it
  * is a 64-bit number), otherwise the publish id.
  */
-async function settle(ctx: ProviderContext, token: string, publishId: string): Promise<string | null> {
+async function settle(ctx: P.ProviderContext, token: string, publishId: string): Promise<string | null> {
   for (const delay of POLL_DELAYS_MS) {
     if (delay) await waitFor(ctx, delay);
     const answer = await tiktokCall(ctx, '/v2/post/publish/status/fetch/', { token, json: { publish_id: publishId } });
@@ -143,7 +134,7 @@ function publicId(answer: PlatformAnswer): string | null {
 }
 
 /** Once the platform has the post, a failure to follow it is an unknown outcome: publishing again could post twice. */
-async function following(ctx: ProviderContext, token: string, publishId: string): Promise<string | null> {
+async function following(ctx: P.ProviderContext, token: string, publishId: string): Promise<string | null> {
   try {
     return await settle(ctx, token, publishId);
   } catch (error) {
@@ -165,14 +156,15 @@ function switches(settings: Settings, info: CreatorInfo) {
   };
 }
 
-async function publishVideo(ctx: ProviderContext, config: TiktokConfig, input: PublishInput, settings: Settings, info: CreatorInfo) {
+async function publishVideo(ctx: P.ProviderContext, config: TiktokConfig, input: P.PublishInput, settings: Settings, info: CreatorInfo) {
   const item = input.media[0]!;
-  const bytes = await readMedia(item);
-  const seconds = movieSeconds(bytes);
-  const max = Math.min(VIDEO_SECONDS_MAX, info.maxVideoSeconds ?? VIDEO_SECONDS_MAX);
-  if (seconds !== undefined && seconds > max)
-    throw new ProviderError('rejected', `The video lasts ${Math.ceil(seconds)} seconds; TikTok lets this account post up to ${max}.`);
-  const plan = chunkPlan(bytes.length);
+  const problem = lengthProblem(
+    item,
+    [0, Math.min(VIDEO_SECONDS_MAX, info.maxVideoSeconds ?? VIDEO_SECONDS_MAX)],
+    'TikTok lets this account post videos',
+  );
+  if (problem) throw new ProviderError('rejected', problem);
+  const plan = chunkPlan(item.size);
   const { json } = await tiktokCall(ctx, '/v2/post/publish/video/init/', {
     token: config.accessToken,
     json: {
@@ -184,20 +176,20 @@ async function publishVideo(ctx: ProviderContext, config: TiktokConfig, input: P
         disable_stitch: info.stitchDisabled || settings.disableStitch === true,
         ...(settings.videoCoverMs !== undefined && { video_cover_timestamp_ms: settings.videoCoverMs }),
       },
-      source_info: { source: 'FILE_UPLOAD', video_size: bytes.length, chunk_size: plan.chunkSize, total_chunk_count: plan.count },
+      source_info: { source: 'FILE_UPLOAD', video_size: item.size, chunk_size: plan.chunkSize, total_chunk_count: plan.count },
     },
   });
   const publishId = (json as { data?: { publish_id?: unknown } }).data?.publish_id;
   const uploadUrl = (json as { data?: { upload_url?: unknown } }).data?.upload_url;
   if (typeof publishId !== 'string' || typeof uploadUrl !== 'string')
     throw new ProviderError('transient', 'TikTok did not give an upload address for the video.');
-  // Chunks go in order; the last one completes the upload, after which TikTok posts the video.
+  // Chunks go in order, each read from the library as it is sent; the last one completes the upload, after which TikTok posts the video.
   for (const [i, [first, last]] of plan.ranges.entries()) {
     await callPlatform(ctx, TIKTOK, uploadUrl, {
       method: 'PUT',
-      body: bytes.subarray(first, last + 1),
+      body: await readMedia(item, { start: first, end: last }),
       contentType: item.mimeType,
-      headers: { 'content-range': `bytes ${first}-${last}/${bytes.length}` },
+      headers: { 'content-range': `bytes ${first}-${last}/${item.size}` },
       write: i === plan.count - 1,
       timeoutMs: CHUNK_TIMEOUT_MS,
     });
@@ -210,7 +202,7 @@ async function publishVideo(ctx: ProviderContext, config: TiktokConfig, input: P
   };
 }
 
-async function publishPhotos(ctx: ProviderContext, config: TiktokConfig, input: PublishInput, settings: Settings, info: CreatorInfo) {
+async function publishPhotos(ctx: P.ProviderContext, config: TiktokConfig, input: P.PublishInput, settings: Settings, info: CreatorInfo) {
   const { json } = await tiktokCall(ctx, '/v2/post/publish/content/init/', {
     token: config.accessToken,
     write: true,
@@ -241,7 +233,7 @@ async function publishPhotos(ctx: ProviderContext, config: TiktokConfig, input: 
   };
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(tiktokProvider, ctx, input);
   const config = tiktokConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
@@ -254,7 +246,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   return input.media.some(isVideo) ? publishVideo(ctx, config, input, settings, info) : publishPhotos(ctx, config, input, settings, info);
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const app = platformApp(ctx.platformApps, 'tiktok');
@@ -285,7 +277,7 @@ const signIn: BrowserSignIn = {
 };
 
 /** Posts videos and photos to a TikTok account through the Content Posting API (direct post), signed in through the operator's app. */
-export const tiktokProvider: Provider = {
+export const tiktokProvider: P.Provider = {
   identifier: 'tiktok',
   name: 'TikTok',
   textLimit: { max: PHOTO_DESCRIPTION_MAX, unit: 'characters' },
@@ -316,12 +308,17 @@ export const tiktokProvider: Provider = {
     },
   },
   unavailable: (platformApps) => appUnavailable(platformApps, 'tiktok'),
-  validate({ text, media, settings, part, config, platformApps }): MissingItem[] {
+  validate({ text, media, settings, part, config, platformApps }): P.MissingItem[] {
     if (part > 0) return [{ field: `value[${part}].content`, reason: NO_COMMENTS }];
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     const videos = media.filter(isVideo);
     if (videos.length > 0 && media.length > 1)
       missing.push({ field: `value[${part}].image`, reason: `A TikTok post is one video, or 1 to ${PHOTOS_MAX} photos (JPEG or WebP).` });
+    if (videos.length === 1 && media.length === 1) {
+      const max = Math.min(VIDEO_SECONDS_MAX, typeof config.maxVideoSeconds === 'number' ? config.maxVideoSeconds : VIDEO_SECONDS_MAX);
+      const problem = lengthProblem(videos[0]!, [0, max], 'TikTok lets this account post videos');
+      if (problem) missing.push({ field: `value[${part}].image[0]`, reason: problem });
+    }
     if (videos.length > 0 && countTiktokText(text) > VIDEO_TITLE_MAX)
       missing.push({
         field: `value[${part}].content`,
@@ -357,11 +354,7 @@ export const tiktokProvider: Provider = {
       try {
         tokens = await tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: config.refreshToken }, now);
       } catch (error) {
-        if (error instanceof ProviderError && (error.options.status === 400 || error.options.status === 401))
-          throw new ProviderError('auth', `TikTok refused to renew the access token (${error.message}); connect the channel again.`, {
-            status: error.options.status,
-          });
-        throw error;
+        throw refusedRenewal('TikTok', error, grantRefused);
       }
       const { openId: _openId, ...renewed } = tokens;
       const next: TiktokConfig = { ...config, ...renewed };

@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { answered, callPlatform, type Platform } from '../platform-call.ts';
-import {
-  ProviderError,
-  readConfig,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { newWebhookSecret, signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
@@ -45,7 +38,7 @@ const RESPONSE_LIMIT = 64 * 1024;
 /** Valid configurations by the (frozen, so unchanging) object they were read from: checked once per stored value of a channel. */
 const checked = new WeakMap<object, WebhookConfig>();
 
-function config(ctx: ProviderContext): WebhookConfig {
+function config(ctx: P.ProviderContext): WebhookConfig {
   const known = checked.get(ctx.config);
   if (known) return known;
   const parsed = readConfig(configSchema, ctx.config, 'webhook');
@@ -70,7 +63,7 @@ const RECEIVER: Platform = {
 
 /** Sends one signed delivery; a lost answer may mean it arrived. */
 async function deliver(
-  ctx: ProviderContext,
+  ctx: P.ProviderContext,
   type: string,
   id: string,
   data: Record<string, unknown>,
@@ -93,14 +86,14 @@ async function deliver(
   return { status: answer.status, body: answer.json };
 }
 
-function toRef(id: string, answer: { body: unknown }): PublishedRef {
+function toRef(id: string, answer: { body: unknown }): P.PublishedRef {
   const body = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as Record<string, unknown>;
   const remoteId = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : id;
   const url = typeof body.url === 'string' && /^https?:\/\//.test(body.url) ? body.url : undefined;
   return { id: remoteId, url, meta: { deliveryId: id } };
 }
 
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const settings = settingsSchema.parse(input.settings);
   // Stable per post and part, so a receiver that deduplicates on webhook-id sees a retry as the same message.
   const id = `msg_${input.postId}_${input.part}`;
@@ -128,7 +121,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 }
 
 /** Delivers posts and comments as signed JSON to a URL of the channel owner's choosing. */
-export const webhookProvider: Provider = {
+export const webhookProvider: P.Provider = {
   identifier: 'webhook',
   name: 'Webhook',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -164,8 +157,8 @@ export const webhookProvider: Provider = {
       },
     },
   },
-  validate({ settings, media, part, config: channelConfig }): MissingItem[] {
-    const missing: MissingItem[] = [];
+  validate({ settings, media, part, config: channelConfig }): P.MissingItem[] {
+    const missing: P.MissingItem[] = [];
     const required = channelConfig as Pick<WebhookConfig, 'requireTitle' | 'requireMedia'>;
     if (part === 0 && required.requireTitle && !settings.title)
       missing.push({ field: 'settings.title', reason: 'This webhook channel requires a title.' });

@@ -2,18 +2,8 @@ import * as z from 'zod';
 import { sanitizePostHtml } from '../../content/html.ts';
 import { field } from '../oauth-api.ts';
 import { readMedia } from '../platform-call.ts';
-import {
-  ProviderError,
-  refuseInvalid,
-  settingsIssues,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readSettings, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import {
   callWordPress,
   discoverApiRoot,
@@ -62,7 +52,7 @@ const COMMENTS_REFUSED =
   'Herald does not publish comments on WordPress: a post has no comment parts there. Remove this part, or publish it as its own post.';
 
 /** Uploads the featured image to the site's media library: the bytes as the body, the file name in Content-Disposition. */
-async function uploadFeatured(ctx: ProviderContext, site: Site, item: PublishMedia, alt: string | undefined): Promise<number> {
+async function uploadFeatured(ctx: P.ProviderContext, site: Site, item: P.PublishMedia, alt: string | undefined): Promise<number> {
   const bytes = await readMedia(item);
   // A header carries ASCII only: other characters (and quotes) become `_`; WordPress keeps the extension.
   const filename = item.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -88,17 +78,9 @@ function unsure(error: unknown): never {
   throw error;
 }
 
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(wordpressProvider, ctx, input);
-  const parsed = settingsSchema.safeParse(input.settings);
-  if (!parsed.success)
-    throw new ProviderError(
-      'rejected',
-      settingsIssues(settingsSchema, input.settings)
-        .map((i) => `${i.field}: ${i.reason}`)
-        .join(' '),
-    );
-  const settings: Settings = parsed.data;
+  const settings: Settings = readSettings(settingsSchema, input.settings);
   const site = await withApiRoot(ctx);
   const featured = input.media[0] ? await uploadFeatured(ctx, site, input.media[0], settings.featuredImageAlt) : undefined;
   const answer = await callWordPress(ctx, site, '/wp/v2/posts', {
@@ -140,7 +122,7 @@ function listTool(taxonomy: 'categories' | 'tags', what: string) {
   return {
     description: `Lists the site's ${what} (id, name, slug${taxonomy === 'categories' ? ', parent' : ''}, number of posts), up to 100, optionally those matching \`search\`.`,
     input: z.object({ search: z.string().max(200).optional().describe('Only those whose name contains this.') }),
-    async run(ctx: ProviderContext, data: unknown) {
+    async run(ctx: P.ProviderContext, data: unknown) {
       const { search } = data as { search?: string };
       const site = await withApiRoot(ctx);
       const { json } = await callWordPress(ctx, site, `/wp/v2/${taxonomy}`, {
@@ -158,7 +140,7 @@ function createTool(taxonomy: 'categories' | 'tags', what: string) {
       name: z.string().trim().min(1).max(200),
       ...(taxonomy === 'categories' && { parent: z.int().positive().optional().describe('The parent category id.') }),
     }),
-    async run(ctx: ProviderContext, data: unknown) {
+    async run(ctx: P.ProviderContext, data: unknown) {
       const { name, parent } = data as { name: string; parent?: number };
       const site = await withApiRoot(ctx);
       try {
@@ -178,7 +160,7 @@ function createTool(taxonomy: 'categories' | 'tags', what: string) {
 }
 
 /** Publishes posts to a WordPress site through its REST API, signed in with an application password. */
-export const wordpressProvider: Provider = {
+export const wordpressProvider: P.Provider = {
   identifier: 'wordpress',
   name: 'WordPress',
   textLimit: { max: TEXT_LIMIT, unit: 'characters' },
@@ -198,14 +180,14 @@ export const wordpressProvider: Provider = {
     listTags: listTool('tags', 'tags'),
     createTag: createTool('tags', 'tag'),
   },
-  validate({ part, media }): MissingItem[] {
+  validate({ part, media }): P.MissingItem[] {
     if (part > 0) return [{ field: `value[${part}]`, reason: COMMENTS_REFUSED }];
-    const missing: MissingItem[] = [];
+    const missing: P.MissingItem[] = [];
     if (media.length > 1)
       missing.push({ field: `value[${part}].image`, reason: 'WordPress takes one image, as the post’s featured image.' });
     return missing;
   },
-  async connectAccount(ctx): Promise<ConnectedAccount> {
+  async connectAccount(ctx): Promise<P.ConnectedAccount> {
     const config = wordpressConfig(ctx.config);
     const site = { ...config, apiRoot: await discoverApiRoot(ctx, config.site) };
     discovered.set(ctx.config, site.apiRoot);

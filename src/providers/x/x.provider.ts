@@ -2,20 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, renewWithRefreshToken, expiresSoon, field, pause, readTokens } from '../oauth-api.ts';
+import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import {
-  ProviderError,
-  readConfig,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type MissingItem,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishMedia,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { xMetrics } from './x.metrics.ts';
 import { countXText } from './x.text.ts';
 
@@ -70,7 +60,7 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 
-function altText(settings: Settings, item: Pick<PublishMedia, 'id' | 'url'>): string | undefined {
+function altText(settings: Settings, item: Pick<P.PublishMedia, 'id' | 'url'>): string | undefined {
   return settings.alt?.[item.id] ?? settings.alt?.[item.url];
 }
 
@@ -104,7 +94,7 @@ function readXError(answer: PlatformAnswer) {
 const X = oauthPlatform('X', readXError);
 
 export function call(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   path: string,
   options: PlatformRequest,
 ): Promise<PlatformAnswer> {
@@ -117,7 +107,7 @@ function basicAuth(platformApps: PlatformApps): string {
 }
 
 /** Exchanges a code or a refresh token at X's token endpoint (a confidential client: HTTP Basic). */
-async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
+async function tokenRequest(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, form: Record<string, string>, now: Date) {
   const { json } = await call(ctx, '/2/oauth2/token', {
     form: { ...form, client_id: platformApp(ctx.platformApps, 'x').clientId },
     headers: { authorization: basicAuth(ctx.platformApps) },
@@ -126,9 +116,9 @@ async function tokenRequest(ctx: Pick<ProviderContext, 'outbound' | 'signal' | '
 }
 
 async function whoAmI(
-  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
   token: string,
-): Promise<ConnectedAccount & { username: string }> {
+): Promise<P.ConnectedAccount & { username: string }> {
   const { json } = await call(ctx, '/2/users/me?user.fields=profile_image_url', { token });
   const id = field(json, 'data', 'id');
   const username = field(json, 'data', 'username');
@@ -144,7 +134,7 @@ async function whoAmI(
   };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     const verifier = randomBytes(32).toString('base64url');
@@ -178,7 +168,7 @@ const signIn: BrowserSignIn = {
   },
 };
 
-async function waitProcessed(ctx: ProviderContext, token: string, mediaId: string, info: unknown, name: string): Promise<void> {
+async function waitProcessed(ctx: P.ProviderContext, token: string, mediaId: string, info: unknown, name: string): Promise<void> {
   let processing = info;
   for (let poll = 0; processing && poll < MAX_POLLS; poll++) {
     const state = field(processing, 'state');
@@ -203,14 +193,14 @@ function multipart(fields: Record<string, string>, file: { bytes: Uint8Array; ty
 }
 
 /** Uploads one file (see `uploadFile`) and gives it its description, if it has one. */
-async function upload(ctx: ProviderContext, token: string, item: PublishMedia, alt: string | undefined): Promise<string> {
+async function upload(ctx: P.ProviderContext, token: string, item: P.PublishMedia, alt: string | undefined): Promise<string> {
   const id = await uploadFile(ctx, token, item);
   if (alt) await call(ctx, '/2/media/metadata', { token, json: { id, metadata: { alt_text: { text: alt } } } });
   return id;
 }
 
 /** Uploads one file: images in one request, videos and GIFs in chunks (initialize, append, finalize), then waits for processing. */
-async function uploadFile(ctx: ProviderContext, token: string, item: PublishMedia): Promise<string> {
+async function uploadFile(ctx: P.ProviderContext, token: string, item: P.PublishMedia): Promise<string> {
   const bytes = await readMedia(item);
   const video = item.mimeType.startsWith('video/');
   const gif = item.mimeType === 'image/gif';
@@ -244,7 +234,7 @@ function limitFor(settings: Record<string, unknown>): number {
   return settings.longPosts === true ? LONG_LIMIT : LIMIT;
 }
 
-async function send(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function send(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = xConfig(ctx.config);
   const settings = settingsSchema.parse(input.settings);
   const length = countXText(input.text);
@@ -268,7 +258,7 @@ async function send(ctx: ProviderContext, input: PublishInput): Promise<Publishe
 }
 
 /** Posts to an X account signed in through the operator's X app (OAuth 2.0 with PKCE). */
-export const xProvider: Provider = {
+export const xProvider: P.Provider = {
   identifier: 'x',
   name: 'X',
   textLimit: { max: LONG_LIMIT, unit: 'characters' },
@@ -283,8 +273,8 @@ export const xProvider: Provider = {
     'Connect with `{"provider":"x"}`: the answer\'s `url` opens X\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the X app (X_CLIENT_ID, X_CLIENT_SECRET).',
   tools: {},
   unavailable: (platformApps) => appUnavailable(platformApps, 'x'),
-  validate({ text, media, settings, part }): MissingItem[] {
-    const missing: MissingItem[] = [];
+  validate({ text, media, settings, part }): P.MissingItem[] {
+    const missing: P.MissingItem[] = [];
     const length = countXText(text);
     const limit = limitFor(settings);
     if (length > limit)
@@ -307,17 +297,7 @@ export const xProvider: Provider = {
     return missing;
   },
   signIn,
-  renewal: {
-    due: (config, now) => expiresSoon(config.expiresAt, now, REFRESH_MARGIN_MS),
-    async renew(ctx, now) {
-      const config = xConfig(ctx.config);
-      if (!config.refreshToken)
-        throw new ProviderError('auth', 'The X access token expired and there is no refresh token; connect the channel again.');
-      return renewWithRefreshToken('X', { ...config, refreshToken: config.refreshToken }, (refreshToken) =>
-        tokenRequest(ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, now),
-      );
-    },
-  },
+  renewal: refreshTokenRenewal('X', { marginMs: REFRESH_MARGIN_MS, read: xConfig, tokenRequest }),
   metrics: xMetrics,
   publish: send,
   comment: send,

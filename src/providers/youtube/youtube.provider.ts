@@ -12,18 +12,8 @@ import {
   startGoogleSignIn,
   type GoogleTokens,
 } from '../google/google-oauth.ts';
-import {
-  ProviderError,
-  readConfig,
-  readSettings,
-  refuseInvalid,
-  type BrowserSignIn,
-  type ConnectedAccount,
-  type Provider,
-  type ProviderContext,
-  type PublishInput,
-  type PublishedRef,
-} from '../provider.ts';
+import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
+import type * as P from '../provider.ts';
 import { openUploadSession, sendBytes } from './youtube.upload.ts';
 import { splitMedia, YOUTUBE_RULES, youtubeProblems, youtubeSettingsSchema } from './youtube.rules.ts';
 import { youtubeMetrics } from './youtube.metrics.ts';
@@ -49,7 +39,7 @@ export function youtubeConfig(config: Record<string, unknown>): YouTubeConfig {
 
 export const YOUTUBE = googlePlatform('YouTube');
 
-type Ctx = Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
+type Ctx = Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>;
 
 /** A call to the YouTube Data API v3 (`path` under /youtube/v3). */
 export function youtubeApi(ctx: Ctx, path: string, options: PlatformRequest): Promise<PlatformAnswer> {
@@ -79,14 +69,14 @@ async function ownChannels(ctx: Ctx, token: string): Promise<ChannelChoice[]> {
   });
 }
 
-function connected(tokens: GoogleTokens, channel: ChannelChoice): { config: YouTubeConfig; account: ConnectedAccount } {
+function connected(tokens: GoogleTokens, channel: ChannelChoice): { config: YouTubeConfig; account: P.ConnectedAccount } {
   return {
     config: { ...tokens, channelId: channel.id, channelTitle: channel.title },
     account: { internalId: channel.id, name: channel.title, handle: channel.handle, picture: channel.picture },
   };
 }
 
-const signIn: BrowserSignIn = {
+const signIn: P.BrowserSignIn = {
   startSchema: z.object({}),
   async start(ctx, { state }) {
     return startGoogleSignIn(ctx, state, YOUTUBE_SCOPES);
@@ -132,13 +122,12 @@ function videoRefusal(video: unknown): string | null {
 }
 
 /** Uploads the video (resumable), then sets its thumbnail and adds it to the playlist. */
-async function publish(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = youtubeConfig(ctx.config);
   refuseInvalid(youtubeProvider, ctx, input);
   const settings = readSettings(youtubeSettingsSchema, input.settings);
   const { videos, images } = splitMedia(input.media);
   const video = videos[0]!;
-  const bytes = await readMedia(video);
   const metadata = {
     snippet: {
       title: settings.title,
@@ -151,11 +140,11 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
   const session = await openUploadSession(
     ctx,
     config.accessToken,
-    { size: bytes.length, mimeType: video.mimeType },
+    { size: video.size, mimeType: video.mimeType },
     metadata,
     settings.notifySubscribers === false ? { notifySubscribers: 'false' } : {},
   );
-  const answer = await sendBytes(ctx, config.accessToken, session, bytes);
+  const answer = await sendBytes(ctx, config.accessToken, session, { size: video.size, read: (range) => readMedia(video, range) });
   const id = field(answer.json, 'id');
   if (typeof id !== 'string') throw new ProviderError('unknown_outcome', 'YouTube finished the upload without saying the video id.');
   const refused = videoRefusal(answer.json);
@@ -198,7 +187,7 @@ async function publish(ctx: ProviderContext, input: PublishInput): Promise<Publi
  * Waits, through the engine's retries (so on its clock, never a sleep here), until YouTube has
  * processed the video the comment goes under; a video YouTube refused or lost fails the comment.
  */
-async function processed(ctx: ProviderContext, token: string, videoId: string): Promise<void> {
+async function processed(ctx: P.ProviderContext, token: string, videoId: string): Promise<void> {
   const { json } = await youtubeApi(ctx, `/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`, { token });
   const video = field(json, 'items', '0');
   if (!video) throw new ProviderError('rejected', 'The video is no longer on YouTube; the comment has nothing to go under.');
@@ -213,7 +202,7 @@ async function processed(ctx: ProviderContext, token: string, videoId: string): 
 }
 
 /** The first comment starts a thread under the video (commentThreads.insert); later ones reply in that thread (YouTube's replies are one level deep). */
-async function comment(ctx: ProviderContext, input: PublishInput): Promise<PublishedRef> {
+async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   const config = youtubeConfig(ctx.config);
   refuseInvalid(youtubeProvider, ctx, input);
   const videoId = input.root?.id;
@@ -256,7 +245,7 @@ function items(json: unknown): unknown[] {
 }
 
 /** Posts videos to a YouTube channel signed in through the operator's Google app. */
-export const youtubeProvider: Provider = {
+export const youtubeProvider: P.Provider = {
   identifier: 'youtube',
   name: 'YouTube',
   textLimit: { max: YOUTUBE_RULES.descriptionMaxBytes, unit: 'bytes' },

@@ -81,19 +81,30 @@ async function standing(ctx: Ctx, token: string, session: string, size: number):
   }
 }
 
-/** Sends `bytes` through the session from the first byte YouTube lacks; the finished upload's answer (the video). */
-export async function sendBytes(ctx: Ctx, token: string, session: string, bytes: Uint8Array, chunkBytes = UPLOAD_CHUNK_BYTES) {
-  const size = bytes.length;
+/**
+ * Sends the video through the session from the first byte YouTube lacks, reading one chunk at a
+ * time from the library (`read`, an inclusive range); the finished upload's answer (the video).
+ */
+export async function sendBytes(
+  ctx: Ctx,
+  token: string,
+  session: string,
+  video: { size: number; read: (range: { start: number; end: number }) => Promise<Uint8Array> },
+  chunkBytes = UPLOAD_CHUNK_BYTES,
+) {
+  const { size } = video;
   let next = 0;
   let resumes = 0;
   for (;;) {
     const end = Math.min(next + chunkBytes, size);
+    // Read before the call: a library that cannot be read is not an interrupted upload.
+    const body = end > next ? await video.read({ start: next, end: end - 1 }) : new Uint8Array(0);
     let progress: Progress;
     try {
       const answer = await callPlatform(ctx, UPLOAD, session, {
         method: 'PUT',
         token,
-        body: bytes.subarray(next, end),
+        body,
         contentType: 'application/octet-stream',
         headers: { 'content-range': size === 0 ? 'bytes */0' : `bytes ${next}-${end - 1}/${size}` },
         timeoutMs: CHUNK_TIMEOUT_MS,

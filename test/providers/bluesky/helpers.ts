@@ -47,7 +47,8 @@ export function mediaItem(bytes: Buffer, options: Partial<Omit<PublishMedia, 're
     size: options.size ?? bytes.byteLength,
     width: options.width === undefined ? null : options.width,
     height: options.height === undefined ? null : options.height,
-    read: async () => bytes,
+    durationMs: options.durationMs,
+    read: async (range) => (range ? bytes.subarray(range.start, range.end + 1) : bytes),
   };
 }
 

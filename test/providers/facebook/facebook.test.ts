@@ -7,13 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { facebookProvider } from '../../../src/providers/facebook/facebook.provider.ts';
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, getPost } from '../../helpers/posts.ts';
+import { jpeg, mp4 } from '../../helpers/media-files.ts';
+import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMeta } from '../oauth/fake-meta.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
-
 let t: TestApp;
 let meta: FakeMeta;
 beforeAll(async () => {
@@ -35,11 +34,7 @@ afterAll(async () => {
   await meta.stop();
 });
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 async function connected(): Promise<{ tenant: Tenant; channelId: string }> {
   const tenant = await createTenant(t);

@@ -9,13 +9,12 @@ import { ManualClock, waitOn } from '../../../src/lib/clock.ts';
 import { instagramProvider, instagramStandaloneProvider, POLL_DELAYS_MS } from '../../../src/providers/instagram/instagram.provider.ts';
 import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4, png } from '../../helpers/media-files.ts';
-import { createOk, getPost } from '../../helpers/posts.ts';
+import { jpeg, mp4, png } from '../../helpers/media-files.ts';
+import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMeta } from '../oauth/fake-meta.ts';
 import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
-
 let t: TestApp;
 let meta: FakeMeta;
 beforeAll(async () => {
@@ -40,11 +39,7 @@ afterAll(async () => {
   await meta.stop();
 });
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 const post = (provider: string, channelId: string, value: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}) => ({
   type: 'now',
@@ -289,12 +284,14 @@ describe('Instagram through Facebook Login', () => {
     expect(instagramProvider.idempotentWrites).toBe(false);
   });
 
-  it("reports in /missing what Instagram would refuse: no media, PNG, the aspect ratio, a story's caption, a reel's image, a comment's media, hashtags", async () => {
+  it("reports in /missing what Instagram would refuse: no media, PNG, the aspect ratio, a story's caption, a reel's image and length, a comment's media, hashtags", async () => {
     const { tenant, channelId } = await connectedThroughFacebook();
     const wide = await upload(tenant, jpeg(300, 100), 'wide.jpg', 'image/jpeg');
     const square = await upload(tenant, jpeg(40, 40), 'square.jpg', 'image/jpeg');
     const drawing = await upload(tenant, png(40, 40), 'drawing.png', 'image/png');
-    const clip = await upload(tenant, mp4(72, 128), 'clip.mp4', 'video/mp4');
+    const clip = await upload(tenant, mp4(72, 128, { seconds: 10 }), 'clip.mp4', 'video/mp4');
+    const short = await upload(tenant, mp4(72, 128, { seconds: 1.5, fill: 1 }), 'short.mp4', 'video/mp4');
+    const long = await upload(tenant, mp4(72, 128, { seconds: 90, fill: 2 }), 'long.mp4', 'video/mp4');
     const check = (value: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}) =>
       missing(tenant, post('instagram', channelId, value, settings));
     expect(await check([{ content: '<p>Words only</p>' }])).toEqual([
@@ -312,6 +309,14 @@ describe('Instagram through Facebook Login', () => {
     expect(await check([{ content: '<p>x</p>', image: [square] }], { postType: 'reel' })).toEqual([
       { field: 'value[0].image', reason: 'A reel is one video (MP4 or MOV), alone.' },
     ]);
+    // Lengths the media library read from the videos' movie headers when they were stored.
+    expect(await check([{ content: '<p>x</p>', image: [short] }], { postType: 'reel' })).toEqual([
+      { field: 'value[0].image[0]', reason: 'short.mp4 lasts 1.5 s; Instagram takes reels of 3 s to 15 min.' },
+    ]);
+    expect(await check([{ content: '', image: [long] }], { postType: 'story' })).toEqual([
+      { field: 'value[0].image[0]', reason: 'long.mp4 lasts 1 min 30 s; Instagram takes story videos of 3 s to 1 min.' },
+    ]);
+    expect(await check([{ content: '', image: [clip] }], { postType: 'story' })).toEqual([]);
     expect(
       await check([
         { content: '<p>x</p>', image: [clip] },

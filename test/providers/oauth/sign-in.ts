@@ -63,3 +63,23 @@ export function refreshChannelNumbers(t: TestApp, tenant: Tenant, channelId: str
     key: tenant.key,
   });
 }
+
+/**
+ * Connects a channel of `provider` through the sign-in (in a new workspace unless `tenant` is
+ * given) and builds a provider context over its stored configuration whose waits stand in for
+ * the engine's clock: each is recorded in `waits` and ends at once.
+ */
+export async function signedInWithWaits(t: TestApp, provider: string, tenant?: Tenant) {
+  const owner = tenant ?? (await createTenant(t));
+  const { authorize, channels } = await signInThroughApi(t, owner, { provider });
+  const channelId = channels[0]!.id;
+  const config = await t.services.channels.config(owner.workspaceId, channelId);
+  const waits: number[] = [];
+  const ctx: ProviderContext = {
+    ...providerContext(config, { channelId, platformApps: t.services.channels.platformApps }),
+    wait: async (ms) => {
+      waits.push(ms);
+    },
+  };
+  return { tenant: owner, authorize, channels, channelId, config, ctx, waits };
+}

@@ -5,15 +5,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { pinterestProvider } from '../../../src/providers/pinterest/pinterest.provider.ts';
-import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, getPost, postBody } from '../../helpers/posts.ts';
+import { jpeg, mp4 } from '../../helpers/media-files.ts';
+import { createOk, getPost, postBody, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, publishInput } from '../bluesky/helpers.ts';
 import { FakePinterest } from '../oauth/fake-pinterest.ts';
-import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
-
+import { listed, refreshChannelNumbers, signedInWithWaits } from '../oauth/sign-in.ts';
 let t: TestApp;
 let pin: FakePinterest;
 const clock = new ManualClock(new Date());
@@ -40,26 +38,9 @@ afterAll(async () => {
   await pin.stop();
 });
 
-async function connect(tenant?: Tenant) {
-  const owner = tenant ?? (await createTenant(t));
-  const { authorize, channels } = await signInThroughApi(t, owner, { provider: 'pinterest' });
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(owner.workspaceId, channelId);
-  const waits: number[] = [];
-  const ctx: ProviderContext = {
-    ...providerContext(config, { channelId, platformApps: t.services.channels.platformApps }),
-    wait: async (ms) => {
-      waits.push(ms);
-    },
-  };
-  return { tenant: owner, authorize, channels, channelId, config, ctx, waits };
-}
+const connect = (tenant?: Tenant) => signedInWithWaits(t, 'pinterest', tenant);
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 const trigger = (tenant: Tenant, channelId: string, methodName: string, data: Record<string, unknown>) =>
   t.request({ method: 'POST', url: `/public/v1/integration-trigger/${channelId}`, key: tenant.key, payload: { methodName, data } });

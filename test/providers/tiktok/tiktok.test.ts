@@ -6,16 +6,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { tiktokProvider } from '../../../src/providers/tiktok/tiktok.provider.ts';
-import type { ProviderContext } from '../../../src/providers/provider.ts';
 import { chunkPlan } from '../../../src/providers/tiktok/tiktok.media.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type TestApp, type Tenant } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4, png } from '../../helpers/media-files.ts';
-import { createOk, getPost, postBody } from '../../helpers/posts.ts';
+import { jpeg, mp4, png } from '../../helpers/media-files.ts';
+import { createOk, getPost, postBody, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, publishInput } from '../bluesky/helpers.ts';
 import { FakeTiktok } from '../oauth/fake-tiktok.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
-
+import { listed, signedInWithWaits } from '../oauth/sign-in.ts';
 const MB = 1024 * 1024;
 let t: TestApp;
 let tk: FakeTiktok;
@@ -48,26 +46,9 @@ afterAll(async () => {
   await tk.stop();
 });
 
-async function connect(tenant?: Tenant) {
-  const owner = tenant ?? (await createTenant(t));
-  const { authorize, channels } = await signInThroughApi(t, owner, { provider: 'tiktok' });
-  const channelId = channels[0]!.id;
-  const config = await t.services.channels.config(owner.workspaceId, channelId);
-  const waits: number[] = [];
-  const ctx: ProviderContext = {
-    ...providerContext(config, { channelId, platformApps: t.services.channels.platformApps }),
-    wait: async (ms) => {
-      waits.push(ms);
-    },
-  };
-  return { tenant: owner, authorize, channels, channelId, config, ctx, waits };
-}
+const connect = (tenant?: Tenant) => signedInWithWaits(t, 'tiktok', tenant);
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 const post = (channelId: string, content: string, media: Array<{ id: string; path: string }>, settings: Record<string, unknown>) => ({
   ...postBody(channelId, { type: 'now', date: clock.now().toISOString() }),
@@ -236,18 +217,15 @@ describe('TikTok', () => {
     expect(error).toMatchObject({ kind: 'rejected' });
     expect(error.message).toBe('TikTok offers this account SELF_ONLY; PUBLIC_TO_EVERYONE is not one of them. Choose one it offers.');
     expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
-    // A video longer than the account may post (creator info: 300 s) is refused before uploading.
+    // A video longer than the account may post (creator info: 300 s), by the length the library read, is refused before uploading.
     tk.privacyLevels = ['SELF_ONLY'];
     tk.maxVideoSeconds = 300;
-    const long = mp4(320, 240);
-    long.writeUInt32BE(400_000, long.indexOf('mvhd') + 4 + 16); // duration 400 s at timescale 1000
+    const long = mediaItem(mp4(320, 240, { seconds: 400 }), { name: 'long.mp4', mimeType: 'video/mp4', durationMs: 400_000 });
     const tooLong = await providerFailure(
-      tiktokProvider.publish(
-        ctx,
-        publishInput({ media: [mediaItem(long, { mimeType: 'video/mp4' })], settings: { privacyLevel: 'SELF_ONLY' } }),
-      ),
+      tiktokProvider.publish(ctx, publishInput({ media: [long], settings: { privacyLevel: 'SELF_ONLY' } })),
     );
-    expect(tooLong.message).toBe('The video lasts 400 seconds; TikTok lets this account post up to 300.');
+    expect(tooLong.message).toBe('long.mp4 lasts 6 min 40 s; TikTok lets this account post videos up to 5 min.');
+    expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
   });
 
   it("maps TikTok's errors: invalid token auth, rate limit, refusals in words, a FAILED publish, a lost status an unknown outcome", async () => {

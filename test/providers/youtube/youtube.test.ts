@@ -11,11 +11,10 @@ import { tagsLength } from '../../../src/providers/youtube/youtube.rules.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
-import { fileBody, jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, createPosts, getPost } from '../../helpers/posts.ts';
+import { jpeg, mp4 } from '../../helpers/media-files.ts';
+import { createOk, createPosts, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { FakeGoogle, googleError } from '../oauth/fake-google.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
-
 let t: TestApp;
 let g: FakeGoogle;
 const clock = new ManualClock(new Date());
@@ -55,11 +54,7 @@ async function connect(tenant?: Tenant) {
   return { tenant: who, channelId: channels[0]!.id, authorize };
 }
 
-async function upload(tenant: Tenant, data: Buffer, name: string, type: string) {
-  const res = await t.request({ method: 'POST', url: '/public/v1/upload', key: tenant.key, ...fileBody(data, name, type) });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: string; path: string };
-}
+const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
 /** A post with a video (and a thumbnail), a first comment and a reply, published now. */
 async function videoPost(tenant: Tenant, channelId: string, settings: Record<string, unknown> = SETTINGS, comments = 2) {
