@@ -138,10 +138,7 @@ export class WebhookDelivery {
    * on the ticks, also the purge of expired events, one bounded batch per tick. While `publishing`
    * says this process is publishing, deliveries take a small share of it (`PUBLISHING_SHARE`).
    */
-  start(
-    options: { intervalMs: number; publishing?: () => boolean },
-    wakeOn: { onRecorded(listener: () => void): () => void },
-  ): void {
+  start(options: { intervalMs: number; publishing?: () => boolean }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
     this.#stopped = false;
     if (options.publishing) this.#publishing = options.publishing;
     const wake = () => void this.wake();
@@ -238,7 +235,9 @@ export class WebhookDelivery {
           .filter(
             (endpoint) =>
               endpoint.workspace_id === event.workspace_id &&
-              (only ? endpoint.id === only : event.type === 'webhook.test' || (JSON.parse(endpoint.event_types) as string[]).includes(event.type)),
+              (only
+                ? endpoint.id === only
+                : event.type === 'webhook.test' || (JSON.parse(endpoint.event_types) as string[]).includes(event.type)),
           )
           .map((endpoint) => ({
             id: newId(),
@@ -424,7 +423,18 @@ export class WebhookDelivery {
         error = caught instanceof Error ? caught.message : String(caught);
       }
     }
-    return { delivery, claimedAt, attempt, started, ended: clock.now(), durationMs: Math.round(performance.now() - t0), status, error, response, retryAfterMs };
+    return {
+      delivery,
+      claimedAt,
+      attempt,
+      started,
+      ended: clock.now(),
+      durationMs: Math.round(performance.now() - t0),
+      status,
+      error,
+      response,
+      retryAfterMs,
+    };
   }
 
   /**
@@ -445,7 +455,9 @@ export class WebhookDelivery {
           state: succeeded ? 'succeeded' : final(o) ? 'failed' : 'pending',
           attempts: o.attempt,
           first_attempt_at: firstAttemptAt(o),
-          next_attempt_at: final(o) ? null : new Date(o.ended.getTime() + retryDelay(o.attempt, o.retryAfterMs, this.#random)).toISOString(),
+          next_attempt_at: final(o)
+            ? null
+            : new Date(o.ended.getTime() + retryDelay(o.attempt, o.retryAfterMs, this.#random)).toISOString(),
           last_status: o.status,
           last_error: o.error,
           updated_at: o.ended.toISOString(),
@@ -475,7 +487,8 @@ export class WebhookDelivery {
       return held;
     });
     for (const o of settled)
-      if (o.error !== null && final(o) && Number(o.delivery.enabled) === 1) await this.#disableIfFailing(o.delivery, firstAttemptAt(o), o.ended.toISOString());
+      if (o.error !== null && final(o) && Number(o.delivery.enabled) === 1)
+        await this.#disableIfFailing(o.delivery, firstAttemptAt(o), o.ended.toISOString());
   }
 
   /**
