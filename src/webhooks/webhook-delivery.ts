@@ -14,7 +14,7 @@ import * as channelsRepo from '../channels/channels.repository.ts';
 import { approvalSteps, toPostRecord } from '../posts/posts.service.ts';
 import { signWebhook } from '../providers/webhook/webhook.signature.ts';
 import * as repo from './webhooks.repository.ts';
-import type { DeliveryState, WebhookEventsTable } from './webhooks.table.ts';
+import type { WebhookEventsTable } from './webhooks.table.ts';
 
 /**
  * When each attempt after the first is made, counted from the failure before it: the first retry
