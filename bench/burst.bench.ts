@@ -78,6 +78,8 @@ export async function burstBench(options: { count: number; leadSeconds: number; 
         const firsts = [...hooks.arrivals.values()].map((list) => list[0]!).sort((a, b) => a - b);
         const lastMs = (firsts.at(-1) ?? Number.NaN) - due.getTime();
         webhooks = {
+          // The server's CPU time per post from the due instant to the last delivery: publishing and delivering together.
+          serverCpuMsPerPostWithDeliveries: round2((cpuMs(herald.child.pid) - cpuBefore) / Math.max(summary.delivered, 1)),
           events: created.length,
           delivered: hooks.arrivals.size,
           duplicates: [...hooks.arrivals.values()].reduce((n, list) => n + list.length - 1, 0),

@@ -66,8 +66,9 @@ export async function startServer(config: Config, options: { role?: Role } = {})
       sweepIntervalMs: config.publishing.sweepIntervalSeconds * 1000,
       exclusive: config.database.kind === 'sqlite' && !config.redis && role === 'all',
     });
-    // Webhook deliveries run where publishing runs; the outbox in the database is shared by every worker.
-    runtime.services.webhookDelivery.start({ intervalMs: 1000 }, runtime.services.webhookOutbox);
+    // Webhook deliveries run where publishing runs; the outbox in the database is shared by every
+    // worker. Publishing comes first: while this process publishes, deliveries take a small share.
+    runtime.services.webhookDelivery.start({ intervalMs: 1000, publishing: () => publisher.publishing }, runtime.services.webhookOutbox);
     // Statistics are read by the processes that publish, a minute apart, each channel under a lease.
     const analyticsLog = app.log.child({ component: 'analytics' });
     runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));

@@ -66,6 +66,13 @@ export function findChannelAnyState(db: Executor, workspaceId: string, id: strin
   return channelQuery(db, workspaceId, id).select('channels.deleted_at').executeTakeFirst();
 }
 
+/** The provider of each of these channels, deleted ones included. */
+export async function channelProviders(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('channels').select(['id', 'provider']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.provider]));
+}
+
 /** Whether a channel is deleted (or gone): the publisher's check before it claims work. */
 export async function isChannelDeleted(db: Executor, id: string): Promise<boolean> {
   const row = await db.selectFrom('channels').select('deleted_at').where('id', '=', id).executeTakeFirst();

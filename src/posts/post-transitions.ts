@@ -916,7 +916,8 @@ export class PostTransitions {
     // A person's move (a delete of a published thread) counts in the version: then the careful path decides.
     const post = await engine.recordPostPublished(trx, { id: postId, idx, version: record.version, stamp, nextRunAt, ...columns });
     if (post !== 1) throw new NothingToClaim();
-    if (request.claim.webhooks) await this.deps.webhookOutbox.record(trx, [publishedEvent(request.claim, request.release)]);
+    if (request.claim.webhooks)
+      await this.deps.webhookOutbox.record(trx, [publishedEvent(request.claim, request.release)], { listening: true });
     return { recorded: true, nextRunAt, confirmedLate: false };
   }
 
@@ -940,6 +941,7 @@ export class PostTransitions {
             requests
               .filter(({ claim }) => claim.webhooks && ids.has(claim.postId))
               .map(({ claim, release }) => publishedEvent(claim, release)),
+            { listening: true },
           );
           return ids;
         });

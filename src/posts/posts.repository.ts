@@ -42,6 +42,12 @@ export function findPostForEngine(db: Executor, id: string) {
   return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Posts by id, deleted ones included (as `findPostForEngine`, for many at once). */
+export function findPostsByIds(db: Executor, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('posts').selectAll().where('id', 'in', ids).execute();
+}
+
 export function listGroupPosts(db: Executor, workspaceId: string, groupId: string) {
   return selectLivePosts(db, workspaceId).where('group_id', '=', groupId).orderBy('created_at').orderBy('id').execute();
 }

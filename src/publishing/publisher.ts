@@ -120,6 +120,8 @@ export class Publisher {
   #advanceNext: Promise<number> | null = null;
   #advanceBusy = false;
   #unsubscribeJump: (() => void) | null = null;
+  /** Jobs and lanes' due posts running now (see `publishing`). */
+  #active = 0;
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -348,9 +350,19 @@ export class Publisher {
    * whose claim lost to an edit (the edited post is read again).
    */
   async handle(job: PublishJob): Promise<void> {
-    for (let step = 0; step < 100; step++) {
-      if (!(await this.#step(job))) return;
+    this.#active += 1;
+    try {
+      for (let step = 0; step < 100; step++) {
+        if (!(await this.#step(job))) return;
+      }
+    } finally {
+      this.#active -= 1;
     }
+  }
+
+  /** Whether this process is publishing now (a job or a lane's due post is running). */
+  get publishing(): boolean {
+    return this.#active > 0;
   }
 
   /** The pump of a lane's wakes, made on first use. */
@@ -376,8 +388,13 @@ export class Publisher {
 
   /** Publishes a post claimed in a lane's batch, then carries on with its next step if that is due at once. */
   async #publishDue(due: DueClaim): Promise<void> {
-    if (await this.#publishStep(due)) {
-      await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
+    this.#active += 1;
+    try {
+      if (await this.#publishStep(due)) {
+        await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
+      }
+    } finally {
+      this.#active -= 1;
     }
   }
 

@@ -10,10 +10,11 @@ import * as notificationsRepo from '../notifications/notifications.repository.ts
 import { toNotification } from '../notifications/notifications.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import * as postsRepo from '../posts/posts.repository.ts';
+import * as channelsRepo from '../channels/channels.repository.ts';
 import { approvalSteps, toPostRecord } from '../posts/posts.service.ts';
 import { signWebhook } from '../providers/webhook/webhook.signature.ts';
 import * as repo from './webhooks.repository.ts';
-import type { DeliveryState, WebhookEventsTable } from './webhooks.table.ts';
+import type { WebhookEventsTable } from './webhooks.table.ts';
 
 /**
  * When each attempt after the first is made, counted from the failure before it: the first retry
@@ -46,8 +47,14 @@ const LEASE_MS = 5 * 60_000;
  * receiver holds only its own deliveries back, and several workers together never send it more.
  */
 export const PER_ENDPOINT = 4;
-/** Attempts in flight at once, per process. */
-const CONCURRENCY = 16;
+/** Attempts in flight at once, per process, and events dispatched per look. */
+const FULL_SHARE = { concurrency: 16, dispatchBatch: 100 };
+/**
+ * The same while this process is publishing (see `start`'s `publishing`): deliveries go on, one
+ * attempt at a time and in small batches, so a burst of posts keeps nearly all the process, and
+ * the deliveries catch up at full speed once it is over.
+ */
+const PUBLISHING_SHARE = { concurrency: 1, dispatchBatch: 16 };
 const BATCH = 100;
 /** How long an event, its deliveries and their attempts are kept once every delivery of it is settled. */
 export const RETENTION_MS = 30 * 24 * 3600_000;
@@ -78,6 +85,20 @@ export function retryDelay(attempts: number, retryAfterMs: number | null, random
   return Math.min(Math.max(jittered, retryAfterMs ?? 0), MAX_RETRY_AFTER_MS);
 }
 
+/** What one attempt of a claimed delivery came to, waiting to be settled with the others of its claim. */
+type Outcome = {
+  delivery: repo.ClaimedDelivery;
+  claimedAt: string;
+  attempt: number;
+  started: Date;
+  ended: Date;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  response: string | null;
+  retryAfterMs: number | null;
+};
+
 /** `Retry-After` in milliseconds: seconds or an HTTP date; null when absent or unreadable. */
 function readRetryAfter(value: string | null, now: Date): number | null {
   if (!value) return null;
@@ -105,6 +126,7 @@ export class WebhookDelivery {
   #stopped = true;
   #unsubscribe: Array<() => void> = [];
   #nextPurgeAt = 0;
+  #publishing: () => boolean = () => false;
 
   constructor(deps: WebhookDeliveryDeps) {
     this.#deps = deps;
@@ -113,10 +135,12 @@ export class WebhookDelivery {
 
   /**
    * Runs `drain` every `intervalMs`, when this process records events and when a test clock jumps;
-   * on the ticks, also the purge of expired events, one bounded batch per tick.
+   * on the ticks, also the purge of expired events, one bounded batch per tick. While `publishing`
+   * says this process is publishing, deliveries take a small share of it (`PUBLISHING_SHARE`).
    */
-  start(options: { intervalMs: number }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
+  start(options: { intervalMs: number; publishing?: () => boolean }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
     this.#stopped = false;
+    if (options.publishing) this.#publishing = options.publishing;
     const wake = () => void this.wake();
     this.#unsubscribe = [wakeOn.onRecorded(wake), ...(this.#deps.clock.onJump ? [this.#deps.clock.onJump(wake)] : [])];
     const tick = () => {
@@ -190,43 +214,39 @@ export class WebhookDelivery {
     }
   }
 
-  /** Creates the deliveries of events not yet dispatched, rendering each one's body; how many events it dispatched. */
+  /**
+   * Creates the deliveries of a batch of events not yet dispatched, rendering each one's body:
+   * the posts of the batch are read together, and one transaction marks every event dispatched
+   * and creates all their deliveries. How many events it dispatched.
+   */
   async dispatch(): Promise<number> {
-    const events = await repo.listUndispatchedEvents(this.#deps.db, BATCH);
-    let count = 0;
-    for (const event of events) {
-      try {
-        if (await this.#dispatchOne(event)) count += 1;
-      } catch (error) {
-        // One event that cannot be rendered does not hold back the others; it is tried again at the next look.
-        console.error(`Webhook event ${event.id} could not be dispatched:`, error);
-      }
-    }
-    return count;
-  }
-
-  async #dispatchOne(event: WebhookEventsTable): Promise<boolean> {
     const { db, clock } = this.#deps;
-    const body = JSON.stringify(await this.#envelope(event));
+    const events = await repo.listUndispatchedEvents(db, this.#share().dispatchBatch);
+    if (events.length === 0) return 0;
+    const bodies = await this.#bodies(events);
     return db.transaction().execute(async (trx) => {
-      if (!(await repo.markDispatched(trx, event.id, body))) return false;
+      const dispatched = await repo.markDispatched(trx, bodies);
+      const mine = events.filter((event) => dispatched.has(event.id));
+      const endpoints = await repo.listEnabledEndpoints(trx, [...new Set(mine.map((event) => event.workspace_id))]);
       const stamp = clock.now().toISOString();
-      const endpoints = (await repo.listEnabledEndpoints(trx, event.workspace_id)).filter(
-        (endpoint) => event.type === 'webhook.test' || (JSON.parse(endpoint.event_types) as string[]).includes(event.type),
-      );
-      const only = event.type === 'webhook.test' ? (JSON.parse(event.details) as { endpointId?: string }).endpointId : undefined;
-      const targets = only ? endpoints.filter((endpoint) => endpoint.id === only) : endpoints;
-      if (targets.length > 0)
-        await repo.insertDeliveries(
-          trx,
-          targets.map((endpoint) => ({
+      const rows = mine.flatMap((event) => {
+        const only = event.type === 'webhook.test' ? (JSON.parse(event.details) as { endpointId?: string }).endpointId : undefined;
+        return endpoints
+          .filter(
+            (endpoint) =>
+              endpoint.workspace_id === event.workspace_id &&
+              (only
+                ? endpoint.id === only
+                : event.type === 'webhook.test' || (JSON.parse(endpoint.event_types) as string[]).includes(event.type)),
+          )
+          .map((endpoint) => ({
             id: newId(),
             event_id: event.id,
             endpoint_id: endpoint.id,
             workspace_id: event.workspace_id,
             subject_id: event.subject_id,
             position: event.position,
-            state: 'pending',
+            state: 'pending' as const,
             attempts: 0,
             next_attempt_at: stamp,
             claimed_at: null,
@@ -236,33 +256,67 @@ export class WebhookDelivery {
             last_error: null,
             created_at: stamp,
             updated_at: stamp,
-          })),
-        );
-      return true;
+          }));
+      });
+      if (rows.length > 0) await repo.insertDeliveries(trx, rows);
+      return dispatched.size;
     });
   }
 
-  /** The envelope: the type, when it happened, the workspace, and the object in the REST API's shape with what the event adds. */
-  async #envelope(event: WebhookEventsTable): Promise<Record<string, unknown>> {
-    const details = JSON.parse(event.details) as Record<string, unknown>;
-    return {
-      type: event.type,
-      timestamp: event.created_at,
-      workspace: event.workspace_id,
-      data: { ...(await this.#subject(event)), ...details },
-    };
+  /** The body of each event that could be rendered; one that cannot does not hold back the others (it is tried again at the next look). */
+  async #bodies(events: WebhookEventsTable[]): Promise<Map<string, string>> {
+    const posts = await this.#posts(events.filter((event) => event.type.startsWith('post.')).map((event) => event.subject_id));
+    const bodies = new Map<string, string>();
+    for (const event of events) {
+      try {
+        const subject = event.type.startsWith('post.') ? { post: posts.get(event.subject_id) ?? null } : await this.#subject(event);
+        bodies.set(event.id, JSON.stringify(this.#envelope(event, subject)));
+      } catch (error) {
+        console.error(`Webhook event ${event.id} could not be dispatched:`, error);
+      }
+    }
+    return bodies;
   }
 
+  /** The envelope: the type, when it happened, the workspace, and the object in the REST API's shape with what the event adds. */
+  #envelope(event: WebhookEventsTable, subject: Record<string, unknown>): Record<string, unknown> {
+    const details = JSON.parse(event.details) as Record<string, unknown>;
+    return { type: event.type, timestamp: event.created_at, workspace: event.workspace_id, data: { ...subject, ...details } };
+  }
+
+  /** Posts as the REST API returns them, read together (four statements for any number). */
+  async #posts(ids: string[]): Promise<Map<string, ReturnType<typeof toPostRecord>>> {
+    const { db } = this.#deps;
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const posts = await postsRepo.findPostsByIds(db, unique);
+    const [parts, providers, steps] = await Promise.all([
+      postsRepo.listParts(
+        db,
+        posts.map((post) => post.id),
+      ),
+      channelsRepo.channelProviders(db, [...new Set(posts.map((post) => post.channel_id))]),
+      approvalSteps(
+        db,
+        posts.map((post) => post.id),
+      ),
+    ]);
+    return new Map(
+      posts.map((post) => [
+        post.id,
+        toPostRecord(
+          post,
+          parts.filter((part) => part.post_id === post.id),
+          providers.get(post.channel_id) ?? 'unknown',
+          steps.get(post.id) ?? [],
+        ),
+      ]),
+    );
+  }
+
+  /** What a channel, media or notification event is about, in the REST API's shape. */
   async #subject(event: WebhookEventsTable): Promise<Record<string, unknown>> {
     const { db, channels } = this.#deps;
-    if (event.type.startsWith('post.')) {
-      const post = await postsRepo.findPostForEngine(db, event.subject_id);
-      if (!post || post.workspace_id !== event.workspace_id) return { post: null };
-      const parts = await postsRepo.listParts(db, [post.id]);
-      const channel = await channels.getAnyState(post.workspace_id, post.channel_id);
-      const steps = (await approvalSteps(db, [post.id])).get(post.id) ?? [];
-      return { post: toPostRecord(post, parts, channel?.provider ?? 'unknown', steps) };
-    }
     if (event.type.startsWith('channel.')) {
       const channel = await channels.getAnyState(event.workspace_id, event.subject_id);
       return { channel: channel ? presentChannel(channel, defaultChannelPicture(this.#deps.baseUrl)) : null };
@@ -279,50 +333,42 @@ export class WebhookDelivery {
   }
 
   /**
-   * Claims and sends the deliveries due now, each endpoint's within its cap of attempts in flight
-   * (`PER_ENDPOINT`, across processes); a slot freed goes on with that endpoint's next due
-   * delivery. How many it claimed from the first look.
+   * Sends the deliveries due now, endpoint by endpoint, each endpoint's within its cap of
+   * attempts in flight (`PER_ENDPOINT`, across processes): its due deliveries are claimed
+   * together up to the slots free, sent side by side, and settled together, until none is due.
+   * How many it claimed.
    */
   async sendDue(): Promise<number> {
-    const { db, clock } = this.#deps;
-    const due = await repo.listDueDeliveries(db, clock.now().toISOString(), BATCH);
-    const attempts: Array<Promise<void>> = [];
-    for (const delivery of due) {
-      const claimedAt = await this.#claim(delivery);
-      if (claimedAt) attempts.push(this.#sendAndGoOn(delivery.id, delivery.endpoint_id, claimedAt));
-    }
-    await Promise.all(attempts);
-    return attempts.length;
+    const due = await repo.listDueDeliveries(this.#deps.db, this.#deps.clock.now().toISOString(), BATCH);
+    const counts = await Promise.all([...new Set(due.map((delivery) => delivery.endpoint_id))].map((id) => this.#sendEndpoint(id)));
+    return counts.reduce((sum, count) => sum + count, 0);
   }
 
-  /** Claims `delivery` within its endpoint's cap; the claim's stamp, or null. */
-  async #claim(delivery: { id: string; endpoint_id: string; state: DeliveryState; claimed_at: string | null }): Promise<string | null> {
-    const stamp = this.#deps.clock.now().toISOString();
-    const leaseUntil = new Date(Date.parse(stamp) + (this.#deps.webhookDelivery?.leaseMs ?? LEASE_MS)).toISOString();
-    return (await repo.claimDeliveryWithin(this.#deps.db, delivery, { stamp, leaseUntil }, PER_ENDPOINT)) ? stamp : null;
-  }
-
-  /** Sends one claimed delivery, then the endpoint's next due ones in the same slot while it can claim them. */
-  async #sendAndGoOn(id: string, endpointId: string, claimedAt: string): Promise<void> {
-    let next: { id: string; claimedAt: string } | null = { id, claimedAt };
-    while (next) {
-      await this.#attemptWhenFree(next.id, next.claimedAt);
-      const [delivery] = await repo.listDueDeliveries(this.#deps.db, this.#deps.clock.now().toISOString(), 1, endpointId);
-      const stamp = delivery ? await this.#claim(delivery) : null;
-      next = delivery && stamp ? { id: delivery.id, claimedAt: stamp } : null;
+  async #sendEndpoint(endpointId: string): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const stamp = this.#deps.clock.now().toISOString();
+      const leaseUntil = new Date(Date.parse(stamp) + (this.#deps.webhookDelivery?.leaseMs ?? LEASE_MS)).toISOString();
+      const claimed = await repo.claimDueDeliveries(this.#deps.db, endpointId, { stamp, leaseUntil }, PER_ENDPOINT);
+      if (claimed.length === 0) return count;
+      count += claimed.length;
+      const outcomes = await Promise.all(claimed.map((delivery) => this.#attemptWhenFree(delivery, stamp)));
+      await this.#settle(outcomes);
     }
   }
 
-  async #attemptWhenFree(id: string, claimedAt: string): Promise<void> {
-    const delivery = await repo.findClaimedDelivery(this.#deps.db, id);
-    if (!delivery || delivery.claimed_at !== claimedAt) return;
-    while (this.#inFlight >= CONCURRENCY) await new Promise((resolve) => setTimeout(resolve, 10));
+  async #attemptWhenFree(delivery: repo.ClaimedDelivery, claimedAt: string): Promise<Outcome> {
+    while (this.#inFlight >= this.#share().concurrency) await new Promise((resolve) => setTimeout(resolve, 10));
     this.#inFlight += 1;
     try {
-      await this.#attempt(delivery, claimedAt);
+      return await this.#attempt(delivery, claimedAt);
     } finally {
       this.#inFlight -= 1;
     }
+  }
+
+  #share(): { concurrency: number; dispatchBatch: number } {
+    return this.#publishing() ? PUBLISHING_SHARE : FULL_SHARE;
   }
 
   /** The secrets that sign a delivery now: the current one, and the previous one during its grace period. */
@@ -334,8 +380,9 @@ export class WebhookDelivery {
     return secrets;
   }
 
-  async #attempt(delivery: NonNullable<Awaited<ReturnType<typeof repo.findClaimedDelivery>>>, claimedAt: string): Promise<void> {
-    const { db, clock, outbound } = this.#deps;
+  /** One attempt of a claimed delivery: sent, signed, unless its endpoint was disabled meanwhile; what happened, to be settled. */
+  async #attempt(delivery: repo.ClaimedDelivery, claimedAt: string): Promise<Outcome> {
+    const { clock, outbound } = this.#deps;
     const started = clock.now();
     const attempt = Number(delivery.attempts) + 1;
     const body = delivery.body ?? '{}';
@@ -376,38 +423,72 @@ export class WebhookDelivery {
         error = caught instanceof Error ? caught.message : String(caught);
       }
     }
-    const durationMs = Math.round(performance.now() - t0);
-    const now = clock.now();
-    const stamp = now.toISOString();
-    const succeeded = error === null;
-    const final = succeeded || attempt >= MAX_ATTEMPTS || Number(delivery.enabled) !== 1;
-    const firstAttemptAt = delivery.first_attempt_at ?? started.toISOString();
+    return {
+      delivery,
+      claimedAt,
+      attempt,
+      started,
+      ended: clock.now(),
+      durationMs: Math.round(performance.now() - t0),
+      status,
+      error,
+      response,
+      retryAfterMs,
+    };
+  }
+
+  /**
+   * Settles the attempts of one claim together, in one transaction: each delivery still held
+   * under its claim gets its new state and its attempt row; the endpoint is marked healthy after
+   * a success, failing after failures that no success followed. Then endpoints whose failures
+   * used up a delivery's attempts are disabled.
+   */
+  async #settle(outcomes: Outcome[]): Promise<void> {
+    const { db } = this.#deps;
+    const final = (o: Outcome) => o.error === null || o.attempt >= MAX_ATTEMPTS || Number(o.delivery.enabled) !== 1;
+    const firstAttemptAt = (o: Outcome) => o.delivery.first_attempt_at ?? o.started.toISOString();
     const settled = await db.transaction().execute(async (trx) => {
-      const held = await repo.settleDelivery(trx, delivery.id, claimedAt, {
-        state: succeeded ? 'succeeded' : final ? 'failed' : 'pending',
-        attempts: attempt,
-        first_attempt_at: firstAttemptAt,
-        next_attempt_at: final ? null : new Date(now.getTime() + retryDelay(attempt, retryAfterMs, this.#random)).toISOString(),
-        last_status: status,
-        last_error: error,
-        updated_at: stamp,
-      });
-      if (!held) return false;
-      await repo.insertAttempt(trx, {
-        id: newId(),
-        delivery_id: delivery.id,
-        attempt,
-        at: started.toISOString(),
-        status,
-        duration_ms: durationMs,
-        error,
-        response,
-      });
-      if (succeeded) await repo.markHealthy(trx, delivery.endpoint_id);
-      else await repo.markFailing(trx, delivery.endpoint_id, started.toISOString());
-      return true;
+      const held: Outcome[] = [];
+      for (const o of outcomes) {
+        const succeeded = o.error === null;
+        const ok = await repo.settleDelivery(trx, o.delivery.id, o.claimedAt, {
+          state: succeeded ? 'succeeded' : final(o) ? 'failed' : 'pending',
+          attempts: o.attempt,
+          first_attempt_at: firstAttemptAt(o),
+          next_attempt_at: final(o)
+            ? null
+            : new Date(o.ended.getTime() + retryDelay(o.attempt, o.retryAfterMs, this.#random)).toISOString(),
+          last_status: o.status,
+          last_error: o.error,
+          updated_at: o.ended.toISOString(),
+        });
+        if (ok) held.push(o);
+      }
+      await repo.insertAttempts(
+        trx,
+        held.map((o) => ({
+          id: newId(),
+          delivery_id: o.delivery.id,
+          attempt: o.attempt,
+          at: o.started.toISOString(),
+          status: o.status,
+          duration_ms: o.durationMs,
+          error: o.error,
+          response: o.response,
+        })),
+      );
+      // In the order the attempts ended: failing from the first failure after the last success.
+      const byEnd = [...held].sort((x, y) => x.ended.getTime() - y.ended.getTime());
+      const lastSuccess = byEnd.findLastIndex((o) => o.error === null);
+      const failedSince = byEnd.slice(lastSuccess + 1)[0];
+      const endpointId = outcomes[0]?.delivery.endpoint_id;
+      if (endpointId !== undefined && lastSuccess >= 0) await repo.markHealthy(trx, endpointId);
+      if (endpointId !== undefined && failedSince) await repo.markFailing(trx, endpointId, failedSince.started.toISOString());
+      return held;
     });
-    if (settled && !succeeded && final && Number(delivery.enabled) === 1) await this.#disableIfFailing(delivery, firstAttemptAt, stamp);
+    for (const o of settled)
+      if (o.error !== null && final(o) && Number(o.delivery.enabled) === 1)
+        await this.#disableIfFailing(o.delivery, firstAttemptAt(o), o.ended.toISOString());
   }
 
   /**

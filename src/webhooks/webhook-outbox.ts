@@ -31,10 +31,17 @@ export class WebhookOutbox {
 
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
-  /** Writes `events` inside `trx` (the caller's transaction); the ids of those written (the others' workspaces have no enabled endpoint). */
-  async record(trx: Executor, events: readonly EventRecord[]): Promise<string[]> {
+  /**
+   * Writes `events` inside `trx` (the caller's transaction); the ids of those written (the others'
+   * workspaces have no enabled endpoint). With `listening`, the caller has read already that their
+   * workspaces have one (the publishing claim does, in its own statement): nothing is read again. An
+   * endpoint disabled since then gets no delivery of them (dispatch creates deliveries for the
+   * endpoints enabled when it runs).
+   */
+  async record(trx: Executor, events: readonly EventRecord[], options: { listening?: true } = {}): Promise<string[]> {
     if (events.length === 0) return [];
-    const listening = await repo.workspacesWithEnabledEndpoints(trx, [...new Set(events.map((event) => event.workspaceId))]);
+    const workspaces = [...new Set(events.map((event) => event.workspaceId))];
+    const listening = options.listening ? new Set(workspaces) : await repo.workspacesWithEnabledEndpoints(trx, workspaces);
     if (listening.size === 0) return [];
     const stamp = this.deps.clock.now().toISOString();
     const rows = events

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.ts';
 import { lockWebhookEndpoint, skippingLockedRows } from '../db/sql.ts';
 import type {
@@ -45,8 +46,9 @@ export function listEndpoints(db: Executor, workspaceId: string) {
     .execute();
 }
 
-export function listEnabledEndpoints(db: Executor, workspaceId: string) {
-  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('enabled', '=', 1).execute();
+export function listEnabledEndpoints(db: Executor, workspaceIds: string[]) {
+  if (workspaceIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', 'in', workspaceIds).where('enabled', '=', 1).execute();
 }
 
 export function updateEndpoint(db: Executor, workspaceId: string, id: string, changes: Partial<WebhookEndpointsTable>) {
@@ -136,15 +138,24 @@ export function findEvent(db: Executor, id: string) {
   return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Sets the event's body and marks it dispatched, unless another worker did; true when this call did. */
-export async function markDispatched(db: Executor, id: string, body: string): Promise<boolean> {
-  const result = await db
+/** Sets each event's body and marks it dispatched, unless another worker did; the ids this call dispatched. */
+export async function markDispatched(db: Executor, bodies: ReadonlyMap<string, string>): Promise<Set<string>> {
+  if (bodies.size === 0) return new Set();
+  const ids = [...bodies.keys()];
+  const rows = await db
     .updateTable('webhook_events')
-    .set({ dispatched: 1, body })
-    .where('id', '=', id)
+    .set({
+      dispatched: 1,
+      body: sql<string>`case ${sql.join(
+        ids.map((id) => sql`when ${sql.ref('id')} = ${id} then ${bodies.get(id)!}`),
+        sql` `,
+      )} end`,
+    })
+    .where('id', 'in', ids)
     .where('dispatched', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning('id')
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]) {
@@ -157,55 +168,76 @@ export function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]) {
  * event about the same object is still pending or sending to the same endpoint, so an endpoint
  * receives those in order.
  */
-export function listDueDeliveries(db: Executor, now: string, limit: number, endpointId?: string) {
-  let query = db
-    .selectFrom('webhook_deliveries as d')
-    .select(['d.id', 'd.state', 'd.claimed_at', 'd.endpoint_id'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
-        eb.and([eb('d.state', '=', 'sending'), eb('d.lease_until', '<', now)]),
-      ]),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as e')
-            .select('e.id')
-            .whereRef('e.endpoint_id', '=', 'd.endpoint_id')
-            .whereRef('e.subject_id', '=', 'd.subject_id')
-            .where('e.state', 'in', ['pending', 'sending'])
-            .whereRef('e.position', '<', 'd.position'),
+export async function listDueDeliveries(db: Executor, now: string, limit: number, endpointId?: string) {
+  // Two reads, each served in order by an index (an OR of the two would read every pending delivery).
+  const due = (state: DeliveryState) => {
+    let query = db
+      .selectFrom('webhook_deliveries as d')
+      .select(['d.id', 'd.state', 'd.claimed_at', 'd.endpoint_id', 'd.next_attempt_at'])
+      .where('d.state', '=', state)
+      .where(state === 'pending' ? 'd.next_attempt_at' : 'd.lease_until', state === 'pending' ? '<=' : '<', now)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as e')
+              .select('e.id')
+              .whereRef('e.endpoint_id', '=', 'd.endpoint_id')
+              .whereRef('e.subject_id', '=', 'd.subject_id')
+              .where('e.state', 'in', ['pending', 'sending'])
+              .whereRef('e.position', '<', 'd.position'),
+          ),
         ),
-      ),
-    );
-  if (endpointId !== undefined) query = query.where('d.endpoint_id', '=', endpointId);
-  return query.orderBy('d.next_attempt_at').limit(limit).execute();
+      );
+    if (endpointId !== undefined) query = query.where('d.endpoint_id', '=', endpointId);
+    return query.orderBy('d.next_attempt_at').limit(limit).execute();
+  };
+  const [pending, lapsed] = await Promise.all([due('pending'), due('sending')]);
+  return [...pending, ...lapsed].sort((x, y) => (x.next_attempt_at ?? '').localeCompare(y.next_attempt_at ?? '')).slice(0, limit);
 }
 
 /**
- * Claims a delivery (as `claimDelivery`) only while fewer than `cap` deliveries to its endpoint
- * are being sent under a live lease, by any process: the claims' own leases are the endpoint's
- * slots. The endpoint's row is locked first, so processes claiming for one endpoint take turns
- * and the count holds until the claim commits.
+ * Claims up to `cap` of an endpoint's due deliveries (see `listDueDeliveries`), fewer by those
+ * being sent under a live lease by any process: the claims' own leases are the endpoint's slots.
+ * The endpoint's row is locked first, so processes claiming for one endpoint take turns and the
+ * count holds until the claims commit. The claimed deliveries with their event and endpoint.
  */
-export async function claimDeliveryWithin(
-  db: Db,
-  delivery: { id: string; endpoint_id: string; state: DeliveryState; claimed_at: string | null },
-  claim: { stamp: string; leaseUntil: string },
-  cap: number,
-): Promise<boolean> {
+export async function claimDueDeliveries(db: Db, endpointId: string, claim: { stamp: string; leaseUntil: string }, cap: number) {
   return db.transaction().execute(async (trx) => {
-    await lockWebhookEndpoint(trx, delivery.endpoint_id);
+    await lockWebhookEndpoint(trx, endpointId);
     const { sending } = await trx
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.countAll().as('sending'))
       .where('state', '=', 'sending')
-      .where('endpoint_id', '=', delivery.endpoint_id)
+      .where('endpoint_id', '=', endpointId)
       .where('lease_until', '>=', claim.stamp)
       .executeTakeFirstOrThrow();
-    if (Number(sending) >= cap) return false;
-    return claimDelivery(trx, delivery.id, { state: delivery.state, claimedAt: delivery.claimed_at }, claim);
+    const slots = cap - Number(sending);
+    if (slots <= 0) return [];
+    const due = await listDueDeliveries(trx, claim.stamp, slots, endpointId);
+    if (due.length === 0) return [];
+    // Each as it was found: pending and due, or left sending past its lease.
+    const claimed = await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'sending', claimed_at: claim.stamp, lease_until: claim.leaseUntil, updated_at: claim.stamp })
+      .where(
+        'id',
+        'in',
+        due.map((delivery) => delivery.id),
+      )
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'pending'), eb('next_attempt_at', '<=', claim.stamp)]),
+          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', claim.stamp)]),
+        ]),
+      )
+      .returning('id')
+      .execute();
+    return claimed.length === 0
+      ? []
+      : findClaimedDeliveries(
+          trx,
+          claimed.map((row) => row.id),
+        );
   });
 }
 
@@ -226,8 +258,8 @@ export async function claimDelivery(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The claimed delivery with its event and endpoint. */
-export function findClaimedDelivery(db: Executor, id: string) {
+/** Claimed deliveries with their event and endpoint. */
+export function findClaimedDeliveries(db: Executor, ids: string[]) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
@@ -248,9 +280,12 @@ export function findClaimedDelivery(db: Executor, id: string) {
       'p.previous_secret',
       'p.previous_secret_until',
     ])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+    .where('d.id', 'in', ids)
+    .orderBy('d.position')
+    .execute();
 }
+
+export type ClaimedDelivery = Awaited<ReturnType<typeof findClaimedDeliveries>>[number];
 
 /** Settles a delivery still held under `claimedAt`; false when the claim was lost. */
 export async function settleDelivery(db: Executor, id: string, claimedAt: string, changes: Partial<WebhookDeliveriesTable>) {
@@ -264,8 +299,9 @@ export async function settleDelivery(db: Executor, id: string, claimedAt: string
   return Number(result.numUpdatedRows) === 1;
 }
 
-export function insertAttempt(db: Executor, row: WebhookAttemptsTable) {
-  return db.insertInto('webhook_attempts').values(row).execute();
+export function insertAttempts(db: Executor, rows: WebhookAttemptsTable[]) {
+  if (rows.length === 0) return Promise.resolve([]);
+  return db.insertInto('webhook_attempts').values(rows).execute();
 }
 
 /** An endpoint's deliveries with their event's type. */
