@@ -7,11 +7,11 @@ import type { Viewer } from './roles.ts';
 type View = { default: (props: { viewer: Viewer; route: Route }) => preact.JSX.Element };
 
 /** The app's views, each loaded when first shown (its own chunk). */
-const VIEWS: Record<Route['view'], { name: string; load: () => Promise<View> }> = {
-  calendar: { name: 'the calendar', load: () => import('./calendar.tsx') },
-  compose: { name: 'the composer', load: () => import('./composer/composer.tsx') },
-  edit: { name: 'the composer', load: () => import('./composer/composer.tsx') },
-  post: { name: 'the post', load: () => import('./post-detail/post-detail.tsx') },
+const VIEWS: Record<Route['view'], { name: string; title: string; load: () => Promise<View> }> = {
+  calendar: { name: 'the calendar', title: 'Calendar', load: () => import('./calendar.tsx') },
+  compose: { name: 'the composer', title: 'New post', load: () => import('./composer/composer.tsx') },
+  edit: { name: 'the composer', title: 'Edit the post', load: () => import('./composer/composer.tsx') },
+  post: { name: 'the post', title: 'Post', load: () => import('./post-detail/post-detail.tsx') },
 };
 
 function App({ viewer }: { viewer: Viewer }) {
@@ -25,6 +25,7 @@ function App({ viewer }: { viewer: Viewer }) {
   }, []);
   useEffect(() => {
     if (!route) return;
+    document.title = `${VIEWS[route.view].title} · Herald`;
     setFailed(null);
     VIEWS[route.view].load().then(
       (module) => setView({ for: route.view, module }),

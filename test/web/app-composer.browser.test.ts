@@ -209,6 +209,22 @@ describe('the web app: composer and post detail', () => {
     await screenshotsBothWidths(page, SHOTS, 'post-published');
     expect(await accessibilityProblems(page)).toEqual([]);
 
+    // Repeat: a daily series of three, from the composer.
+    await page.goto(`${origin}/app/compose`);
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', 'Every day at ten');
+    await page.fill('#compose-when', tenOClock(1).local);
+    await page.selectOption('#repeat-frequency', 'daily');
+    await page.fill('#repeat-count', '3');
+    await page.click('button:has-text("Repeat")');
+    await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Repeating: the next one goes out/);
+    expect(await page.locator('button:has-text("Repeat")').isDisabled()).toBe(true);
+    const series = (await sessionApi(page, origin, 'GET', '/series')).body.series as Array<{
+      repeat: { frequency: string; count: number };
+    }>;
+    expect(series.map((s) => s.repeat)).toMatchObject([{ frequency: 'daily', count: 3 }]);
+    expect(await postsWith(page, 'Every day at ten')).toHaveLength(3);
+
     // Delete the retried draft from its page.
     await page.goto(`${origin}/app/posts/${encodeURIComponent(String(drafts[0]!.id))}`);
     await page.click('button:has-text("Delete")');

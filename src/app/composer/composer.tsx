@@ -80,6 +80,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
   const [missing, setMissing] = useState<Array<{ channel: string; items: Missing }> | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [repeated, setRepeated] = useState(false);
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const keys = useRef(new Map<string, string>());
@@ -229,10 +230,12 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
           ...(count && { count: Number(count) }),
         };
         const body = { repeat, posts: items(), tags: [], shortLink: false };
-        const series = (await api('post', '/series', { body, headers: { 'idempotency-key': keyFor(body) } })) as unknown as {
+        // POST /series takes no Idempotency-Key: the button stays off once the series exists.
+        const series = (await api('post', '/series', { body })) as unknown as {
           id: string;
           nextOccurrence: string | null;
         };
+        setRepeated(true);
         setMessage({
           text: `${DONE.repeat}: the next one goes out ${series.nextOccurrence ? formatInstant(series.nextOccurrence, zone) : 'never (the rule has ended)'}.`,
           bad: false,
@@ -423,7 +426,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
             <input id="compose-when" type="datetime-local" value={when} onInput={(e) => setWhen((e.target as HTMLInputElement).value)} />
             {!editing && publisher && (
               <div class="inline-fields">
-                <label for="repeat-frequency">Repeat</label>
+                <label for="repeat-frequency">With Repeat: how often</label>
                 <select
                   id="repeat-frequency"
                   value={frequency}
@@ -433,7 +436,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                   <option value="weekly">Every week</option>
                   <option value="monthly">Every month</option>
                 </select>
-                <label for="repeat-count">Times (empty: until deleted)</label>
+                <label for="repeat-count">How many times (empty: until deleted)</label>
                 <input
                   id="repeat-count"
                   type="number"
@@ -534,7 +537,12 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                     <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('queue')}>
                       {busy === 'queue' ? 'Adding…' : 'Add to queue'}
                     </button>
-                    <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('repeat')}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={busy !== null || blocked || repeated}
+                      onClick={() => submit('repeat')}
+                    >
                       {busy === 'repeat' ? 'Saving…' : 'Repeat'}
                     </button>
                   </>
