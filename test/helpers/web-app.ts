@@ -28,12 +28,12 @@ export async function signInToApp(page: Page, origin: string, mail: Mail, email:
   await page.locator('.fc').waitFor();
 }
 
-/** The REST API as the app calls it: the session's cookie (the context's) and the page's CSRF token. */
-export async function sessionApi(page: Page, origin: string, method: string, url: string, data?: unknown) {
+/** The REST API as the app calls it: the session's cookie (the context's) and, unless `csrf` is false, the page's CSRF token. */
+export async function sessionApi(page: Page, origin: string, method: string, url: string, data?: unknown, csrf = true) {
   const token = await page.locator('meta[name="herald-csrf"]').getAttribute('content');
   const res = await page.request.fetch(`${origin}/public/v1${url}`, {
     method,
-    headers: { 'x-herald-csrf': token! },
+    headers: csrf ? { 'x-herald-csrf': token! } : {},
     ...(data !== undefined && { data }),
   });
   return { status: res.status(), body: (await res.json()) as Record<string, unknown> & Array<Record<string, unknown>> };
@@ -45,6 +45,19 @@ export async function screenshotsBothWidths(page: Page, dir: string, name: strin
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
+      await expect
+        .poll(() =>
+          page.evaluate(`(() => {
+            const box = document.querySelector('.fc-view-harness');
+            if (!box) return true;
+            const width = box.getBoundingClientRect().width;
+            return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
+              (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
+            );
+          })()`),
+        )
+        .toBe(true);
       await page.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
       const sizes = (await page.evaluate(
         '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
