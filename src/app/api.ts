@@ -5,7 +5,7 @@ export type Channel = components['schemas']['Channel'];
 export type ApiError = components['schemas']['ApiError'];
 
 /** The CSRF token the page carries; every API call made with the session cookie sends it. */
-function csrf(): string {
+export function csrf(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="herald-csrf"]')?.content ?? '';
 }
 
@@ -37,12 +37,17 @@ type Body<P extends keyof paths, M extends Method> = paths[P][M] extends { reque
 export async function api<P extends keyof paths, M extends Method>(
   method: M,
   path: P,
-  options: { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: Body<P, M> } = {},
+  options: {
+    params?: Record<string, string>;
+    query?: Record<string, string | undefined>;
+    body?: Body<P, M>;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Ok<P, M>> {
   let url = `/public/v1${String(path).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''))}`;
   const query = Object.entries(options.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (query.length) url += `?${new URLSearchParams(query).toString()}`;
-  const headers: Record<string, string> = { 'x-herald-csrf': csrf(), accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, 'x-herald-csrf': csrf(), accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, {
     method: method.toUpperCase(),

@@ -6,30 +6,13 @@ import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, type Channel, type Post } from './api.ts';
-import { mayMovePosts, type Viewer } from './roles.ts';
+import { follow, navigate } from './navigate.ts';
+import { mayCompose, mayMovePosts, type Viewer } from './roles.ts';
+import { browserZone, STATES, ZONE_KEY } from './states.ts';
+import { plainText } from './text.ts';
 
-/** Each state's name and mark: the colour is never the only sign (the mark and the word say it too). */
-const STATES: Record<Post['state'], { label: string; mark: string }> = {
-  DRAFT: { label: 'Draft', mark: '✎' },
-  AWAITING_APPROVAL: { label: 'Awaiting approval', mark: '⧗' },
-  QUEUE: { label: 'Scheduled', mark: '◷' },
-  PUBLISHING: { label: 'Publishing', mark: '↻' },
-  PUBLISHED: { label: 'Published', mark: '✓' },
-  ERROR: { label: 'Failed', mark: '!' },
-};
 const MOVABLE = new Set<Post['state']>(['DRAFT', 'AWAITING_APPROVAL', 'QUEUE', 'ERROR']);
-const ZONE_KEY = 'herald.timeZone';
 const FIELDS = 'id,state,publishDate,integration,content,releaseURL,error';
-
-/** The post's text without markup, for a title: parsed by the browser as an inert document, never inserted as HTML. */
-function plainText(html: string): string {
-  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
 
 function zones(current: string): string[] {
   const all = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
@@ -106,6 +89,12 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
         host.current?.querySelectorAll('.fc-icon').forEach((icon) => icon.setAttribute('aria-hidden', 'true'));
       },
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
+      // A click on a day (month) or a time (week) opens the composer there.
+      dateClick: (arg) => {
+        if (!mayCompose(viewer.role)) return;
+        const at = arg.allDay ? new Date(arg.date.getTime() + 9 * 60 * 60_000) : arg.date;
+        navigate(`/app/compose?date=${encodeURIComponent(at.toISOString())}`);
+      },
       eventClick: (arg: EventClickArg) => {
         arg.jsEvent.preventDefault();
         const post = arg.event.extendedProps.post as Post;
@@ -165,7 +154,14 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
 
   return (
     <section class="calendar-view" aria-labelledby="calendar-title">
-      <h1 id="calendar-title">Calendar</h1>
+      <div class="view-head">
+        <h1 id="calendar-title">Calendar</h1>
+        {mayCompose(viewer.role) && (
+          <a class="button" href="/app/compose" onClick={follow}>
+            New post
+          </a>
+        )}
+      </div>
       <div class="toolbar">
         <label>
           Time zone
@@ -264,6 +260,11 @@ function Detail({ shown, zone, onClose }: { shown: Shown; zone: string; onClose:
         )}
       </dl>
       <p class="content">{plainText(post.content)}</p>
+      <p>
+        <a href={`/app/posts/${encodeURIComponent(post.id)}`} onClick={follow}>
+          Open the post
+        </a>
+      </p>
     </aside>
   );
 }

@@ -1,25 +1,48 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './app.css';
+import { routeOf, type Route } from './navigate.ts';
 import type { Viewer } from './roles.ts';
 
-type View = { default: (props: { viewer: Viewer }) => preact.JSX.Element };
+type View = { default: (props: { viewer: Viewer; route: Route }) => preact.JSX.Element };
 
 /** The app's views, each loaded when first shown (its own chunk). */
-const VIEWS: Record<string, () => Promise<View>> = {
-  calendar: () => import('./calendar.tsx'),
+const VIEWS: Record<Route['view'], { name: string; title: string; load: () => Promise<View> }> = {
+  calendar: { name: 'the calendar', title: 'Calendar', load: () => import('./calendar.tsx') },
+  compose: { name: 'the composer', title: 'New post', load: () => import('./composer/composer.tsx') },
+  edit: { name: 'the composer', title: 'Edit the post', load: () => import('./composer/composer.tsx') },
+  post: { name: 'the post', title: 'Post', load: () => import('./post-detail/post-detail.tsx') },
 };
 
 function App({ viewer }: { viewer: Viewer }) {
-  const [view, setView] = useState<View | null>(null);
+  const [route, setRoute] = useState<Route | null>(() => routeOf(location));
+  const [view, setView] = useState<{ for: Route['view']; module: View } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
-    VIEWS.calendar!().then(setView, (error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
+    const onPop = () => setRoute(routeOf(location));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
   }, []);
-  if (failed) return <p class="banner bad">The calendar could not be loaded: {failed}. Reload the page to try again.</p>;
-  if (!view) return <p class="muted">Loading the calendar…</p>;
-  const Calendar = view.default;
-  return <Calendar viewer={viewer} />;
+  useEffect(() => {
+    if (!route) return;
+    document.title = `${VIEWS[route.view].title} · Herald`;
+    setFailed(null);
+    VIEWS[route.view].load().then(
+      (module) => setView({ for: route.view, module }),
+      (error: unknown) => setFailed(error instanceof Error ? error.message : String(error)),
+    );
+  }, [route?.view]);
+  if (!route) return <h1>There is no such page in the app.</h1>;
+  const name = VIEWS[route.view].name;
+  if (failed)
+    return (
+      <p class="banner bad">
+        {`${name[0]!.toUpperCase()}${name.slice(1)}`} could not be loaded: {failed}. Reload the page to try again.
+      </p>
+    );
+  if (!view || view.for !== route.view) return <p class="muted">Loading {name}…</p>;
+  const Current = view.module.default;
+  return <Current key={JSON.stringify(route)} viewer={viewer} route={route} />;
 }
 
 const mount = document.getElementById('app');

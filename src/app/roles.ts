@@ -5,3 +5,13 @@ export type Viewer = { role: string; workspace: string };
 export function mayMovePosts(role: string): boolean {
   return ['owner', 'admin', 'editor', 'contributor'].includes(role);
 }
+
+/** Drafts: every role but a viewer (contributors' scheduled posts may await approval, as the API decides). */
+export function mayCompose(role: string): boolean {
+  return mayMovePosts(role);
+}
+
+/** Publishing now, the queue and series need `posts:publish`: editors and up. */
+export function mayPublish(role: string): boolean {
+  return ['owner', 'admin', 'editor'].includes(role);
+}

@@ -1,3 +1,4 @@
+import { offsetAt, wallToInstant } from '../lib/zone-clock.ts';
 import { UsageError } from './errors.ts';
 import { givenTimeZone } from './stdio.ts';
 
@@ -12,26 +13,6 @@ export function timeZone(tz: string | undefined = givenTimeZone()): string {
   } catch {
     throw new UsageError(`Unknown time zone "${tz}": use an IANA name such as Europe/Paris or UTC.`);
   }
-}
-
-/** Milliseconds the zone is ahead of UTC at an instant. */
-function offsetAt(ms: number, zone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, Number(p.value)]),
-  ) as Record<string, number>;
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return wall - Math.floor(ms / 1000) * 1000;
 }
 
 /**
@@ -53,10 +34,7 @@ export function parseWhen(value: string, tz: string | undefined, now = new Date(
     const check = new Date(wall);
     if (check.getUTCMonth() === Number(mo) - 1 && check.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 && Number(s) < 60) {
       const zone = timeZone(tz);
-      // The zone's offset at the wall time, corrected once for a change of offset between the two.
-      let ms = wall - offsetAt(wall, zone);
-      ms = wall - offsetAt(ms, zone);
-      return new Date(ms).toISOString();
+      return new Date(wallToInstant(wall, zone)).toISOString();
     }
   }
   throw new UsageError(

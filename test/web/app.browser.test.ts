@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { codeOf, startMailServer } from '../helpers/mail-server.ts';
+import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
+import { startMailServer } from '../helpers/mail-server.ts';
 import { processBudget } from '../helpers/process.ts';
+import { appContext, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
@@ -53,68 +54,13 @@ afterAll(async () => {
   expect(cspViolations).toEqual([]);
 });
 
-async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC', locale: 'en-GB' });
-  const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
-  return { context, page };
-}
-
-/** Opens the site's address signed out, signs in with the mailed code, and lands on the app. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${origin}/app`);
-  await page.waitForURL(/\/account\/sign-in\?next=%2Fapp/);
-  await page.fill('#email', email);
-  const waiting = mail.next(email);
-  await Promise.all([page.waitForURL(/\/account\/sign-in\?email=/), page.click('button[type=submit]')]);
-  await page.fill('#code', codeOf(await waiting));
-  await Promise.all([page.waitForURL(/\/app$/), page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
-  await page.locator('.fc').waitFor();
-}
-
-/** The REST API as the app calls it: the session's cookie (the context's) and the page's CSRF token. */
-async function apiCall(page: Page, method: string, url: string, data?: unknown, csrf = true) {
-  const token = await page.locator('meta[name="herald-csrf"]').getAttribute('content');
-  const res = await page.request.fetch(`${origin}/public/v1${url}`, {
-    method,
-    headers: csrf ? { 'x-herald-csrf': token! } : {},
-    ...(data !== undefined && { data }),
-  });
-  return { status: res.status(), body: (await res.json()) as Record<string, unknown> & Array<Record<string, unknown>> };
-}
+const newContext = () => appContext(browser, { pageErrors, cspViolations });
+const signIn = (page: Page, email: string) => signInToApp(page, origin, mail, email);
+const apiCall = (page: Page, method: string, url: string, data?: unknown, csrf = true) => sessionApi(page, origin, method, url, data, csrf);
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-async function shots(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
-      await expect
-        .poll(() =>
-          page.evaluate(`(() => {
-            const box = document.querySelector('.fc-view-harness');
-            if (!box) return true;
-            const width = box.getBoundingClientRect().width;
-            return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
-              (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
-            );
-          })()`),
-        )
-        .toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-      const sizes = (await page.evaluate(
-        '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
-      )) as {
-        scroll: number;
-        client: number;
-      };
-      expect(sizes.scroll, `${name} at ${width} px is wider than the window`).toBeLessThanOrEqual(sizes.client);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shots = (page: Page, name: string) => screenshotsBothWidths(page, SHOTS, name);
 
 describe('the web app: calendar', () => {
   it('an owner sees the planned posts, drags one to another day (the API has the new time), opens one; markup stays text', async () => {

@@ -1,0 +1,177 @@
+import { useRef, useState } from 'preact/hooks';
+import type { components } from '../../client/api-types.ts';
+import { api } from '../api.ts';
+import { uploadFile } from './upload.ts';
+
+type Media = components['schemas']['Media'];
+
+/** A file attached to the post, with the alt text the person wrote for it. */
+export type Attached = { id: string; path: string; name: string; type: 'image' | 'video'; mimeType?: string; alt: string };
+type Sending = { key: number; name: string; fraction: number; error: string | null };
+
+let sendingKey = 0;
+
+/**
+ * The post's media: files dropped here (or chosen) are uploaded to the library with a progress
+ * bar; files already in the library are picked from a grid; each file gets its alt text.
+ */
+export function MediaPicker({
+  media,
+  onChange,
+  altTaken,
+}: {
+  media: Attached[];
+  onChange: (media: Attached[]) => void;
+  altTaken: boolean;
+}) {
+  const [sending, setSending] = useState<Sending[]>([]);
+  const [library, setLibrary] = useState<Media[] | null>(null);
+  const [libraryError, setLibraryError] = useState<string | null>(null);
+  const [over, setOver] = useState(false);
+  // The latest list, for uploads that finish after other changes.
+  const current = useRef(media);
+  current.current = media;
+
+  function attach(file: Attached) {
+    if (current.current.some((m) => m.path === file.path)) return;
+    current.current = [...current.current, file];
+    onChange(current.current);
+  }
+
+  function send(files: FileList | File[]) {
+    for (const file of [...files]) {
+      const key = ++sendingKey;
+      setSending((all) => [...all, { key, name: file.name, fraction: 0, error: null }]);
+      uploadFile(file, (fraction) => setSending((all) => all.map((s) => (s.key === key ? { ...s, fraction } : s)))).then(
+        (uploaded) => {
+          setSending((all) => all.filter((s) => s.key !== key));
+          attach({
+            id: uploaded.id,
+            path: uploaded.path,
+            name: file.name,
+            type: file.type.startsWith('video/') ? 'video' : 'image',
+            mimeType: file.type,
+            alt: '',
+          });
+        },
+        (error: unknown) => setSending((all) => all.map((s) => (s.key === key ? { ...s, error: (error as Error).message } : s))),
+      );
+    }
+  }
+
+  function openLibrary() {
+    if (library) return setLibrary(null);
+    setLibraryError(null);
+    api('get', '/media', { query: { page: '0', pageSize: '24' } }).then(
+      (page) => setLibrary(page.results),
+      (error: unknown) => setLibraryError((error as Error).message),
+    );
+  }
+
+  return (
+    <fieldset class="media-picker">
+      <legend>Media</legend>
+      <div
+        class={over ? 'dropzone over' : 'dropzone'}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          if (e.dataTransfer?.files.length) send(e.dataTransfer.files);
+        }}
+      >
+        <p>Drop images or videos here, or</p>
+        <label class="button secondary file-button">
+          Choose files
+          <input
+            type="file"
+            class="visually-hidden"
+            multiple
+            accept="image/*,video/mp4"
+            onChange={(e) => {
+              const input = e.target as HTMLInputElement;
+              if (input.files?.length) send(input.files);
+              input.value = '';
+            }}
+          />
+        </label>
+        <button type="button" class="secondary" aria-expanded={library !== null} onClick={openLibrary}>
+          {library ? 'Close the library' : 'From the library'}
+        </button>
+      </div>
+      {sending.map((s) => (
+        <div class="uploading">
+          <label for={`upload-${s.key}`}>{s.name}</label>
+          {s.error ? (
+            <p class="banner bad">
+              {s.error}{' '}
+              <button type="button" class="link" onClick={() => setSending((all) => all.filter((x) => x.key !== s.key))}>
+                Dismiss
+              </button>
+            </p>
+          ) : (
+            <progress id={`upload-${s.key}`} max={100} value={Math.round(s.fraction * 100)}>
+              {Math.round(s.fraction * 100)}%
+            </progress>
+          )}
+        </div>
+      ))}
+      {libraryError && <p class="banner bad">{libraryError}</p>}
+      {library && (
+        <ul class="library-grid" aria-label="Media library">
+          {library.length === 0 && <li class="muted">The library is empty.</li>}
+          {library.map((file) => {
+            const chosen = media.some((m) => m.path === file.path);
+            return (
+              <li>
+                <button
+                  type="button"
+                  class="secondary pick"
+                  aria-pressed={chosen}
+                  onClick={() =>
+                    chosen
+                      ? onChange(media.filter((m) => m.path !== file.path))
+                      : attach({ id: file.id, path: file.path, name: file.name, type: file.type, mimeType: file.mimeType, alt: '' })
+                  }
+                >
+                  {file.type === 'image' ? <img src={file.path} alt="" /> : <span class="tag">Video</span>}
+                  <span class="name">{file.name}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {media.length > 0 && (
+        <ul class="attached">
+          {media.map((m, i) => (
+            <li>
+              {m.type === 'image' ? <img src={m.path} alt="" /> : <span class="tag">Video</span>}
+              <div class="attached-fields">
+                <span class="name">{m.name}</span>
+                <label for={`alt-${i}`}>Alt text</label>
+                <input
+                  id={`alt-${i}`}
+                  type="text"
+                  maxLength={1500}
+                  value={m.alt}
+                  onInput={(e) => onChange(media.map((x, j) => (j === i ? { ...x, alt: (e.target as HTMLInputElement).value } : x)))}
+                />
+                <button type="button" class="secondary" onClick={() => onChange(media.filter((_, j) => j !== i))}>
+                  Remove {m.name}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {media.length > 0 && !altTaken && (
+        <p class="muted">None of the chosen channels' platforms takes alt text; it is kept for those that do (Mastodon, Bluesky, X…).</p>
+      )}
+    </fieldset>
+  );
+}

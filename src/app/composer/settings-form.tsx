@@ -1,0 +1,207 @@
+/** A JSON Schema property, as GET /integration-settings/:id describes a channel's settings. */
+type Property = {
+  type?: string | string[];
+  enum?: unknown[];
+  description?: string;
+  title?: string;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  items?: Property;
+  default?: unknown;
+};
+type ObjectSchema = { properties?: Record<string, Property>; required?: string[] };
+
+/** Settings the composer fills in itself (alt text is asked for beside each file). */
+const OWN = new Set(['alt']);
+
+function typeOf(p: Property): string {
+  const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
+  if (p.enum) return 'enum';
+  return t ?? 'json';
+}
+
+/** "spoilerText" → "Spoiler text". */
+function labelOf(name: string, p: Property): string {
+  if (p.title) return p.title;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Whether the channel's platform takes alt text for media (a settings property `alt`). */
+export function takesAlt(schema: Record<string, unknown> | undefined): boolean {
+  return Boolean((schema as ObjectSchema | undefined)?.properties?.alt);
+}
+
+/** The names of the settings the schema requires (besides those the composer fills in). */
+export function requiredSettings(schema: Record<string, unknown> | undefined): string[] {
+  return ((schema as ObjectSchema | undefined)?.required ?? []).filter((name) => !OWN.has(name));
+}
+
+/**
+ * A channel's settings as a form generated from its JSON Schema: text, numbers, yes/no, choices,
+ * lists (one per line), and JSON for anything deeper. Empty fields are left out of the post.
+ */
+export function SettingsForm({
+  idPrefix,
+  schema,
+  values,
+  onChange,
+}: {
+  idPrefix: string;
+  schema: Record<string, unknown>;
+  values: Record<string, unknown>;
+  onChange: (values: Record<string, unknown>) => void;
+}) {
+  const object = schema as ObjectSchema;
+  const entries = Object.entries(object.properties ?? {}).filter(([name]) => !OWN.has(name));
+  if (entries.length === 0) return <p class="muted">This platform has no settings.</p>;
+  const required = new Set(object.required ?? []);
+  const set = (name: string, value: unknown) => {
+    const next = { ...values };
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) delete next[name];
+    else next[name] = value;
+    onChange(next);
+  };
+  return (
+    <div class="settings-form">
+      {entries.map(([name, p]) => {
+        const id = `${idPrefix}-${name}`;
+        const kind = typeOf(p);
+        const value = values[name];
+        const label = (
+          <>
+            {labelOf(name, p)}
+            {required.has(name) && <span class="required"> (required)</span>}
+          </>
+        );
+        const hint = p.description && (
+          <span class="hint" id={`${id}-hint`}>
+            {p.description}
+          </span>
+        );
+        const described = p.description ? `${id}-hint` : undefined;
+        if (kind === 'boolean')
+          return (
+            <div class="check">
+              <input
+                id={id}
+                type="checkbox"
+                checked={value === true}
+                aria-describedby={described}
+                onChange={(e) => set(name, (e.target as HTMLInputElement).checked || undefined)}
+              />
+              <label for={id}>{label}</label>
+              {hint}
+            </div>
+          );
+        let control;
+        if (kind === 'enum')
+          control = (
+            <select
+              id={id}
+              aria-describedby={described}
+              value={value === undefined ? '' : String(value)}
+              onChange={(e) => set(name, (e.target as HTMLSelectElement).value || undefined)}
+            >
+              <option value="">(not set)</option>
+              {(p.enum ?? []).map((option) => (
+                <option value={String(option)}>{String(option)}</option>
+              ))}
+            </select>
+          );
+        else if (kind === 'number' || kind === 'integer')
+          control = (
+            <input
+              id={id}
+              type="number"
+              aria-describedby={described}
+              min={p.minimum}
+              max={p.maximum}
+              step={kind === 'integer' ? 1 : 'any'}
+              value={value === undefined ? '' : String(value)}
+              onInput={(e) => {
+                const raw = (e.target as HTMLInputElement).value;
+                set(name, raw === '' ? undefined : Number(raw));
+              }}
+            />
+          );
+        else if (kind === 'array' && p.items && typeOf(p.items) === 'string')
+          control = (
+            <textarea
+              id={id}
+              rows={2}
+              aria-describedby={described}
+              value={Array.isArray(value) ? value.join('\n') : ''}
+              onInput={(e) =>
+                set(
+                  name,
+                  (e.target as HTMLTextAreaElement).value
+                    .split('\n')
+                    .map((line) => line.trim())
+                    .filter(Boolean),
+                )
+              }
+            />
+          );
+        else if (kind === 'string')
+          control = (
+            <input
+              id={id}
+              type="text"
+              aria-describedby={described}
+              maxLength={p.maxLength}
+              value={typeof value === 'string' ? value : ''}
+              onInput={(e) => set(name, (e.target as HTMLInputElement).value)}
+            />
+          );
+        else control = <JsonField id={id} described={described} value={value} onChange={(parsed) => set(name, parsed)} />;
+        return (
+          <div class="field">
+            <label for={id}>{label}</label>
+            {hint}
+            {control}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A setting with a deeper shape, written as JSON; an unreadable value is said so and not sent. */
+function JsonField({
+  id,
+  described,
+  value,
+  onChange,
+}: {
+  id: string;
+  described: string | undefined;
+  value: unknown;
+  onChange: (value: unknown) => void;
+}) {
+  const initial = value === undefined ? '' : JSON.stringify(value);
+  return (
+    <textarea
+      id={id}
+      rows={2}
+      class="mono"
+      aria-describedby={described}
+      value={initial}
+      onChange={(e) => {
+        const raw = (e.target as HTMLTextAreaElement).value.trim();
+        if (raw === '') return onChange(undefined);
+        try {
+          onChange(JSON.parse(raw));
+          (e.target as HTMLTextAreaElement).setCustomValidity('');
+        } catch {
+          (e.target as HTMLTextAreaElement).setCustomValidity('This is not valid JSON.');
+          (e.target as HTMLTextAreaElement).reportValidity();
+        }
+      }}
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { recordProblems } from './browser.ts';
+import { codeOf, type startMailServer } from './mail-server.ts';
+
+type Mail = Awaited<ReturnType<typeof startMailServer>>;
+
+/** A desktop-sized browser context in UTC, its page recording script errors and CSP violations. */
+export async function appContext(
+  browser: Browser,
+  problems: { pageErrors: string[]; cspViolations: string[] },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC', locale: 'en-GB' });
+  const page = recordProblems(await context.newPage(), problems);
+  return { context, page };
+}
+
+/** Opens the app signed out, signs in with the code mailed over SMTP, and lands on the app's calendar. */
+export async function signInToApp(page: Page, origin: string, mail: Mail, email: string): Promise<void> {
+  await page.goto(`${origin}/app`);
+  await page.waitForURL(/\/account\/sign-in\?next=%2Fapp/);
+  await page.fill('#email', email);
+  const waiting = mail.next(email);
+  await Promise.all([page.waitForURL(/\/account\/sign-in\?email=/), page.click('button[type=submit]')]);
+  await page.fill('#code', codeOf(await waiting));
+  await Promise.all([page.waitForURL(/\/app$/), page.click('form[action="/account/sign-in/verify"] button[type=submit]')]);
+  await page.locator('.fc').waitFor();
+}
+
+/** The REST API as the app calls it: the session's cookie (the context's) and, unless `csrf` is false, the page's CSRF token. */
+export async function sessionApi(page: Page, origin: string, method: string, url: string, data?: unknown, csrf = true) {
+  const token = await page.locator('meta[name="herald-csrf"]').getAttribute('content');
+  const res = await page.request.fetch(`${origin}/public/v1${url}`, {
+    method,
+    headers: csrf ? { 'x-herald-csrf': token! } : {},
+    ...(data !== undefined && { data }),
+  });
+  return { status: res.status(), body: (await res.json()) as Record<string, unknown> & Array<Record<string, unknown>> };
+}
+
+/** Full-page screenshots at 1,440 and 390 px, light and dark, into `dir`; at neither width may the page be wider than the window. */
+export async function screenshotsBothWidths(page: Page, dir: string, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
+      await expect
+        .poll(() =>
+          page.evaluate(`(() => {
+            const box = document.querySelector('.fc-view-harness');
+            if (!box) return true;
+            const width = box.getBoundingClientRect().width;
+            return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
+              (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
+            );
+          })()`),
+        )
+        .toBe(true);
+      await page.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
+      const sizes = (await page.evaluate(
+        '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+      )) as {
+        scroll: number;
+        client: number;
+      };
+      expect(sizes.scroll, `${name} at ${width} px is wider than the window`).toBeLessThanOrEqual(sizes.client);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

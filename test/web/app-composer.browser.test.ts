@@ -1,0 +1,280 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { unique, type TestApp } from '../helpers/app.ts';
+import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
+import { startMailServer } from '../helpers/mail-server.ts';
+import { png } from '../helpers/media-files.ts';
+import { processBudget } from '../helpers/process.ts';
+import { appContext, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
+
+/**
+ * The web app's composer and post detail in real headless Chromium against the real server (with
+ * its publishing engine) on loopback: sign in with the mailed code, connect a webhook channel,
+ * compose a post with a dropped image, its alt text, a comment and a setting, see it scheduled
+ * and in the calendar; a retry after a lost answer makes no second post; publish one now and see
+ * it become published with its link; delete one; a drag the API refuses puts the post back; a
+ * viewer is offered no composer and the API refuses them. Markup typed stays text. Screenshots at
+ * 390 and 1,440 px (light and dark) go to a temporary folder, named in the test's output.
+ */
+const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-composer-shots-'));
+const CHANNEL = '<img src=x id=injected-channel>Hook & <b>Co</b>';
+const TYPED = 'Launch <b>day</b> & <img src=x onerror="window.injected=1" id="injected-img"> soon';
+const DAY = 24 * 60 * 60_000;
+
+let t: TestApp;
+let origin: string;
+let browser: Browser;
+let mail: Awaited<ReturnType<typeof startMailServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const problems = { pageErrors: [] as string[], cspViolations: [] as string[] };
+
+beforeAll(
+  async () => {
+    mail = await startMailServer();
+    receiver = await startWebhookReceiver();
+    ({ t, origin, browser } = await servedToChromium(SHOTS, {
+      engine: true,
+      env: { SMTP_URL: mail.url, OUTBOUND_ALLOW_LOOPBACK: 'true', RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /account/sign-in': 10_000 }) },
+    }));
+    console.log(`Composer screenshots: ${SHOTS}`);
+  },
+  processBudget(1, 60_000),
+);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await mail?.close();
+  expect(problems.pageErrors).toEqual([]);
+  expect(problems.cspViolations).toEqual([]);
+});
+
+/** `YYYY-MM-DDTHH:mm` at 10:00 UTC, `days` from today (the browser runs in UTC). */
+function tenOClock(days: number): { local: string; iso: string; day: string } {
+  const d = new Date(Date.now() + days * DAY);
+  const day = d.toISOString().slice(0, 10);
+  return { local: `${day}T10:00`, iso: `${day}T10:00:00.000Z`, day };
+}
+
+/** Drops a file on the composer's drop zone, as a person dragging it from their desktop does. */
+async function dropFile(page: Page, name: string, bytes: Buffer, type: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const bytes = Uint8Array.from(atob(${JSON.stringify(bytes.toString('base64'))}), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
+    const zone = document.querySelector('.dropzone');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  })()`);
+}
+
+async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
+  await to.scrollIntoViewIfNeeded();
+  await from.scrollIntoViewIfNeeded();
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 5, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 20 });
+  await page.mouse.up();
+}
+
+async function postsWith(page: Page, text: string): Promise<Array<Record<string, unknown>>> {
+  const list = await sessionApi(
+    page,
+    origin,
+    'GET',
+    `/posts?startDate=${new Date(Date.now() - 30 * DAY).toISOString()}&endDate=${new Date(Date.now() + 60 * DAY).toISOString()}`,
+  );
+  return (list.body.posts as Array<Record<string, unknown>>).filter((p) => String(p.content).includes(text));
+}
+
+describe('the web app: composer and post detail', () => {
+  it('an owner composes, schedules, retries safely, publishes now, deletes; a refused drag reverts; a viewer cannot compose', async () => {
+    const email = `${unique('owner')}@example.test`;
+    const user = await t.services.users.create({ email });
+    const workspace = await t.services.workspaces.create({ name: unique('<i>Acme</i>'), ownerId: user.id });
+    const { context, page } = await appContext(browser, problems);
+    await signInToApp(page, origin, mail, email);
+
+    const connected = await sessionApi(page, origin, 'POST', '/integrations/connect', {
+      provider: 'webhook',
+      name: CHANNEL,
+      url: receiver.url,
+    });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    const channelId = (connected.body.integration as { id: string }).id;
+    const limits = await sessionApi(page, origin, 'GET', `/integration-settings/${channelId}`);
+    const textLimit = limits.body.textLimit as { max: number };
+
+    // From the calendar's button to the composer.
+    await page.reload();
+    await page.click('a.button:has-text("New post")');
+    await page.waitForURL(/\/app\/compose$/);
+    await page.locator('#compose-text').waitFor();
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', TYPED);
+    // The preview shows the typed markup as text, with the platform's counter.
+    const preview = page.locator('.preview');
+    await expect.poll(() => preview.locator('.counter').innerText()).toBe(`${[...TYPED].length} / ${textLimit.max} characters`);
+    expect(await preview.locator('.preview-text').innerText()).toBe(TYPED);
+    expect(await preview.innerText()).toContain(CHANNEL);
+    expect(await page.locator('#injected-img, #injected-channel').count()).toBe(0);
+    expect(await page.evaluate('window.injected')).toBeUndefined();
+
+    // An image dropped on the composer goes to the library and onto the post, with its alt text.
+    await dropFile(page, 'kite.png', png(64, 48), 'image/png');
+    await page.locator('.attached li').waitFor();
+    await page.fill('#alt-0', 'A red kite over a field');
+    expect(await preview.locator('.preview-media img').getAttribute('alt')).toBe('A red kite over a field');
+    // A comment ten minutes after the post, and the channel's title setting from its schema.
+    await page.click('button:has-text("Add a comment")');
+    await page.fill('#comment-0', 'More in the thread');
+    await page.fill('#delay-0', '10');
+    await page.click(`details.channel-settings summary`);
+    await page.fill(`#settings-${channelId}-title`, 'Launch day');
+    const when = tenOClock(2);
+    await page.fill('#compose-when', when.local);
+    expect(await page.locator('.readiness').innerText()).toContain('Nothing missing');
+    await screenshotsBothWidths(page, SHOTS, 'composer');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    await page.click('button:has-text("Schedule")');
+    await page.waitForURL(/\/app\/posts\/[^/]+$/);
+    const scheduledId = decodeURIComponent(page.url().split('/').pop()!);
+    await expect.poll(() => page.locator('h1').innerText()).toContain('Scheduled');
+    const stored = (await sessionApi(page, origin, 'GET', `/posts/${scheduledId}`)).body;
+    expect(stored.state).toBe('QUEUE');
+    expect(stored.publishDate).toBe(when.iso);
+    const value = stored.value as Array<{ content: string; image: Array<{ path: string }>; delay: number }>;
+    expect(value).toHaveLength(2);
+    expect(value[0]!.image).toHaveLength(1);
+    expect(value[1]).toMatchObject({ delay: 10 });
+    expect(value[1]!.content).toContain('More in the thread');
+    expect(stored.settings).toMatchObject({ title: 'Launch day' });
+    // Typed markup was sent as text: the stored HTML has it escaped, and the detail shows it as typed.
+    expect(String(stored.content)).toContain('&lt;b&gt;day&lt;/b&gt;');
+    expect(await page.locator('.post-detail .content').first().innerText()).toBe(TYPED);
+    await screenshotsBothWidths(page, SHOTS, 'post-scheduled');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // In the calendar, on its day.
+    await page.click('a:has-text("Back to the calendar")');
+    await page.waitForURL(/\/app$/);
+    const event = page.locator(`.fc-daygrid-day[data-date="${when.day}"] .fc-event.post`);
+    await expect.poll(() => event.count()).toBe(1);
+    expect(await event.innerText()).toContain(TYPED);
+
+    // A click on a day opens the composer at that day; the answer to the first save is lost, the
+    // person presses the button again, and there is still one post (the same idempotency key).
+    const other = tenOClock(3);
+    await page.click(`.fc-daygrid-day[data-date="${other.day}"] .fc-daygrid-day-frame`);
+    await page.waitForURL(/\/app\/compose\?date=/);
+    expect(await page.inputValue('#compose-when')).toBe(`${other.day}T09:00`);
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', 'Retried draft');
+    let lost = 0;
+    await page.route('**/public/v1/posts', async (route) => {
+      if (route.request().method() !== 'POST' || lost++ > 0) return route.continue();
+      await route.fetch(); // the server does the work…
+      await route.abort('connectionreset'); // …and the answer never arrives
+    });
+    await page.click('button:has-text("Save as draft")');
+    await expect.poll(() => page.locator('[role=status]').innerText()).toContain('press the same button again');
+    expect(await postsWith(page, 'Retried draft')).toHaveLength(1);
+    await page.click('button:has-text("Save as draft")');
+    await expect.poll(() => page.locator('[role=status]').innerText()).toBe('Saved as a draft.');
+    const drafts = await postsWith(page, 'Retried draft');
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.state).toBe('DRAFT');
+    await page.unroute('**/public/v1/posts');
+
+    // Publish now, after the confirmation; the detail follows it to published, with its link.
+    await page.goto(`${origin}/app/compose`);
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', 'Out right now');
+    await page.click('button:has-text("Publish now")');
+    expect(await page.locator('.confirm').innerText()).toContain('cannot be undone');
+    await page.click('button:has-text("Yes, publish now")');
+    await page.waitForURL(/\/app\/posts\/[^/]+$/);
+    await expect.poll(() => page.locator('h1').innerText(), { timeout: 30_000 }).toContain('Published');
+    const link = page.locator('.release-links a');
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/receiver\.example\/p\/\d+$/);
+    await screenshotsBothWidths(page, SHOTS, 'post-published');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Repeat: a daily series of three, from the composer.
+    await page.goto(`${origin}/app/compose`);
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', 'Every day at ten');
+    await page.fill('#compose-when', tenOClock(1).local);
+    await page.selectOption('#repeat-frequency', 'daily');
+    await page.fill('#repeat-count', '3');
+    await page.click('button:has-text("Repeat")');
+    await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Repeating: the next one goes out/);
+    expect(await page.locator('button:has-text("Repeat")').isDisabled()).toBe(true);
+    const series = (await sessionApi(page, origin, 'GET', '/series')).body.series as Array<{
+      repeat: { frequency: string; count: number };
+    }>;
+    expect(series.map((s) => s.repeat)).toMatchObject([{ frequency: 'daily', count: 3 }]);
+    expect(await postsWith(page, 'Every day at ten')).toHaveLength(3);
+
+    // Delete the retried draft from its page.
+    await page.goto(`${origin}/app/posts/${encodeURIComponent(String(drafts[0]!.id))}`);
+    await page.click('button:has-text("Delete")');
+    await page.click('button:has-text("Yes, delete")');
+    await page.waitForURL(/\/app$/);
+    expect((await sessionApi(page, origin, 'GET', `/posts/${String(drafts[0]!.id)}`)).status).toBe(404);
+
+    // A drag the API refuses puts the post back: it was published (elsewhere) after the calendar read it.
+    const raced = await sessionApi(page, origin, 'POST', '/posts', {
+      type: 'draft',
+      date: tenOClock(4).iso,
+      posts: [{ integration: { id: channelId }, value: [{ content: 'Raced post' }] }],
+    });
+    const racedId = raced.body[0]!.postId as string;
+    await page.reload();
+    const racedEvent = page.locator('.fc-event.post:has-text("Raced post")');
+    await racedEvent.waitFor();
+    expect((await sessionApi(page, origin, 'PATCH', `/posts/${racedId}`, { type: 'now' })).status).toBe(200);
+    await expect
+      .poll(async () => (await sessionApi(page, origin, 'GET', `/posts/${racedId}`)).body.state, { timeout: 30_000 })
+      .toBe('PUBLISHED');
+    await drag(page, racedEvent, page.locator(`.fc-daygrid-day[data-date="${tenOClock(5).day}"]`));
+    await expect.poll(() => page.locator('[role=status]').getAttribute('class')).toContain('bad');
+    expect(await page.locator(`.fc-daygrid-day[data-date="${tenOClock(4).day}"] .fc-event.post:has-text("Raced post")`).count()).toBe(1);
+    expect(await page.locator(`.fc-daygrid-day[data-date="${tenOClock(5).day}"] .fc-event.post:has-text("Raced post")`).count()).toBe(0);
+
+    // A viewer: no compose button, the composer says why, and the API refuses the post anyway.
+    const viewerEmail = `${unique('viewer')}@example.test`;
+    const viewerUser = await t.services.users.create({ email: viewerEmail });
+    await t.services.workspaces.addMember(workspace.id, viewerUser.id, 'viewer');
+    const viewer = await appContext(browser, problems);
+    await signInToApp(viewer.page, origin, mail, viewerEmail);
+    expect(await viewer.page.locator('a:has-text("New post")').count()).toBe(0);
+    await viewer.page.goto(`${origin}/app/compose`);
+    await expect.poll(() => viewer.page.locator('main').innerText()).toContain('can read posts but not write them');
+    expect(await viewer.page.locator('#compose-text').count()).toBe(0);
+    await viewer.page.goto(`${origin}/app/posts/${encodeURIComponent(scheduledId)}`);
+    await viewer.page.locator('.post-detail').waitFor();
+    expect(await viewer.page.locator('.post-detail button').count()).toBe(0);
+    const refused = await sessionApi(viewer.page, origin, 'POST', '/posts', {
+      type: 'draft',
+      date: when.iso,
+      posts: [{ integration: { id: channelId }, value: [{ content: 'Not allowed' }] }],
+    });
+    expect(refused.status).toBe(403);
+    await screenshotsBothWidths(viewer.page, SHOTS, 'post-viewer');
+    expect(await accessibilityProblems(viewer.page)).toEqual([]);
+    await viewer.context.close();
+    await context.close();
+  }, 240_000);
+});
