@@ -5,7 +5,7 @@ export type Channel = components['schemas']['Channel'];
 export type ApiError = components['schemas']['ApiError'];
 
 /** The CSRF token the page carries; every API call made with the session cookie sends it. */
-function csrf(): string {
+export function csrf(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="herald-csrf"]')?.content ?? '';
 }
 
@@ -58,3 +58,7 @@ export async function api<P extends keyof paths, M extends Method>(
   }
   return data as Ok<P, M>;
 }
+
+export type Media = components['schemas']['Media'];
+export type Notification = components['schemas']['Notification'];
+export type ClientGroup = components['schemas']['ClientGroup'];

@@ -5,3 +5,13 @@ export type Viewer = { role: string; workspace: string };
 export function mayMovePosts(role: string): boolean {
   return ['owner', 'admin', 'editor', 'contributor'].includes(role);
 }
+
+/** Uploading to and deleting from the media library, sharing upload links (the API's `media:write`). */
+export function mayUseMedia(role: string): boolean {
+  return ['owner', 'admin', 'editor', 'contributor'].includes(role);
+}
+
+/** Connecting, changing and deleting channels (the API's `channels:write`). */
+export function mayManageChannels(role: string): boolean {
+  return ['owner', 'admin'].includes(role);
+}
