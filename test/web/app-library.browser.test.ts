@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique, type TestApp } from '../helpers/app.ts';
@@ -178,7 +177,7 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await page.selectOption('.analytics-view select >> nth=2', String(channel!.id));
     await page.locator('.chart figcaption', { hasText: 'per day on Launch hook' }).waitFor();
     await page.selectOption('.analytics-view select >> nth=0', '7');
-    await expect.poll(() => page.locator('.chart details tr').count()).toBe(7);
+    await expect.poll(() => page.locator('.chart details tr').count()).toBe(7); // the last 7 UTC days, today's included;
     await screenshotsAtBothWidths(page, SHOTS, 'analytics');
     expect(await accessibilityProblems(page)).toEqual([]);
 

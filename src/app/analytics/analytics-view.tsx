@@ -55,8 +55,10 @@ export default function AnalyticsView(_: { viewer: Viewer }) {
   const [numbers, setNumbers] = useState<ChannelNumbers | null>(null);
   const [message, setMessage] = useState<Message>(null);
   const range = useMemo(() => {
+    // The last `rangeDays` UTC days, today's included.
     const end = new Date();
-    return { start: new Date(end.getTime() - rangeDays * DAY), end };
+    const today = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate());
+    return { start: new Date(today - (rangeDays - 1) * DAY), end };
   }, [rangeDays]);
   const names = useMemo(() => new Map(channels.map((c) => [c.id, c.name])), [channels]);
 

@@ -102,7 +102,7 @@ export default function ChannelsView({ viewer }: { viewer: Viewer }) {
           {channels.map((channel) => {
             const state = stateOf(channel);
             return (
-              <li class="channel-card">
+              <li class="channel-card" id={`channel-${channel.id}`}>
                 <span class="avatar" aria-hidden="true">
                   {initials(channel.name)}
                 </span>
@@ -209,7 +209,14 @@ function ChannelEditor(props: {
   return (
     <form class="channel-editor" onSubmit={(e) => void save(e)}>
       <label for={id('name')}>Name</label>
-      <input id={id('name')} value={name} required maxLength={200} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <input
+        id={id('name')}
+        type="text"
+        value={name}
+        required
+        maxLength={200}
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+      />
       <label for={id('group')}>Client group</label>
       <select id={id('group')} value={group} onChange={(e) => setGroup((e.target as HTMLSelectElement).value)}>
         <option value="">No group</option>
@@ -287,7 +294,7 @@ function ConnectForm(props: { groups: ClientGroup[]; onAnswer: (result: ConnectA
             </>
           ))}
           <label for="connect-name">Name (optional: the account's own name otherwise)</label>
-          <input id="connect-name" value={values.name ?? ''} maxLength={200} onInput={set('name')} />
+          <input id="connect-name" type="text" value={values.name ?? ''} maxLength={200} onInput={set('name')} />
           {props.groups.length > 0 && (
             <>
               <label for="connect-group">Client group</label>
