@@ -68,7 +68,12 @@ export function Chart({ title, points, kind }: { title: string; points: Point[];
           )}
           {points.map((p, i) =>
             i % every === 0 ? (
-              <text class="axis" x={x(i)} y={H - 8} text-anchor="middle">
+              <text
+                class="axis"
+                x={x(i)}
+                y={H - 8}
+                text-anchor={kind === 'bars' ? 'middle' : i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'}
+              >
                 {p.label.length > 14 ? `${p.label.slice(0, 13)}…` : p.label}
               </text>
             ) : null,
