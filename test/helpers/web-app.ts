@@ -34,12 +34,16 @@ export async function signedInContext(
   return context;
 }
 
-/** Screenshots at 1,440 and 390 px, light and dark, into `dir`; at neither width may the page be wider than the window. */
-export async function screenshotsAtBothWidths(page: Page, dir: string, name: string): Promise<void> {
+/**
+ * Screenshots at 1,440 and 390 px, light and dark, into `dir`; at neither width may the page be
+ * wider than the window. `settled` waits for the page to lay itself out again after a resize.
+ */
+export async function screenshotsAtBothWidths(page: Page, dir: string, name: string, settled?: () => Promise<void>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      await settled?.();
       await page.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
       const sizes = (await page.evaluate(
         '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',

@@ -6,6 +6,7 @@ import { unique, type TestApp } from '../helpers/app.ts';
 import { accessibilityProblems, recordProblems, servedToChromium } from '../helpers/browser.ts';
 import { codeOf, startMailServer } from '../helpers/mail-server.ts';
 import { processBudget } from '../helpers/process.ts';
+import { screenshotsAtBothWidths } from '../helpers/web-app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
@@ -82,15 +83,12 @@ async function apiCall(page: Page, method: string, url: string, data?: unknown, 
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
+/** Screenshots of the calendar once it has laid itself out again after each resize (in its resize handler): its grids span its box. */
 async function shots(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
-      await expect
-        .poll(() =>
-          page.evaluate(`(() => {
+  await screenshotsAtBothWidths(page, SHOTS, name, () =>
+    expect
+      .poll(() =>
+        page.evaluate(`(() => {
             const box = document.querySelector('.fc-view-harness');
             if (!box) return true;
             const width = box.getBoundingClientRect().width;
@@ -98,20 +96,9 @@ async function shots(page: Page, name: string): Promise<void> {
               (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
             );
           })()`),
-        )
-        .toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-      const sizes = (await page.evaluate(
-        '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
-      )) as {
-        scroll: number;
-        client: number;
-      };
-      expect(sizes.scroll, `${name} at ${width} px is wider than the window`).toBeLessThanOrEqual(sizes.client);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
+      )
+      .toBe(true),
+  );
 }
 
 describe('the web app: calendar', () => {
