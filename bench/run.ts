@@ -11,6 +11,7 @@ import { purgeBench } from './purge.bench.ts';
 import { scaleApiBench, scaleBurstBench } from './scale.bench.ts';
 import { startupBench } from './startup.bench.ts';
 import { userCommandBench } from './user-command.bench.ts';
+import { webappBench } from './webapp.bench.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -87,6 +88,8 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       extra: values['calendar-query'],
       baseline: values.baseline,
     }),
+  // The web app: the first view's compressed bytes, and the month view with 1,000 posts in headless Chromium (`--runs` page loads).
+  webapp: () => webappBench({ runs: Number(values.runs) }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };

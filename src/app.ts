@@ -104,7 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(mcpRoutes, { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit });
   const web = { sessions: deps.services.sessions, secureCookies: config.baseUrl.startsWith('https:') };
   await app.register(accountPages, { web, clock: deps.clock });
-  await app.register(appPages, { web, developersUrl: urls.developers });
+  await app.register(appPages, { web, developersUrl: urls.developers, baseUrl: config.baseUrl });
   await app.register(oauthRoutes, { web, baseUrl: config.baseUrl, trustProxy: Boolean(config.trustProxy) });
   await app.register(channelConnectRoutes);
   await app.register(

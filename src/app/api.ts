@@ -63,3 +63,7 @@ export async function api<P extends keyof paths, M extends Method>(
   }
   return data as Ok<P, M>;
 }
+
+export type Media = components['schemas']['Media'];
+export type Notification = components['schemas']['Notification'];
+export type ClientGroup = components['schemas']['ClientGroup'];

@@ -134,8 +134,11 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
     return () => cal.destroy();
   }, [zone, canMove]);
 
+  // A filter changed: fetch the range again (not on the first render, whose range the calendar fetches itself: one call per range).
+  const filtered = useRef(false);
   useEffect(() => {
-    calendar.current?.refetchEvents();
+    if (filtered.current) calendar.current?.refetchEvents();
+    filtered.current = true;
   }, [channelFilter, groupFilter]);
 
   function toEvent(post: Post): EventInput {

@@ -1,7 +1,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './app.css';
+import './library.css';
 import { routeOf, type Route } from './navigate.ts';
+import { showUnreadCount } from './notifications/unread.ts';
 import type { Viewer } from './roles.ts';
 
 type View = { default: (props: { viewer: Viewer; route: Route }) => preact.JSX.Element };
@@ -12,6 +14,10 @@ const VIEWS: Record<Route['view'], { name: string; title: string; load: () => Pr
   compose: { name: 'the composer', title: 'New post', load: () => import('./composer/composer.tsx') },
   edit: { name: 'the composer', title: 'Edit the post', load: () => import('./composer/composer.tsx') },
   post: { name: 'the post', title: 'Post', load: () => import('./post-detail/post-detail.tsx') },
+  media: { name: 'the media library', title: 'Media', load: () => import('./media/media-view.tsx') },
+  channels: { name: 'the channels', title: 'Channels', load: () => import('./channels/channels-view.tsx') },
+  notifications: { name: 'the notifications', title: 'Notifications', load: () => import('./notifications/notifications-view.tsx') },
+  analytics: { name: 'the analytics', title: 'Analytics', load: () => import('./analytics/analytics-view.tsx') },
 };
 
 function App({ viewer }: { viewer: Viewer }) {
@@ -49,5 +55,7 @@ const mount = document.getElementById('app');
 if (mount) {
   const role = document.querySelector<HTMLMetaElement>('meta[name="herald-role"]')?.content ?? '';
   mount.textContent = '';
-  render(<App viewer={{ role, workspace: mount.dataset.workspace ?? '' }} />, mount);
+  const viewer = { role, workspace: mount.dataset.workspace ?? '' };
+  render(<App viewer={viewer} />, mount);
+  void showUnreadCount(viewer.workspace).catch(() => undefined);
 }

@@ -4190,6 +4190,8 @@ export interface paths {
                     page?: number;
                     /** @description Files per page (1 to 100). */
                     pageSize?: number;
+                    /** @description Only files whose name contains this text, in any case (`%` and `_` are plain characters); `total` and `pages` count those. */
+                    search?: string;
                 };
                 header?: {
                     /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
@@ -4365,7 +4367,7 @@ export interface paths {
         put?: never;
         /**
          * Create a browser upload link
-         * @description A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here.
+         * @description A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here; one made in the web app (the browser session) works its two hours while its member can upload here, even after they sign out.
          */
         post: {
             parameters: {

@@ -1,4 +1,5 @@
-import type { Executor } from '../db/database.ts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database, Executor } from '../db/database.ts';
 import type { MediaTable } from './media.table.ts';
 
 export type MediaRow = MediaTable;
@@ -20,12 +21,16 @@ export function findMediaByKeys(db: Executor, workspaceId: string, keys: readonl
   return db.selectFrom('media').selectAll().where('workspace_id', '=', workspaceId).where('storage_key', 'in', keys).execute();
 }
 
+/** Only files whose name holds `search` (any case; `%`, `_` and backslashes in it are plain characters). */
+function named<O>(query: SelectQueryBuilder<Database, 'media', O>, search: string | undefined) {
+  if (!search) return query;
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+}
+
 /** Newest first; ties (same instant) by id so pages never overlap. */
-export function listMedia(db: Executor, workspaceId: string, page: { offset: number; limit: number }) {
-  return db
-    .selectFrom('media')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
+export function listMedia(db: Executor, workspaceId: string, page: { offset: number; limit: number; search?: string | undefined }) {
+  return named(db.selectFrom('media').selectAll().where('workspace_id', '=', workspaceId), page.search)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
@@ -33,12 +38,14 @@ export function listMedia(db: Executor, workspaceId: string, page: { offset: num
     .execute();
 }
 
-export function countMedia(db: Executor, workspaceId: string) {
-  return db
-    .selectFrom('media')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
+export function countMedia(db: Executor, workspaceId: string, search?: string | undefined) {
+  return named(
+    db
+      .selectFrom('media')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId),
+    search,
+  ).executeTakeFirstOrThrow();
 }
 
 export function deleteMedia(db: Executor, workspaceId: string, id: string) {

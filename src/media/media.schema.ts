@@ -63,6 +63,13 @@ export const listMediaQuerySchema = z.object({
     .default(0)
     .describe('Page number, from zero; a listing reaches the newest 10,000 files, so (page + 1) × pageSize is at most 10,000.'),
   pageSize: z.coerce.number().int().min(1).max(100).default(20).describe('Files per page (1 to 100).'),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only files whose name contains this text, in any case (`%` and `_` are plain characters); `total` and `pages` count those.'),
 });
 
 export const mediaPageSchema = z

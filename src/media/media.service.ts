@@ -375,9 +375,10 @@ export class MediaService {
   /**
    * A page of the library, newest first; `page` counts from zero. Each page skips the ones
    * before it, so a listing reaches the newest `MEDIA_LIST_DEPTH` files and no deeper. Reading
-   * the library takes the uploader's scope: the API has no reading scope for it.
+   * the library takes the uploader's scope: the API has no reading scope for it. With `search`,
+   * only the files whose name holds it (any case), and `total` counts those.
    */
-  async list(access: WorkspaceAccess, options: { page: number; pageSize: number }): Promise<MediaPage> {
+  async list(access: WorkspaceAccess, options: { page: number; pageSize: number; search?: string | undefined }): Promise<MediaPage> {
     requireScope(access, 'media:write');
     const workspaceId = access.workspace.id;
     if ((options.page + 1) * options.pageSize > MEDIA_LIST_DEPTH) {
@@ -386,8 +387,12 @@ export class MediaService {
       );
     }
     const [rows, count] = await Promise.all([
-      repo.listMedia(this.deps.db, workspaceId, { offset: options.page * options.pageSize, limit: options.pageSize }),
-      repo.countMedia(this.deps.db, workspaceId),
+      repo.listMedia(this.deps.db, workspaceId, {
+        offset: options.page * options.pageSize,
+        limit: options.pageSize,
+        search: options.search,
+      }),
+      repo.countMedia(this.deps.db, workspaceId, options.search),
     ]);
     const total = Number(count.n);
     const pages = Math.ceil(Math.min(total, MEDIA_LIST_DEPTH) / options.pageSize);

@@ -12,7 +12,7 @@ export const createUploadLink = operation({
     tags: ['Media'],
     summary: 'Create a browser upload link',
     description:
-      "A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here.",
+      "A page where a person without an account can drop files into this workspace's library, for two hours. Its secret URL can only add files to this workspace: it cannot read the rest of the library or post. It stops working early if the credential that made it is revoked (this API key, or the app's access for an OAuth token) or its user can no longer upload here; one made in the web app (the browser session) works its two hours while its member can upload here, even after they sign out.",
     response: uploadLinkSchema,
     status: 201,
     errors: authErrors,

@@ -1,7 +1,8 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { UploadLinkFilesTable, UploadLinksTable } from './upload-links.table.ts';
 
-export function insertUploadLink(db: Executor, row: UploadLinksTable) {
+export function insertUploadLink(db: Executor, row: Insertable<UploadLinksTable>) {
   return db.insertInto('upload_links').values(row).execute();
 }
 
@@ -34,6 +35,7 @@ export function findUploadLinkByTokenHash(db: Executor, tokenHash: string) {
       'upload_links.expires_at',
       'upload_links.created_by_key_id',
       'upload_links.created_by_grant_id',
+      'upload_links.created_by_session',
       'workspaces.plan_api_access',
       'api_keys.scopes as key_scopes',
       'api_keys.workspace_id as key_workspace_id',

@@ -75,26 +75,26 @@ export class UploadLinksService {
   }
 
   /**
-   * A new link for the caller's workspace, made by an API key or an OAuth access token; it works
-   * for two hours, and only while that credential (the key, or the token's grant) could still upload.
+   * A new link for the caller's workspace; it works for two hours, and only while the credential
+   * that made it (an API key, or an OAuth token's grant) could still upload. One made with the
+   * browser session (the web app) depends on its member's role only: a session lasts less than
+   * its link, and signing out does not take back a link already shared.
    */
   async create(access: WorkspaceAccess): Promise<UploadLink> {
     requireScope(access, 'media:write');
     const { principal: creator, workspace } = access;
-    if (creator.credential === 'session') {
-      throw new ForbiddenError('Upload links are made with an API key or an OAuth access token, not with the browser session.', {
-        code: 'credential_not_allowed',
-      });
-    }
     const oauth = creator.credential === 'oauth';
+    // A link made in the web app (the browser session) is bound to its member alone: it works its two hours while they may upload here.
+    const session = creator.credential === 'session';
     const token = randomToken(TOKEN_LENGTH);
     const now = this.deps.clock.now();
     const row = {
       id: newId(),
       workspace_id: workspace.id,
       token_hash: hashToken(token),
-      created_by_key_id: oauth ? null : creator.keyId,
+      created_by_key_id: oauth || session ? null : creator.keyId,
       created_by_grant_id: oauth ? grantIdOf(creator.keyId) : null,
+      created_by_session: session ? 1 : 0,
       created_by_user_id: creator.userId,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + UPLOAD_LINK_LIFETIME_MS).toISOString(),
@@ -143,9 +143,11 @@ export class UploadLinksService {
     return { state: 'active', linkId: row.id, workspaceId: row.workspace_id, expiresAt: row.expires_at };
   }
 
-  /** Whether the key or OAuth grant that made a link could still upload to its workspace (its user's role is checked apart). */
+  /** Whether the key or OAuth grant that made a link could still upload to its workspace (its user's role is checked apart); a session's link has neither. */
   #creatorMayUpload(row: NonNullable<Awaited<ReturnType<typeof repo.findUploadLinkByTokenHash>>>): boolean {
     const mayUpload = (scopes: string[]) => grantedScopes(scopes.filter(isScope)).has('media:write');
+    // Made with the browser session: its member's role, checked apart, is the only condition.
+    if (Number(row.created_by_session) === 1) return true;
     if (row.created_by_key_id !== null) {
       return (
         row.key_scopes !== null &&

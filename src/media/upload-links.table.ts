@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 export interface UploadLinksTable {
   id: string;
   workspace_id: string;
@@ -7,6 +9,8 @@ export interface UploadLinksTable {
   created_by_key_id: string | null;
   /** The OAuth grant of the access token that created the link, or null when an API key did. */
   created_by_grant_id: string | null;
+  /** 1 when the link was made in the web app (the browser session): then neither a key nor a grant is recorded. */
+  created_by_session: ColumnType<number, number | undefined, number>;
   /** Who created it; the link works only while that credential and this user could still upload. */
   created_by_user_id: string;
   created_at: string;

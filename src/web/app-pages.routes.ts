@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appBuild } from './app-assets.ts';
 import { html, sha256Source } from './html.ts';
 import { pageDocument, pageHeaders } from './layout.ts';
-import { pageChrome } from './navigation.ts';
+import { appSection, pageChrome } from './navigation.ts';
 import { csrfToken, requireUser, webPagesPlugin, type WebOptions } from './session.plugin.ts';
 
 /**
@@ -17,14 +17,24 @@ const EMPTY_STYLE = sha256Source('');
  * the app's module script and stylesheet (content-hashed, cached for good), and the CSRF token
  * its API calls send in `X-Herald-CSRF`. The app is a client of the public REST API.
  */
-export async function appPages(app: FastifyInstance, options: { web: WebOptions; developersUrl: string }): Promise<void> {
+export async function appPages(app: FastifyInstance, options: { web: WebOptions; developersUrl: string; baseUrl: string }): Promise<void> {
   const { web } = options;
+  // Thumbnails and previews come from the media store's public address (the site's, or a bucket's under it).
+  const mediaOrigin = new URL(options.baseUrl).origin;
+  const headers = pageHeaders({
+    scriptSrc: "'self'",
+    styleSrc: `${EMPTY_STYLE} 'self'`,
+    font: 'data:',
+    img: `'self' ${mediaOrigin} data: blob:`,
+    media: `'self' ${mediaOrigin} blob:`,
+  });
   await app.register(webPagesPlugin, web);
   const page = { config: { auth: 'none' as const, rateLimited: false }, schema: { hide: true } };
 
   async function shell(request: FastifyRequest, reply: FastifyReply) {
     const build = await appBuild();
     const account = request.account!;
+    const section = appSection(request.url);
     const csrf = csrfToken(request, reply, web);
     const head = html`<meta name="herald-csrf" content="${csrf}">
 <meta name="herald-role" content="${account.current?.role ?? ''}">
@@ -33,13 +43,13 @@ ${build.stylesheet ? html`<link rel="stylesheet" href="/app/assets/${build.style
 <script type="module" src="/app/assets/${build.script}"></script>
 `;
     const main = account.current
-      ? html`<div id="app" data-workspace="${account.current.workspace.name}"><p class="muted">Loading the calendar…</p></div>
-<noscript><p>The calendar needs JavaScript. Your keys and members are under <a href="/account/keys">Developer settings</a>.</p></noscript>`
+      ? html`<div id="app" data-workspace="${account.current.workspace.name}"><p class="muted">Loading…</p></div>
+<noscript><p>The app needs JavaScript. Your keys and members are under <a href="/account/keys">Developer settings</a>.</p></noscript>`
       : html`<h1>No workspace yet</h1><p>You are not a member of any workspace. Ask an owner for an invitation.</p>`;
     return reply
       .status(200)
-      .headers(pageHeaders({ scriptSrc: "'self'", styleSrc: `${EMPTY_STYLE} 'self'`, font: 'data:' }))
-      .send(pageDocument({ title: 'Calendar · Herald', main, chrome: pageChrome(request, reply, web, '/app'), head }));
+      .headers(headers)
+      .send(pageDocument({ title: `${section.label} · Herald`, main, chrome: pageChrome(request, reply, web, section.href), head }));
   }
 
   app.get('/app', { ...page, preHandler: requireUser }, shell);

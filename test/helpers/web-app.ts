@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { recordProblems } from './browser.ts';
+import { signInWithCode } from './account-pages.ts';
+import type { TestApp } from './app.ts';
 import { codeOf, type startMailServer } from './mail-server.ts';
 
 type Mail = Awaited<ReturnType<typeof startMailServer>>;
@@ -36,11 +38,23 @@ export async function sessionApi(page: Page, origin: string, method: string, url
     headers: csrf ? { 'x-herald-csrf': token! } : {},
     ...(data !== undefined && { data }),
   });
-  return { status: res.status(), body: (await res.json()) as Record<string, unknown> & Array<Record<string, unknown>> };
+  const text = await res.text();
+  return { status: res.status(), body: (text ? JSON.parse(text) : null) as Record<string, unknown> & Array<Record<string, unknown>> };
+}
+
+/**
+ * A browser context signed in as `email` (the mailed code, through the sign-in pages over HTTP;
+ * the browser flow itself is in app.browser.test.ts), holding the session's cookies.
+ */
+export async function signedInContext(browser: Browser, t: TestApp, mail: Mail, origin: string, email: string): Promise<BrowserContext> {
+  const agent = await signInWithCode(t, mail, email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC', locale: 'en-GB' });
+  await context.addCookies([...agent.cookies].map(([name, value]) => ({ name, value, url: origin })));
+  return context;
 }
 
 /** Full-page screenshots at 1,440 and 390 px, light and dark, into `dir`; at neither width may the page be wider than the window. */
-export async function screenshotsBothWidths(page: Page, dir: string, name: string): Promise<void> {
+export async function screenshotsBothWidths(page: Page, dir: string, name: string, settled?: () => Promise<void>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {

@@ -666,6 +666,30 @@ describe('GET /public/v1/media', () => {
     expect(page3.results).toEqual([]);
   });
 
+  it('searches by name, in any case, with % and _ as plain characters; total and pages count the matches', async () => {
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+    for (const name of ['Summer Launch.png', 'launch_day.png', 'launch-day.png', '100% off.png', 'winter.png']) {
+      clock.advance(60_000);
+      expect((await upload(tenant, freshPng(), name)).statusCode).toBe(200);
+    }
+    await upload(other, freshPng(), 'launch.png');
+    const names = async (search: string, extra = '') => {
+      const res = await t.request({ method: 'GET', url: `/public/v1/media?search=${encodeURIComponent(search)}${extra}`, key: tenant.key });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { results: Array<{ name: string }>; total: number; pages: number };
+      return { names: body.results.map((m) => m.name), total: body.total, pages: body.pages };
+    };
+    expect(await names('LAUNCH')).toEqual({ names: ['launch-day.png', 'launch_day.png', 'Summer Launch.png'], total: 3, pages: 1 });
+    expect((await names('launch', '&pageSize=2')).pages).toBe(2);
+    expect((await names('h_d')).names).toEqual(['launch_day.png']);
+    expect((await names('0%')).names).toEqual(['100% off.png']);
+    expect(await names('nothing like it')).toEqual({ names: [], total: 0, pages: 0 });
+    // Spaces around it are trimmed; an empty search is refused as a validation error.
+    expect((await names('  winter ')).names).toEqual(['winter.png']);
+    expect((await t.request({ method: 'GET', url: '/public/v1/media?search=', key: tenant.key })).statusCode).toBe(400);
+  });
+
   it("never shows another workspace's files", async () => {
     const mine = await createTenant(t);
     const theirs = await createTenant(t);

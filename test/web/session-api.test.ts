@@ -77,10 +77,13 @@ describe('the REST API with the browser session', () => {
     expect(workspaces.statusCode, workspaces.body).toBe(200);
     expect(JSON.stringify(workspaces.json())).toContain(workspaceId);
 
-    // Upload links stay with keys and OAuth tokens (they outlive the request that made them).
+    // The web app shares upload links too: one made with the session works while its member may upload here.
     const link = await call(agent, csrf, 'POST', '/upload-link', {});
-    expect(link.statusCode).toBe(403);
-    expect(link.json()).toMatchObject({ code: 'credential_not_allowed' });
+    expect(link.statusCode, link.body).toBe(201);
+    const { url } = link.json() as { url: string };
+    expect((await t.request({ method: 'GET', url: new URL(url).pathname })).statusCode).toBe(200);
+    await t.runtime.db.updateTable('memberships').set({ role: 'viewer' }).where('workspace_id', '=', workspaceId).execute();
+    expect((await t.request({ method: 'GET', url: new URL(url).pathname })).statusCode).toBe(410);
   });
 
   it('refuses a cookie-authenticated request without the CSRF header, or with a wrong one: reads too', async () => {
