@@ -10,8 +10,9 @@ import { parseJsonOr } from '../lib/json.ts';
 import { plainTextToHtml, postContentToHtml } from '../content/html.ts';
 import { createPostsBody } from '../posts/posts.schema.ts';
 import type { CreatePostsInput, PostsService } from '../posts/posts.service.ts';
-import { importRowSchema, MAX_ROWS, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
+import { importRowSchema, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
 import type { PostImportsTable } from './imports.table.ts';
+import { csvRows, type ImportRows } from './imports.csv.ts';
 
 /** Rows between two writes of an import's progress. */
 const PROGRESS_EVERY = 50;
@@ -111,21 +112,10 @@ export class ImportsService {
   }
 
   /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
-  private async rowsOf(input: CreateImportInput): Promise<Array<Record<string, unknown>>> {
+  private async rowsOf(input: CreateImportInput): Promise<ImportRows> {
     if ((input.rows === undefined) === (input.csv === undefined))
       throw new BadRequestError('Give the rows either as `rows` (JSON) or as `csv` (text), one of the two.', { code: 'import_rows' });
-    if (input.rows) return input.rows;
-    const { parse } = await import('csv-parse/sync');
-    let rows: Array<Record<string, string>>;
-    try {
-      rows = parse(input.csv!, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: false });
-    } catch (error) {
-      throw new BadRequestError(`csv: ${(error as Error).message}`, { code: 'invalid_csv' });
-    }
-    if (rows.length > MAX_ROWS)
-      throw new BadRequestError(`csv: ${rows.length} rows; an import takes at most ${MAX_ROWS}.`, { code: 'import_rows' });
-    // An empty cell is a field left out.
-    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== '')));
+    return input.rows ?? csvRows(input.csv!);
   }
 
   private async run(access: WorkspaceAccess, id: string, rows: Array<Record<string, unknown>>, input: CreateImportInput): Promise<void> {

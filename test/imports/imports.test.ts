@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { accessOf, createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
+import { multipart } from '../helpers/media-files.ts';
 import { webhookTenant } from '../helpers/posts.ts';
 
 /**
@@ -122,6 +124,56 @@ describe('bulk import', () => {
     const broken = await importPosts(tenant, { csv: 'channels,date\n"unclosed,x' });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().code).toBe('invalid_csv');
+  });
+
+  it('takes a CSV file as multipart/form-data, with dryRun and partial as fields; refuses a file too large or a stray part', async () => {
+    const tenant = await webhookTenant(t, HOOK);
+    const csv = `channels,date,content\n${tenant.channelId},2026-06-01T09:00:00Z,From a file\nnope,2026-06-02T09:00:00Z,Unknown\n`;
+    const send = (body: ReturnType<typeof multipart>, headers: Record<string, string> = {}) =>
+      t.request({
+        method: 'POST',
+        url: '/public/v1/imports',
+        key: tenant.key,
+        payload: body.payload,
+        headers: { ...body.headers, ...headers },
+      });
+    const file = { name: 'file', filename: 'posts.csv', contentType: 'text/csv', data: csv };
+
+    const dry = await send(multipart([{ name: 'dryRun', data: 'true' }, file]));
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({ status: 'invalid', dryRun: true, total: 2, created: 0, errors: [{ row: 2, field: 'channels' }] });
+    expect(await calendarCount(tenant)).toBe(0);
+
+    // Fields after the file count too; an Idempotency-Key applies as with JSON.
+    const partial = await send(multipart([file, { name: 'partial', data: 'true' }]), { 'idempotency-key': 'upload-1' });
+    expect(partial.json()).toMatchObject({ status: 'invalid', partial: true, created: 1 });
+    const again = await send(multipart([file, { name: 'partial', data: 'true' }]), { 'idempotency-key': 'upload-1' });
+    expect(again.json().id).toBe(partial.json().id);
+    expect(await calendarCount(tenant)).toBe(1);
+
+    const refused = async (body: ReturnType<typeof multipart>, status: number, code: string) => {
+      const res = await send(body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toMatchObject({ code, msg: expect.any(String) });
+    };
+    await refused(multipart([{ name: 'dryRun', data: 'true' }]), 400, 'file_missing');
+    await refused(multipart([{ ...file, name: 'upload' }]), 400, 'unexpected_part');
+    await refused(multipart([file, { name: 'channel', data: 'x' }]), 400, 'unexpected_part');
+    await refused(multipart([file, { name: 'dryRun', data: 'maybe' }]), 400, 'invalid_field');
+    await refused(multipart([{ ...file, data: 'channels,date\n"unclosed,x' }]), 400, 'invalid_csv');
+    const huge = multipart([{ ...file, data: `channels,date,content\nx,y,${'a'.repeat(21 * 1024 * 1024)}\n` }]);
+    await refused(huge, 413, 'too_large');
+    // Without a declared length, the file stops being read at the limit.
+    const streamed = await t.request({
+      method: 'POST',
+      url: '/public/v1/imports',
+      key: tenant.key,
+      payload: Readable.from([huge.payload]),
+      headers: huge.headers,
+    });
+    expect(streamed.statusCode, streamed.body).toBe(413);
+    expect(streamed.json()).toMatchObject({ code: 'too_large' });
+    expect(await calendarCount(tenant)).toBe(1);
   });
 
   it('a large import (5,000 rows) runs in the background: other requests are answered meanwhile, and progress is readable by id', async () => {
