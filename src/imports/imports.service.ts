@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
-import type { Db } from '../db/database.ts';
+import type { ExpressionBuilder } from 'kysely';
+import { requireScope, type AccessService, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { Database, Db } from '../db/database.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
 import { isUniqueViolation } from '../db/sql.ts';
 import { AppError, BadRequestError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -42,15 +44,47 @@ function bodyField(path: ReadonlyArray<PropertyKey>): string {
   return first ?? 'row';
 }
 
+/** How long a process holds a running import without writing progress before another process may take it over. */
+export const IMPORT_LEASE_MS = 2 * 60_000;
+
+type Options = { dryRun: boolean; partial: boolean };
+type Created = { row: number; postIds: string[]; group: string };
+
+/** The credential as kept with a running import: what access is rebuilt from, without the versions a request read it at. */
+function storedPrincipal(principal: Principal): string {
+  const { keyId, credential, userId, kind, scopes, channelIds, workspaceId } = principal;
+  return JSON.stringify({ keyId, credential, userId, kind, scopes, channelIds, workspaceId });
+}
+
 /**
  * Bulk import of posts: rows from CSV or JSON, each checked exactly as POST /posts checks a
  * request (and, for rows to schedule, by the readiness check of GET /posts/:id/missing), then
  * created through the posts service, one row per transaction. A row at a time with a turn of the
  * event loop between rows, so an import of thousands never holds other requests; imports of more
  * than `SYNC_ROWS` rows run in the background, their progress stored and readable by id.
+ *
+ * A running import keeps its rows and its author's credential in its row and is held by the
+ * process running it under a lease renewed with each write of progress; after a stop (which frees
+ * it) or a crash (once the lease has run out) another process takes it over (`resume`) and goes
+ * on where it was. Each row's posts are created under an idempotency key of the import and the
+ * row, so a row created just before the stop is not created twice.
  */
 export class ImportsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; posts: PostsService; onBackgroundError?: (error: unknown) => void }) {}
+  /** This process, as the runner of the imports it holds. */
+  readonly #runner = newId();
+  readonly #running = new Set<Promise<void>>();
+  #stopping = false;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      posts: PostsService;
+      access: AccessService;
+      onBackgroundError?: (error: unknown) => void;
+    },
+  ) {}
 
   async create(access: WorkspaceAccess, input: CreateImportInput, idempotencyKey?: string): Promise<ImportRecord> {
     requireScope(access, 'posts:draft');
@@ -75,6 +109,10 @@ export class ImportsService {
       posts: '[]',
       created_at: stamp,
       updated_at: stamp,
+      rows: JSON.stringify(rows),
+      principal: storedPrincipal(access.principal),
+      runner: this.#runner,
+      lease_until: this.#leaseEnd(),
     };
     try {
       await db.insertInto('post_imports').values(row).execute();
@@ -93,9 +131,9 @@ export class ImportsService {
         });
       return this.record(first);
     }
-    const work = this.run(access, row.id, rows, input);
+    const work = this.#track(this.run(access, row.id, rows, input, new Map()));
     if (rows.length <= SYNC_ROWS) await work;
-    else void work.catch((error: unknown) => (this.deps.onBackgroundError ?? console.error)(error));
+    else void work.catch((error: unknown) => this.#backgroundError(error));
     return this.get(access, row.id);
   }
 
@@ -111,6 +149,90 @@ export class ImportsService {
     return this.record(row);
   }
 
+  /** Takes over the imports left running by a process that stopped, or whose lease ran out, and goes on with them. Answers how many. */
+  async resume(): Promise<number> {
+    const { db } = this.deps;
+    const now = this.deps.clock.now().toISOString();
+    const free = (eb: ExpressionBuilder<Database, 'post_imports'>) =>
+      eb.and([eb('status', '=', 'running'), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])]);
+    const candidates = await db.selectFrom('post_imports').select('id').where(free).limit(100).execute();
+    let taken = 0;
+    for (const { id } of candidates) {
+      if (this.#stopping) break;
+      const claimed = await db
+        .updateTable('post_imports')
+        .set({ runner: this.#runner, lease_until: this.#leaseEnd() })
+        .where('id', '=', id)
+        .where(free)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      taken += 1;
+      void this.#track(this.#goOn(id)).catch((error: unknown) => this.#backgroundError(error));
+    }
+    return taken;
+  }
+
+  /** Resumes imports now and then every `intervalMs` (at start, those a stopped process left). */
+  start(options: { intervalMs: number }): void {
+    if (this.#timer) return;
+    this.#stopping = false;
+    const sweep = () => void this.resume().catch((error: unknown) => this.#backgroundError(error));
+    this.#timer = setInterval(sweep, options.intervalMs);
+    this.#timer.unref();
+    sweep();
+  }
+
+  /** Stops at the next row every import this process runs, leaving each free for another process to go on with; resolves when they have stopped. */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#stopping = true;
+    await Promise.allSettled([...this.#running]);
+  }
+
+  /** Resolves when the imports this process runs now have ended or stopped. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+  }
+
+  #track(work: Promise<void>): Promise<void> {
+    this.#running.add(work);
+    void work.then(
+      () => this.#running.delete(work),
+      () => this.#running.delete(work),
+    );
+    return work;
+  }
+
+  #backgroundError(error: unknown): void {
+    (this.deps.onBackgroundError ?? console.error)(error);
+  }
+
+  #leaseEnd(): string {
+    return new Date(this.deps.clock.now().getTime() + IMPORT_LEASE_MS).toISOString();
+  }
+
+  /** An import taken over: its author's access as it is now, its rows, and the rows already created. */
+  async #goOn(id: string): Promise<void> {
+    const row = await this.deps.db.selectFrom('post_imports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const errors = parseJsonOr<ImportError[]>(row.errors, []);
+    const rows = parseJsonOr<ImportRows | null>(row.rows, null);
+    let access: WorkspaceAccess;
+    try {
+      if (!rows || !row.principal)
+        throw new AppError(409, 'import_not_resumable', 'The import was stopped before it kept what is needed to go on.');
+      access = await this.deps.access.select(JSON.parse(row.principal) as Principal, row.workspace_id);
+      requireScope(access, 'posts:draft');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push({ row: 0, field: 'import', message: `The import could not go on after a restart: ${error.message}` });
+      await this.#finish(id, { status: 'invalid', errors: JSON.stringify(errors) });
+      return;
+    }
+    const done = new Map(parseJsonOr<Created[]>(row.posts, []).map((created) => [created.row, created]));
+    await this.run(access, id, rows, { dryRun: Number(row.dry_run) === 1, partial: Number(row.partial) === 1 }, done);
+  }
+
   /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
   private async rowsOf(input: CreateImportInput): Promise<ImportRows> {
     if ((input.rows === undefined) === (input.csv === undefined))
@@ -118,33 +240,44 @@ export class ImportsService {
     return input.rows ?? csvRows(input.csv!);
   }
 
-  private async run(access: WorkspaceAccess, id: string, rows: Array<Record<string, unknown>>, input: CreateImportInput): Promise<void> {
+  /**
+   * Checks the rows, then (unless a dry run, or all or nothing with errors) creates the good ones.
+   * `done` holds the rows created before a restart: not checked nor created again. Stops at the
+   * next row, leaving the import to another process, when this process stops or loses the lease.
+   */
+  private async run(access: WorkspaceAccess, id: string, rows: ImportRows, options: Options, done: Map<number, Created>): Promise<void> {
     const errors: ImportError[] = [];
     const good: Checked[] = [];
     for (const [i, raw] of rows.entries()) {
-      const checked = await this.check(access, i + 1, raw, errors);
+      if (this.#stopping) return this.#release(id);
+      const checked = done.has(i + 1) ? null : await this.check(access, i + 1, raw, errors);
       if (checked) good.push(checked);
-      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) });
+      if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) }))) return;
       await setImmediate();
     }
-    await this.update(id, { validated: rows.length, errors: JSON.stringify(errors) });
-    if (input.dryRun || (errors.length > 0 && !input.partial)) {
-      await this.update(id, { status: errors.length > 0 ? 'invalid' : 'done' });
+    if (!(await this.update(id, { validated: rows.length, errors: JSON.stringify(errors) }))) return;
+    if (options.dryRun || (errors.length > 0 && !options.partial)) {
+      await this.#finish(id, { status: errors.length > 0 ? 'invalid' : 'done' });
       return;
     }
-    const posts: Array<{ row: number; postIds: string[]; group: string }> = [];
+    const posts = [...done.values()];
     for (const [i, { row, input: body }] of good.entries()) {
+      if (this.#stopping) {
+        await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
+        return this.#release(id);
+      }
       try {
-        const created = await this.deps.posts.create(access, body);
+        const created = await this.deps.posts.create(access, body, `import:${id}:${row}`);
         posts.push({ row, postIds: created.map((c) => c.postId), group: created[0]?.group ?? '' });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         errors.push({ row, field: rowField(error.message), message: error.message });
       }
-      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
+      if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { created: posts.length, posts: JSON.stringify(posts) }))) return;
       await setImmediate();
     }
-    await this.update(id, {
+    posts.sort((a, b) => a.row - b.row);
+    await this.#finish(id, {
       created: posts.length,
       posts: JSON.stringify(posts),
       errors: JSON.stringify(errors),
@@ -221,11 +354,31 @@ export class ImportsService {
     return errors.length > before ? null : { row, input: body.data };
   }
 
-  private async update(id: string, changes: Partial<PostImportsTable>): Promise<void> {
+  /** Writes progress and renews the lease, if this process still holds the import; false when another has taken it over. */
+  private async update(id: string, changes: Partial<PostImportsTable>): Promise<boolean> {
+    const result = await this.deps.db
+      .updateTable('post_imports')
+      .set({ ...changes, updated_at: this.deps.clock.now().toISOString(), lease_until: this.#leaseEnd() })
+      .where('id', '=', id)
+      .where('runner', '=', this.#runner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The import's outcome; what it kept to go on elsewhere is dropped. */
+  async #finish(id: string, changes: Partial<PostImportsTable>): Promise<void> {
+    await this.update(id, { ...changes, rows: null, principal: null });
+    await this.#release(id);
+  }
+
+  /** Frees the import for another process at once (a stop), or after its outcome. */
+  async #release(id: string): Promise<void> {
     await this.deps.db
       .updateTable('post_imports')
-      .set({ ...changes, updated_at: this.deps.clock.now().toISOString() })
+      .set({ runner: null, lease_until: null })
       .where('id', '=', id)
+      .where('runner', '=', this.#runner)
       .execute();
   }
 

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_LEASE_MS } from '../../src/imports/imports.service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { accessOf, createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
@@ -37,8 +38,8 @@ async function importPosts(tenant: Tenant, body: unknown, headers: Record<string
   return t.request({ method: 'POST', url: '/public/v1/imports', key: tenant.key, payload: body as object, headers });
 }
 
-async function calendarCount(tenant: Tenant): Promise<number> {
-  const res = await t.request({
+async function calendarCount(tenant: Tenant, app: TestApp = t): Promise<number> {
+  const res = await app.request({
     method: 'GET',
     url: '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2027-04-30T00:00:00Z&fields=id',
     key: tenant.key,
@@ -205,4 +206,75 @@ describe('bulk import', () => {
     const other = await createTenant(t);
     expect((await t.request({ method: 'GET', url: `/public/v1/imports/${id}`, key: other.key })).statusCode).toBe(404);
   }, 300_000);
+});
+
+describe('a background import across a restart', () => {
+  const RESTART_ROWS = 260;
+  const rowsFor = (channelId: string) =>
+    Array.from({ length: RESTART_ROWS }, (_, i) => ({
+      channels: channelId,
+      date: new Date(Date.parse('2026-07-01T00:00:00Z') + i * 60_000).toISOString(),
+      content: `Restart ${i + 1}`,
+    }));
+
+  /** Starts a real import of `RESTART_ROWS` rows and stops the runtime's imports once some posts were created and recorded. */
+  async function stoppedMidway(app: TestApp, tenant: Tenant): Promise<string> {
+    const started = await app.request({
+      method: 'POST',
+      url: '/public/v1/imports',
+      key: tenant.key,
+      payload: { rows: rowsFor(tenant.channelId) },
+    });
+    expect(started.json()).toMatchObject({ status: 'running', total: RESTART_ROWS });
+    const id = (started.json() as Import).id;
+    const access = await accessOf(app, tenant);
+    while ((await app.services.imports.get(access, id)).created < 50) await setImmediate();
+    // What closing the runtime does first: the import stops at its next row.
+    await app.services.imports.stop();
+    const stopped = await app.services.imports.get(access, id);
+    expect(stopped.status).toBe('running');
+    expect(stopped.created).toBeLessThan(RESTART_ROWS);
+    return id;
+  }
+
+  async function finished(app: TestApp, tenant: Tenant, id: string): Promise<Import> {
+    await app.services.imports.idle();
+    const read = (await app.request({ method: 'GET', url: `/public/v1/imports/${id}`, key: tenant.key })).json() as Import;
+    expect(read).toMatchObject({ status: 'done', validated: RESTART_ROWS, created: RESTART_ROWS, errors: [] });
+    // Every row once, in order, each with its own post; the calendar holds exactly those.
+    expect(read.posts.map((p) => p.row)).toEqual(Array.from({ length: RESTART_ROWS }, (_, i) => i + 1));
+    expect(new Set(read.posts.flatMap((p) => p.postIds)).size).toBe(RESTART_ROWS);
+    expect(await calendarCount(tenant, app)).toBe(RESTART_ROWS);
+    return read;
+  }
+
+  it('a runtime started on the same database goes on where a stopped one left off, creating every row once', async () => {
+    const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');
+    const first = await createTestApp({ clock: restartClock });
+    const tenant = await webhookTenant(first, HOOK);
+    const id = await stoppedMidway(first, tenant);
+    const second = await createTestApp({ clock: restartClock, reopen: first });
+    expect(await second.services.imports.resume()).toBe(1);
+    await finished(second, tenant, id);
+    // Nothing left to take over.
+    expect(await second.services.imports.resume()).toBe(0);
+  }, 120_000);
+
+  it("a crashed process's import is taken over once its lease has run out, not before", async () => {
+    const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');
+    const first = await createTestApp({ clock: restartClock });
+    const tenant = await webhookTenant(first, HOOK);
+    const id = await stoppedMidway(first, tenant);
+    // A crash frees nothing: the lease of the process that died stays until it runs out.
+    await first.runtime.db
+      .updateTable('post_imports')
+      .set({ runner: 'crashed', lease_until: new Date(restartClock.now().getTime() + IMPORT_LEASE_MS).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    const second = await createTestApp({ clock: restartClock, reopen: first });
+    expect(await second.services.imports.resume()).toBe(0);
+    restartClock.advance(IMPORT_LEASE_MS + 1000);
+    expect(await second.services.imports.resume()).toBe(1);
+    await finished(second, tenant, id);
+  }, 120_000);
 });

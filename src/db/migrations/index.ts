@@ -22,6 +22,7 @@ import * as webhookRetention from './2026-11-27T1800-webhook-retention.ts';
 import * as postSeries from './2026-11-28T0600-post-series.ts';
 import * as postImports from './2026-11-28T0610-imports.ts';
 import * as postApprovals from './2026-11-28T0700-post-approvals.ts';
+import * as importResume from './2026-11-29T0500-import-resume.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0600-post-series': postSeries,
   '2026-11-28T0610-imports': postImports,
   '2026-11-28T0700-post-approvals': postApprovals,
+  '2026-11-29T0500-import-resume': importResume,
 };
