@@ -115,7 +115,7 @@ export function createServices(deps: ServiceDeps) {
     approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
     series,
-    imports: new ImportsService({ ...deps, posts, access }),
+    imports: new ImportsService({ ...deps, posts, access, media }),
     postTransitions,
     background,
     signIn,

@@ -4,6 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { requireScope, type AccessService, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { Database, Db } from '../db/database.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
+import type { MediaService } from '../media/media.service.ts';
 import { isUniqueViolation } from '../db/sql.ts';
 import { AppError, BadRequestError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -20,6 +21,8 @@ import { csvRows, type ImportRows } from './imports.csv.ts';
 const PROGRESS_EVERY = 50;
 
 type Checked = { row: number; input: CreatePostsInput };
+/** Files fetched by URL in one run of an import: each URL once, by its library path. */
+type Fetched = Map<string, Promise<string>>;
 
 /** A `|`-separated cell, or the array itself. */
 const list = (value: string | string[] | undefined): string[] =>
@@ -82,6 +85,7 @@ export class ImportsService {
       clock: Clock;
       posts: PostsService;
       access: AccessService;
+      media: MediaService;
       onBackgroundError?: (error: unknown) => void;
     },
   ) {}
@@ -248,9 +252,10 @@ export class ImportsService {
   private async run(access: WorkspaceAccess, id: string, rows: ImportRows, options: Options, done: Map<number, Created>): Promise<void> {
     const errors: ImportError[] = [];
     const good: Checked[] = [];
+    const fetched: Fetched = new Map();
     for (const [i, raw] of rows.entries()) {
       if (this.#stopping) return this.#release(id);
-      const checked = done.has(i + 1) ? null : await this.check(access, i + 1, raw, errors);
+      const checked = done.has(i + 1) ? null : await this.check(access, i + 1, raw, errors, fetched);
       if (checked) good.push(checked);
       if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) }))) return;
       await setImmediate();
@@ -286,7 +291,13 @@ export class ImportsService {
   }
 
   /** One row checked as POST /posts would check it (and, to be scheduled, as GET /posts/:id/missing); its problems go to `errors`. */
-  private async check(access: WorkspaceAccess, row: number, raw: Record<string, unknown>, errors: ImportError[]): Promise<Checked | null> {
+  private async check(
+    access: WorkspaceAccess,
+    row: number,
+    raw: Record<string, unknown>,
+    errors: ImportError[],
+    fetched: Fetched,
+  ): Promise<Checked | null> {
     const parsed = importRowSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
@@ -305,6 +316,7 @@ export class ImportsService {
       }
     };
     const comments = json<Array<{ content: string; delay?: number }>>(r.comments, 'comments') ?? [];
+    const media = await this.#libraryPaths(access, row, list(r.media), errors, fetched);
     const settings = json<Record<string, unknown>>(r.settings, 'settings');
     if (errors.length > before) return null;
     const html = async (text: string) => {
@@ -315,7 +327,7 @@ export class ImportsService {
       return r.format === 'text' ? plainTextToHtml(text) : text;
     };
     const value = [
-      { content: await html(r.content), image: list(r.media).map((path) => ({ path })) },
+      { content: await html(r.content), image: media.map((path) => ({ path })) },
       ...(Array.isArray(comments) ? comments : []).map((c) => ({
         content: typeof c?.content === 'string' ? c.content : '',
         image: [],
@@ -355,6 +367,30 @@ export class ImportsService {
   }
 
   /** Writes progress and renews the lease, if this process still holds the import; false when another has taken it over. */
+  /**
+   * The row's media as library paths: a path of the library as it is, any other http(s) URL fetched
+   * through the guarded client into the library (as POST /upload-from-url; a dry run too, so that
+   * its check of types and platform limits is the real one). Each URL is fetched once per run.
+   */
+  async #libraryPaths(access: WorkspaceAccess, row: number, media: string[], errors: ImportError[], fetched: Fetched): Promise<string[]> {
+    const paths: string[] = [];
+    for (const item of media) {
+      if (this.deps.media.keyOf(item) !== null || !/^https?:\/\//i.test(item)) {
+        paths.push(item);
+        continue;
+      }
+      let path = fetched.get(item);
+      if (!path) fetched.set(item, (path = this.deps.media.uploadFromUrl(access, item).then(({ media: file }) => file.path)));
+      try {
+        paths.push(await path);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        errors.push({ row, field: 'media', message: `${item.slice(0, 200)}: ${error.message}` });
+      }
+    }
+    return paths;
+  }
+
   private async update(id: string, changes: Partial<PostImportsTable>): Promise<boolean> {
     const result = await this.deps.db
       .updateTable('post_imports')

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +7,7 @@ import { IMPORT_LEASE_MS } from '../../src/imports/imports.service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { accessOf, createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
-import { multipart } from '../helpers/media-files.ts';
+import { multipart, png } from '../helpers/media-files.ts';
 import { webhookTenant } from '../helpers/posts.ts';
 
 /**
@@ -60,7 +62,7 @@ describe('bulk import', () => {
         { channels: [other.channelId], date: '2026-06-02T09:00:00Z', content: 'Another workspace' },
         { channels: [tenant.channelId], date: '2026-04-01T09:00:00Z', content: 'In the past' },
         { channels: [tenant.channelId], date: '2026-06-03T09:00', content: 'No zone' },
-        { channels: [tenant.channelId], date: '2026-06-04T09:00:00Z', content: 'x', media: 'https://nowhere.example/a.png' },
+        { channels: [tenant.channelId], date: '2026-06-04T09:00:00Z', content: 'x', media: 'http://127.0.0.1:9/a.png' },
         { channels: [tenant.channelId], date: 'queue', content: 'Queued **bold**', format: 'markdown' },
         { date: '2026-06-05T09:00:00Z', content: 'No channel' },
       ],
@@ -177,6 +179,49 @@ describe('bulk import', () => {
     expect(await calendarCount(tenant)).toBe(1);
   });
 
+  it('fetches media given by URL into the library through the guarded client, once per URL; a URL that fails is a media error of its row', async () => {
+    const image = png(8, 8);
+    let fetches = 0;
+    const server = http.createServer((req, res) => {
+      fetches += 1;
+      if (req.url === '/picture.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const loopback = await createTestApp({ clock, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+      const tenant = await webhookTenant(loopback, HOOK);
+      const row = (n: number, media: string) => ({
+        channels: [tenant.channelId],
+        date: `2026-06-0${n}T09:00:00Z`,
+        content: `Row ${n}`,
+        media,
+      });
+      const rows = [row(1, `${base}/picture.png`), row(2, `${base}/picture.png`), row(3, `${base}/missing.png`)];
+      const send = (body: object) => loopback.request({ method: 'POST', url: '/public/v1/imports', key: tenant.key, payload: body });
+
+      const dry = (await send({ rows, dryRun: true })).json() as Import;
+      expect(dry).toMatchObject({ status: 'invalid', created: 0 });
+      expect(dry.errors).toEqual([{ row: 3, field: 'media', message: expect.stringContaining('answered 404') }]);
+      expect(fetches).toBe(2);
+
+      const done = (await send({ rows, partial: true })).json() as Import;
+      expect(done).toMatchObject({ status: 'invalid', created: 2 });
+      const library = (await loopback.request({ method: 'GET', url: '/public/v1/media?pageSize=10', key: tenant.key })).json() as {
+        results: Array<{ path: string }>;
+      };
+      // The same file, fetched in the dry run and again by the import, is one file of the library.
+      expect(library.results).toHaveLength(1);
+      for (const created of done.posts) {
+        const post = (await loopback.request({ method: 'GET', url: `/public/v1/posts/${created.postIds[0]}`, key: tenant.key })).json();
+        expect(post.value[0].image).toEqual([expect.objectContaining({ path: library.results[0]!.path })]);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a large import (5,000 rows) runs in the background: other requests are answered meanwhile, and progress is readable by id', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const rows = Array.from({ length: LARGE }, (_, i) => ({
@@ -218,7 +263,7 @@ describe('a background import across a restart', () => {
     }));
 
   /** Starts a real import of `RESTART_ROWS` rows and stops the runtime's imports once some posts were created and recorded. */
-  async function stoppedMidway(app: TestApp, tenant: Tenant): Promise<string> {
+  async function stoppedMidway(app: TestApp, tenant: Tenant & { channelId: string }): Promise<string> {
     const started = await app.request({
       method: 'POST',
       url: '/public/v1/imports',
