@@ -342,6 +342,14 @@ describe('webhook events', () => {
   });
 });
 
+/** A post as GET /posts/:id answers it, whole. */
+const readPost = async (who: Tenant, id: string) =>
+  (await t.request({ method: 'GET', url: `/public/v1/posts/${id}`, key: who.key })).json() as Record<string, unknown> & {
+    state: string;
+    content: string;
+    approvals: Array<{ decision: string }>;
+  };
+
 describe('two approvers at once', () => {
   it('one approves while the other rejects: one decision stands, the other gets 409 post_changed, whichever reads first', async () => {
     const tm = await team();
@@ -357,7 +365,7 @@ describe('two approvers at once', () => {
       expect(statuses, `${approved!.body} ${rejected!.body}`).toEqual([200, 409]);
       const [winner, loser] = approved!.statusCode === 200 ? [approved!, rejected!] : [rejected!, approved!];
       expect(loser.json()).toMatchObject({ code: 'post_changed', msg: expect.stringContaining(id) });
-      const post = await getPost(t, tm.owner, id);
+      const post = await readPost(tm.owner, id);
       expect(post).toEqual(winner.json());
       expect(post.state).toBe(winner === approved ? 'QUEUE' : 'DRAFT');
       // One decision recorded, the winner's.
@@ -368,14 +376,22 @@ describe('two approvers at once', () => {
     }
   });
 
-  it('an edit landing while an approver decides: the approval applies to the content it answers, or the edit sends the post back, or a 409', async () => {
+  it('an edit landing while an approver decides: the approval applies to the content it answers, or the edit sends the post back; the loser of a race gets a 409', async () => {
     const tm = await team();
     clock.set('2026-07-21T08:00:00.000Z');
     for (let i = 0; i < 4; i += 1) {
       const id = await submitted(tm, '2026-07-21T10:00:00.000Z', `Before ${i}`);
       const [decision, edit] = await Promise.all([approve(tm.owner, id), patch(tm.contributor, id, { content: `After ${i}` })]);
+      const post = await readPost(tm.owner, id);
+      if (edit.statusCode === 409) {
+        // The approval won and the edit lost: the post approved is the one the approver was answered.
+        expect(edit.json()).toMatchObject({ code: expect.any(String), msg: expect.any(String) });
+        expect(decision.statusCode, decision.body).toBe(200);
+        expect(post).toEqual(decision.json());
+        expect(post).toMatchObject({ state: 'QUEUE', content: `<p>Before ${i}</p>` });
+        continue;
+      }
       expect(edit.statusCode, edit.body).toBe(200);
-      const post = await getPost(t, tm.owner, id);
       expect(post.content).toBe(`<p>After ${i}</p>`);
       if (decision.statusCode === 409) expect(decision.json()).toMatchObject({ code: 'post_changed' });
       else {
