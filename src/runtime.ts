@@ -164,6 +164,8 @@ export async function openRuntime(
     redis,
     readiness,
     close: async () => {
+      // Imports in flight stop at their next row, free for the next process to go on with.
+      await services.imports.stop();
       await services.background.idle();
       mailer.close();
       await queue.stop();

@@ -73,6 +73,10 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     const analyticsLog = app.log.child({ component: 'analytics' });
     runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));
   }
+  if (role !== 'worker') {
+    // Imports run in the processes that take requests; one that stopped or crashed left its imports for the others (or itself, restarted) to go on with.
+    runtime.services.imports.start({ intervalMs: 30_000 });
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { role, queue: config.redis ? 'bullmq' : 'embedded', database: config.database.kind, storage: config.storage.kind },
@@ -87,6 +91,7 @@ export async function startServer(config: Config, options: { role?: Role } = {})
         publisher.stop(),
         runtime.services.webhookDelivery.stop(),
         runtime.services.analytics.collector.stop(),
+        runtime.services.imports.stop(),
       ]);
       await runtime.close();
     })();

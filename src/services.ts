@@ -97,6 +97,7 @@ export function createServices(deps: ServiceDeps) {
   const schedules = new SchedulesService({ ...deps, channels, transitions: postTransitions });
   const posts = new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions });
   const series = new SeriesService({ ...deps, channels, media, posts, transitions: postTransitions });
+  const access = new AccessService(deps);
   return {
     users,
     workspaces,
@@ -105,7 +106,7 @@ export function createServices(deps: ServiceDeps) {
     connect: new ChannelConnectService({ ...deps, channels }),
     apiKeys,
     oauth,
-    access: new AccessService(deps),
+    access,
     notifications,
     shortLinks: new ShortLinksService(deps),
     media,
@@ -114,7 +115,7 @@ export function createServices(deps: ServiceDeps) {
     approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
     series,
-    imports: new ImportsService({ ...deps, posts }),
+    imports: new ImportsService({ ...deps, posts, access, media }),
     postTransitions,
     background,
     signIn,

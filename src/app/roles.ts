@@ -14,6 +14,8 @@ export function mayCompose(role: string): boolean {
 /** Publishing now, the queue and series need `posts:publish`: editors and up. */
 export function mayPublish(role: string): boolean {
   return ['owner', 'admin', 'editor'].includes(role);
+}
+
 /** Uploading to and deleting from the media library, sharing upload links (the API's `media:write`). */
 export function mayUseMedia(role: string): boolean {
   return ['owner', 'admin', 'editor', 'contributor'].includes(role);

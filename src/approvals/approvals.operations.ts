@@ -92,7 +92,7 @@ export const approvePost = operation({
     tags: ['Approvals'],
     summary: 'Approve a post awaiting approval',
     description:
-      "Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.",
+      "Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.",
     response: postSchema,
     errors: conflictErrors,
   },
@@ -118,7 +118,7 @@ export const rejectPost = operation({
     tags: ['Approvals'],
     summary: 'Reject a post awaiting approval',
     description:
-      'Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.',
+      'Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.',
     response: postSchema,
     errors: conflictErrors,
   },

@@ -74,7 +74,9 @@ export class ApprovalsService {
   async approve(access: WorkspaceAccess, id: string, input: { comment?: string | undefined }): Promise<PostRecord> {
     const post = await this.#decidable(access, id);
     if (post.state !== 'AWAITING_APPROVAL') {
-      if (post.state === 'QUEUE' && (await this.#lastDecision(post.id)) === 'approved') return this.deps.posts.record(post);
+      const last = post.state === 'QUEUE' || post.state === 'DRAFT' ? await this.#lastDecision(post.id) : null;
+      if (post.state === 'QUEUE' && last === 'approved') return this.deps.posts.record(post);
+      if (post.state === 'DRAFT' && last === 'rejected') throw this.#decided(post, 'rejected');
       throw this.#notAwaiting(post);
     }
     const channel = await this.deps.channels.forPosts(post.workspace_id, post.channel_id);
@@ -97,6 +99,7 @@ export class ApprovalsService {
     const post = await this.#decidable(access, id);
     if (post.state !== 'AWAITING_APPROVAL') {
       if (post.state === 'DRAFT' && (await this.#lastDecision(post.id, input.comment)) === 'rejected') return this.deps.posts.record(post);
+      if (post.state === 'QUEUE' && (await this.#lastDecision(post.id)) === 'approved') throw this.#decided(post, 'approved');
       throw this.#notAwaiting(post);
     }
     if (!(await this.deps.transitions.reject(post, authorOf(access), input.comment))) return this.#raced(access, post, 'rejected');
@@ -129,6 +132,14 @@ export class ApprovalsService {
     if (post.state === 'PUBLISHING' || post.state === 'PUBLISHED' || post.state === 'ERROR')
       return refusal(post.state, post.id, 'approved or rejected');
     return new BadRequestError(`Post ${post.id} is not awaiting approval: it is ${post.state}.`, { code: 'not_awaiting_approval' });
+  }
+
+  /** The other decision was made on the post (by another approver, perhaps a moment before), and it stands: a conflict, as a race lost. */
+  #decided(post: PostsTable, decision: 'approved' | 'rejected') {
+    return new ConflictError(`Post ${post.id} was already ${decision}; read it again and decide on what it is now.`, {
+      code: 'post_changed',
+      details: { decision },
+    });
   }
 
   /** The post moved between the read and the decision: the same decision made by someone else is this one's answer; anything else is a conflict. */

@@ -2645,7 +2645,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a post awaiting approval
-         * @description Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.
+         * @description Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.
          */
         post: {
             parameters: {
@@ -2747,7 +2747,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a post awaiting approval
-         * @description Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. A post in another state answers 400 `not_awaiting_approval`; one changed meanwhile 409 `post_changed`.
+         * @description Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.
          */
         post: {
             parameters: {
@@ -7060,7 +7060,7 @@ export interface components {
              * @enum {string}
              */
             type?: "schedule" | "draft";
-            /** @description The `path`s (URLs) of files in this workspace's media library: an array, or one string separated by `|`. */
+            /** @description The `path`s (URLs) of files in this workspace's media library, or other http(s) URLs fetched into the library (as POST /upload-from-url; a dry run fetches them too, and needs `media:write`): an array, or one string separated by `|`. */
             media?: string[] | string;
             /** @description Comments under the post, in order: an array of `{content, delay}` (delay in minutes after the previous), or, in a CSV cell, that array as JSON. */
             comments?: {

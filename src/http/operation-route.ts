@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type * as z from 'zod';
 import type { Operation } from '../operations/operation.ts';
@@ -13,6 +14,8 @@ type App = Parameters<FastifyPluginAsyncZod>[0];
 export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(
   app: App,
   op: Operation<P, Q, B, R>,
+  /** Runs before validation: a route that also takes another content type (multipart) turns it into the body the schema checks. */
+  preValidation?: (request: FastifyRequest) => Promise<void>,
 ): void {
   const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
   const written = new WeakMap<object, string>();
@@ -20,6 +23,7 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
     method,
     url,
     config: { scope: op.scope },
+    ...(preValidation && { preValidation }),
     schema: {
       tags,
       summary,

@@ -25,7 +25,9 @@ export const importRowSchema = z
     media: z
       .union([z.array(z.string().min(1)).max(50), z.string()])
       .optional()
-      .describe("The `path`s (URLs) of files in this workspace's media library: an array, or one string separated by `|`."),
+      .describe(
+        "The `path`s (URLs) of files in this workspace's media library, or other http(s) URLs fetched into the library (as POST /upload-from-url; a dry run fetches them too, and needs `media:write`): an array, or one string separated by `|`.",
+      ),
     comments: z
       .union([
         z.array(z.object({ content: z.string().max(100_000), delay: z.number().int().min(0).max(10_080).optional() })).max(25),

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
-import type { Db } from '../db/database.ts';
+import type { ExpressionBuilder } from 'kysely';
+import { requireScope, type AccessService, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { Database, Db } from '../db/database.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
+import type { MediaService } from '../media/media.service.ts';
 import { isUniqueViolation } from '../db/sql.ts';
 import { AppError, BadRequestError, NotFoundError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -10,13 +13,16 @@ import { parseJsonOr } from '../lib/json.ts';
 import { plainTextToHtml, postContentToHtml } from '../content/html.ts';
 import { createPostsBody } from '../posts/posts.schema.ts';
 import type { CreatePostsInput, PostsService } from '../posts/posts.service.ts';
-import { importRowSchema, MAX_ROWS, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
+import { importRowSchema, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
 import type { PostImportsTable } from './imports.table.ts';
+import { csvRows, type ImportRows } from './imports.csv.ts';
 
 /** Rows between two writes of an import's progress. */
 const PROGRESS_EVERY = 50;
 
 type Checked = { row: number; input: CreatePostsInput };
+/** Files fetched by URL in one run of an import: each URL once, by its library path. */
+type Fetched = Map<string, Promise<string>>;
 
 /** A `|`-separated cell, or the array itself. */
 const list = (value: string | string[] | undefined): string[] =>
@@ -41,15 +47,48 @@ function bodyField(path: ReadonlyArray<PropertyKey>): string {
   return first ?? 'row';
 }
 
+/** How long a process holds a running import without writing progress before another process may take it over. */
+export const IMPORT_LEASE_MS = 2 * 60_000;
+
+type Options = { dryRun: boolean; partial: boolean };
+type Created = { row: number; postIds: string[]; group: string };
+
+/** The credential as kept with a running import: what access is rebuilt from, without the versions a request read it at. */
+function storedPrincipal(principal: Principal): string {
+  const { keyId, credential, userId, kind, scopes, channelIds, workspaceId } = principal;
+  return JSON.stringify({ keyId, credential, userId, kind, scopes, channelIds, workspaceId });
+}
+
 /**
  * Bulk import of posts: rows from CSV or JSON, each checked exactly as POST /posts checks a
  * request (and, for rows to schedule, by the readiness check of GET /posts/:id/missing), then
  * created through the posts service, one row per transaction. A row at a time with a turn of the
  * event loop between rows, so an import of thousands never holds other requests; imports of more
  * than `SYNC_ROWS` rows run in the background, their progress stored and readable by id.
+ *
+ * A running import keeps its rows and its author's credential in its row and is held by the
+ * process running it under a lease renewed with each write of progress; after a stop (which frees
+ * it) or a crash (once the lease has run out) another process takes it over (`resume`) and goes
+ * on where it was. Each row's posts are created under an idempotency key of the import and the
+ * row, so a row created just before the stop is not created twice.
  */
 export class ImportsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; posts: PostsService; onBackgroundError?: (error: unknown) => void }) {}
+  /** This process, as the runner of the imports it holds. */
+  readonly #runner = newId();
+  readonly #running = new Set<Promise<void>>();
+  #stopping = false;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      posts: PostsService;
+      access: AccessService;
+      media: MediaService;
+      onBackgroundError?: (error: unknown) => void;
+    },
+  ) {}
 
   async create(access: WorkspaceAccess, input: CreateImportInput, idempotencyKey?: string): Promise<ImportRecord> {
     requireScope(access, 'posts:draft');
@@ -74,6 +113,10 @@ export class ImportsService {
       posts: '[]',
       created_at: stamp,
       updated_at: stamp,
+      rows: JSON.stringify(rows),
+      principal: storedPrincipal(access.principal),
+      runner: this.#runner,
+      lease_until: this.#leaseEnd(),
     };
     try {
       await db.insertInto('post_imports').values(row).execute();
@@ -92,9 +135,9 @@ export class ImportsService {
         });
       return this.record(first);
     }
-    const work = this.run(access, row.id, rows, input);
+    const work = this.#track(this.run(access, row.id, rows, input, new Map()));
     if (rows.length <= SYNC_ROWS) await work;
-    else void work.catch((error: unknown) => (this.deps.onBackgroundError ?? console.error)(error));
+    else void work.catch((error: unknown) => this.#backgroundError(error));
     return this.get(access, row.id);
   }
 
@@ -110,51 +153,136 @@ export class ImportsService {
     return this.record(row);
   }
 
-  /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
-  private async rowsOf(input: CreateImportInput): Promise<Array<Record<string, unknown>>> {
-    if ((input.rows === undefined) === (input.csv === undefined))
-      throw new BadRequestError('Give the rows either as `rows` (JSON) or as `csv` (text), one of the two.', { code: 'import_rows' });
-    if (input.rows) return input.rows;
-    const { parse } = await import('csv-parse/sync');
-    let rows: Array<Record<string, string>>;
-    try {
-      rows = parse(input.csv!, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: false });
-    } catch (error) {
-      throw new BadRequestError(`csv: ${(error as Error).message}`, { code: 'invalid_csv' });
+  /** Takes over the imports left running by a process that stopped, or whose lease ran out, and goes on with them. Answers how many. */
+  async resume(): Promise<number> {
+    const { db } = this.deps;
+    const now = this.deps.clock.now().toISOString();
+    const free = (eb: ExpressionBuilder<Database, 'post_imports'>) =>
+      eb.and([eb('status', '=', 'running'), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])]);
+    const candidates = await db.selectFrom('post_imports').select('id').where(free).limit(100).execute();
+    let taken = 0;
+    for (const { id } of candidates) {
+      if (this.#stopping) break;
+      const claimed = await db
+        .updateTable('post_imports')
+        .set({ runner: this.#runner, lease_until: this.#leaseEnd() })
+        .where('id', '=', id)
+        .where(free)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      taken += 1;
+      void this.#track(this.#goOn(id)).catch((error: unknown) => this.#backgroundError(error));
     }
-    if (rows.length > MAX_ROWS)
-      throw new BadRequestError(`csv: ${rows.length} rows; an import takes at most ${MAX_ROWS}.`, { code: 'import_rows' });
-    // An empty cell is a field left out.
-    return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== '')));
+    return taken;
   }
 
-  private async run(access: WorkspaceAccess, id: string, rows: Array<Record<string, unknown>>, input: CreateImportInput): Promise<void> {
-    const errors: ImportError[] = [];
-    const good: Checked[] = [];
-    for (const [i, raw] of rows.entries()) {
-      const checked = await this.check(access, i + 1, raw, errors);
-      if (checked) good.push(checked);
-      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) });
-      await setImmediate();
-    }
-    await this.update(id, { validated: rows.length, errors: JSON.stringify(errors) });
-    if (input.dryRun || (errors.length > 0 && !input.partial)) {
-      await this.update(id, { status: errors.length > 0 ? 'invalid' : 'done' });
+  /** Resumes imports now and then every `intervalMs` (at start, those a stopped process left). */
+  start(options: { intervalMs: number }): void {
+    if (this.#timer) return;
+    this.#stopping = false;
+    const sweep = () => void this.resume().catch((error: unknown) => this.#backgroundError(error));
+    this.#timer = setInterval(sweep, options.intervalMs);
+    this.#timer.unref();
+    sweep();
+  }
+
+  /** Stops at the next row every import this process runs, leaving each free for another process to go on with; resolves when they have stopped. */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#stopping = true;
+    await Promise.allSettled([...this.#running]);
+  }
+
+  /** Resolves when the imports this process runs now have ended or stopped. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+  }
+
+  #track(work: Promise<void>): Promise<void> {
+    this.#running.add(work);
+    void work.then(
+      () => this.#running.delete(work),
+      () => this.#running.delete(work),
+    );
+    return work;
+  }
+
+  #backgroundError(error: unknown): void {
+    (this.deps.onBackgroundError ?? console.error)(error);
+  }
+
+  #leaseEnd(): string {
+    return new Date(this.deps.clock.now().getTime() + IMPORT_LEASE_MS).toISOString();
+  }
+
+  /** An import taken over: its author's access as it is now, its rows, and the rows already created. */
+  async #goOn(id: string): Promise<void> {
+    const row = await this.deps.db.selectFrom('post_imports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const errors = parseJsonOr<ImportError[]>(row.errors, []);
+    const rows = parseJsonOr<ImportRows | null>(row.rows, null);
+    let access: WorkspaceAccess;
+    try {
+      if (!rows || !row.principal)
+        throw new AppError(409, 'import_not_resumable', 'The import was stopped before it kept what is needed to go on.');
+      access = await this.deps.access.select(JSON.parse(row.principal) as Principal, row.workspace_id);
+      requireScope(access, 'posts:draft');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push({ row: 0, field: 'import', message: `The import could not go on after a restart: ${error.message}` });
+      await this.#finish(id, { status: 'invalid', errors: JSON.stringify(errors) });
       return;
     }
-    const posts: Array<{ row: number; postIds: string[]; group: string }> = [];
+    const done = new Map(parseJsonOr<Created[]>(row.posts, []).map((created) => [created.row, created]));
+    await this.run(access, id, rows, { dryRun: Number(row.dry_run) === 1, partial: Number(row.partial) === 1 }, done);
+  }
+
+  /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
+  private async rowsOf(input: CreateImportInput): Promise<ImportRows> {
+    if ((input.rows === undefined) === (input.csv === undefined))
+      throw new BadRequestError('Give the rows either as `rows` (JSON) or as `csv` (text), one of the two.', { code: 'import_rows' });
+    return input.rows ?? csvRows(input.csv!);
+  }
+
+  /**
+   * Checks the rows, then (unless a dry run, or all or nothing with errors) creates the good ones.
+   * `done` holds the rows created before a restart: not checked nor created again. Stops at the
+   * next row, leaving the import to another process, when this process stops or loses the lease.
+   */
+  private async run(access: WorkspaceAccess, id: string, rows: ImportRows, options: Options, done: Map<number, Created>): Promise<void> {
+    const errors: ImportError[] = [];
+    const good: Checked[] = [];
+    const fetched: Fetched = new Map();
+    for (const [i, raw] of rows.entries()) {
+      if (this.#stopping) return this.#release(id);
+      const checked = done.has(i + 1) ? null : await this.check(access, i + 1, raw, errors, fetched);
+      if (checked) good.push(checked);
+      if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { validated: i + 1, errors: JSON.stringify(errors) }))) return;
+      await setImmediate();
+    }
+    if (!(await this.update(id, { validated: rows.length, errors: JSON.stringify(errors) }))) return;
+    if (options.dryRun || (errors.length > 0 && !options.partial)) {
+      await this.#finish(id, { status: errors.length > 0 ? 'invalid' : 'done' });
+      return;
+    }
+    const posts = [...done.values()];
     for (const [i, { row, input: body }] of good.entries()) {
+      if (this.#stopping) {
+        await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
+        return this.#release(id);
+      }
       try {
-        const created = await this.deps.posts.create(access, body);
+        const created = await this.deps.posts.create(access, body, `import:${id}:${row}`);
         posts.push({ row, postIds: created.map((c) => c.postId), group: created[0]?.group ?? '' });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         errors.push({ row, field: rowField(error.message), message: error.message });
       }
-      if ((i + 1) % PROGRESS_EVERY === 0) await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
+      if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { created: posts.length, posts: JSON.stringify(posts) }))) return;
       await setImmediate();
     }
-    await this.update(id, {
+    posts.sort((a, b) => a.row - b.row);
+    await this.#finish(id, {
       created: posts.length,
       posts: JSON.stringify(posts),
       errors: JSON.stringify(errors),
@@ -163,7 +291,13 @@ export class ImportsService {
   }
 
   /** One row checked as POST /posts would check it (and, to be scheduled, as GET /posts/:id/missing); its problems go to `errors`. */
-  private async check(access: WorkspaceAccess, row: number, raw: Record<string, unknown>, errors: ImportError[]): Promise<Checked | null> {
+  private async check(
+    access: WorkspaceAccess,
+    row: number,
+    raw: Record<string, unknown>,
+    errors: ImportError[],
+    fetched: Fetched,
+  ): Promise<Checked | null> {
     const parsed = importRowSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
@@ -182,6 +316,7 @@ export class ImportsService {
       }
     };
     const comments = json<Array<{ content: string; delay?: number }>>(r.comments, 'comments') ?? [];
+    const media = await this.#libraryPaths(access, row, list(r.media), errors, fetched);
     const settings = json<Record<string, unknown>>(r.settings, 'settings');
     if (errors.length > before) return null;
     const html = async (text: string) => {
@@ -192,7 +327,7 @@ export class ImportsService {
       return r.format === 'text' ? plainTextToHtml(text) : text;
     };
     const value = [
-      { content: await html(r.content), image: list(r.media).map((path) => ({ path })) },
+      { content: await html(r.content), image: media.map((path) => ({ path })) },
       ...(Array.isArray(comments) ? comments : []).map((c) => ({
         content: typeof c?.content === 'string' ? c.content : '',
         image: [],
@@ -231,11 +366,55 @@ export class ImportsService {
     return errors.length > before ? null : { row, input: body.data };
   }
 
-  private async update(id: string, changes: Partial<PostImportsTable>): Promise<void> {
+  /** Writes progress and renews the lease, if this process still holds the import; false when another has taken it over. */
+  /**
+   * The row's media as library paths: a path of the library as it is, any other http(s) URL fetched
+   * through the guarded client into the library (as POST /upload-from-url; a dry run too, so that
+   * its check of types and platform limits is the real one). Each URL is fetched once per run.
+   */
+  async #libraryPaths(access: WorkspaceAccess, row: number, media: string[], errors: ImportError[], fetched: Fetched): Promise<string[]> {
+    const paths: string[] = [];
+    for (const item of media) {
+      if (this.deps.media.keyOf(item) !== null || !/^https?:\/\//i.test(item)) {
+        paths.push(item);
+        continue;
+      }
+      let path = fetched.get(item);
+      if (!path) fetched.set(item, (path = this.deps.media.uploadFromUrl(access, item).then(({ media: file }) => file.path)));
+      try {
+        paths.push(await path);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        errors.push({ row, field: 'media', message: `${item.slice(0, 200)}: ${error.message}` });
+      }
+    }
+    return paths;
+  }
+
+  private async update(id: string, changes: Partial<PostImportsTable>): Promise<boolean> {
+    const result = await this.deps.db
+      .updateTable('post_imports')
+      .set({ ...changes, updated_at: this.deps.clock.now().toISOString(), lease_until: this.#leaseEnd() })
+      .where('id', '=', id)
+      .where('runner', '=', this.#runner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The import's outcome; what it kept to go on elsewhere is dropped. */
+  async #finish(id: string, changes: Partial<PostImportsTable>): Promise<void> {
+    await this.update(id, { ...changes, rows: null, principal: null });
+    await this.#release(id);
+  }
+
+  /** Frees the import for another process at once (a stop), or after its outcome. */
+  async #release(id: string): Promise<void> {
     await this.deps.db
       .updateTable('post_imports')
-      .set({ ...changes, updated_at: this.deps.clock.now().toISOString() })
+      .set({ runner: null, lease_until: null })
       .where('id', '=', id)
+      .where('runner', '=', this.#runner)
       .execute();
   }
 

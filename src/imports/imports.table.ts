@@ -19,6 +19,14 @@ export interface PostImportsTable {
   posts: string;
   created_at: string;
   updated_at: string;
+  /** JSON array of the rows, kept while the import runs, so that another process can take it over. */
+  rows: string | null;
+  /** JSON of the credential that started it (without its cached versions), kept while it runs. */
+  principal: string | null;
+  /** The process running it. */
+  runner: string | null;
+  /** Until when `runner` holds it; renewed with each write of progress. Null: free to take. */
+  lease_until: string | null;
 }
 
 export const IMPORT_STATUSES = ['running', 'done', 'invalid'] as const;

@@ -44,6 +44,7 @@ import {
   setDefaultSchedule,
 } from '../schedules/schedules.operations.ts';
 import { createSeries, deleteSeries, getSeries, listSeries, updateSeries } from '../series/series.operations.ts';
+import { createImport, getImport } from '../imports/imports.operations.ts';
 import { getAnalyticsSummary, getChannelAnalytics, getPostAnalytics } from '../analytics/analytics.operations.ts';
 import { createPostsBody, createPostsResponse } from '../posts/posts.schema.ts';
 import { idempotencyHeaders } from '../http/common.schema.ts';
@@ -248,4 +249,6 @@ export const TOOLS: Tool[] = [
   operationTool(getSeries),
   operationTool(updateSeries),
   operationTool(deleteSeries),
+  operationTool(createImport),
+  operationTool(getImport),
 ];

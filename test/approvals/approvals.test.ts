@@ -341,3 +341,65 @@ describe('webhook events', () => {
     });
   });
 });
+
+/** A post as GET /posts/:id answers it, whole. */
+const readPost = async (who: Tenant, id: string) =>
+  (await t.request({ method: 'GET', url: `/public/v1/posts/${id}`, key: who.key })).json() as Record<string, unknown> & {
+    state: string;
+    content: string;
+    approvals: Array<{ decision: string }>;
+  };
+
+describe('two approvers at once', () => {
+  it('one approves while the other rejects: one decision stands, the other gets 409 post_changed, whichever reads first', async () => {
+    const tm = await team();
+    clock.set('2026-07-20T08:00:00.000Z');
+    for (let i = 0; i < 6; i += 1) {
+      const id = await submitted(tm, '2026-07-20T10:00:00.000Z', `Race ${i}`);
+      // Both orders of sending, so each side both wins and loses some races.
+      const [approved, rejected] =
+        i % 2 === 0
+          ? await Promise.all([approve(tm.owner, id), reject(tm.editor, id, { comment: 'No' })])
+          : (await Promise.all([reject(tm.editor, id, { comment: 'No' }), approve(tm.owner, id)])).reverse();
+      const statuses = [approved!.statusCode, rejected!.statusCode].sort();
+      expect(statuses, `${approved!.body} ${rejected!.body}`).toEqual([200, 409]);
+      const [winner, loser] = approved!.statusCode === 200 ? [approved!, rejected!] : [rejected!, approved!];
+      expect(loser.json()).toMatchObject({ code: 'post_changed', msg: expect.stringContaining(id) });
+      const post = await readPost(tm.owner, id);
+      expect(post).toEqual(winner.json());
+      expect(post.state).toBe(winner === approved ? 'QUEUE' : 'DRAFT');
+      // One decision recorded, the winner's.
+      expect(post.approvals.map((s: { decision: string }) => s.decision)).toEqual([
+        'requested',
+        winner === approved ? 'approved' : 'rejected',
+      ]);
+    }
+  });
+
+  it('an edit landing while an approver decides: the approval applies to the content it answers, or the edit sends the post back; the loser of a race gets a 409', async () => {
+    const tm = await team();
+    clock.set('2026-07-21T08:00:00.000Z');
+    for (let i = 0; i < 4; i += 1) {
+      const id = await submitted(tm, '2026-07-21T10:00:00.000Z', `Before ${i}`);
+      const [decision, edit] = await Promise.all([approve(tm.owner, id), patch(tm.contributor, id, { content: `After ${i}` })]);
+      const post = await readPost(tm.owner, id);
+      if (edit.statusCode === 409) {
+        // The approval won and the edit lost: the post approved is the one the approver was answered.
+        expect(edit.json()).toMatchObject({ code: expect.any(String), msg: expect.any(String) });
+        expect(decision.statusCode, decision.body).toBe(200);
+        expect(post).toEqual(decision.json());
+        expect(post).toMatchObject({ state: 'QUEUE', content: `<p>Before ${i}</p>` });
+        continue;
+      }
+      expect(edit.statusCode, edit.body).toBe(200);
+      expect(post.content).toBe(`<p>After ${i}</p>`);
+      if (decision.statusCode === 409) expect(decision.json()).toMatchObject({ code: 'post_changed' });
+      else {
+        expect(decision.statusCode, decision.body).toBe(200);
+        // Approved then edited: back to waiting. Edited then approved: the approval answered the content it approved, the one queued.
+        if (post.state === 'QUEUE') expect(decision.json()).toEqual(post);
+        else expect(post.state).toBe('AWAITING_APPROVAL');
+      }
+    }
+  });
+});

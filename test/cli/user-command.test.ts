@@ -835,10 +835,14 @@ describe('herald import', () => {
     const file = path.join(dir, 'posts.csv');
     fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\nnope,2031-01-07T09:00:00Z,Second\n`);
     const dry = await cli(['import', file, '--dry-run']);
-    expect(dry.code, dry.stderr).toBe(0);
+    // A refused row is a refusal: exit code 3, the table still printed.
+    expect(dry.code, dry.stderr).toBe(3);
     expect(dry.stdout).toContain('Dry run: 1 problem(s) in 2 rows; nothing was created.');
     expect(dry.stdout).toMatch(/ROW\s+FIELD\s+PROBLEM\n2\s+channels\s+.*no channel nope/);
-    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-06T09:00:00Z,First\n`);
+    const partial = await cli(['import', file, '--partial', '--json']);
+    expect(partial.code).toBe(3);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ status: 'invalid', created: 1 });
+    fs.writeFileSync(file, `channels,date,content\n${tenant.channelId},2031-01-07T09:00:00Z,First\n`);
     const done = await json<{ status: string; created: number }>(['import', file]);
     expect(done).toMatchObject({ status: 'done', created: 1 });
   });

@@ -1,8 +1,13 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_LEASE_MS } from '../../src/imports/imports.service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { accessOf, createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
+import { multipart, png } from '../helpers/media-files.ts';
 import { webhookTenant } from '../helpers/posts.ts';
 
 /**
@@ -35,8 +40,8 @@ async function importPosts(tenant: Tenant, body: unknown, headers: Record<string
   return t.request({ method: 'POST', url: '/public/v1/imports', key: tenant.key, payload: body as object, headers });
 }
 
-async function calendarCount(tenant: Tenant): Promise<number> {
-  const res = await t.request({
+async function calendarCount(tenant: Tenant, app: TestApp = t): Promise<number> {
+  const res = await app.request({
     method: 'GET',
     url: '/public/v1/posts?startDate=2026-05-01T00:00:00Z&endDate=2027-04-30T00:00:00Z&fields=id',
     key: tenant.key,
@@ -57,7 +62,7 @@ describe('bulk import', () => {
         { channels: [other.channelId], date: '2026-06-02T09:00:00Z', content: 'Another workspace' },
         { channels: [tenant.channelId], date: '2026-04-01T09:00:00Z', content: 'In the past' },
         { channels: [tenant.channelId], date: '2026-06-03T09:00', content: 'No zone' },
-        { channels: [tenant.channelId], date: '2026-06-04T09:00:00Z', content: 'x', media: 'https://nowhere.example/a.png' },
+        { channels: [tenant.channelId], date: '2026-06-04T09:00:00Z', content: 'x', media: 'http://127.0.0.1:9/a.png' },
         { channels: [tenant.channelId], date: 'queue', content: 'Queued **bold**', format: 'markdown' },
         { date: '2026-06-05T09:00:00Z', content: 'No channel' },
       ],
@@ -124,6 +129,99 @@ describe('bulk import', () => {
     expect(broken.json().code).toBe('invalid_csv');
   });
 
+  it('takes a CSV file as multipart/form-data, with dryRun and partial as fields; refuses a file too large or a stray part', async () => {
+    const tenant = await webhookTenant(t, HOOK);
+    const csv = `channels,date,content\n${tenant.channelId},2026-06-01T09:00:00Z,From a file\nnope,2026-06-02T09:00:00Z,Unknown\n`;
+    const send = (body: ReturnType<typeof multipart>, headers: Record<string, string> = {}) =>
+      t.request({
+        method: 'POST',
+        url: '/public/v1/imports',
+        key: tenant.key,
+        payload: body.payload,
+        headers: { ...body.headers, ...headers },
+      });
+    const file = { name: 'file', filename: 'posts.csv', contentType: 'text/csv', data: csv };
+
+    const dry = await send(multipart([{ name: 'dryRun', data: 'true' }, file]));
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({ status: 'invalid', dryRun: true, total: 2, created: 0, errors: [{ row: 2, field: 'channels' }] });
+    expect(await calendarCount(tenant)).toBe(0);
+
+    // Fields after the file count too; an Idempotency-Key applies as with JSON.
+    const partial = await send(multipart([file, { name: 'partial', data: 'true' }]), { 'idempotency-key': 'upload-1' });
+    expect(partial.json()).toMatchObject({ status: 'invalid', partial: true, created: 1 });
+    const again = await send(multipart([file, { name: 'partial', data: 'true' }]), { 'idempotency-key': 'upload-1' });
+    expect(again.json().id).toBe(partial.json().id);
+    expect(await calendarCount(tenant)).toBe(1);
+
+    const refused = async (body: ReturnType<typeof multipart>, status: number, code: string) => {
+      const res = await send(body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toMatchObject({ code, msg: expect.any(String) });
+    };
+    await refused(multipart([{ name: 'dryRun', data: 'true' }]), 400, 'file_missing');
+    await refused(multipart([{ ...file, name: 'upload' }]), 400, 'unexpected_part');
+    await refused(multipart([file, { name: 'channel', data: 'x' }]), 400, 'unexpected_part');
+    await refused(multipart([file, { name: 'dryRun', data: 'maybe' }]), 400, 'invalid_field');
+    await refused(multipart([{ ...file, data: 'channels,date\n"unclosed,x' }]), 400, 'invalid_csv');
+    const huge = multipart([{ ...file, data: `channels,date,content\nx,y,${'a'.repeat(21 * 1024 * 1024)}\n` }]);
+    await refused(huge, 413, 'too_large');
+    // Without a declared length, the file stops being read at the limit.
+    const streamed = await t.request({
+      method: 'POST',
+      url: '/public/v1/imports',
+      key: tenant.key,
+      payload: Readable.from([huge.payload]),
+      headers: huge.headers,
+    });
+    expect(streamed.statusCode, streamed.body).toBe(413);
+    expect(streamed.json()).toMatchObject({ code: 'too_large' });
+    expect(await calendarCount(tenant)).toBe(1);
+  });
+
+  it('fetches media given by URL into the library through the guarded client, once per URL; a URL that fails is a media error of its row', async () => {
+    const image = png(8, 8);
+    let fetches = 0;
+    const server = http.createServer((req, res) => {
+      fetches += 1;
+      if (req.url === '/picture.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const loopback = await createTestApp({ clock, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+      const tenant = await webhookTenant(loopback, HOOK);
+      const row = (n: number, media: string) => ({
+        channels: [tenant.channelId],
+        date: `2026-06-0${n}T09:00:00Z`,
+        content: `Row ${n}`,
+        media,
+      });
+      const rows = [row(1, `${base}/picture.png`), row(2, `${base}/picture.png`), row(3, `${base}/missing.png`)];
+      const send = (body: object) => loopback.request({ method: 'POST', url: '/public/v1/imports', key: tenant.key, payload: body });
+
+      const dry = (await send({ rows, dryRun: true })).json() as Import;
+      expect(dry).toMatchObject({ status: 'invalid', created: 0 });
+      expect(dry.errors).toEqual([{ row: 3, field: 'media', message: expect.stringContaining('answered 404') }]);
+      expect(fetches).toBe(2);
+
+      const done = (await send({ rows, partial: true })).json() as Import;
+      expect(done).toMatchObject({ status: 'invalid', created: 2 });
+      const library = (await loopback.request({ method: 'GET', url: '/public/v1/media?pageSize=10', key: tenant.key })).json() as {
+        results: Array<{ path: string }>;
+      };
+      // The same file, fetched in the dry run and again by the import, is one file of the library.
+      expect(library.results).toHaveLength(1);
+      for (const created of done.posts) {
+        const post = (await loopback.request({ method: 'GET', url: `/public/v1/posts/${created.postIds[0]}`, key: tenant.key })).json();
+        expect(post.value[0].image).toEqual([expect.objectContaining({ path: library.results[0]!.path })]);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a large import (5,000 rows) runs in the background: other requests are answered meanwhile, and progress is readable by id', async () => {
     const tenant = await webhookTenant(t, HOOK);
     const rows = Array.from({ length: LARGE }, (_, i) => ({
@@ -153,4 +251,75 @@ describe('bulk import', () => {
     const other = await createTenant(t);
     expect((await t.request({ method: 'GET', url: `/public/v1/imports/${id}`, key: other.key })).statusCode).toBe(404);
   }, 300_000);
+});
+
+describe('a background import across a restart', () => {
+  const RESTART_ROWS = 260;
+  const rowsFor = (channelId: string) =>
+    Array.from({ length: RESTART_ROWS }, (_, i) => ({
+      channels: channelId,
+      date: new Date(Date.parse('2026-07-01T00:00:00Z') + i * 60_000).toISOString(),
+      content: `Restart ${i + 1}`,
+    }));
+
+  /** Starts a real import of `RESTART_ROWS` rows and stops the runtime's imports once some posts were created and recorded. */
+  async function stoppedMidway(app: TestApp, tenant: Tenant & { channelId: string }): Promise<string> {
+    const started = await app.request({
+      method: 'POST',
+      url: '/public/v1/imports',
+      key: tenant.key,
+      payload: { rows: rowsFor(tenant.channelId) },
+    });
+    expect(started.json()).toMatchObject({ status: 'running', total: RESTART_ROWS });
+    const id = (started.json() as Import).id;
+    const access = await accessOf(app, tenant);
+    while ((await app.services.imports.get(access, id)).created < 50) await setImmediate();
+    // What closing the runtime does first: the import stops at its next row.
+    await app.services.imports.stop();
+    const stopped = await app.services.imports.get(access, id);
+    expect(stopped.status).toBe('running');
+    expect(stopped.created).toBeLessThan(RESTART_ROWS);
+    return id;
+  }
+
+  async function finished(app: TestApp, tenant: Tenant, id: string): Promise<Import> {
+    await app.services.imports.idle();
+    const read = (await app.request({ method: 'GET', url: `/public/v1/imports/${id}`, key: tenant.key })).json() as Import;
+    expect(read).toMatchObject({ status: 'done', validated: RESTART_ROWS, created: RESTART_ROWS, errors: [] });
+    // Every row once, in order, each with its own post; the calendar holds exactly those.
+    expect(read.posts.map((p) => p.row)).toEqual(Array.from({ length: RESTART_ROWS }, (_, i) => i + 1));
+    expect(new Set(read.posts.flatMap((p) => p.postIds)).size).toBe(RESTART_ROWS);
+    expect(await calendarCount(tenant, app)).toBe(RESTART_ROWS);
+    return read;
+  }
+
+  it('a runtime started on the same database goes on where a stopped one left off, creating every row once', async () => {
+    const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');
+    const first = await createTestApp({ clock: restartClock });
+    const tenant = await webhookTenant(first, HOOK);
+    const id = await stoppedMidway(first, tenant);
+    const second = await createTestApp({ clock: restartClock, reopen: first });
+    expect(await second.services.imports.resume()).toBe(1);
+    await finished(second, tenant, id);
+    // Nothing left to take over.
+    expect(await second.services.imports.resume()).toBe(0);
+  }, 120_000);
+
+  it("a crashed process's import is taken over once its lease has run out, not before", async () => {
+    const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');
+    const first = await createTestApp({ clock: restartClock });
+    const tenant = await webhookTenant(first, HOOK);
+    const id = await stoppedMidway(first, tenant);
+    // A crash frees nothing: the lease of the process that died stays until it runs out.
+    await first.runtime.db
+      .updateTable('post_imports')
+      .set({ runner: 'crashed', lease_until: new Date(restartClock.now().getTime() + IMPORT_LEASE_MS).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    const second = await createTestApp({ clock: restartClock, reopen: first });
+    expect(await second.services.imports.resume()).toBe(0);
+    restartClock.advance(IMPORT_LEASE_MS + 1000);
+    expect(await second.services.imports.resume()).toBe(1);
+    await finished(second, tenant, id);
+  }, 120_000);
 });

@@ -59,6 +59,8 @@ const TOOL_NAMES = [
   'get_series',
   'update_series',
   'delete_series',
+  'import_posts',
+  'get_import',
 ];
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
@@ -289,6 +291,25 @@ describe('MCP server: tools', () => {
     const group = (await restGet(`/posts/${second.posts[0]!.postId}`)).body.group as string;
     expect(await ok(client, 'delete_post_group', { group })).toEqual({ deleted: 1, ids: [second.posts[0]!.postId] });
     expect((await restGet(`/posts/${second.posts[0]!.postId}`)).status).toBe(404);
+  });
+
+  it('imports: a dry run answers per-row errors, a real import creates the posts, and its status reads as through REST', async () => {
+    const rows = [
+      { channels: [channelId], date: '2027-04-01T09:00:00Z', content: 'Imported by an agent' },
+      { channels: ['nope'], date: '2027-04-02T09:00:00Z', content: 'Unknown channel' },
+    ];
+    const dry = await ok(client, 'import_posts', { rows, dryRun: true });
+    expect(dry).toMatchObject({ status: 'invalid', dryRun: true, total: 2, created: 0 });
+    expect((dry.errors as Array<{ row: number; field: string }>).map((e) => [e.row, e.field])).toEqual([[2, 'channels']]);
+    const csv = `channels,date,content\n${channelId},2027-04-01T09:00:00Z,Imported by an agent\n`;
+    const done = await ok(client, 'import_posts', { csv, idempotencyKey: 'mcp-import-1' });
+    expect(done).toMatchObject({ status: 'done', created: 1, errors: [] });
+    expect(await ok(client, 'import_posts', { csv, idempotencyKey: 'mcp-import-1' })).toEqual(done);
+    const read = await ok(client, 'get_import', { id: done.id });
+    expect(read).toEqual((await restGet(`/imports/${String(done.id)}`)).body);
+    const [created] = done.posts as Array<{ postIds: string[] }>;
+    expect((await restGet(`/posts/${created!.postIds[0]}`)).body).toMatchObject({ state: 'QUEUE', content: '<p>Imported by an agent</p>' });
+    expect(await toolError(client, 'get_import', { id: 'missing-import' })).toBe('No import missing-import in this workspace.');
   });
 
   it('media: upload from a URL, list, upload links', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { components } from '../api-types.ts';
 import { readText } from '../content.ts';
-import { UsageError } from '../errors.ts';
+import { EXIT, UsageError } from '../errors.ts';
 import { show, table } from '../output.ts';
 import { act, examples } from '../program.ts';
 import { stdio } from '../stdio.ts';
@@ -29,7 +29,9 @@ export function register(program: Command): void {
   examples(
     program
       .command('import')
-      .description('import posts from a CSV file (or a JSON array of rows): check them with --dry-run, then create them')
+      .description(
+        'import posts from a CSV file (or a JSON array of rows): check them with --dry-run, then create them; exit code 3 when any row is refused',
+      )
       .argument('<file>', 'a .csv file with a header line (channels,date,content,…) or a .json array of rows')
       .option('--dry-run', 'check every row as a real import would, and create nothing')
       .option('--partial', 'create the rows that pass and report the others (default: all or nothing)')
@@ -71,6 +73,8 @@ export function register(program: Command): void {
               '',
             ),
           ]);
+          // Refused rows make the run a refusal, so a script can stop before importing (or after a partial import).
+          if (result.errors.length > 0) stdio().exitCode = Math.max(stdio().exitCode ?? 0, EXIT.refused);
         }),
       ),
     ['herald import posts.csv --dry-run', 'herald import posts.csv', 'herald import posts.csv --partial', 'herald import rows.json --json'],

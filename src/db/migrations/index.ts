@@ -24,6 +24,7 @@ import * as postImports from './2026-11-28T0610-imports.ts';
 import * as postApprovals from './2026-11-28T0700-post-approvals.ts';
 import * as mediaDuration from './2026-11-29T0100-media-duration.ts';
 import * as uploadLinksFromTheApp from './2026-11-29T0400-upload-links-from-the-app.ts';
+import * as importResume from './2026-11-29T0500-import-resume.ts';
 import * as webhookEndpointDue from './2026-11-29T0700-webhook-endpoint-due.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0700-post-approvals': postApprovals,
   '2026-11-29T0100-media-duration': mediaDuration,
   '2026-11-29T0400-upload-links-from-the-app': uploadLinksFromTheApp,
+  '2026-11-29T0500-import-resume': importResume,
   '2026-11-29T0700-webhook-endpoint-due': webhookEndpointDue,
 };
