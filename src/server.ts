@@ -68,8 +68,10 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     });
     // Webhook deliveries run where publishing runs; the outbox in the database is shared by every worker.
     runtime.services.webhookDelivery.start({ intervalMs: 1000 }, runtime.services.webhookOutbox);
-    // Statistics are read by the processes that publish, a minute apart, each channel under a lease.
+    // Statistics are read by the processes that publish, a minute apart, each channel under a lease,
+    // giving way to publishing: while posts are due or being published, the cycle waits.
     const analyticsLog = app.log.child({ component: 'analytics' });
+    runtime.services.analytics.collector.yieldTo(publisher.activity);
     runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));
   }
   await app.listen({ port: config.port, host: config.host });

@@ -10,6 +10,7 @@ import { MetricsPermissionError, type Metrics, type MetricsReading, type Provide
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError, type ProviderContext } from '../providers/provider.ts';
 import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
+import { waitForPublishing, type PublishingActivity } from '../publishing/publishing-activity.ts';
 import * as repo from './analytics.repository.ts';
 import type { AnalyticsPostsTable } from './analytics.table.ts';
 
@@ -40,6 +41,8 @@ export type CollectorOptions = {
   lookEveryMs: number;
   /** The wait after a failure the platform gave no wait for. */
   backoffMs: number;
+  /** While publishing is busy, how often (real time) the cycle looks again for work of other processes (a publish ending here wakes it at once). */
+  yieldPollMs: number;
 };
 
 export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
@@ -48,6 +51,7 @@ export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
   leaseMs: 5 * 60_000,
   lookEveryMs: HOUR,
   backoffMs: 15 * 60_000,
+  yieldPollMs: 1000,
 };
 
 /** What one collection did: channels collected, platform calls made, parts and accounts read. */
@@ -75,13 +79,31 @@ export class AnalyticsCollector {
   readonly #options: CollectorOptions;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<CollectionReport> | null = null;
+  #publishing: PublishingActivity | null = null;
+  #stopping = false;
 
   constructor(private readonly deps: CollectorDeps & { options?: Partial<CollectorOptions> }) {
     this.#options = { ...DEFAULT_COLLECTOR_OPTIONS, ...deps.options };
   }
 
+  /**
+   * Makes the cycle give way to publishing: before each platform call (and before taking a
+   * channel) it waits while `activity` is busy, so a burst of due posts is published first. The
+   * on-demand refresh of one channel (a person waiting for the answer) does not wait.
+   */
+  yieldTo(activity: PublishingActivity | null): void {
+    this.#publishing = activity;
+  }
+
+  /** Waits while publishing is busy (see `yieldTo`); true if it waited. */
+  #giveWay(): Promise<boolean> {
+    if (!this.#publishing) return Promise.resolve(false);
+    return waitForPublishing(this.#publishing, this.#options.yieldPollMs, () => this.#stopping);
+  }
+
   /** Collects on a timer: the next tick starts `intervalMs` after the last one ended. */
   start(intervalMs: number, report: (error: unknown) => void): void {
+    this.#stopping = false;
     const schedule = () => {
       this.#timer = setTimeout(() => {
         this.collectDue()
@@ -96,6 +118,7 @@ export class AnalyticsCollector {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     await this.#running?.catch(() => {});
@@ -113,6 +136,8 @@ export class AnalyticsCollector {
     const total: CollectionReport = { channels: 0, calls: 0, parts: 0, accounts: 0, failures: 0 };
     const due = await repo.listDueChannels(db, clock.now().toISOString(), this.#options.channelsPerTick);
     for (const { channel_id } of due) {
+      if (this.#stopping) break;
+      await this.#giveWay();
       const report = await this.collect(channel_id, { due: true });
       if (!report) continue;
       total.channels += 1;
@@ -181,9 +206,19 @@ export class AnalyticsCollector {
     let accountNext = state.account_next_at;
     const settle: Parameters<typeof repo.settleChannel>[3] = {};
     const lookAgain = () => new Date(clock.now().getTime() + this.#options.lookEveryMs).toISOString();
+    /**
+     * In the cycle, before each platform call: publishing goes first (see `yieldTo`). After a wait
+     * the lease is extended; false when it ran out meanwhile and another worker took the channel.
+     */
+    const mayCall = async () => {
+      if (!input.due || !(await this.#giveWay())) return true;
+      const now = clock.now().getTime();
+      return repo.extendLease(db, channelId, by, new Date(now + this.#options.leaseMs).toISOString());
+    };
     // A refusal of the channel's credentials (on renewal or on the account's read) disables it; one of a permission for posts' numbers does not.
     let phase: 'account' | 'posts' = 'account';
     try {
+      if (!(await mayCall())) return report;
       const opened = await this.#open(state.workspace_id, channelId);
       phase = 'posts';
       if (opened === 'deleted') {
@@ -205,6 +240,7 @@ export class AnalyticsCollector {
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
         // A platform that reports nothing of accounts (LinkedIn members) is not asked.
         if (metrics.reports.account.length > 0) {
+          if (!(await mayCall())) return report;
           phase = 'account';
           const reading = await metrics.account(ctx);
           phase = 'posts';
@@ -223,6 +259,7 @@ export class AnalyticsCollector {
           });
       for (let i = 0; i < parts.length; i += metrics.batchSize) {
         const batch = parts.slice(i, i + metrics.batchSize);
+        if (!(await mayCall())) return report;
         const readings = await metrics.posts(
           ctx,
           batch.map((part) => ({ id: part.release_id, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) })),

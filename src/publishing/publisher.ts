@@ -16,6 +16,7 @@ import { DuePump } from './due-pump.ts';
 import { MISSED_WINDOW_MINUTES } from '../series/series.schema.ts';
 import type { SeriesService } from '../series/series.service.ts';
 import type { Lane, PublishJob } from './job-queue.ts';
+import type { PublishingActivity } from './publishing-activity.ts';
 
 export type PublisherOptions = {
   /** Attempts per part before giving up on retryable failures. */
@@ -120,6 +121,9 @@ export class Publisher {
   #advanceNext: Promise<number> | null = null;
   #advanceBusy = false;
   #unsubscribeJump: (() => void) | null = null;
+  /** Publishes, and claims of a lane's due posts, under way in this process (see `activity`). */
+  #active = 0;
+  #ended: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -131,6 +135,39 @@ export class Publisher {
 
   get options(): PublisherOptions {
     return this.#options;
+  }
+
+  /**
+   * Publishing's signal to work that must not delay it (see `PublishingActivity`): busy while a
+   * post has a step due that no worker has claimed (in any process), or while this process
+   * claims or publishes. A post is counted from before its claim until its publish settles, so
+   * there is no moment between the two when it is neither due nor under way.
+   */
+  readonly activity: PublishingActivity = {
+    busy: async () => this.#active > 0 || (await engine.anyStepDue(this.#deps.db, this.#deps.clock.now().toISOString())),
+    changed: (pollMs) => {
+      if (!this.#ended) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => (resolve = r));
+        this.#ended = { promise, resolve };
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const poll = new Promise<void>((resolve) => (timer = setTimeout(resolve, pollMs).unref()));
+      return Promise.race([this.#ended.promise, poll]).finally(() => clearTimeout(timer));
+    },
+  };
+
+  /** Runs `work` counted as publishing under way (see `activity`). */
+  async #counted<T>(work: () => Promise<T>): Promise<T> {
+    this.#active += 1;
+    try {
+      return await work();
+    } finally {
+      this.#active -= 1;
+      const ended = this.#ended;
+      this.#ended = null;
+      ended?.resolve();
+    }
   }
 
   /**
@@ -146,10 +183,10 @@ export class Publisher {
     await this.#deps.queue.start(
       {
         post: (job) =>
-          this.handle(job).catch((error: unknown) =>
+          this.#counted(() => this.handle(job)).catch((error: unknown) =>
             this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again'),
           ),
-        due: (lane, share) => this.#pump(lane).drain(share),
+        due: (lane, share) => this.#counted(() => this.#pump(lane).drain(share)),
         beyond: (runAt) => {
           this.#nextArrival = Math.min(this.#nextArrival, runAt.getTime());
         },
@@ -364,7 +401,7 @@ export class Publisher {
             await hooks?.beforeClaim?.(null);
             return this.#transitions.claimDueBatch(lane.platforms, limit, this.#options.leaseMs);
           },
-          publish: (due) => this.#publishDue(due),
+          publish: (due) => this.#counted(() => this.#publishDue(due)),
           report: (error) => log.error({ err: error, lane: lane.name }, 'publishing due posts failed; the sweep will pick them up again'),
         },
         lane.concurrency,
