@@ -2,6 +2,7 @@
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { analyticsBench } from './analytics.bench.ts';
 import { burstBench, withBaseline } from './burst.bench.ts';
 import { growthBench } from './growth.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
@@ -87,6 +88,9 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       extra: values['calendar-query'],
       baseline: values.baseline,
     }),
+  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given).
+  analytics: () =>
+    analyticsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 3) }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
