@@ -157,7 +157,7 @@ async function startAnalyticsServer(env: Record<string, string>) {
 }
 
 type Cycle = { ticks: number; channels: number; calls: number; parts: number; failures: number; ms: number };
-type Phase = Load & { serverCpuMicrosecondsPerRequest: number };
+type Phase = Load & { serverCpuMicrosecondsPerRequest: number; platformCallsDuringLoad: number };
 
 /**
  * `rounds` turns of: the API loaded alone (`seconds`), then loaded while collection cycles run back
@@ -198,11 +198,16 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         const order = round % 2 === 0 ? (['alone', 'collecting'] as const) : (['collecting', 'alone'] as const);
         for (const phase of order) {
           if (phase === 'collecting') await running.ask('loop', null);
-          const before = cpuMs(running.child.pid);
+          const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
           const result = await load(`${running.url}${url}`, { seconds: options.seconds, connections: options.connections, headers });
           const used = cpuMs(running.child.pid) - before;
+          const platformCalls = fake.calls() - calls;
           if (phase === 'collecting') loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);
-          phases[name]![phase].push({ ...result, serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total) });
+          phases[name]![phase].push({
+            ...result,
+            serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total),
+            platformCallsDuringLoad: platformCalls,
+          });
         }
       }
     }

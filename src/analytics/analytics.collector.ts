@@ -2,6 +2,7 @@ import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db, Executor } from '../db/database.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { NotFoundError } from '../errors.ts';
+import { waitWhileBusy, type Activity } from '../lib/activity.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
 import { parseJsonOr } from '../lib/json.ts';
@@ -10,7 +11,6 @@ import { MetricsPermissionError, type Metrics, type MetricsReading, type Provide
 import type { PlatformApps } from '../providers/platform-apps.ts';
 import { ProviderError, type ProviderContext } from '../providers/provider.ts';
 import { getProvider, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
-import { waitForPublishing, type PublishingActivity } from '../publishing/publishing-activity.ts';
 import * as repo from './analytics.repository.ts';
 import type { AnalyticsPostsTable } from './analytics.table.ts';
 
@@ -43,6 +43,12 @@ export type CollectorOptions = {
   backoffMs: number;
   /** While publishing is busy, how often (real time) the cycle looks again for work of other processes (a publish ending here wakes it at once). */
   yieldPollMs: number;
+  /**
+   * While the API answers requests, how long (real time) the cycle waits for a pause in them
+   * before each platform call at most: under constant load it goes on at about a call per this
+   * long, a small share of the process's time.
+   */
+  requestYieldMaxMs: number;
 };
 
 export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
@@ -52,6 +58,7 @@ export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
   lookEveryMs: HOUR,
   backoffMs: 15 * 60_000,
   yieldPollMs: 1000,
+  requestYieldMaxMs: 1000,
 };
 
 /** What one collection did: channels collected, platform calls made, parts and accounts read. */
@@ -79,7 +86,8 @@ export class AnalyticsCollector {
   readonly #options: CollectorOptions;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<CollectionReport> | null = null;
-  #publishing: PublishingActivity | null = null;
+  #publishing: Activity | null = null;
+  #requests: Activity | null = null;
   #stopping = false;
 
   constructor(private readonly deps: CollectorDeps & { options?: Partial<CollectorOptions> }) {
@@ -87,18 +95,24 @@ export class AnalyticsCollector {
   }
 
   /**
-   * Makes the cycle give way to publishing: before each platform call (and before taking a
-   * channel) it waits while `activity` is busy, so a burst of due posts is published first. The
-   * on-demand refresh of one channel (a person waiting for the answer) does not wait.
+   * Makes the cycle give way: before each platform call (and before taking a channel) it waits
+   * while `publishing` is busy, however long, so a burst of due posts is published first; and
+   * while the API of this process answers `requests`, up to `requestYieldMaxMs`. The on-demand
+   * refresh of one channel (a person waiting for the answer) does not wait.
    */
-  yieldTo(activity: PublishingActivity | null): void {
-    this.#publishing = activity;
+  yieldTo(publishing: Activity | null, requests: Activity | null = null): void {
+    this.#publishing = publishing;
+    this.#requests = requests;
   }
 
-  /** Waits while publishing is busy (see `yieldTo`); true if it waited. */
-  #giveWay(): Promise<boolean> {
-    if (!this.#publishing) return Promise.resolve(false);
-    return waitForPublishing(this.#publishing, this.#options.yieldPollMs, () => this.#stopping);
+  /** Waits while publishing, then the API, is busy (see `yieldTo`); true if it waited. */
+  async #giveWay(): Promise<boolean> {
+    const stopped = () => this.#stopping;
+    const published = this.#publishing && (await waitWhileBusy(this.#publishing, { pollMs: this.#options.yieldPollMs, stopped }));
+    const answered =
+      this.#requests &&
+      (await waitWhileBusy(this.#requests, { pollMs: this.#options.yieldPollMs, maxMs: this.#options.requestYieldMaxMs, stopped }));
+    return Boolean(published || answered);
   }
 
   /** Collects on a timer: the next tick starts `intervalMs` after the last one ended. */

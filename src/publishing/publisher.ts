@@ -1,3 +1,4 @@
+import { ChangeSignal, type Activity } from '../lib/activity.ts';
 import { waitOn } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -16,7 +17,6 @@ import { DuePump } from './due-pump.ts';
 import { MISSED_WINDOW_MINUTES } from '../series/series.schema.ts';
 import type { SeriesService } from '../series/series.service.ts';
 import type { Lane, PublishJob } from './job-queue.ts';
-import type { PublishingActivity } from './publishing-activity.ts';
 
 export type PublisherOptions = {
   /** Attempts per part before giving up on retryable failures. */
@@ -123,7 +123,7 @@ export class Publisher {
   #unsubscribeJump: (() => void) | null = null;
   /** Publishes, and claims of a lane's due posts, under way in this process (see `activity`). */
   #active = 0;
-  #ended: { promise: Promise<void>; resolve: () => void } | null = null;
+  readonly #ended = new ChangeSignal();
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -138,23 +138,14 @@ export class Publisher {
   }
 
   /**
-   * Publishing's signal to work that must not delay it (see `PublishingActivity`): busy while a
+   * Publishing's signal to work that must not delay it (the collection of numbers): busy while a
    * post has a step due that no worker has claimed (in any process), or while this process
    * claims or publishes. A post is counted from before its claim until its publish settles, so
    * there is no moment between the two when it is neither due nor under way.
    */
-  readonly activity: PublishingActivity = {
+  readonly activity: Activity = {
     busy: async () => this.#active > 0 || (await engine.anyStepDue(this.#deps.db, this.#deps.clock.now().toISOString())),
-    changed: (pollMs) => {
-      if (!this.#ended) {
-        let resolve!: () => void;
-        const promise = new Promise<void>((r) => (resolve = r));
-        this.#ended = { promise, resolve };
-      }
-      let timer: NodeJS.Timeout | undefined;
-      const poll = new Promise<void>((resolve) => (timer = setTimeout(resolve, pollMs).unref()));
-      return Promise.race([this.#ended.promise, poll]).finally(() => clearTimeout(timer));
-    },
+    changed: (pollMs) => this.#ended.wait(pollMs),
   };
 
   /** Runs `work` counted as publishing under way (see `activity`). */
@@ -164,9 +155,7 @@ export class Publisher {
       return await work();
     } finally {
       this.#active -= 1;
-      const ended = this.#ended;
-      this.#ended = null;
-      ended?.resolve();
+      this.#ended.notify();
     }
   }
 
