@@ -1,7 +1,11 @@
-// Publishing goes first: a collection cycle that comes due at the same instant as a burst of posts
+// Publishing goes first, and the API's requests too: a collection cycle that comes due at the same instant as a burst of posts
 // reads no number before every post of the burst has been sent to the platform. The clock is a test
 // clock; the verdict is the order in which the local Mastodon received the calls.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AnalyticsCollector } from '../../src/analytics/analytics.collector.ts';
+import { requestActivity } from '../../src/http/request-activity.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { clearMastodonInstances } from '../../src/providers/mastodon/mastodon.provider.ts';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -68,4 +72,55 @@ it("a burst of due posts is published before the collection cycle due at the sam
   expect(Math.max(...publishes)).toBeLessThan(Math.min(...reads));
   const posts = await t.runtime.db.selectFrom('posts').select('state').where('workspace_id', '=', tenant.workspaceId).execute();
   expect(posts.map((p) => p.state)).toEqual(Array(BURST + 2).fill('PUBLISHED'));
+});
+
+it("the cycle waits for a pause in the API's requests before each platform call", async () => {
+  const tenant = await createTenant(t);
+  fake.addAccount({ id: '3', username: 'user3', display_name: '', avatar: '' });
+  const channel = await t.services.channels.create(tenant.workspaceId, {
+    provider: 'mastodon',
+    name: 'Toots 3',
+    config: { instance: fake.url, accessToken: fake.tokenFor('3') },
+  });
+  await createOk(t, tenant, postBody(channel.id, { type: 'now', date: clock.now().toISOString() }, [{ content: '<p>Third</p>' }]));
+  await t.settle();
+  // A server whose one request is answered only once the collector has started waiting for it.
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const server = http.createServer((_req, res) => void answered.then(() => res.end('ok')));
+  const requests = requestActivity(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let callsWhileWaiting = -1;
+  const watched = {
+    busy: () => requests.busy(),
+    changed: (pollMs: number) => {
+      if (callsWhileWaiting < 0) {
+        callsWhileWaiting = fake.received.length - from;
+        answer();
+      }
+      return requests.changed(pollMs);
+    },
+  };
+  const collector = new AnalyticsCollector({
+    db: t.runtime.db,
+    clock,
+    outbound: t.runtime.outbound,
+    platformApps: t.services.channels.platformApps,
+    channels: t.services.channels,
+    notifications: t.services.notifications,
+    // Waits as long as the request is in flight: the verdict never depends on how long that is.
+    options: { requestYieldMaxMs: 3_600_000 },
+  });
+  collector.yieldTo(t.publisher.activity, watched);
+  clock.advance(HOUR);
+  const from = fake.received.length;
+  const response = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  // The request is in flight once the server has it.
+  await new Promise<void>((resolve) => server.once('request', () => resolve()));
+  const report = await collector.collectDue();
+  expect(await (await response).text()).toBe('ok');
+  server.close();
+  expect(callsWhileWaiting).toBe(0);
+  expect(report.calls).toBeGreaterThan(0);
+  expect(fake.received.length - from).toBeGreaterThanOrEqual(report.calls);
 });
