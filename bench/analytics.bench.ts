@@ -74,7 +74,7 @@ async function seed(dataDir: string, env: Record<string, string>, instance: stri
     const channel = await runtime.services.channels.create(ws.id, {
       provider: 'mastodon',
       name: `Mastodon ${c}`,
-      config: { instance, accessToken: `bench-token-${String(c).padStart(20, "0")}` },
+      config: { instance, accessToken: `bench-token-${String(c).padStart(20, '0')}` },
     });
     const posts = [];
     const parts = [];
@@ -232,7 +232,14 @@ export async function analyticsBench(options: { seconds: number; connections: nu
     await running.ask('exit', null);
     await new Promise((resolve) => running.child.once('exit', resolve));
     server = null;
-    return { channels: CHANNELS, posts: CHANNELS * POSTS_PER_CHANNEL, firstCycle: first, cycles, cyclesDuringLoads: loopedCycles, api: summary };
+    return {
+      channels: CHANNELS,
+      posts: CHANNELS * POSTS_PER_CHANNEL,
+      firstCycle: first,
+      cycles,
+      cyclesDuringLoads: loopedCycles,
+      api: summary,
+    };
   } finally {
     if (server) await stop(server.child);
     await fake.close();

@@ -30,7 +30,7 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-it("a burst of due posts is published before the collection cycle due at the same instant makes any platform call", async () => {
+it('a burst of due posts is published before the collection cycle due at the same instant makes any platform call', async () => {
   const tenant = await createTenant(t);
   const channelIds: string[] = [];
   for (const accountId of ['1', '2']) {
