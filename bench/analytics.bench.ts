@@ -163,9 +163,9 @@ type Phase = Load & { serverCpuMicrosecondsPerRequest: number; platformCallsDuri
  * `rounds` turns of: the API loaded alone (`seconds`), then loaded while collection cycles run back
  * to back (each round starts with the other, so a drift of the shared machine weighs on both). Two
  * reads are loaded, each in its own turn: `GET /integrations` (the most common call) and
- * `GET /analytics/posts/:id`. Before them, one cycle with nothing else running: its calls, time and server CPU.
+ * `GET /analytics/posts/:id`. Before them, `cycles` cycles with nothing else running: their calls, time and server CPU.
  */
-export async function analyticsBench(options: { seconds: number; connections: number; rounds: number }) {
+export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const fake = await startFakeMastodon();
   const env = { ...API_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
@@ -184,7 +184,7 @@ export async function analyticsBench(options: { seconds: number; connections: nu
     // The first cycle follows the channels and posts; the measured ones read them again.
     const first = await running.ask<Cycle>('cycle', 'cycle');
     const cycles: Array<Cycle & { serverCpuMs: number; platformCalls: number }> = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < options.cycles; i++) {
       const [cpu, calls] = [cpuMs(running.child.pid), fake.calls()];
       const cycle = await running.ask<Cycle>('cycle', 'cycle');
       cycles.push({ ...cycle, serverCpuMs: Math.round(cpuMs(running.child.pid) - cpu), platformCalls: fake.calls() - calls });
@@ -197,7 +197,7 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         phases[name] ??= { alone: [], collecting: [] };
         const order = round % 2 === 0 ? (['alone', 'collecting'] as const) : (['collecting', 'alone'] as const);
         for (const phase of order) {
-          if (phase === 'collecting') await running.ask('loop', null);
+          if (phase === 'collecting') await running.ask('loop', 'looping');
           const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
           const result = await load(`${running.url}${url}`, { seconds: options.seconds, connections: options.connections, headers });
           const used = cpuMs(running.child.pid) - before;

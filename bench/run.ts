@@ -88,9 +88,14 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       extra: values['calendar-query'],
       baseline: values.baseline,
     }),
-  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given).
+  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone).
   analytics: () =>
-    analyticsBench({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds ?? 3) }),
+    analyticsBench({
+      seconds: Number(values.seconds),
+      connections: Number(values.connections),
+      rounds: Number(values.rounds ?? 3),
+      cycles: Number(values.runs ?? 2),
+    }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };
