@@ -2,6 +2,7 @@
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { analyticsBench } from './analytics.bench.ts';
 import { burstBench, withBaseline } from './burst.bench.ts';
 import { growthBench } from './growth.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
@@ -90,6 +91,14 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     }),
   // The web app: the first view's compressed bytes, and the month view with 1,000 posts in headless Chromium (`--runs` page loads).
   webapp: () => webappBench({ runs: Number(values.runs) }),
+  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone).
+  analytics: () =>
+    analyticsBench({
+      seconds: Number(values.seconds),
+      connections: Number(values.connections),
+      rounds: Number(values.rounds ?? 3),
+      cycles: Number(values.runs ?? 2),
+    }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),
 };

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildHealthApp } from './health/health-app.ts';
+import { requestActivity } from './http/request-activity.ts';
 import { requestLogSerializers } from './http/request-log.ts';
 import { createLogger } from './lib/logger.ts';
 import { createPublisher } from './publishing/engine.ts';
@@ -69,8 +70,11 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     // Webhook deliveries run where publishing runs; the outbox in the database is shared by every
     // worker. Publishing comes first: while this process publishes, deliveries take a small share.
     runtime.services.webhookDelivery.start({ intervalMs: 1000, publishing: () => publisher.publishing }, runtime.services.webhookOutbox);
-    // Statistics are read by the processes that publish, a minute apart, each channel under a lease.
+    // Statistics are read by the processes that publish, a minute apart, each channel under a lease,
+    // giving way to publishing (while posts are due or being published, the cycle waits) and to
+    // the API's requests in this process (a call per second at least while they never pause).
     const analyticsLog = app.log.child({ component: 'analytics' });
+    runtime.services.analytics.collector.yieldTo(publisher.activity, role === 'all' ? requestActivity(app.server) : null);
     runtime.services.analytics.collector.start(60_000, (error) => analyticsLog.error({ err: error }, 'analytics collection failed'));
   }
   if (role !== 'worker') {

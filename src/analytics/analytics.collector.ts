@@ -2,6 +2,7 @@ import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db, Executor } from '../db/database.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { NotFoundError } from '../errors.ts';
+import { waitWhileBusy, type Activity } from '../lib/activity.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken } from '../lib/ids.ts';
 import { parseJsonOr } from '../lib/json.ts';
@@ -40,6 +41,14 @@ export type CollectorOptions = {
   lookEveryMs: number;
   /** The wait after a failure the platform gave no wait for. */
   backoffMs: number;
+  /** While publishing is busy, how often (real time) the cycle looks again for work of other processes (a publish ending here wakes it at once). */
+  yieldPollMs: number;
+  /**
+   * While the API answers requests, how long (real time) the cycle waits for a pause in them
+   * before each platform call at most: under constant load it goes on at about a call per this
+   * long, a small share of the process's time.
+   */
+  requestYieldMaxMs: number;
 };
 
 export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
@@ -48,6 +57,8 @@ export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
   leaseMs: 5 * 60_000,
   lookEveryMs: HOUR,
   backoffMs: 15 * 60_000,
+  yieldPollMs: 1000,
+  requestYieldMaxMs: 1000,
 };
 
 /** What one collection did: channels collected, platform calls made, parts and accounts read. */
@@ -75,13 +86,38 @@ export class AnalyticsCollector {
   readonly #options: CollectorOptions;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<CollectionReport> | null = null;
+  #publishing: Activity | null = null;
+  #requests: Activity | null = null;
+  #stopping = false;
 
   constructor(private readonly deps: CollectorDeps & { options?: Partial<CollectorOptions> }) {
     this.#options = { ...DEFAULT_COLLECTOR_OPTIONS, ...deps.options };
   }
 
+  /**
+   * Makes the cycle give way: before each platform call (and before taking a channel) it waits
+   * while `publishing` is busy, however long, so a burst of due posts is published first; and
+   * while the API of this process answers `requests`, up to `requestYieldMaxMs`. The on-demand
+   * refresh of one channel (a person waiting for the answer) does not wait.
+   */
+  yieldTo(publishing: Activity | null, requests: Activity | null = null): void {
+    this.#publishing = publishing;
+    this.#requests = requests;
+  }
+
+  /** Waits while publishing, then the API, is busy (see `yieldTo`); true if it waited. */
+  async #giveWay(): Promise<boolean> {
+    const stopped = () => this.#stopping;
+    const published = this.#publishing && (await waitWhileBusy(this.#publishing, { pollMs: this.#options.yieldPollMs, stopped }));
+    const answered =
+      this.#requests &&
+      (await waitWhileBusy(this.#requests, { pollMs: this.#options.yieldPollMs, maxMs: this.#options.requestYieldMaxMs, stopped }));
+    return Boolean(published || answered);
+  }
+
   /** Collects on a timer: the next tick starts `intervalMs` after the last one ended. */
   start(intervalMs: number, report: (error: unknown) => void): void {
+    this.#stopping = false;
     const schedule = () => {
       this.#timer = setTimeout(() => {
         this.collectDue()
@@ -96,6 +132,7 @@ export class AnalyticsCollector {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     await this.#running?.catch(() => {});
@@ -113,6 +150,8 @@ export class AnalyticsCollector {
     const total: CollectionReport = { channels: 0, calls: 0, parts: 0, accounts: 0, failures: 0 };
     const due = await repo.listDueChannels(db, clock.now().toISOString(), this.#options.channelsPerTick);
     for (const { channel_id } of due) {
+      if (this.#stopping) break;
+      await this.#giveWay();
       const report = await this.collect(channel_id, { due: true });
       if (!report) continue;
       total.channels += 1;
@@ -181,9 +220,19 @@ export class AnalyticsCollector {
     let accountNext = state.account_next_at;
     const settle: Parameters<typeof repo.settleChannel>[3] = {};
     const lookAgain = () => new Date(clock.now().getTime() + this.#options.lookEveryMs).toISOString();
+    /**
+     * In the cycle, before each platform call: publishing goes first (see `yieldTo`). After a wait
+     * the lease is extended; false when it ran out meanwhile and another worker took the channel.
+     */
+    const mayCall = async () => {
+      if (!input.due || !(await this.#giveWay())) return true;
+      const now = clock.now().getTime();
+      return repo.extendLease(db, channelId, by, new Date(now + this.#options.leaseMs).toISOString());
+    };
     // A refusal of the channel's credentials (on renewal or on the account's read) disables it; one of a permission for posts' numbers does not.
     let phase: 'account' | 'posts' = 'account';
     try {
+      if (!(await mayCall())) return report;
       const opened = await this.#open(state.workspace_id, channelId);
       phase = 'posts';
       if (opened === 'deleted') {
@@ -205,6 +254,7 @@ export class AnalyticsCollector {
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
         // A platform that reports nothing of accounts (LinkedIn members) is not asked.
         if (metrics.reports.account.length > 0) {
+          if (!(await mayCall())) return report;
           phase = 'account';
           const reading = await metrics.account(ctx);
           phase = 'posts';
@@ -223,6 +273,7 @@ export class AnalyticsCollector {
           });
       for (let i = 0; i < parts.length; i += metrics.batchSize) {
         const batch = parts.slice(i, i + metrics.batchSize);
+        if (!(await mayCall())) return report;
         const readings = await metrics.posts(
           ctx,
           batch.map((part) => ({ id: part.release_id, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) })),

@@ -59,6 +59,17 @@ export async function leaseChannel(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Extends a lease its holder still has (`by`) to `until`; false when it ran out and another worker took the channel. */
+export async function extendLease(db: Executor, channelId: string, by: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('analytics_channels')
+    .set({ lease_until: until })
+    .where('channel_id', '=', channelId)
+    .where('lease_by', '=', by)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Ends a lease with what the collection learnt; only its holder's update applies. */
 export function settleChannel(
   db: Executor,

@@ -1,7 +1,7 @@
 import { sql, type Compilable, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import { readsInProcess } from '../db/connection.ts';
 import { inJsonList, inSubquery, jsonObject, jsonRecords, skippingLockedRows } from '../db/sql.ts';
-import { precompiled, precompiledWrite } from '../db/precompiled.ts';
+import { precompiled, precompiledRead, precompiledWrite } from '../db/precompiled.ts';
 import type { ChannelsTable } from '../channels/channels.table.ts';
 import type { Database, Db, Executor } from '../db/database.ts';
 import type { PostPartsTable, PostsTable, PostState } from './posts.table.ts';
@@ -198,6 +198,19 @@ function duePosts(db: Kysely<Database>, platforms: PlatformFilter, param: (name:
       .orderBy('p.id')
       .limit(param('limit') as unknown as number)
   );
+}
+
+const anyStepDueStatement = precompiledRead<{ now: string; limit: number }, { id: string }>((db, param) =>
+  duePosts(db, { except: [] }, param),
+);
+
+/**
+ * Whether a claim of any lane would take a post at `now` (see `duePosts`): one read of the index
+ * of posts that can come due, stopping at the first. Work that must not delay publishing (the
+ * collection of numbers) waits while it is true.
+ */
+export async function anyStepDue(db: Executor, now: string): Promise<boolean> {
+  return (await anyStepDueStatement(db, { now, limit: 1 })).length > 0;
 }
 
 /**

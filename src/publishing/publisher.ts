@@ -1,3 +1,4 @@
+import { ChangeSignal, type Activity } from '../lib/activity.ts';
 import { waitOn } from '../lib/clock.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -120,8 +121,9 @@ export class Publisher {
   #advanceNext: Promise<number> | null = null;
   #advanceBusy = false;
   #unsubscribeJump: (() => void) | null = null;
-  /** Jobs and lanes' due posts running now (see `publishing`). */
+  /** Publishes, and claims of a lane's due posts, under way in this process (see `activity`). */
   #active = 0;
+  readonly #ended = new ChangeSignal();
 
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
@@ -133,6 +135,28 @@ export class Publisher {
 
   get options(): PublisherOptions {
     return this.#options;
+  }
+
+  /**
+   * Publishing's signal to work that must not delay it (the collection of numbers): busy while a
+   * post has a step due that no worker has claimed (in any process), or while this process
+   * claims or publishes. A post is counted from before its claim until its publish settles, so
+   * there is no moment between the two when it is neither due nor under way.
+   */
+  readonly activity: Activity = {
+    busy: async () => this.#active > 0 || (await engine.anyStepDue(this.#deps.db, this.#deps.clock.now().toISOString())),
+    changed: (pollMs) => this.#ended.wait(pollMs),
+  };
+
+  /** Runs `work` counted as publishing under way (see `activity`). */
+  async #counted<T>(work: () => Promise<T>): Promise<T> {
+    this.#active += 1;
+    try {
+      return await work();
+    } finally {
+      this.#active -= 1;
+      this.#ended.notify();
+    }
   }
 
   /**
@@ -148,10 +172,10 @@ export class Publisher {
     await this.#deps.queue.start(
       {
         post: (job) =>
-          this.handle(job).catch((error: unknown) =>
+          this.#counted(() => this.handle(job)).catch((error: unknown) =>
             this.#deps.log.error({ err: error, postId: job.postId }, 'publishing job failed; the sweep will pick it up again'),
           ),
-        due: (lane, share) => this.#pump(lane).drain(share),
+        due: (lane, share) => this.#counted(() => this.#pump(lane).drain(share)),
         beyond: (runAt) => {
           this.#nextArrival = Math.min(this.#nextArrival, runAt.getTime());
         },
@@ -350,17 +374,12 @@ export class Publisher {
    * whose claim lost to an edit (the edited post is read again).
    */
   async handle(job: PublishJob): Promise<void> {
-    this.#active += 1;
-    try {
-      for (let step = 0; step < 100; step++) {
-        if (!(await this.#step(job))) return;
-      }
-    } finally {
-      this.#active -= 1;
+    for (let step = 0; step < 100; step++) {
+      if (!(await this.#step(job))) return;
     }
   }
 
-  /** Whether this process is publishing now (a job or a lane's due post is running). */
+  /** Whether this process is publishing now (a job, a lane's drain or a due post is running; see `activity`). */
   get publishing(): boolean {
     return this.#active > 0;
   }
@@ -376,7 +395,7 @@ export class Publisher {
             await hooks?.beforeClaim?.(null);
             return this.#transitions.claimDueBatch(lane.platforms, limit, this.#options.leaseMs);
           },
-          publish: (due) => this.#publishDue(due),
+          publish: (due) => this.#counted(() => this.#publishDue(due)),
           report: (error) => log.error({ err: error, lane: lane.name }, 'publishing due posts failed; the sweep will pick them up again'),
         },
         lane.concurrency,
@@ -388,13 +407,8 @@ export class Publisher {
 
   /** Publishes a post claimed in a lane's batch, then carries on with its next step if that is due at once. */
   async #publishDue(due: DueClaim): Promise<void> {
-    this.#active += 1;
-    try {
-      if (await this.#publishStep(due)) {
-        await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
-      }
-    } finally {
-      this.#active -= 1;
+    if (await this.#publishStep(due)) {
+      await this.handle({ postId: due.post.id, runAt: this.#deps.clock.now(), provider: due.channel?.provider ?? 'unknown' });
     }
   }
 

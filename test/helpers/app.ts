@@ -108,7 +108,11 @@ export async function createTestApp(
     options.extraRoutes?.(app);
     await app.ready();
     publisher = createPublisher(runtime, silentLog, { hooks: options.publisherHooks, options: options.publisherOptions });
-    if (options.engine) await publisher.start({ concurrency: options.engineConcurrency ?? 4, sweepIntervalMs: 0, exclusive: true });
+    if (options.engine) {
+      await publisher.start({ concurrency: options.engineConcurrency ?? 4, sweepIntervalMs: 0, exclusive: true });
+      // As in a process that publishes: the collection of numbers gives way to publishing.
+      runtime.services.analytics.collector.yieldTo(publisher.activity);
+    }
   } catch (error) {
     await runtime.close();
     await fresh.drop();
