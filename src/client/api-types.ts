@@ -6714,6 +6714,8 @@ export interface components {
             width: number | null;
             /** @description Pixels, when cheap to read from the file; otherwise null. */
             height: number | null;
+            /** @description A video's length in milliseconds, read from its movie header when it was stored; null for images and when unknown. */
+            durationMs: number | null;
             /**
              * Format: date-time
              * @description When it entered the library (UTC).

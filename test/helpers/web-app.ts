@@ -54,7 +54,7 @@ export async function signedInContext(browser: Browser, t: TestApp, mail: Mail, 
 }
 
 /** Full-page screenshots at 1,440 and 390 px, light and dark, into `dir`; at neither width may the page be wider than the window. */
-export async function screenshotsBothWidths(page: Page, dir: string, name: string, settled?: () => Promise<void>): Promise<void> {
+export async function screenshotsBothWidths(page: Page, dir: string, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {
