@@ -20,9 +20,7 @@ describe.skipIf(skip)('WordPress provider against WordPress itself', () => {
   let peer: WordPressPeer;
   beforeAll(async () => {
     peer = await startWordPressPeer();
-    // WordPress in WebAssembly can take longer than the default 15 s to answer on a loaded machine:
-    // the outbound timeout here bounds a hang, as the test's own budget does.
-    t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', OUTBOUND_TIMEOUT_SECONDS: '120' } });
+    t = await createTestApp({ engine: true, env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   }, processBudget(4));
   afterAll(async () => {
     await closeOutboundClients();
