@@ -480,6 +480,26 @@ const CASES: Case[] = [
     },
   },
   {
+    tool: 'import_posts',
+    label: '',
+    prepare: async () => {
+      const body = { dryRun: true, rows: [{ channels: [hidden], date: '2026-12-01T09:30:00Z', content: 'x' }] };
+      return { rest: { method: 'POST', url: '/imports', payload: body }, args: body };
+    },
+  },
+  {
+    tool: 'get_import',
+    label: '',
+    prepare: async () => {
+      const { id } = await t.services.imports.create(ownerAccess, {
+        dryRun: true,
+        partial: false,
+        rows: [{ channels: [hidden], date: '2026-12-01T09:30:00Z', content: 'x' }],
+      });
+      return { rest: { method: 'GET', url: `/imports/${id}` }, args: { id } };
+    },
+  },
+  {
     tool: 'create_post',
     label: 'queued',
     prepare: async () => {

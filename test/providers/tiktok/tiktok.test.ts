@@ -224,7 +224,7 @@ describe('TikTok', () => {
     const tooLong = await providerFailure(
       tiktokProvider.publish(ctx, publishInput({ media: [long], settings: { privacyLevel: 'SELF_ONLY' } })),
     );
-    expect(tooLong.message).toBe('long.mp4 lasts 6 min 40 s; TikTok lets this account post videos up to 5 min.');
+    expect(tooLong.message).toBe('value[0].image[0]: long.mp4 lasts 6 min 40 s; TikTok lets this account post videos up to 5 min.');
     expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
   });
 
