@@ -1,5 +1,5 @@
 /** Wall-clock time in a named time zone and back, for `datetime-local` fields. */
-import { offsetAt, wallToInstant } from '../lib/zone-clock.ts';
+import { offsetAt, wallToInstant } from '../client/zone-clock.ts';
 
 /** `2026-12-01T09:30` (a `datetime-local` value) read in `zone`, as an instant. */
 export function zonedToInstant(local: string, zone: string): Date {

@@ -1,4 +1,4 @@
-import { offsetAt, wallToInstant } from '../lib/zone-clock.ts';
+import { offsetAt, wallToInstant } from './zone-clock.ts';
 import { UsageError } from './errors.ts';
 import { givenTimeZone } from './stdio.ts';
 

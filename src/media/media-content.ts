@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { AppError, BadRequestError } from '../errors.ts';
 import { fileTypeFromBuffer, imageSize } from './decoders.ts';
+import { MAX_DURATION_MS } from './media.schema.ts';
 
 export type MediaKind = 'image' | 'video';
 
@@ -203,7 +204,8 @@ export function durationFromMoov(moov: Buffer): number | null {
       : [moov.readUInt32BE(at + 12), moov.readUInt32BE(at + 16)];
   // An unknown length is written as all ones.
   if (scale === 0 || duration === 0xffffffff || !Number.isSafeInteger(duration)) return null;
-  return Math.round((duration / scale) * 1000);
+  const ms = Math.round((duration / scale) * 1000);
+  return ms <= MAX_DURATION_MS ? ms : null;
 }
 
 /** What Herald reads from a video's `moov` box: its display size and its length. */

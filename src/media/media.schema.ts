@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { count, wholeNumber } from '../http/common.schema.ts';
 
+/** The longest video length Herald records (about 24.8 days): a movie header claiming more is taken as unknown. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
 export const uploadResultSchema = z
   .object({
     id: z.string().describe('The media ID.'),
@@ -46,7 +49,7 @@ export const mediaSchema = z
     height: wholeNumber(1, 2 ** 31 - 1)
       .nullable()
       .describe('Pixels, when cheap to read from the file; otherwise null.'),
-    durationMs: wholeNumber(0, 2 ** 53 - 1)
+    durationMs: wholeNumber(0, MAX_DURATION_MS)
       .nullable()
       .describe("A video's length in milliseconds, read from its movie header when it was stored; null for images and when unknown."),
     createdAt: z.iso.datetime().describe('When it entered the library (UTC).'),

@@ -88,7 +88,8 @@ describe('the page kit', () => {
       '/account/apps',
       '/account/developer-apps',
     ];
-    // The web app first, then these pages, then the documentation: the developers' guide and the API reference.
-    for (const url of [...pages, '/app']) expect(await navOf(url), url).toEqual(['/app', ...pages, '/developers', '/docs']);
+    // The web app's views first, then these pages, then the documentation: the developers' guide and the API reference.
+    const app = ['/app', '/app/media', '/app/channels', '/app/analytics', '/app/notifications'];
+    for (const url of [...pages, ...app]) expect(await navOf(url), url).toEqual([...app, ...pages, '/developers', '/docs']);
   });
 });
