@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { components } from '../../client/api-types.ts';
 import { api } from '../api.ts';
-import { uploadFile } from './upload.ts';
+import { uploadFile } from '../upload.ts';
 
 type Media = components['schemas']['Media'];
 

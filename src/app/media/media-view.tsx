@@ -4,7 +4,7 @@ import { api, ApiFailure, type Media } from '../api.ts';
 import { mayUseMedia, type Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
 import { bytes, messageOf, when } from '../shared/format.ts';
-import { uploadFile } from './upload.ts';
+import { uploadFile } from '../upload.ts';
 
 type UploadLink = components['schemas']['UploadLink'];
 type LinkFile = components['schemas']['UploadLinkFile'];

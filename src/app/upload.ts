@@ -1,12 +1,12 @@
-import { ApiFailure, csrf } from '../api.ts';
-import type { components } from '../../client/api-types.ts';
+import { ApiFailure, csrf } from './api.ts';
+import type { components } from '../client/api-types.ts';
 
 export type UploadResult = components['schemas']['UploadResult'];
 
 /**
  * Sends one file to the media library (POST /upload, multipart, the session with the CSRF
- * header), reporting progress as a fraction from 0 to 1. XMLHttpRequest, because fetch reports
- * no upload progress.
+ * header), reporting progress as a fraction from 0 to 1; the composer and the media library both
+ * upload through it. XMLHttpRequest, because fetch reports no upload progress.
  */
 export function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
@@ -24,8 +24,10 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
       } catch {
         // An answer that is not JSON is reported by its status below.
       }
-      if (xhr.status === 200 && data.id && data.path) resolve({ id: data.id, path: data.path });
-      else reject(new ApiFailure(xhr.status, data.code, data.msg ?? data.message ?? `The upload failed (${xhr.status}).`));
+      if (xhr.status === 200 && data.id && data.path) {
+        onProgress(1);
+        resolve({ id: data.id, path: data.path });
+      } else reject(new ApiFailure(xhr.status, data.code, data.msg ?? data.message ?? `The upload failed (${xhr.status}).`));
     });
     xhr.addEventListener('error', () => reject(new ApiFailure(0, undefined, 'The upload did not reach the server; check the connection.')));
     const form = new FormData();
