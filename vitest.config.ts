@@ -8,6 +8,10 @@ export default defineConfig({
     // The AWS SDK (S3 media store) warns on every start that its 2027 releases will need Node 22.
     env: { TZ: 'Australia/Adelaide', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     pool: 'forks',
+    // Each worker process runs its files one after another with one module cache: no file mocks
+    // modules or changes the process's environment, and loading the server's modules once per
+    // worker instead of once per file saves about half of the suite's time on two cores.
+    isolate: false,
     // Test files mostly wait (on a database, a child process, a browser): two at a time keep two
     // cores busy where Vitest's default (one fewer than the cores) would run one. Files never
     // share state: each has its own database or schema, Redis prefix, ports and directories.
