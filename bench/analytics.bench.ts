@@ -165,7 +165,7 @@ type Phase = Load & { serverCpuMicrosecondsPerRequest: number; platformCallsDuri
  * reads are loaded, each in its own turn: `GET /integrations` (the most common call) and
  * `GET /analytics/posts/:id`. Before them, `cycles` cycles with nothing else running: their calls, time and server CPU.
  */
-export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number }) {
+export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number; rate?: number }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const fake = await startFakeMastodon();
   const env = { ...API_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
@@ -199,7 +199,12 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         for (const phase of order) {
           if (phase === 'collecting') await running.ask('loop', 'looping');
           const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
-          const result = await load(`${running.url}${url}`, { seconds: options.seconds, connections: options.connections, headers });
+          const result = await load(`${running.url}${url}`, {
+            seconds: options.seconds,
+            connections: options.connections,
+            rate: options.rate,
+            headers,
+          });
           const used = cpuMs(running.child.pid) - before;
           const platformCalls = fake.calls() - calls;
           if (phase === 'collecting') loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);
