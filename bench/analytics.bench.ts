@@ -131,7 +131,9 @@ async function seed(dataDir: string, env: Record<string, string>, instance: stri
 /** The analytics server process, driven by lines on its standard input (see analytics-server.ts). */
 async function startAnalyticsServer(env: Record<string, string>) {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', SERVER], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
