@@ -13,6 +13,29 @@ import { plainText } from './text.ts';
 
 const MOVABLE = new Set<Post['state']>(['DRAFT', 'AWAITING_APPROVAL', 'QUEUE', 'ERROR']);
 const FIELDS = 'id,state,publishDate,integration,content,releaseURL,error';
+/** Posts a month's day shows; beyond that, a "+N more" entry that opens the day's list. */
+const DAY_POSTS = 4;
+/** A title longer than a day cell shows is cut (the detail panel has the whole text). */
+const TITLE_CHARS = 160;
+
+/** The "+N more" entry of a month's day: the day (YYYY-MM-DD in the calendar's zone) and how many posts it stands for. */
+type More = { day: string; count: number };
+
+/** Each instant's day (YYYY-MM-DD) in `zone`, as the calendar places it. */
+function dayKey(zone: string): (iso: string) => string {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  return (iso) => {
+    let year = '';
+    let month = '';
+    let day = '';
+    for (const part of format.formatToParts(new Date(iso))) {
+      if (part.type === 'year') year = part.value;
+      else if (part.type === 'month') month = part.value;
+      else if (part.type === 'day') day = part.value;
+    }
+    return `${year}-${month}-${day}`;
+  };
+}
 
 function zones(current: string): string[] {
   const all = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
@@ -20,6 +43,16 @@ function zones(current: string): string[] {
 }
 
 type Shown = { post: Post; channel: Channel | undefined };
+
+/** Posts in the calendar's own order within a day (`eventOrder`): by time, then by text (read only for posts at the same time). */
+function inCalendarOrder(posts: Post[]): Post[] {
+  const texts = new Map<Post, string>();
+  const text = (post: Post) => texts.get(post) ?? texts.set(post, plainText(post.content)).get(post)!;
+  return posts.sort((a, b) => {
+    const at = Date.parse(a.publishDate) - Date.parse(b.publishDate);
+    return at !== 0 ? at : text(a).localeCompare(text(b));
+  });
+}
 
 export default function CalendarView({ viewer }: { viewer: Viewer }) {
   const host = useRef<HTMLDivElement>(null);
@@ -47,6 +80,45 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
   useEffect(() => {
     if (!host.current) return;
     const narrow = window.matchMedia('(max-width: 40rem)').matches;
+    /** A post opens its detail; a day's "+N more" shows that day's list (its own range: every post of the day). */
+    function openEntry(props: Record<string, unknown>) {
+      const { post, more } = props as { post?: Post; more?: More };
+      if (more) cal.changeView('listDay', more.day);
+      else if (post) setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+    }
+
+    const dayOf = dayKey(zone);
+    const dayLabel = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', dateStyle: 'long' });
+
+    /** A month's posts: each day's first DAY_POSTS (in the calendar's order), then one "+N more" entry for the rest. */
+    function monthEvents(posts: Post[]): EventInput[] {
+      const byDay = new Map<string, Post[]>();
+      for (const post of posts) {
+        const day = dayOf(post.publishDate);
+        const list = byDay.get(day);
+        if (list) list.push(post);
+        else byDay.set(day, [post]);
+      }
+      const events: EventInput[] = [];
+      for (const [day, list] of byDay) {
+        if (list.length <= DAY_POSTS) {
+          for (const post of list) events.push(toEvent(post));
+          continue;
+        }
+        for (const post of inCalendarOrder(list).slice(0, DAY_POSTS)) events.push(toEvent(post));
+        events.push({
+          id: `more-${day}`,
+          title: `+${list.length - DAY_POSTS} more`,
+          start: day,
+          allDay: true,
+          editable: false,
+          classNames: ['posts-more'],
+          extendedProps: { order: 1, more: { day, count: list.length - DAY_POSTS } satisfies More },
+        });
+      }
+      return events;
+    }
+
     const cal = new Calendar(host.current, {
       plugins: [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, luxonPlugin],
       initialView: narrow ? 'listWeek' : 'dayGridMonth',
@@ -67,17 +139,28 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       editable: canMove,
       eventDurationEditable: false,
       eventStartEditable: canMove,
-      dayMaxEvents: 4,
+      // A month's busy day gets its first posts and one "+N more" entry (see monthEvents): the
+      // calendar never draws, measures and hides the rest, which cost seconds with 1,000 posts.
+      // The limit here only catches a day that fills up by dragging.
+      dayMaxEvents: DAY_POSTS + 1,
+      eventOrder: 'order,start,-duration,allDay,title',
+      // Each view asks for its own range: a week or a day shown after the month must not reuse the month's shortened days.
+      lazyFetching: false,
       displayEventEnd: false,
       eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
       slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
       // One call per visible range, with only the fields the calendar shows.
       events: (info, success, failure) => {
         const { channel, group } = filters.current;
+        // Only the month view asks for more than a week.
+        const month = info.end.getTime() - info.start.getTime() > 8 * 86_400_000;
         api('get', '/posts', {
           query: { startDate: info.start.toISOString(), endDate: info.end.toISOString(), fields: FIELDS, customer: group || undefined },
         }).then(
-          (list) => success(list.posts.filter((p) => !channel || p.integration.id === channel).map(toEvent)),
+          (list) => {
+            const posts = list.posts.filter((p) => !channel || p.integration.id === channel);
+            success(month ? monthEvents(posts) : posts.map(toEvent));
+          },
           (error: unknown) => {
             setMessage({ text: (error as Error).message, bad: true });
             failure(error as Error);
@@ -97,19 +180,17 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       },
       eventClick: (arg: EventClickArg) => {
         arg.jsEvent.preventDefault();
-        const post = arg.event.extendedProps.post as Post;
-        setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+        openEntry(arg.event.extendedProps);
       },
       eventDidMount: (arg) => {
-        const post = arg.event.extendedProps.post as Post;
-        arg.el.setAttribute('aria-label', `${STATES[post.state].label}: ${arg.event.title}`);
-        arg.el.setAttribute('tabindex', '0');
-        arg.el.addEventListener('keydown', (event) => {
-          if (event.key === 'Enter' || event.key === ' ') {
-            event.preventDefault();
-            setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
-          }
-        });
+        const { post, more } = arg.event.extendedProps as { post?: Post; more?: More };
+        arg.el.setAttribute(
+          'aria-label',
+          more
+            ? `${more.count} more posts on ${dayLabel(more.day)}: show the day's list`
+            : `${STATES[post!.state].label}: ${arg.event.title}`,
+        );
+        // Focus and Enter or Space come from the calendar itself: an event is interactive when there is an eventClick.
       },
       eventDrop: (arg: EventDropArg) => {
         const post = arg.event.extendedProps.post as Post;
@@ -143,7 +224,8 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
 
   function toEvent(post: Post): EventInput {
     const state = STATES[post.state];
-    const title = plainText(post.content) || '(no text)';
+    const text = plainText(post.content);
+    const title = text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text || '(no text)';
     return {
       id: post.id,
       title: `${state.mark} ${title}`,
@@ -151,7 +233,7 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       allDay: false,
       startEditable: canMove && MOVABLE.has(post.state),
       classNames: ['post', `state-${post.state.toLowerCase()}`],
-      extendedProps: { post },
+      extendedProps: { post, order: 0 },
     };
   }
 

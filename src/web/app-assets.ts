@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 
-/** One built file of the web app, served from memory. */
-export type AppAsset = { body: Buffer; type: string; etag: string };
+/** A file's bytes in one content coding, with the strong ETag of those bytes. */
+export type Encoded = { body: Buffer; etag: string };
+
+/**
+ * One built file of the web app, served from memory: as built (identity), and compressed with
+ * brotli and gzip once, when the app is built (in zlib's thread pool, not on the event loop).
+ */
+export type AppAsset = Encoded & { type: string; compressed: Promise<{ br: Encoded; gzip: Encoded }> };
 
 /** The web app's build: its entry script and stylesheet (content-hashed names) and every file by name. */
 export type AppBuild = { script: string; stylesheet: string | null; files: ReadonlyMap<string, AppAsset> };
@@ -61,12 +69,53 @@ async function buildApp(): Promise<AppBuild> {
     const type = TYPES[path.extname(name)];
     if (!type) continue;
     const body = Buffer.from(file.contents);
-    files.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+    files.set(name, { body, type, etag: `"${hash}"`, compressed: compress(body, hash) });
     if (/^app-[0-9A-Z]+\.js$/.test(name)) script = name;
     if (/^app-[0-9A-Z]+\.css$/.test(name)) stylesheet = name;
   }
   if (!script) throw new Error('The web app build has no entry script.');
   return { script, stylesheet, files };
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Brotli at its best quality and gzip at level 9: made once per build, so the time is spent once. */
+function compress(body: Buffer, hash: string): Promise<{ br: Encoded; gzip: Encoded }> {
+  const compressed = Promise.all([
+    brotli(body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  ]).then(([br, gz]) => ({ br: { body: br, etag: `"${hash}-br"` }, gzip: { body: gz, etag: `"${hash}-gz"` } }));
+  // Awaited by the first request for the file; until then a failure must not be an unhandled rejection.
+  compressed.catch(() => undefined);
+  return compressed;
+}
+
+/**
+ * The coding to send for an `Accept-Encoding` header (RFC 9110 §12.5.3): brotli, else gzip, else
+ * none, each only when the header accepts it (`q` above 0, by name or by `*`). No header: none.
+ */
+export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
+  if (!header) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (!name) continue;
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(weight) ? weight : 0);
+  }
+  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
 }
 
 let building: Promise<AppBuild> | undefined;

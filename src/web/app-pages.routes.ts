@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { appBuild } from './app-assets.ts';
+import { appBuild, chooseEncoding } from './app-assets.ts';
 import { html, sha256Source } from './html.ts';
 import { pageDocument, pageHeaders } from './layout.ts';
 import { appSection, pageChrome } from './navigation.ts';
@@ -58,20 +58,24 @@ ${build.stylesheet ? html`<link rel="stylesheet" href="/app/assets/${build.style
     return shell(request, reply);
   });
 
-  // The app's files: content-hashed names, so they never change and are cached for a year.
+  // The app's files: content-hashed names, so they never change and are cached for a year; brotli
+  // or gzip as the browser accepts, compressed once when the app was built.
   app.get<{ Params: { '*': string } }>('/app/assets/*', page, async (request, reply) => {
     const build = await appBuild();
     const file = build.files.get(request.params['*']);
     if (!file) return reply.callNotFound();
-    if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
-    return reply
-      .headers({
-        'content-type': file.type,
-        'cache-control': 'public, max-age=31536000, immutable',
-        etag: file.etag,
-        'x-content-type-options': 'nosniff',
-      })
-      .send(file.body);
+    const coding = chooseEncoding(request.headers['accept-encoding']);
+    const sent = coding === 'identity' ? file : (await file.compressed)[coding];
+    reply.headers({
+      'cache-control': 'public, max-age=31536000, immutable',
+      etag: sent.etag,
+      vary: 'Accept-Encoding',
+      'x-content-type-options': 'nosniff',
+    });
+    const known = request.headers['if-none-match']?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (known?.includes(sent.etag)) return reply.status(304).send();
+    if (coding !== 'identity') reply.header('content-encoding', coding);
+    return reply.header('content-type', file.type).send(sent.body);
   });
 
   // The site's address: a signed-in person goes to the app, anyone else to the developers' guide (as before).

@@ -85,3 +85,15 @@ export async function screenshotsBothWidths(page: Page, dir: string, name: strin
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1440, height: 900 });
 }
+
+/** Drops a file on the app's drop zone (the composer's or the media library's), as a person dragging it from their desktop does. */
+export async function dropFile(page: Page, name: string, bytes: Buffer, type: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const bytes = Uint8Array.from(atob(${JSON.stringify(bytes.toString('base64'))}), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
+    const zone = document.querySelector('.drop-zone');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  })()`);
+}

@@ -8,7 +8,7 @@ import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../hel
 import { startMailServer } from '../helpers/mail-server.ts';
 import { png } from '../helpers/media-files.ts';
 import { processBudget } from '../helpers/process.ts';
-import { appContext, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
+import { appContext, dropFile, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
@@ -60,18 +60,6 @@ function tenOClock(days: number): { local: string; iso: string; day: string } {
   const d = new Date(Date.now() + days * DAY);
   const day = d.toISOString().slice(0, 10);
   return { local: `${day}T10:00`, iso: `${day}T10:00:00.000Z`, day };
-}
-
-/** Drops a file on the composer's drop zone, as a person dragging it from their desktop does. */
-async function dropFile(page: Page, name: string, bytes: Buffer, type: string): Promise<void> {
-  await page.evaluate(`(() => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(bytes.toString('base64'))}), (c) => c.charCodeAt(0));
-    const data = new DataTransfer();
-    data.items.add(new File([bytes], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
-    const zone = document.querySelector('.dropzone');
-    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
-    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-  })()`);
 }
 
 async function drag(page: Page, from: Locator, to: Locator): Promise<void> {

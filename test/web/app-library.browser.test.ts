@@ -6,7 +6,7 @@ import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_M
 import { startMailServer } from '../helpers/mail-server.ts';
 import { multipart, png } from '../helpers/media-files.ts';
 import { processBudget } from '../helpers/process.ts';
-import { sessionApi, screenshotsBothWidths, signedInContext } from '../helpers/web-app.ts';
+import { dropFile, sessionApi, screenshotsBothWidths, signedInContext } from '../helpers/web-app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
@@ -111,15 +111,14 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await expect.poll(() => card.locator('.tag').innerText()).toBe('Active');
     expect((await sessionApi(page, origin, 'GET', '/integrations')).body[0]!.disabled).toBe(false);
 
-    // Media: upload two images (one named with markup) with the file button; both show in the grid.
+    // Media: upload two images, one (named with markup) with the file button, one dropped on the drop zone; both show in the grid.
     await page.goto(`${origin}/app/media`);
     await page.locator('h1', { hasText: 'Media library' }).waitFor();
     await expect.poll(() => page.locator('main').innerText()).toContain('The library is empty');
     const markupFile = '<img src=x id=injected-file onerror=alert(1)> & co.png'; // no slash: a browser sends the last path segment
-    await page.setInputFiles('input[type=file]', [
-      { name: markupFile, mimeType: 'image/png', buffer: png(40, 30) },
-      { name: 'sunrise.png', mimeType: 'image/png', buffer: png(60, 40, [20, 90, 200]) },
-    ]);
+    await page.setInputFiles('input[type=file]', [{ name: markupFile, mimeType: 'image/png', buffer: png(40, 30) }]);
+    await expect.poll(() => page.locator('.media-card').count()).toBe(1);
+    await dropFile(page, 'sunrise.png', png(60, 40, [20, 90, 200]), 'image/png');
     await expect.poll(() => page.locator('.media-card').count()).toBe(2);
     expect(await page.locator('.media-card .name').allInnerTexts()).toEqual(['sunrise.png', markupFile]);
     await noInjected(page);

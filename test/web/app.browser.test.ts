@@ -176,4 +176,66 @@ describe('the web app: calendar', () => {
     await viewer.context.close();
     await context.close();
   }, 180_000);
+
+  it('a busy day shows its first four posts and "+N more", which opens that day’s list with every post; one GET /posts per view', async () => {
+    const email = `${unique('busy')}@example.test`;
+    const user = await t.services.users.create({ email });
+    await t.services.workspaces.create({ name: unique('Busy'), ownerId: user.id });
+    const { context, page } = await newContext();
+    await signIn(page, email);
+    const connected = await apiCall(page, 'POST', '/integrations/connect', { provider: 'webhook', name: 'Hook', url: receiver.url });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    const channelId = (connected.body.integration as { id: string }).id;
+    // Seven drafts today (UTC, the context's zone), ten minutes apart, created out of order.
+    const now = new Date();
+    const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 10);
+    for (const i of [3, 6, 0, 5, 1, 4, 2]) {
+      const res = await apiCall(page, 'POST', '/posts', {
+        type: 'draft',
+        date: new Date(day + i * 10 * 60_000).toISOString(),
+        posts: [{ integration: { id: channelId }, value: [{ content: `<p>Busy &amp; ${i}</p>` }] }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (/\/public\/v1\/posts\?/.test(request.url())) calls.push(request.url());
+    });
+
+    await page.reload();
+    const more = page.locator('.fc-event.posts-more');
+    await more.waitFor();
+    expect(await more.innerText()).toBe('+3 more');
+    expect(await more.getAttribute('aria-label')).toMatch(/^3 more posts on .+: show the day's list$/);
+    expect(await page.locator('.fc-event.post .fc-event-title').allInnerTexts()).toEqual([
+      '✎ Busy & 0',
+      '✎ Busy & 1',
+      '✎ Busy & 2',
+      '✎ Busy & 3',
+    ]);
+    expect(calls).toHaveLength(1);
+
+    // From the keyboard: the day's list, fetched for that day, with all seven.
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.fc-listDay-view').waitFor();
+    await expect.poll(() => page.locator('.fc-list-event.post').count()).toBe(7);
+    expect(await page.locator('.fc-list-event.post .fc-list-event-title').allInnerTexts()).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((i) => `✎ Busy & ${i}`),
+    );
+    expect(await page.locator('.posts-more').count()).toBe(0);
+    expect(calls).toHaveLength(2);
+    expect(new URL(calls[1]!).searchParams.get('startDate')).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString(),
+    );
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Back to the month: its own range again, the day shortened again.
+    await page.click('.fc-dayGridMonth-button');
+    await expect.poll(() => page.locator('.fc-daygrid-event.posts-more').count()).toBe(1);
+    expect(await page.locator('.fc-daygrid-event.post').count()).toBe(4);
+    expect(calls).toHaveLength(3);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

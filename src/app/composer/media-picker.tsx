@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { components } from '../../client/api-types.ts';
 import { api } from '../api.ts';
+import { DropZone } from '../shared/drop-zone.tsx';
 import { uploadFile } from '../upload.ts';
 
 type Media = components['schemas']['Media'];
@@ -27,7 +28,6 @@ export function MediaPicker({
   const [sending, setSending] = useState<Sending[]>([]);
   const [library, setLibrary] = useState<Media[] | null>(null);
   const [libraryError, setLibraryError] = useState<string | null>(null);
-  const [over, setOver] = useState(false);
   // The latest list, for uploads that finish after other changes.
   const current = useRef(media);
   current.current = media;
@@ -71,19 +71,7 @@ export function MediaPicker({
   return (
     <fieldset class="media-picker">
       <legend>Media</legend>
-      <div
-        class={over ? 'dropzone over' : 'dropzone'}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          if (e.dataTransfer?.files.length) send(e.dataTransfer.files);
-        }}
-      >
+      <DropZone onFiles={send}>
         <p>Drop images or videos here, or</p>
         <label class="button secondary file-button">
           Choose files
@@ -102,7 +90,7 @@ export function MediaPicker({
         <button type="button" class="secondary" aria-expanded={library !== null} onClick={openLibrary}>
           {library ? 'Close the library' : 'From the library'}
         </button>
-      </div>
+      </DropZone>
       {sending.map((s) => (
         <div class="uploading">
           <label for={`upload-${s.key}`}>{s.name}</label>

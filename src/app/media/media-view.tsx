@@ -3,6 +3,7 @@ import type { components } from '../../client/api-types.ts';
 import { api, ApiFailure, type Media } from '../api.ts';
 import { mayUseMedia, type Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
+import { DropZone } from '../shared/drop-zone.tsx';
 import { bytes, messageOf, when } from '../shared/format.ts';
 import { uploadFile } from '../upload.ts';
 
@@ -117,7 +118,7 @@ export default function MediaView({ viewer }: { viewer: Viewer }) {
           />
         </label>
       </div>
-      <DropZone onFiles={(list) => void send(list)} />
+      <DropZone onFiles={(list) => void send(list)}>Drop images or MP4 videos here</DropZone>
       {sending.length > 0 && (
         <ul class="uploads" aria-label="Uploads">
           {sending.map((s) => (
@@ -192,29 +193,6 @@ export default function MediaView({ viewer }: { viewer: Viewer }) {
         </>
       )}
     </section>
-  );
-}
-
-/** Files dropped here are uploaded; the file button above does the same for the keyboard. */
-function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
-  const [over, setOver] = useState(false);
-  return (
-    <div
-      class={`drop-zone${over ? ' over' : ''}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        const list = [...(e.dataTransfer?.files ?? [])];
-        if (list.length) onFiles(list);
-      }}
-    >
-      Drop images or MP4 videos here
-    </div>
   );
 }
 
