@@ -697,7 +697,12 @@ export class ChannelsService {
       );
     }
     const ref = { id: channel.id, workspaceId, name: channel.name, profile: channel.profile };
-    const opened = { channel: ref, config: await this.config(workspaceId, id), outbound: this.deps.outbound, platformApps: this.platformApps };
+    const opened = {
+      channel: ref,
+      config: await this.config(workspaceId, id),
+      outbound: this.deps.outbound,
+      platformApps: this.platformApps,
+    };
     try {
       // A tool reads the platform with the channel's token: one that expires soon is renewed (and stored) first, as before a publish.
       const ctx = await this.renewals.live(provider, opened, !channel.disabled);

@@ -158,7 +158,7 @@ function videoFailure(status: unknown): string | null {
     const errors = field(status, phase, 'errors');
     for (const error of Array.isArray(errors) ? errors.slice(0, 5) : []) {
       const message = field(error, 'message');
-      if (typeof message === 'string' && message.trim()) messages.push(message.trim());
+      if (typeof message === 'string' && message.trim()) messages.push(message.trim().replace(/\.+$/, ''));
     }
   }
   const overall = field(status, 'video_status');

@@ -355,7 +355,7 @@ function comment(host: GraphHost) {
 // ---- Tools (Facebook Login: the Graph API of the page the account is linked to) ----
 
 const placeQuery = z.object({
-  query: z.string().trim().min(2).max(100).describe('Words of the place's name, e.g. `Herald Bakery Berlin`.'),
+  query: z.string().trim().min(2).max(100).describe("Words of the place's name, e.g. `Herald Bakery Berlin`."),
 });
 const usernameQuery = z.object({
   username: z

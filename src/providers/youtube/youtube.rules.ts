@@ -80,7 +80,12 @@ export function splitMedia<M extends Pick<PublishMedia, 'mimeType'>>(media: read
 }
 
 /** What YouTube would refuse in a part: part 0 is the video (one video, at most one thumbnail image, a description without < >), later parts comments. */
-export function youtubeProblems(text: string, media: readonly Media[], part: number, settings: Record<string, unknown> = {}): MissingItem[] {
+export function youtubeProblems(
+  text: string,
+  media: readonly Media[],
+  part: number,
+  settings: Record<string, unknown> = {},
+): MissingItem[] {
   const where = `value[${part}]`;
   const missing: MissingItem[] = [];
   if (part > 0) {

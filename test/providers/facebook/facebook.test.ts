@@ -151,7 +151,10 @@ describe('Facebook pages', () => {
     const config = await t.services.channels.config(tenant.workspaceId, channelId);
     const waits: number[] = [];
     // The engine's clock stands in: each wait is recorded and ends at once.
-    const ctx = { ...providerContext(config, { platformApps: t.services.channels.platformApps }), wait: async (ms: number) => void waits.push(ms) };
+    const ctx = {
+      ...providerContext(config, { platformApps: t.services.channels.platformApps }),
+      wait: async (ms: number) => void waits.push(ms),
+    };
     const video = (name: string) =>
       mediaItem(mp4(64, 36), { name, mimeType: 'video/mp4', url: `https://media.herald.test/${name}`, durationMs: 4000 });
     meta.videoProcessingPolls = 2;
@@ -185,7 +188,9 @@ describe('Facebook pages', () => {
         ? { status: 500, body: { error: { message: 'An unknown error has occurred.', code: 1, is_transient: true } } }
         : undefined,
     );
-    expect(await providerFailure(facebookProvider.publish(ctx, publishInput({ text: 'Unread', media: [video('unread.mp4')] })))).toMatchObject({
+    expect(
+      await providerFailure(facebookProvider.publish(ctx, publishInput({ text: 'Unread', media: [video('unread.mp4')] }))),
+    ).toMatchObject({
       kind: 'unknown_outcome',
     });
     expect(meta.fbPosts).toHaveLength(1);

@@ -354,7 +354,15 @@ describe('Instagram through Facebook Login', () => {
         latitude: 52.529,
         longitude: 13.401,
       },
-      { id: '110843418940486', name: 'Herald Bakery Paris', street: null, city: 'Paris', country: 'France', latitude: 48.86, longitude: 2.35 },
+      {
+        id: '110843418940486',
+        name: 'Herald Bakery Paris',
+        street: null,
+        city: 'Paris',
+        country: 'France',
+        latitude: 48.86,
+        longitude: 2.35,
+      },
     ]);
     const search = meta.calls.find((c) => c.path.endsWith('/pages/search'))!;
     expect(search.query.get('q')).toBe('herald bakery');
@@ -364,7 +372,7 @@ describe('Instagram through Facebook Login', () => {
     meta.pagesSearchFeature = false;
     const refused = await trigger('locations', { query: 'herald' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: 'platform_rejected', message: expect.stringContaining('Page Public Metadata Access') });
+    expect(refused.json()).toMatchObject({ code: 'platform_rejected', msg: expect.stringContaining('Page Public Metadata Access') });
     expect((await listed(t, tenant))[0]).toMatchObject({ disabled: false });
 
     const friend = await trigger('collaborator', { username: '@herald.friends' });

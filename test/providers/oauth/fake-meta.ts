@@ -111,7 +111,11 @@ export class FakeMeta extends FakeServer {
         location: { street: 'Torstraße 1', city: 'Berlin', country: 'Germany', zip: '10119', latitude: 52.529, longitude: 13.401 },
       },
       { id: '110843418940485', name: 'Herald Bakery fans' },
-      { id: '110843418940486', name: 'Herald Bakery Paris', location: { city: 'Paris', country: 'France', latitude: 48.86, longitude: 2.35 } },
+      {
+        id: '110843418940486',
+        name: 'Herald Bakery Paris',
+        location: { city: 'Paris', country: 'France', latitude: 48.86, longitude: 2.35 },
+      },
     ];
   }
 
@@ -333,7 +337,9 @@ export class FakeMeta extends FakeServer {
       const wanted = fields.split(',');
       const found = this.places
         .filter((p) => q.split(/\s+/).every((word) => p.name.toLowerCase().includes(word)))
-        .map((p) => Object.fromEntries(Object.entries({ ...p, link: `https://www.facebook.com/${p.id}` }).filter(([k]) => wanted.includes(k))));
+        .map((p) =>
+          Object.fromEntries(Object.entries({ ...p, link: `https://www.facebook.com/${p.id}` }).filter(([k]) => wanted.includes(k))),
+        );
       return { status: 200, body: { data: found.slice(0, Number(req.query.get('limit') ?? 25)) } };
     }
     const ig = this.#igOf(principal);
@@ -402,7 +408,12 @@ export class FakeMeta extends FakeServer {
     const uploading_phase = { status: 'complete', bytes_transferred: 1024 };
     const status =
       video.state === 'processing'
-        ? { video_status: 'processing', uploading_phase, processing_phase: { status: 'in_progress' }, publishing_phase: { status: 'not_started' } }
+        ? {
+            video_status: 'processing',
+            uploading_phase,
+            processing_phase: { status: 'in_progress' },
+            publishing_phase: { status: 'not_started' },
+          }
         : video.state === 'error'
           ? {
               video_status: 'error',
@@ -488,7 +499,10 @@ export class FakeMeta extends FakeServer {
     const f = req.form;
     const discovery = /^business_discovery\.username\(([^)]*)\)/.exec(fields);
     if (req.method === 'GET' && edge.length === 0 && discovery) {
-      const known = [...this.pages.flatMap((p) => (p.instagram ? [{ ...p.instagram, followers: 10, media: 1 }] : [])), ...this.discoverable];
+      const known = [
+        ...this.pages.flatMap((p) => (p.instagram ? [{ ...p.instagram, followers: 10, media: 1 }] : [])),
+        ...this.discoverable,
+      ];
       const account = known.find((a) => a.username === discovery[1]);
       if (!account)
         return graphError(400, 'Invalid user id', 110, {

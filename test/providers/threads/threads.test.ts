@@ -105,7 +105,12 @@ describe('Threads', () => {
     const check = (media: Array<ReturnType<typeof item>>) =>
       threadsProvider.validate({ text: 'x', media, settings: {}, part: 0, config: {}, platformApps: t.services.channels.platformApps });
     expect(
-      check([item('long.mp4', 'video/mp4', 301), item('a.png', 'image/png', null), item('ok.mp4', 'video/mp4', 300), item('unknown.mov', 'video/quicktime', null)]),
+      check([
+        item('long.mp4', 'video/mp4', 301),
+        item('a.png', 'image/png', null),
+        item('ok.mp4', 'video/mp4', 300),
+        item('unknown.mov', 'video/quicktime', null),
+      ]),
     ).toEqual([{ field: 'value[0].image[0]', reason: 'long.mp4 lasts 5 min 1 s; Threads takes videos up to 5 min.' }]);
     expect(check([item('ok.mp4', 'video/mp4', 12)])).toEqual([]);
   });
