@@ -341,24 +341,15 @@ export class AnalyticsCollector {
       if (error instanceof NotFoundError) return 'deleted';
       throw error;
     }
-    const { channel } = opened;
-    let { config } = opened;
+    const { channel, config } = opened;
     const provider = getProvider(channel.provider);
     const metrics = provider.metrics;
     if (!metrics) return 'deleted';
     if (channel.disabled) return 'disabled';
     const { outbound, platformApps, channels } = this.deps;
     const channelRef = { id: channel.id, workspaceId, name: channel.name, profile: channel.profile };
-    const { renewal } = provider;
-    const now = this.deps.clock.now();
-    if (renewal?.due(config, now)) {
-      // Expiring credentials are renewed (and stored) before use, as the publisher does: once per channel across processes.
-      config = await channels.renewals.renew(channel.id, config, {
-        due: (stored) => renewal.due(stored, now),
-        renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound, platformApps }, now),
-      });
-    }
-    return { metrics, ctx: { channel: channelRef, config, outbound, platformApps } };
+    // Expiring credentials are renewed (and stored) before use, as the publisher does: once per channel across processes.
+    return { metrics, ctx: await channels.renewals.live(provider, { channel: channelRef, config, outbound, platformApps }) };
   }
 
   async #followParts(channelId: string, now: Date): Promise<void> {

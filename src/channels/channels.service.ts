@@ -697,17 +697,15 @@ export class ChannelsService {
       );
     }
     const ref = { id: channel.id, workspaceId, name: channel.name, profile: channel.profile };
-    const ctx = { channel: ref, config: await this.config(workspaceId, id), outbound: this.deps.outbound, platformApps: this.platformApps };
+    const opened = {
+      channel: ref,
+      config: await this.config(workspaceId, id),
+      outbound: this.deps.outbound,
+      platformApps: this.platformApps,
+    };
     try {
       // A tool reads the platform with the channel's token: one that expires soon is renewed (and stored) first, as before a publish.
-      const { renewal } = provider;
-      const now = this.deps.clock.now();
-      if (renewal && !channel.disabled && renewal.due(ctx.config, now)) {
-        ctx.config = await this.renewals.renew(channel.id, ctx.config, {
-          due: (stored) => renewal.due(stored, now),
-          renew: (stored) => renewal.renew({ ...ctx, config: stored }, now),
-        });
-      }
+      const ctx = await this.renewals.live(provider, opened, !channel.disabled);
       return await tool.run(ctx, parsed.data);
     } catch (error) {
       if (error instanceof ProviderError) {

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { pause } from '../providers/oauth-api.ts';
-import { ProviderError } from '../providers/provider.ts';
+import { ProviderError, type Provider, type ProviderContext } from '../providers/provider.ts';
 import * as repo from './channels.repository.ts';
 
 export type RenewalOptions = {
@@ -59,6 +59,29 @@ export class CredentialRenewals {
     const result = this.#renewOnce(channelId, current, renewal).finally(() => this.#underway.delete(channelId));
     this.#underway.set(channelId, result);
     return result;
+  }
+
+  /**
+   * `ctx` with the channel's credentials ready for use: renewed first when the provider's
+   * `renewal.due` says so (not when `renewDue` is false: a disabled channel), and with `renewNow`
+   * for a refusal the platform gives before they were due (a Lemmy instance that ended its
+   * session). Both renew through `renew`: once per channel across processes, the result stored.
+   * A platform without `renewal` gets `ctx` as it is.
+   */
+  async live(provider: Pick<Provider, 'renewal'>, ctx: ProviderContext, renewDue = true): Promise<ProviderContext> {
+    const { renewal } = provider;
+    if (!renewal) return ctx;
+    const { renewNow: _renewNow, ...base } = ctx;
+    const renew = (current: Record<string, unknown>) => {
+      const now = this.deps.clock.now();
+      return this.renew(ctx.channel.id, current, {
+        due: (stored) => renewal.due(stored, now),
+        renew: (stored) => renewal.renew({ ...base, config: stored }, now),
+      });
+    };
+    let config = ctx.config;
+    if (renewDue && renewal.due(config, this.deps.clock.now())) config = await renew(config);
+    return { ...base, config, renewNow: async () => (config = await renew(config)) };
   }
 
   async #renewOnce(channelId: string, current: Record<string, unknown>, renewal: Renewal): Promise<Record<string, unknown>> {

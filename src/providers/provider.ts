@@ -66,6 +66,15 @@ export type ProviderContext = {
    * moves instead of sleeping). Absent outside the engine: `waitFor` (oauth-api.ts) then sleeps.
    */
   wait?: ((ms: number) => Promise<void>) | undefined;
+  /**
+   * Renews the channel's credentials at once, for a platform that refused them before
+   * `renewal.due` said they were due (a Lemmy instance that ended its session): through the same
+   * claim as a due renewal (once per channel across processes), the result stored. Resolves to
+   * the configuration now stored (another process's renewal when one was under way), which the
+   * provider uses from then on. Absent for platforms without `renewal`, and outside Herald's
+   * publisher, tools and collector (a provider called alone, in its own tests).
+   */
+  renewNow?: (() => Promise<Record<string, unknown>>) | undefined;
 };
 
 /** The account a channel's credentials belong to, read live from the platform. */

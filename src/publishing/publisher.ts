@@ -482,15 +482,13 @@ export class Publisher {
       let { config } = opened;
       provider = getProvider(channel.provider);
       const channelRef = { id: channel.id, workspaceId: channel.workspaceId, name: channel.name, profile: channel.profile };
-      const { renewal } = provider;
-      const now = this.#deps.clock.now();
-      if (renewal && !channel.disabled && renewal.due(config, now)) {
-        // Expiring credentials are renewed (and stored) before use; a refusal is an auth failure (the channel needs reconnecting).
-        config = await channels.renewals.renew(channel.id, config, {
-          due: (stored) => renewal.due(stored, now),
-          renew: (stored) => renewal.renew({ channel: channelRef, config: stored, outbound, platformApps: channels.platformApps }, now),
-        });
-      }
+      // Expiring credentials are renewed (and stored) before use; a refusal is an auth failure (the channel needs reconnecting).
+      const live = await channels.renewals.live(
+        provider,
+        { channel: channelRef, config, outbound, platformApps: channels.platformApps },
+        !channel.disabled,
+      );
+      config = live.config;
       // The channel's preferred settings fill in what the post leaves out.
       const settings = { ...channel.preferredSettings, ...parseJsonOr<Record<string, unknown>>(post.settings, {}) };
       const images = parseJsonOr<Images>(part.images, []);
@@ -539,7 +537,7 @@ export class Publisher {
         dueAt: dueAt(post, parts, idx),
       };
       const clock = this.#deps.clock;
-      const ctx = { channel: channelRef, config, outbound, platformApps: channels.platformApps, wait: (ms: number) => waitOn(clock, ms) };
+      const ctx = { ...live, wait: (ms: number) => waitOn(clock, ms) };
       sent = true;
       const ref = idx === 0 ? await provider.publish(ctx, input) : await provider.comment(ctx, input);
       return await this.#succeed(claim, parts, ref, provider.identifier);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { graph } from '../graph-api.ts';
-import { field } from '../oauth-api.ts';
+import { field, waitFor } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
 import { ProviderError, readConfig, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
@@ -20,6 +20,11 @@ const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 const MAX_VIDEO_BYTES = 1024 * 1024 * 1024;
 /** Photos in one multi-photo post (attached to it after upload as unpublished photos). */
 const MAX_PHOTOS = 10;
+/**
+ * Waits between reads of a video's status while Facebook fetches and processes it: at once, then
+ * quickly, then every 30 seconds, about five minutes in all.
+ */
+export const VIDEO_POLL_DELAYS_MS = [0, 2000, 3000, 5000, 10_000, 20_000, ...Array<number>(9).fill(30_000)];
 
 export const facebookConfigSchema = z.object({
   /** The page token (from a long-lived user token: it does not expire). */
@@ -140,6 +145,61 @@ function writtenId(json: unknown, key = 'id'): string {
   return id;
 }
 
+/** The phases of a video's `status` (Graph API Video Status): each `not_started`, `in_progress`, `complete` or `error`. */
+const VIDEO_PHASES = ['uploading_phase', 'processing_phase', 'publishing_phase'] as const;
+
+/** Facebook's own words for a video that failed: the failed phases' `errors[].message`, or its `video_status`. */
+function videoFailure(status: unknown): string | null {
+  const messages: string[] = [];
+  let failed = false;
+  for (const phase of VIDEO_PHASES) {
+    if (field(status, phase, 'status') !== 'error') continue;
+    failed = true;
+    const errors = field(status, phase, 'errors');
+    for (const error of Array.isArray(errors) ? errors.slice(0, 5) : []) {
+      const message = field(error, 'message');
+      if (typeof message === 'string' && message.trim()) messages.push(message.trim().replace(/\.+$/, ''));
+    }
+  }
+  const overall = field(status, 'video_status');
+  if (overall === 'expired') return 'the upload expired before Facebook processed the video';
+  if (!failed && overall !== 'error' && overall !== 'upload_failed') return null;
+  return messages.length > 0 ? messages.join('; ') : 'Facebook could not process it';
+}
+
+/**
+ * Follows an uploaded video (`GET /{video}?fields=status`) until Facebook has processed and
+ * published it, waiting on the engine's clock. Facebook has the video from the upload on: a
+ * processing error is a refusal in Facebook's words, while a status that cannot be read, or a
+ * video still processing when Herald stops waiting, is an unknown outcome (uploading it again
+ * could post it twice).
+ */
+async function videoPublished(ctx: P.ProviderContext, token: string, id: string): Promise<void> {
+  for (const delay of VIDEO_POLL_DELAYS_MS) {
+    if (delay) await waitFor(ctx, delay);
+    let status: unknown;
+    try {
+      ({ json: status } = await graph(ctx, 'facebook', `/${encodeURIComponent(id)}?fields=status`, { token }));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ProviderError(
+        'unknown_outcome',
+        `Facebook received the video, but Herald could not learn whether it was published (${why}); check the page.`,
+        { cause: error },
+      );
+    }
+    status = field(status, 'status');
+    const failure = videoFailure(status);
+    if (failure) throw new ProviderError('rejected', `Facebook did not publish the video: ${failure}.`);
+    const publishing = field(status, 'publishing_phase', 'status');
+    if (field(status, 'video_status') === 'ready' && (publishing === undefined || publishing === 'complete')) return;
+  }
+  throw new ProviderError(
+    'unknown_outcome',
+    'Facebook received the video but was still processing it when Herald stopped waiting; check the page before publishing it again.',
+  );
+}
+
 async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(facebookProvider, ctx, input);
   const config = facebookConfig(ctx.config);
@@ -155,6 +215,7 @@ async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
       form: { file_url: mediaUrl(ctx.platformApps, first), ...(input.text && { description: input.text }) },
     });
     const id = writtenId(json);
+    await videoPublished(ctx, token, id);
     return { id, url: `https://www.facebook.com/${config.pageId}/videos/${id}` };
   }
   if (first && input.media.length === 1) {

@@ -352,6 +352,108 @@ function comment(host: GraphHost) {
   };
 }
 
+// ---- Tools (Facebook Login: the Graph API of the page the account is linked to) ----
+
+const placeQuery = z.object({
+  query: z.string().trim().min(2).max(100).describe("Words of the place's name, e.g. `Herald Bakery Berlin`."),
+});
+const usernameQuery = z.object({
+  username: z
+    .string()
+    .trim()
+    .regex(/^@?[A-Za-z0-9._]{1,30}$/, 'an Instagram username')
+    .describe('The Instagram username to look up (with or without @).'),
+});
+
+/** A permission or app feature the call needs (Graph 10, 200–299) is the operator's or the page's matter, not expired credentials. */
+function toolRefusal(error: unknown, what: string): unknown {
+  if (error instanceof ProviderError && error.kind === 'auth' && error.options.status === 403) {
+    const reason = error.message.replace(/ \(the channel must be connected again to grant it\)/, '');
+    return new ProviderError(
+      'rejected',
+      `Facebook refused ${what}, which needs a permission or feature the operator's Meta app (or this channel's sign-in) lacks: ${reason}`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+const facebookLoginTools: P.Provider['tools'] = {
+  locations: {
+    description:
+      "Places to tag a post or reel with (settings.location): Facebook pages that have a location, found by name through the Pages Search API (the operator's Meta app needs the Page Public Metadata Access feature). Each with its id, name, address and coordinates.",
+    input: placeQuery,
+    async run(ctx, data) {
+      const { query } = placeQuery.parse(data);
+      const config = instagramConfig(ctx.config);
+      const params = new URLSearchParams({ q: query, fields: 'id,name,location,link', limit: '25' });
+      const { json } = await graph(ctx, 'facebook', `/pages/search?${params.toString()}`, { token: config.accessToken }).catch(
+        (error: unknown) => {
+          throw toolRefusal(error, 'the places search');
+        },
+      );
+      const pages = field(json, 'data');
+      // Instagram refuses a page without a location (INVALID_LOCATION_ID), so only those with one are offered.
+      return (Array.isArray(pages) ? pages : [])
+        .filter((page) => {
+          const location = field(page, 'location');
+          return location && typeof location === 'object' && Object.keys(location).length > 0;
+        })
+        .map((page) => {
+          const text = (...path: string[]) => {
+            const value = field(page, 'location', ...path);
+            return typeof value === 'string' ? value : null;
+          };
+          const number = (key: string) => {
+            const value = field(page, 'location', key);
+            return typeof value === 'number' ? value : null;
+          };
+          return {
+            id: String(field(page, 'id')),
+            name: String(field(page, 'name') ?? ''),
+            street: text('street'),
+            city: text('city'),
+            country: text('country'),
+            latitude: number('latitude'),
+            longitude: number('longitude'),
+          };
+        });
+    },
+  },
+  collaborator: {
+    description:
+      'Checks an Instagram username before inviting it as a collaborator (settings.collaborators), through Business Discovery: a professional (business or creator) account is found with its name and followers. Business Discovery does not show personal accounts: one not found may still be invited, and Instagram tells at publishing if it cannot be.',
+    input: usernameQuery,
+    async run(ctx, data) {
+      const username = usernameQuery.parse(data).username.replace(/^@/, '');
+      const config = instagramConfig(ctx.config);
+      const fields = `business_discovery.username(${username}){id,username,name,profile_picture_url,followers_count,media_count}`;
+      try {
+        const { json } = await igGraph(ctx, 'facebook', `/${config.userId}?fields=${encodeURIComponent(fields)}`, {
+          token: config.accessToken,
+        });
+        const found = field(json, 'business_discovery');
+        const value = (key: string) => field(found, key) ?? null;
+        return {
+          username: String(value('username') ?? username),
+          found: true,
+          professional: true,
+          id: value('id'),
+          name: value('name'),
+          picture: value('profile_picture_url'),
+          followers: value('followers_count'),
+          posts: value('media_count'),
+        };
+      } catch (error) {
+        const refused = toolRefusal(error, 'the account lookup');
+        if (!(refused instanceof ProviderError) || refused.kind !== 'rejected' || refused !== error) throw refused;
+        // Unknown, or not a professional account (Business Discovery's "cannot be found").
+        return { username, found: false, professional: null, reason: refused.message };
+      }
+    },
+  },
+};
+
 function validate(input: Parameters<P.Provider['validate']>[0]): P.MissingItem[] {
   return instagramProblems(input);
 }
@@ -383,6 +485,7 @@ export const instagramProvider: P.Provider = {
     'Connect with `{"provider":"instagram"}` and sign in with Facebook: Herald lists the Instagram professional accounts linked to the pages the person manages (they pick one when there are several). The server\'s operator registers the Meta app (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET); media is fetched by Instagram from Herald, so BASE_URL must be public.',
   unavailable: (platformApps) => appUnavailable(platformApps, 'facebook', 'Instagram through Facebook Login'),
   signIn: facebookSignIn,
+  tools: facebookLoginTools,
   metrics: instagramMetrics('facebook'),
   publish: send('facebook'),
   comment: comment('facebook'),

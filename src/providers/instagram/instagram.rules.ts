@@ -11,7 +11,8 @@ export const INSTAGRAM_RULES = {
   image: { mimeTypes: ['image/jpeg'], maxBytes: 8 * 1024 * 1024, minAspect: 4 / 5, maxAspect: 1.91 },
   reel: { mimeTypes: ['video/mp4', 'video/quicktime'], maxBytes: 300 * 1024 * 1024, seconds: [3, 15 * 60] },
   story: { videoMaxBytes: 100 * 1024 * 1024, seconds: [3, 60] },
-  carousel: { min: 2, max: 10 },
+  /** A carousel's items; its videos follow the reference's video specifications (not the reels'): 100 MB, 3 to 60 seconds. */
+  carousel: { min: 2, max: 10, videoMaxBytes: 100 * 1024 * 1024, videoSeconds: [3, 60] },
   collaborators: 3,
 } as const;
 
@@ -128,8 +129,11 @@ export function instagramProblems(input: {
       missing.push({ field: `${where}.image`, reason: `A carousel takes 2 to 10 images and videos; this post has ${media.length}.` });
     media.forEach((m, i) => {
       if (VIDEO_TYPES.includes(m.mimeType)) {
-        if (m.size > INSTAGRAM_RULES.reel.maxBytes)
-          missing.push({ field: `${where}.image[${i}]`, reason: `${m.name} is ${m.size} bytes; Instagram takes videos up to 300 MB.` });
+        const problem =
+          m.size > INSTAGRAM_RULES.carousel.videoMaxBytes
+            ? `${m.name} is ${m.size} bytes; Instagram takes carousel videos up to 100 MB.`
+            : lengthProblem(m, INSTAGRAM_RULES.carousel.videoSeconds, 'Instagram takes carousel videos');
+        if (problem) missing.push({ field: `${where}.image[${i}]`, reason: problem });
         return;
       }
       const problem = imageProblem(m);

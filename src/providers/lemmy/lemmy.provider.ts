@@ -5,7 +5,7 @@ import { baseUrlNotPublic } from '../platform-apps.ts';
 import type { PlatformAnswer, PlatformRequest } from '../platform-call.ts';
 import { ProviderError } from '../provider.ts';
 import type * as P from '../provider.ts';
-import { callLemmy, lemmyConfig, lemmyConfigSchema, logIn, tokenExpiry, type LemmyConfig } from './lemmy.client.ts';
+import { callLemmy, lemmyConfig, lemmyConfigSchema, logIn, tokenExpiry } from './lemmy.client.ts';
 import { lemmyMetrics } from './lemmy.metrics.ts';
 
 /** Lemmy's limits (0.19 validation): titles 3 to 200 characters on one line, post bodies 50,000, comments 10,000. */
@@ -47,48 +47,41 @@ function communityName(value: string): string {
   return value.trim().replace(/^!/, '');
 }
 
-/** Sessions signed in again during this process, by channel configuration's token: used until the stored one is renewed. */
-const relogged = new Map<string, string>();
-
 /**
  * Runs `call` with the channel's session; when the instance no longer accepts it (`not_logged_in`),
  * signs in again with the stored password and runs it once more (the refused call was not applied).
- * Accounts with a second factor cannot be signed in again by Herald: connect them again.
+ * The new session is stored for the channel through Herald's renewal (`ctx.renewNow`: once per
+ * channel across processes), so the next publish uses it; the context carries it for this one's
+ * following calls. Accounts with a second factor cannot be signed in again by Herald: connect them
+ * again.
  */
-async function withSession<T>(ctx: P.ProviderContext, config: LemmyConfig, call: (jwt: string) => Promise<T>): Promise<T> {
-  const stored = config.jwt ?? '';
-  let jwt = relogged.get(stored) ?? stored;
-  if (!jwt) jwt = await signInAgain(ctx, config, stored);
+async function withSession<T>(ctx: P.ProviderContext, call: (jwt: string) => Promise<T>): Promise<T> {
+  const jwt = lemmyConfig(ctx.config).jwt ?? (await freshSession(ctx));
   try {
     return await call(jwt);
   } catch (error) {
     if (!(error instanceof ProviderError) || error.kind !== 'auth' || error.options.status !== 401) throw error;
-    return call(await signInAgain(ctx, config, stored));
+    return call(await freshSession(ctx));
   }
 }
 
-async function signInAgain(ctx: P.ProviderContext, config: LemmyConfig, stored: string): Promise<string> {
+/** A new session for the channel: renewed and stored through Herald when it can, signed in for this publish only otherwise. */
+async function freshSession(ctx: P.ProviderContext): Promise<string> {
+  const config = lemmyConfig(ctx.config);
   if (config.twoFactor)
     throw new ProviderError(
       'auth',
       'The Lemmy instance ended the session and the account signs in with a two-factor code; connect the channel again with a current code.',
     );
-  const jwt = await logIn(ctx, { ...config, totp: undefined });
-  if (stored) {
-    // Bounded: a process that outlives many sessions forgets the oldest.
-    if (relogged.size >= 1000) relogged.delete(relogged.keys().next().value!);
-    relogged.set(stored, jwt);
-  }
+  ctx.config = ctx.renewNow ? await ctx.renewNow() : { ...ctx.config, jwt: await logIn(ctx, { ...config, totp: undefined }) };
+  const jwt = lemmyConfig(ctx.config).jwt;
+  if (!jwt) throw new ProviderError('auth', 'The Lemmy instance did not issue a session token.');
   return jwt;
 }
 
-function call(
-  ctx: P.ProviderContext,
-  config: LemmyConfig,
-  path: string,
-  request: Omit<PlatformRequest, 'token'> = {},
-): Promise<PlatformAnswer> {
-  return withSession(ctx, config, (jwt) => callLemmy(ctx, config.instance, path, { ...request, token: jwt }));
+function call(ctx: P.ProviderContext, path: string, request: Omit<PlatformRequest, 'token'> = {}): Promise<PlatformAnswer> {
+  const { instance } = lemmyConfig(ctx.config);
+  return withSession(ctx, (jwt) => callLemmy(ctx, instance, path, { ...request, token: jwt }));
 }
 
 function communityView(view: unknown, instance: string) {
@@ -106,9 +99,9 @@ function communityView(view: unknown, instance: string) {
 }
 
 /** The community's id on the account's instance (`GET /community?name=`), resolving `name@host` there. */
-async function communityId(ctx: P.ProviderContext, config: LemmyConfig, community: string): Promise<number> {
+async function communityId(ctx: P.ProviderContext, community: string): Promise<number> {
   const name = communityName(community);
-  const { json } = await call(ctx, config, `/community?name=${encodeURIComponent(name)}`).catch((error: unknown) => {
+  const { json } = await call(ctx, `/community?name=${encodeURIComponent(name)}`).catch((error: unknown) => {
     if (error instanceof ProviderError && error.kind === 'rejected')
       throw new ProviderError('rejected', `The instance does not know the community ${name} (${error.message}).`, {
         status: error.options.status,
@@ -143,9 +136,9 @@ async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
     if (notPublic) problems.push({ field: 'value[0].image', reason: notPublic });
   }
   if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
-  const id = await communityId(ctx, config, settings.community);
+  const id = await communityId(ctx, settings.community);
   const url = image?.url ?? settings.url;
-  const { json } = await call(ctx, config, '/post', {
+  const { json } = await call(ctx, '/post', {
     write: true,
     json: {
       name: settings.title,
@@ -167,7 +160,7 @@ async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
   if (!root || !input.parent) throw new ProviderError('rejected', 'A Lemmy comment needs the post it answers.');
   if (input.media.length > 0) throw new ProviderError('rejected', 'Lemmy comments take no attachments.');
   const underComment = input.parent.id !== root.id;
-  const { json } = await call(ctx, config, '/comment', {
+  const { json } = await call(ctx, '/comment', {
     write: true,
     json: { content: input.text, post_id: Number(root.id), ...(underComment && { parent_id: Number(input.parent.id) }) },
   });
@@ -231,13 +224,13 @@ export const lemmyProvider: P.Provider = {
         const config = lemmyConfig(ctx.config);
         const { query } = data as { query?: string };
         if (query && communitySetting.safeParse(query).success && query.includes('@')) {
-          const { json } = await call(ctx, config, `/community?name=${encodeURIComponent(communityName(query))}`);
+          const { json } = await call(ctx, `/community?name=${encodeURIComponent(communityName(query))}`);
           return [communityView(field(json, 'community_view'), config.instance)];
         }
         const path = query
           ? `/search?q=${encodeURIComponent(query)}&type_=Communities&listing_type=All&limit=20`
           : '/community/list?type_=Subscribed&limit=50';
-        const { json } = await call(ctx, config, path);
+        const { json } = await call(ctx, path);
         const list = field(json, 'communities');
         return (Array.isArray(list) ? list : []).map((view) => communityView(view, config.instance));
       },
@@ -303,6 +296,5 @@ export const lemmyProvider: P.Provider = {
 
 /** Runs `call` with the channel's session (signing in again if the instance ended it): for the metrics. */
 export function lemmyCall(ctx: P.ProviderContext, path: string): Promise<PlatformAnswer> {
-  const config = lemmyConfig(ctx.config);
-  return call(ctx, config, path);
+  return call(ctx, path);
 }

@@ -3,7 +3,7 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { expiresSoon, field, renewWithRefreshToken, waitFor } from '../oauth-api.ts';
 import { callPlatform, readMedia } from '../platform-call.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, refuseInvalid } from '../provider.ts';
+import { lengthProblem, ProviderError, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import {
   PINTEREST,
@@ -26,6 +26,8 @@ const IMAGE_BYTES_MAX = 20 * 1024 * 1024;
 const VIDEO_BYTES_MAX = 2 * 1024 * 1024 * 1024;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/tiff'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
+/** A video pin lasts 4 seconds to 15 minutes (Pinterest's video pin specifications). */
+const VIDEO_SECONDS = [4, 15 * 60] as const;
 /** Access tokens live 30 days; renewed when a day is left. */
 const REFRESH_MARGIN_MS = 24 * 3600_000;
 /** Waits between checks of an uploaded video being processed: about two minutes in all. */
@@ -226,6 +228,10 @@ export const pinterestProvider: P.Provider = {
     const videos = media.filter(isVideo);
     if (videos.length > 0 && media.length > 1)
       missing.push({ field: `value[${part}].image`, reason: `A pin is one image, 2 to ${IMAGES_MAX} images, or one video.` });
+    else if (videos.length === 1) {
+      const problem = lengthProblem(videos[0]!, VIDEO_SECONDS, 'Pinterest takes video pins');
+      if (problem) missing.push({ field: `value[${part}].image[0]`, reason: problem });
+    }
     if (videos.length === 0 && media.length > 0) {
       media.forEach((m, i) => {
         if (m.size > IMAGE_BYTES_MAX)

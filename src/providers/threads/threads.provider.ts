@@ -4,7 +4,7 @@ import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../plat
 import { longLivedRenewal, longLivedToken } from '../graph-api.ts';
 import { oauthPlatform, field, pause } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, readConfig } from '../provider.ts';
+import { lengthProblem, ProviderError, readConfig } from '../provider.ts';
 import type * as P from '../provider.ts';
 import { threadsMetrics } from './threads.metrics.ts';
 
@@ -17,6 +17,8 @@ const REFRESH_MARGIN_MS = 7 * 24 * 3600_000;
 export const QUOTA_RETRY_MS = 3600_000;
 const IMAGE_TYPES = ['image/jpeg', 'image/png'];
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
+/** Videos, alone or in a carousel, last up to five minutes (Threads' media specifications). */
+const VIDEO_SECONDS = [0, 300] as const;
 /** Waits between checks of a container being processed: quick at first, then up to five seconds, about two minutes in all. */
 const POLL_DELAYS_MS = [0, 250, 500, 1000, 2000, ...Array<number>(24).fill(5000)];
 
@@ -282,6 +284,10 @@ export const threadsProvider: P.Provider = {
         field: `value[${part}].content`,
         reason: `The post has ${links} different links; Threads takes at most ${MAX_LINKS}.`,
       });
+    media.forEach((m, i) => {
+      const problem = VIDEO_TYPES.includes(m.mimeType) ? lengthProblem(m, VIDEO_SECONDS, 'Threads takes videos') : null;
+      if (problem) missing.push({ field: `value[${part}].image[${i}]`, reason: problem });
+    });
     if (media.length > 0) {
       const notPublic = baseUrlNotPublic(platformApps);
       if (notPublic) missing.push({ field: `value[${part}].image`, reason: notPublic });

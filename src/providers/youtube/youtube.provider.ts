@@ -293,7 +293,7 @@ export const youtubeProvider: P.Provider = {
     },
   },
   unavailable: googleUnavailable,
-  validate: ({ text, media, part }) => youtubeProblems(text, media, part),
+  validate: ({ text, media, part, settings }) => youtubeProblems(text, media, part, settings),
   signIn,
   renewal: googleRenewal('YouTube', youtubeConfig),
   metrics: youtubeMetrics,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { MissingItem, PublishMedia } from '../provider.ts';
+import { lengthProblem, type MissingItem, type PublishMedia } from '../provider.ts';
 
 /** YouTube's rules as data (YouTube Data API v3, videos.insert and the Videos resource). */
 export const YOUTUBE_RULES = {
@@ -63,10 +63,16 @@ export const youtubeSettingsSchema = z.object({
     .optional()
     .describe('A playlist of the channel to add the video to (the `listPlaylists` tool lists them).'),
   notifySubscribers: z.boolean().optional().describe("Whether YouTube tells the channel's subscribers about the video (default: yes)."),
+  short: z
+    .boolean()
+    .optional()
+    .describe(
+      `Meant as a Short: YouTube makes one of a square or vertical video of up to ${YOUTUBE_RULES.shortsMaxSeconds / 60} minutes (its API has no flag for it); Herald checks that the video qualifies.`,
+    ),
 });
 export type YouTubeSettings = z.infer<typeof youtubeSettingsSchema>;
 
-type Media = Pick<PublishMedia, 'mimeType' | 'size' | 'width' | 'height' | 'name'>;
+type Media = Pick<PublishMedia, 'mimeType' | 'size' | 'width' | 'height' | 'name' | 'durationMs'>;
 
 /** The post's video and its optional thumbnail (an image beside the video). */
 export function splitMedia<M extends Pick<PublishMedia, 'mimeType'>>(media: readonly M[]): { videos: M[]; images: M[] } {
@@ -74,7 +80,12 @@ export function splitMedia<M extends Pick<PublishMedia, 'mimeType'>>(media: read
 }
 
 /** What YouTube would refuse in a part: part 0 is the video (one video, at most one thumbnail image, a description without < >), later parts comments. */
-export function youtubeProblems(text: string, media: readonly Media[], part: number): MissingItem[] {
+export function youtubeProblems(
+  text: string,
+  media: readonly Media[],
+  part: number,
+  settings: Record<string, unknown> = {},
+): MissingItem[] {
   const where = `value[${part}]`;
   const missing: MissingItem[] = [];
   if (part > 0) {
@@ -94,6 +105,15 @@ export function youtubeProblems(text: string, media: readonly Media[], part: num
       reason:
         videos.length === 0 ? 'YouTube needs a video (MP4, MOV or WebM).' : `YouTube takes one video per post; there are ${videos.length}.`,
     });
+  const [video] = videos;
+  if (settings.short === true && video && videos.length === 1) {
+    // A Short is what YouTube makes of a square or vertical video short enough; a length or shape it does not know is left to YouTube.
+    const at = `${where}.image[${media.indexOf(video)}]`;
+    if (video.width && video.height && video.width > video.height)
+      missing.push({ field: at, reason: `${video.name} is ${video.width}×${video.height}; a Short is a square or vertical video.` });
+    const problem = lengthProblem(video, [0, YOUTUBE_RULES.shortsMaxSeconds], 'YouTube makes Shorts of videos');
+    if (problem) missing.push({ field: at, reason: problem });
+  }
   if (images.length > 1) missing.push({ field: `${where}.image`, reason: 'Beside the video, YouTube takes one image, as its thumbnail.' });
   images.forEach((image) => {
     if (!(YOUTUBE_RULES.thumbnailTypes as readonly string[]).includes(image.mimeType))

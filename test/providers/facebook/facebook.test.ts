@@ -1,16 +1,17 @@
 // Facebook pages through the operator's Meta app, end to end against a local server speaking the
 // Graph API: Facebook Login with the long-lived token exchange and the page chosen on Herald's
 // page, a post with several photos (uploaded unpublished, then attached to one feed post) and
-// comments, a link, a video fetched by URL, what /missing reports, and Graph errors mapped to
-// the engine's kinds (190 reconnect, throttling with its wait, policy blocks, duplicates).
+// comments, a link, a video fetched by URL and followed until Facebook processed it (on the
+// engine's clock), what /missing reports, and Graph errors mapped to the engine's kinds (190
+// reconnect, throttling with its wait, policy blocks, duplicates, a video Facebook could not process).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { facebookProvider } from '../../../src/providers/facebook/facebook.provider.ts';
+import { facebookProvider, VIDEO_POLL_DELAYS_MS } from '../../../src/providers/facebook/facebook.provider.ts';
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
 import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { jpeg, mp4 } from '../../helpers/media-files.ts';
 import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
+import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { FakeMeta } from '../oauth/fake-meta.ts';
 import { listed, signInThroughApi } from '../oauth/sign-in.ts';
 let t: TestApp;
@@ -143,6 +144,66 @@ describe('Facebook pages', () => {
     expect((await getPost(t, tenant, withVideo!.postId)).releaseURL).toBe(
       `https://www.facebook.com/101000000000001/videos/${meta.fbPosts[2]!.id}`,
     );
+  });
+
+  it("follows a video until Facebook processed it, on the engine's clock; a processing error is a refusal in Facebook's words; one never done is unconfirmed", async () => {
+    const { tenant, channelId } = await connected();
+    const config = await t.services.channels.config(tenant.workspaceId, channelId);
+    const waits: number[] = [];
+    // The engine's clock stands in: each wait is recorded and ends at once.
+    const ctx = {
+      ...providerContext(config, { platformApps: t.services.channels.platformApps }),
+      wait: async (ms: number) => void waits.push(ms),
+    };
+    const video = (name: string) =>
+      mediaItem(mp4(64, 36), { name, mimeType: 'video/mp4', url: `https://media.herald.test/${name}`, durationMs: 4000 });
+    meta.videoProcessingPolls = 2;
+    const ref = await facebookProvider.publish(ctx, publishInput({ text: 'Processed', media: [video('ok.mp4')] }));
+    expect(ref.id).toBe(meta.fbPosts[0]!.id);
+    // Read three times (twice still processing): the waits came from the clock, none slept here.
+    expect(meta.videos.get(ref.id)).toEqual({ polls: 3, state: 'ready' });
+    expect(waits).toEqual(VIDEO_POLL_DELAYS_MS.slice(1, 3));
+
+    meta.reset();
+    meta.failingVideo = { match: 'broken', message: "The video file you selected is in a format that we don't support." };
+    const refused = await providerFailure(facebookProvider.publish(ctx, publishInput({ text: 'Broken', media: [video('broken.mp4')] })));
+    expect(refused).toMatchObject({
+      kind: 'rejected',
+      message: "Facebook did not publish the video: The video file you selected is in a format that we don't support.",
+    });
+
+    // Still processing when Herald stops waiting (about five minutes): Facebook has the video, so it is not sent again.
+    meta.reset();
+    waits.length = 0;
+    meta.videoProcessingPolls = 1000;
+    const slow = await providerFailure(facebookProvider.publish(ctx, publishInput({ text: 'Slow', media: [video('slow.mp4')] })));
+    expect(slow).toMatchObject({ kind: 'unknown_outcome', message: expect.stringContaining('still processing it') });
+    expect(waits).toEqual(VIDEO_POLL_DELAYS_MS.slice(1));
+    expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(5 * 60_000);
+
+    // The status cannot be read after the upload: unknown too, never a second upload.
+    meta.reset();
+    meta.on((req) =>
+      req.method === 'GET' && req.query.get('fields') === 'status'
+        ? { status: 500, body: { error: { message: 'An unknown error has occurred.', code: 1, is_transient: true } } }
+        : undefined,
+    );
+    expect(
+      await providerFailure(facebookProvider.publish(ctx, publishInput({ text: 'Unread', media: [video('unread.mp4')] }))),
+    ).toMatchObject({
+      kind: 'unknown_outcome',
+    });
+    expect(meta.fbPosts).toHaveLength(1);
+
+    // Through the engine: the refusal is the post's ERROR, in Facebook's words.
+    meta.reset();
+    meta.failingVideo = { match: '/', message: 'The video could not be processed.' };
+    const uploaded = await upload(tenant, mp4(64, 36), 'v.mp4', 'video/mp4');
+    const [created] = await createOk(t, tenant, post(channelId, [{ content: '<p>A broken video</p>', image: [uploaded] }]));
+    await t.settle();
+    const failed = await getPost(t, tenant, created!.postId);
+    expect(failed).toMatchObject({ state: 'ERROR', errorKind: 'rejected' });
+    expect(failed.error).toContain('Facebook did not publish the video: The video could not be processed.');
   });
 
   it('reports in /missing what Facebook would refuse: a link with photos, a video with photos, a video in a comment', async () => {

@@ -328,6 +328,80 @@ describe('Instagram through Facebook Login', () => {
       { field: 'value[0].content', reason: 'The text has 31 hashtags; Instagram allows 30.' },
     ]);
     expect(await check([{ content: '<p>A carousel</p>', image: [square, clip] }, { content: '<p>A comment</p>' }])).toEqual([]);
+    // A carousel's videos: the reference's video limits (3 s to 60 s), not the reels' 15 minutes; each named by its place.
+    expect(await check([{ content: '<p>A carousel</p>', image: [square, long, clip, short] }])).toEqual([
+      { field: 'value[0].image[1]', reason: 'long.mp4 lasts 1 min 30 s; Instagram takes carousel videos of 3 s to 1 min.' },
+      { field: 'value[0].image[3]', reason: 'short.mp4 lasts 1.5 s; Instagram takes carousel videos of 3 s to 1 min.' },
+    ]);
+    // The same long video alone is a reel, which may last 15 minutes.
+    expect(await check([{ content: '<p>A reel</p>', image: [long] }])).toEqual([]);
+  });
+
+  it('finds places to tag and checks collaborators with the tools (Facebook Login); Instagram Login reaches neither API', async () => {
+    const { tenant, channelId } = await connectedThroughFacebook();
+    const trigger = (methodName: string, data: Record<string, unknown>, id = channelId, key = tenant.key) =>
+      t.request({ method: 'POST', url: `/public/v1/integration-trigger/${id}`, key, payload: { methodName, data } });
+    const places = await trigger('locations', { query: 'herald bakery' });
+    expect(places.statusCode, places.body).toBe(200);
+    // Only pages with a location: Instagram refuses the others as locations.
+    expect(places.json()).toEqual([
+      {
+        id: '110843418940484',
+        name: 'Herald Bakery Berlin',
+        street: 'Torstraße 1',
+        city: 'Berlin',
+        country: 'Germany',
+        latitude: 52.529,
+        longitude: 13.401,
+      },
+      {
+        id: '110843418940486',
+        name: 'Herald Bakery Paris',
+        street: null,
+        city: 'Paris',
+        country: 'France',
+        latitude: 48.86,
+        longitude: 2.35,
+      },
+    ]);
+    const search = meta.calls.find((c) => c.path.endsWith('/pages/search'))!;
+    expect(search.query.get('q')).toBe('herald bakery');
+    expect(search.headers.authorization).toMatch(/^Bearer EAAP/);
+    expect((await trigger('locations', { query: 'x' })).json()).toMatchObject({ code: 'invalid_tool_input' });
+    // Without the app feature the search needs, the operator is told which (the channel's credentials are fine).
+    meta.pagesSearchFeature = false;
+    const refused = await trigger('locations', { query: 'herald' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'platform_rejected', msg: expect.stringContaining('Page Public Metadata Access') });
+    expect((await listed(t, tenant))[0]).toMatchObject({ disabled: false });
+
+    const friend = await trigger('collaborator', { username: '@herald.friends' });
+    expect(friend.statusCode, friend.body).toBe(200);
+    expect(friend.json()).toEqual({
+      username: 'herald.friends',
+      found: true,
+      professional: true,
+      id: '17841400000000555',
+      name: 'Friends of Herald',
+      picture: 'https://scontent.cdninstagram.com/17841400000000555.jpg',
+      followers: 3400,
+      posts: 120,
+    });
+    const unknown = await trigger('collaborator', { username: 'nobody.here' });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(unknown.json()).toMatchObject({
+      username: 'nobody.here',
+      found: false,
+      professional: null,
+      reason: expect.stringContaining('The user with username: nobody.here cannot be found.'),
+    });
+    expect((await trigger('collaborator', { username: 'not a name' })).json()).toMatchObject({ code: 'invalid_tool_input' });
+
+    const other = await createTenant(t);
+    const { channels } = await signInThroughApi(t, other, { provider: 'instagram-standalone' });
+    const none = await trigger('locations', { query: 'herald' }, channels[0]!.id, other.key);
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({ code: 'unknown_tool' });
   });
 
   it("reads a post's insights by its type (reels' watch time, likes and comments) and the account's counts; a deleted post is absent", async () => {

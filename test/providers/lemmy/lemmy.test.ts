@@ -1,9 +1,10 @@
 // Lemmy end to end against a local server speaking Lemmy's /api/v3: connecting with an instance,
 // a user name and a password (and a two-factor code), a post with an image (by its URL) and two
 // comments, the community tool, signing in again when the instance ends the session or the
-// session expires, Lemmy's error codes (rate_limit_error, couldnt_find_community), the missing
+// session expires (the new session stored for the channel, once across processes), Lemmy's error codes (rate_limit_error, couldnt_find_community), the missing
 // check, and the counts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CredentialRenewals } from '../../../src/channels/credential-renewal.ts';
 import { lemmyProvider } from '../../../src/providers/lemmy/lemmy.provider.ts';
 import { closeOutboundClients, providerContext, publishInput } from '../bluesky/helpers.ts';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../../helpers/app.ts';
@@ -160,6 +161,55 @@ describe('Lemmy', () => {
     } finally {
       lemmy.password = 'correct horse battery staple';
     }
+  });
+
+  it('stores the session it signed in again for, so the next publish does not sign in again; two processes sign in once', async () => {
+    const { tenant, id } = await connected();
+    const before = await t.services.channels.config(tenant.workspaceId, id);
+    lemmy.endSessions();
+    const [one] = await createOk(t, tenant, post(id, '<p>Session ended</p>', { community: 'technology', title: 'Signed in again' }));
+    await t.settle();
+    expect((await getPost(t, tenant, one!.postId)).state).toBe('PUBLISHED');
+    expect(lemmy.logins).toBe(2);
+    const after = await t.services.channels.config(tenant.workspaceId, id);
+    expect(after.jwt).not.toBe(before.jwt);
+    expect(after).toEqual({ ...before, jwt: after.jwt });
+
+    // The next publish and the community tool use the stored session: no sign-in.
+    const [two] = await createOk(t, tenant, post(id, '<p>Stored session</p>', { community: 'technology', title: 'No sign-in' }));
+    await t.settle();
+    expect((await getPost(t, tenant, two!.postId)).state).toBe('PUBLISHED');
+    const tool = await t.request({
+      method: 'POST',
+      url: `/public/v1/integration-trigger/${id}`,
+      key: tenant.key,
+      payload: { methodName: 'communities', data: {} },
+    });
+    expect(tool.statusCode, tool.body).toBe(200);
+    expect(lemmy.logins).toBe(2);
+    // The ended session was refused on the community's lookup; both posts went with the new one.
+    expect(lemmy.calls.filter((c) => c.path === '/api/v3/post').map((c) => c.headers.authorization)).toEqual([
+      `Bearer ${String(after.jwt)}`,
+      `Bearer ${String(after.jwt)}`,
+    ]);
+
+    // Two processes whose publishes both find the session ended: one signs in again and stores it, the other uses it.
+    lemmy.endSessions();
+    const { db, clock, secretBox } = t.runtime;
+    const elsewhere = new CredentialRenewals({ db, clock, secretBox }, { pollMs: 5 });
+    const opened = (config: Record<string, unknown>) =>
+      providerContext(config, { channelId: id, platformApps: t.services.channels.platformApps });
+    const [here, there] = await Promise.all([
+      t.services.channels.renewals.live(lemmyProvider, opened(after)),
+      elsewhere.live(lemmyProvider, opened(after)),
+    ]);
+    const input = (title: string) => publishInput({ text: title, settings: { community: 'technology', title } });
+    const refs = await Promise.all([lemmyProvider.publish(here, input('From here')), lemmyProvider.publish(there, input('From there'))]);
+    expect(refs.map((r) => r.id)).toHaveLength(2);
+    expect(lemmy.logins).toBe(3);
+    const stored = await t.services.channels.config(tenant.workspaceId, id);
+    expect(stored.jwt).not.toBe(after.jwt);
+    expect([here.config.jwt, there.config.jwt]).toEqual([stored.jwt, stored.jwt]);
   });
 
   it('finds communities with the tool: those followed, by name@instance, and by words', async () => {

@@ -3,12 +3,14 @@
 //   user token exchange (fb_exchange_token), /me/accounts with page tokens, tasks and linked
 //   Instagram accounts, a page read again by id;
 // - Facebook pages: /feed (message, link, attached_media), /photos (published or not), /videos
-//   (file_url), comments and replies, permalinks, reaction/comment/share summaries, followers;
-//   a duplicate message refused with code 506;
+//   (file_url) whose `status` goes processing then ready (or error, with the processing phase's
+//   errors), comments and replies, permalinks, reaction/comment/share summaries, followers, the
+//   pages search (places with a location); a duplicate message refused with code 506;
 // - Instagram (through a page token, or an Instagram Login token): media containers (image,
 //   REELS, STORIES, carousel items and CAROUSEL) going IN_PROGRESS then FINISHED (or ERROR with
 //   a 2207xxx code), media_publish (9007/2207027 before FINISHED), the publishing limit, comments
-//   and replies, permalinks, insights and account counts;
+//   and replies, permalinks, insights and account counts, Business Discovery of other
+//   professional accounts by username (110/2207013 for one it cannot find);
 // - Instagram Login (graph.instagram.com, api.instagram.com, www.instagram.com): the authorize
 //   window (code ending `#_`), the code exchange, ig_exchange_token and ig_refresh_token, /me;
 // and Graph API error answers (`{error: {message, type, code, error_subcode, fbtrace_id}}`).
@@ -59,6 +61,12 @@ export class FakeMeta extends FakeServer {
   refreshes = 0;
   /** Status checks a container stays IN_PROGRESS before it is FINISHED. */
   processingPolls = 0;
+  /** Status reads a page video stays `processing` before it is `ready`. */
+  videoProcessingPolls = 0;
+  /** A page video whose file URL contains this ends in `error`, the processing phase giving `message`. */
+  failingVideo: { match: string; message: string } | null = null;
+  /** Page videos' processing by video id. */
+  readonly videos = new Map<string, { polls: number; state: 'processing' | 'ready' | 'error' }>();
   /** A container whose media URL contains this ends in ERROR (Instagram could not fetch or read it). */
   failingMedia: { match: string; subcode: number } | null = null;
   quotaUsage = 0;
@@ -68,6 +76,14 @@ export class FakeMeta extends FakeServer {
   /** The person who signs in with Facebook and the pages they manage. */
   fbUser = 'fb-user-1';
   pages: FakePage[] = [];
+  /** Facebook pages the Pages Search API finds (those with a `location` can tag Instagram posts). */
+  places: Array<{ id: string; name: string; location?: Record<string, unknown> }> = FakeMeta.defaultPlaces();
+  /** Whether the app has the Page Public Metadata Access feature the Pages Search API needs. */
+  pagesSearchFeature = true;
+  /** Other professional accounts Business Discovery finds by username. */
+  discoverable: Array<FakeIgAccount & { followers: number; media: number }> = [
+    { id: '17841400000000555', username: 'herald.friends', name: 'Friends of Herald', followers: 3400, media: 120 },
+  ];
   /** The account that signs in with Instagram Login. */
   igLogin: FakeIgAccount = { id: '17841400000000777', username: 'herald.ig', name: 'Herald on Instagram', accountType: 'BUSINESS' };
   readonly fbPosts: FakeFbPost[] = [];
@@ -85,6 +101,22 @@ export class FakeMeta extends FakeServer {
   constructor() {
     super();
     this.pages = FakeMeta.defaultPages();
+  }
+
+  static defaultPlaces(): Array<{ id: string; name: string; location?: Record<string, unknown> }> {
+    return [
+      {
+        id: '110843418940484',
+        name: 'Herald Bakery Berlin',
+        location: { street: 'Torstraße 1', city: 'Berlin', country: 'Germany', zip: '10119', latitude: 52.529, longitude: 13.401 },
+      },
+      { id: '110843418940485', name: 'Herald Bakery fans' },
+      {
+        id: '110843418940486',
+        name: 'Herald Bakery Paris',
+        location: { city: 'Paris', country: 'France', latitude: 48.86, longitude: 2.35 },
+      },
+    ];
   }
 
   static defaultPages(): FakePage[] {
@@ -112,6 +144,11 @@ export class FakeMeta extends FakeServer {
     this.quotaUsage = 0;
     this.processingPolls = 0;
     this.failingMedia = null;
+    this.videoProcessingPolls = 0;
+    this.failingVideo = null;
+    this.videos.clear();
+    this.places = FakeMeta.defaultPlaces();
+    this.pagesSearchFeature = true;
     this.cutPublish = null;
     this.expiresIn = 5_184_000;
     this.pages = FakeMeta.defaultPages();
@@ -289,6 +326,22 @@ export class FakeMeta extends FakeServer {
         },
       };
     }
+    if (req.method === 'GET' && path === '/pages/search' && principal.kind === 'page') {
+      if (!this.pagesSearchFeature)
+        return graphError(
+          400,
+          "(#10) This endpoint requires the 'pages_read_engagement' permission or the 'Page Public Metadata Access' feature.",
+          10,
+        );
+      const q = (req.query.get('q') ?? '').toLowerCase();
+      const wanted = fields.split(',');
+      const found = this.places
+        .filter((p) => q.split(/\s+/).every((word) => p.name.toLowerCase().includes(word)))
+        .map((p) =>
+          Object.fromEntries(Object.entries({ ...p, link: `https://www.facebook.com/${p.id}` }).filter(([k]) => wanted.includes(k))),
+        );
+      return { status: 200, body: { data: found.slice(0, Number(req.query.get('limit') ?? 25)) } };
+    }
     const ig = this.#igOf(principal);
     // Instagram: /{ig-user-id}/...
     if (ig && parts[0] === ig.id) return this.#instagramUser(req, ig, parts.slice(1), fields);
@@ -321,6 +374,7 @@ export class FakeMeta extends FakeServer {
     const post = this.fbPosts.find((p) => p.id === id);
     if (post && principal.kind === 'page' && post.page === principal.page) {
       if (req.method === 'POST' && edge === 'comments') return this.#comment(req, post.id, false);
+      if (req.method === 'GET' && !edge && post.kind === 'video' && fields.split(',').includes('status')) return this.#videoStatus(post);
       if (req.method === 'GET' && !edge) {
         const counts = this.insights.get(post.id) ?? {};
         return {
@@ -343,6 +397,37 @@ export class FakeMeta extends FakeServer {
       100,
       { error_subcode: 33 },
     );
+  }
+
+  /** A page video's `status` (Graph API Video Status): its phases, then `ready` once processed and published. */
+  #videoStatus(post: FakeFbPost): FakeAnswer {
+    const video = this.videos.get(post.id)!;
+    video.polls++;
+    if (video.state === 'processing' && video.polls > this.videoProcessingPolls)
+      video.state = this.failingVideo && post.video!.includes(this.failingVideo.match) ? 'error' : 'ready';
+    const uploading_phase = { status: 'complete', bytes_transferred: 1024 };
+    const status =
+      video.state === 'processing'
+        ? {
+            video_status: 'processing',
+            uploading_phase,
+            processing_phase: { status: 'in_progress' },
+            publishing_phase: { status: 'not_started' },
+          }
+        : video.state === 'error'
+          ? {
+              video_status: 'error',
+              uploading_phase,
+              processing_phase: { status: 'error', errors: [{ code: 1363008, message: this.failingVideo!.message }] },
+              publishing_phase: { status: 'not_started' },
+            }
+          : {
+              video_status: 'ready',
+              uploading_phase,
+              processing_phase: { status: 'complete' },
+              publishing_phase: { status: 'complete', publish_status: 'published', publish_time: new Date().toISOString() },
+            };
+    return { status: 200, body: { id: post.id, status } };
   }
 
   #comment(req: FakeRequest, on: string, reply: boolean): FakeAnswer {
@@ -404,6 +489,7 @@ export class FakeMeta extends FakeServer {
       if (!url) return graphError(400, '(#100) No file_url given', 100);
       const id = this.#id();
       this.fbPosts.push({ id, page, kind: 'video', message: f.get('description') ?? '', link: null, photos: [], video: url });
+      this.videos.set(id, { polls: 0, state: 'processing' });
       return { status: 200, body: { id } };
     }
     return graphError(400, 'Unsupported post request.', 100);
@@ -411,6 +497,34 @@ export class FakeMeta extends FakeServer {
 
   #instagramUser(req: FakeRequest, ig: FakeIgAccount, edge: string[], fields: string): FakeAnswer {
     const f = req.form;
+    const discovery = /^business_discovery\.username\(([^)]*)\)/.exec(fields);
+    if (req.method === 'GET' && edge.length === 0 && discovery) {
+      const known = [
+        ...this.pages.flatMap((p) => (p.instagram ? [{ ...p.instagram, followers: 10, media: 1 }] : [])),
+        ...this.discoverable,
+      ];
+      const account = known.find((a) => a.username === discovery[1]);
+      if (!account)
+        return graphError(400, 'Invalid user id', 110, {
+          error_subcode: 2207013,
+          error_user_title: 'Cannot find User',
+          error_user_msg: `The user with username: ${discovery[1]} cannot be found.`,
+        });
+      return {
+        status: 200,
+        body: {
+          id: ig.id,
+          business_discovery: {
+            id: account.id,
+            username: account.username,
+            name: account.name,
+            profile_picture_url: `https://scontent.cdninstagram.com/${account.id}.jpg`,
+            followers_count: account.followers,
+            media_count: account.media,
+          },
+        },
+      };
+    }
     if (req.method === 'GET' && edge.length === 0)
       return {
         status: 200,

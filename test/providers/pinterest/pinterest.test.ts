@@ -199,6 +199,13 @@ describe('Pinterest', () => {
       { field: 'value[0].image', reason: 'Pinterest takes at most 5 files per post; there are 6.' },
       { field: 'value[1].content', reason: "Pinterest's API has no way to post comments; remove the comments." },
     ]);
+    // A video pin's length, as the media library read it: 4 s to 15 min.
+    const short = await upload(tenant, mp4(320, 240, { seconds: 2, fill: 3 }), 'short.mp4', 'video/mp4');
+    const long = await upload(tenant, mp4(320, 240, { seconds: 5 }), 'long.mp4', 'video/mp4');
+    expect(await missing([{ content: '<p>Clip</p>', image: [short] }], { board: BOARD })).toEqual([
+      { field: 'value[0].image[0]', reason: 'short.mp4 lasts 2 s; Pinterest takes video pins of 4 s to 15 min.' },
+    ]);
+    expect(await missing([{ content: '<p>Clip</p>', image: [long] }], { board: BOARD })).toEqual([]);
     expect(await missing([{ content: '<p>Clip</p>', image: [clip, image] }], { board: BOARD, alt: 'x' })).toEqual([
       { field: 'value[0].image', reason: 'A pin is one image, 2 to 5 images, or one video.' },
       { field: 'settings.alt', reason: 'Pinterest takes alt text for image pins only; remove it for a video.' },

@@ -91,6 +91,30 @@ describe('Threads', () => {
     expect(children[0]!.params.alt_text).toBe('A green square');
   });
 
+  it('reports videos longer than five minutes, alone or in a carousel, by their place', () => {
+    const item = (name: string, mimeType: string, seconds: number | null) => ({
+      id: name,
+      url: `/uploads/ws/${name}`,
+      name,
+      mimeType,
+      size: 1000,
+      width: 72,
+      height: 128,
+      durationMs: seconds === null ? null : seconds * 1000,
+    });
+    const check = (media: Array<ReturnType<typeof item>>) =>
+      threadsProvider.validate({ text: 'x', media, settings: {}, part: 0, config: {}, platformApps: t.services.channels.platformApps });
+    expect(
+      check([
+        item('long.mp4', 'video/mp4', 301),
+        item('a.png', 'image/png', null),
+        item('ok.mp4', 'video/mp4', 300),
+        item('unknown.mov', 'video/quicktime', null),
+      ]),
+    ).toEqual([{ field: 'value[0].image[0]', reason: 'long.mp4 lasts 5 min 1 s; Threads takes videos up to 5 min.' }]);
+    expect(check([item('ok.mp4', 'video/mp4', 12)])).toEqual([]);
+  });
+
   it('counts text as Threads does (an emoji counts its UTF-8 bytes)', () => {
     expect(countThreadsText('hello')).toBe(5);
     expect(countThreadsText('日本')).toBe(2);

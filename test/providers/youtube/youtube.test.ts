@@ -409,6 +409,37 @@ describe('YouTube', () => {
     expect(validate('é'.repeat(2501))).toBe(true);
   });
 
+  it('checks that a video meant as a Short is one YouTube makes a Short of: square or vertical, up to 3 minutes', () => {
+    const video = (name: string, width: number, height: number, seconds: number | null) => ({
+      id: name,
+      url: `/uploads/ws/${name}`,
+      name,
+      mimeType: 'video/mp4',
+      size: 4096,
+      width,
+      height,
+      durationMs: seconds === null ? null : seconds * 1000,
+    });
+    const thumbnail = { id: 't', url: '/uploads/ws/t.jpg', name: 't.jpg', mimeType: 'image/jpeg', size: 100, width: 32, height: 32 };
+    const check = (media: Array<Record<string, unknown>>, short = true) =>
+      youtubeProvider.validate({
+        text: 'A description',
+        media: media as never,
+        settings: { title: 'T', privacy: 'public', madeForKids: false, short },
+        part: 0,
+        config: {},
+        platformApps: t.services.channels.platformApps,
+      });
+    expect(check([thumbnail, video('wide.mp4', 1920, 1080, 240)])).toEqual([
+      { field: 'value[0].image[1]', reason: 'wide.mp4 is 1920×1080; a Short is a square or vertical video.' },
+      { field: 'value[0].image[1]', reason: 'wide.mp4 lasts 4 min; YouTube makes Shorts of videos up to 3 min.' },
+    ]);
+    expect(check([video('tall.mp4', 1080, 1920, 59)])).toEqual([]);
+    expect(check([video('square.mp4', 1080, 1080, null)])).toEqual([]);
+    // Not meant as a Short: a long landscape video is an ordinary one.
+    expect(check([video('wide.mp4', 1920, 1080, 240)], false)).toEqual([]);
+  });
+
   it('lists playlists and assignable categories through the integration tools, renewing an expiring token first', async () => {
     const { tenant, channelId } = await connect();
     const run = (methodName: string, data: Record<string, unknown>) =>
