@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { callPlatform, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { field, oauthPlatform, readTokens, refreshTokenRenewal, type RefreshedTokens } from '../oauth-api.ts';
+import { field, oauthPlatform, readTokens, refreshTokenRenewal, storedTokens, type RefreshedTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
 import type { Provider, ProviderContext, ProviderFailureKind } from '../provider.ts';
 
@@ -169,11 +169,7 @@ export async function finishGoogleSignIn(
     { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri, code_verifier: String(pending.verifier) },
     now,
   );
-  return {
-    accessToken: tokens.accessToken,
-    ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-    ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
-  };
+  return storedTokens(tokens);
 }
 
 /** The `renewal` of a Google channel: its access token is renewed with the refresh token when five minutes are left. */
