@@ -1,4 +1,4 @@
-import { expiresSoon, expiryFrom, field, oauthPlatform, refusedRenewal } from './oauth-api.ts';
+import { expiresSoon, expiryFrom, field, oauthPlatform, refusedRenewal, storedTokens } from './oauth-api.ts';
 import { callPlatform, type ErrorReading, type Platform, type PlatformAnswer, type PlatformRequest } from './platform-call.ts';
 import { platformApp, type PlatformApps } from './platform-apps.ts';
 import { ProviderError, type Provider, type ProviderContext } from './provider.ts';
@@ -154,7 +154,7 @@ export function createdId(json: unknown, what: string, platform: string): string
  * Exchanges or refreshes a long-lived token (Instagram Login's and Threads' `/access_token` and
  * `/refresh_access_token`, which take the token in the query, as documented).
  */
-export async function longLivedToken(
+async function longLivedToken(
   ctx: Pick<ProviderContext, 'outbound' | 'signal'>,
   platform: Platform,
   url: string,
@@ -165,6 +165,40 @@ export async function longLivedToken(
   const accessToken = field(json, 'access_token');
   if (typeof accessToken !== 'string') throw new ProviderError('rejected', `${platform.name} did not issue a long-lived token.`);
   return { accessToken, expiresAt: expiryFrom(now, field(json, 'expires_in')) };
+}
+
+/**
+ * Instagram Login's and Threads' sign-in: the callback's `code` exchanged at `codeUrl` for a
+ * short-lived token (read from the answer by `shortToken`), then that one at `exchangeUrl` with
+ * `grantType` for the long-lived token the channel keeps.
+ */
+export async function longLivedSignIn(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal'> & { redirectUri: string },
+  platform: Platform,
+  options: {
+    app: { clientId: string; clientSecret: string };
+    codeUrl: string;
+    exchangeUrl: string;
+    grantType: string;
+    shortToken?: (json: unknown) => unknown;
+  },
+  code: string,
+): Promise<{ accessToken: string; expiresAt: string | undefined }> {
+  const { app, shortToken = (json: unknown) => field(json, 'access_token') } = options;
+  const { json } = await callPlatform(ctx, platform, options.codeUrl, {
+    form: {
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      grant_type: 'authorization_code',
+      redirect_uri: ctx.redirectUri,
+      // Meta appends `#_` to the code it sends back.
+      code: code.replace(/#_$/, ''),
+    },
+  });
+  const short = shortToken(json);
+  if (typeof short !== 'string') throw new ProviderError('rejected', `${platform.name} did not issue an access token.`);
+  const params = { grant_type: options.grantType, client_secret: app.clientSecret, access_token: short };
+  return longLivedToken(ctx, platform, options.exchangeUrl, params, new Date());
 }
 
 /**
@@ -188,7 +222,7 @@ export function longLivedRenewal(
       try {
         const params = { grant_type: options.grantType, access_token: config.accessToken };
         const token = await longLivedToken(ctx, platform, `${options.base(ctx.platformApps)}/refresh_access_token`, params, now);
-        return { ...config, accessToken: token.accessToken, ...(token.expiresAt && { expiresAt: token.expiresAt }) };
+        return { ...config, ...storedTokens(token) };
       } catch (error) {
         throw refusedRenewal(platform.name, error, (e) => e.kind === 'auth' || e.options.status === 400);
       }

@@ -90,3 +90,36 @@ export function readMetrics(source: unknown, fields: Readonly<Record<string, Met
   }
   return { metrics, raw };
 }
+
+/** A 404 from the platform: the part was deleted there, so it has no numbers any more. */
+const deleted = (error: ProviderError) => error.options.status === 404;
+
+/**
+ * Readings of `refs` for a platform that reads one part a call: `read` for each in turn, by
+ * release id. A part whose call fails as `gone` (a 404 unless told) is absent: deleted on the
+ * platform, not a failure of the channel. Any other failure ends the batch.
+ */
+export async function eachPart(
+  refs: readonly PublishedRef[],
+  read: (ref: PublishedRef) => Promise<MetricsReading>,
+  gone: (error: ProviderError) => boolean = deleted,
+): Promise<Map<string, MetricsReading>> {
+  const found = new Map<string, MetricsReading>();
+  for (const ref of refs) {
+    try {
+      found.set(ref.id, await read(ref));
+    } catch (error) {
+      if (error instanceof ProviderError && gone(error)) continue;
+      throw error;
+    }
+  }
+  return found;
+}
+
+/** Every emoji's `count` in a message's `reactions` summed (normal and super reactions alike); 0 when there are none. */
+export function reactionTotal(reactions: unknown): number {
+  let total = 0;
+  for (const reaction of Array.isArray(reactions) ? (reactions as Array<{ count?: unknown }>) : [])
+    if (typeof reaction.count === 'number' && Number.isFinite(reaction.count)) total += reaction.count;
+  return total;
+}

@@ -55,6 +55,15 @@ export function readTokens(platform: string, json: unknown, now: Date): Refreshe
   };
 }
 
+/** Tokens as a channel's configuration keeps them: the access token, and the refresh token and expiry when the platform gave them. */
+export function storedTokens(tokens: RefreshedTokens): RefreshedTokens {
+  return {
+    accessToken: tokens.accessToken,
+    ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
+    ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+  };
+}
+
 /** The token endpoint's refusal of a grant (RFC 6749 §5.2: 400 `invalid_grant`, 401 `invalid_client`). */
 export const grantRefused = (error: ProviderError): boolean => error.options.status === 400 || error.options.status === 401;
 

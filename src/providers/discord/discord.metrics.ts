@@ -1,4 +1,4 @@
-import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { needingPermission, reactionTotal, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import { callPlatform } from '../platform-call.ts';
 import type { ProviderContext } from '../provider.ts';
 import { isWebhookConfig, type DiscordBotConfig } from './discord.schema.ts';
@@ -53,11 +53,8 @@ export const discordMetrics: ProviderMetrics = {
       const message = await read(ctx, config, `/channels/${channelId}/messages/${ref.id}`, "the message's reactions", UNKNOWN_MESSAGE);
       // Deleted in Discord: no numbers, so the part is left out.
       if (!message) continue;
-      const reactions = Array.isArray(message.reactions) ? (message.reactions as Array<{ count?: unknown }>) : [];
-      let total = 0;
-      for (const reaction of reactions) if (typeof reaction.count === 'number' && Number.isFinite(reaction.count)) total += reaction.count;
       // A message nobody reacted to has no `reactions` field: zero likes, as Discord shows.
-      found.set(ref.id, readMetrics({ reactions: total }, { reactions: 'likes' }));
+      found.set(ref.id, readMetrics({ reactions: reactionTotal(message.reactions) }, { reactions: 'likes' }));
     }
     return found;
   },

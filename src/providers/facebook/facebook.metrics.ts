@@ -1,8 +1,8 @@
-import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { eachPart, needingPermission, readMetrics, type ProviderMetrics } from '../metrics.ts';
 import { field } from '../oauth-api.ts';
 import { graph } from '../graph-api.ts';
 import * as z from 'zod';
-import { ProviderError, readConfig, type ProviderContext } from '../provider.ts';
+import { readConfig, type ProviderContext } from '../provider.ts';
 
 const config = z.object({ accessToken: z.string(), pageId: z.string() });
 
@@ -31,20 +31,11 @@ function postCounts(json: unknown): Record<string, number | undefined> {
 export const facebookMetrics: ProviderMetrics = {
   reports: { post: ['likes', 'replies', 'shares'], account: ['followers'] },
   batchSize: 1,
-  async posts(ctx, refs) {
-    const found = new Map<string, MetricsReading>();
-    for (const ref of refs) {
-      try {
-        const json = await read(ctx, `/${encodeURIComponent(ref.id)}?fields=${encodeURIComponent(POST_FIELDS)}`);
-        found.set(ref.id, readMetrics(postCounts(json), { reactions: 'likes', comments: 'replies', shares: 'shares' }));
-      } catch (error) {
-        // A deleted post has no numbers any more: absent, not a failure of the channel.
-        if (error instanceof ProviderError && error.options.status === 404) continue;
-        throw error;
-      }
-    }
-    return found;
-  },
+  posts: (ctx, refs) =>
+    eachPart(refs, async (ref) => {
+      const json = await read(ctx, `/${encodeURIComponent(ref.id)}?fields=${encodeURIComponent(POST_FIELDS)}`);
+      return readMetrics(postCounts(json), { reactions: 'likes', comments: 'replies', shares: 'shares' });
+    }),
   async account(ctx) {
     const { pageId } = readConfig(config, ctx.config, 'Facebook');
     const json = await read(ctx, `/${encodeURIComponent(pageId)}?fields=followers_count,fan_count`);

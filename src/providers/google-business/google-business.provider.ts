@@ -4,13 +4,12 @@ import { callPlatform, type Platform, type PlatformAnswer, type PlatformRequest 
 import { field } from '../oauth-api.ts';
 import { baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
 import {
-  finishGoogleSignIn,
   googleApp,
   googlePlatform,
   googleRenewal,
   googleTokensSchema,
   googleUnavailable,
-  startGoogleSignIn,
+  googleSignIn,
   type GoogleTokens,
 } from '../google/google-oauth.ts';
 import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
@@ -150,38 +149,17 @@ function connected(tokens: GoogleTokens, place: Place): { config: BusinessConfig
   };
 }
 
-const signIn: P.BrowserSignIn = {
-  startSchema: z.object({}),
-  async start(ctx, { state }) {
-    return startGoogleSignIn(ctx, state, BUSINESS_SCOPES);
-  },
-  async finish(ctx, { code, pending }) {
-    const tokens = await finishGoogleSignIn(ctx, code, pending);
-    const places = await managedLocations(ctx, tokens.accessToken);
-    if (places.length === 0)
-      throw new ProviderError(
-        'rejected',
-        'This Google account manages no Business Profile location (or Google has not given the app access to the Business Profile APIs).',
-      );
-    if (places.length === 1) return connected(tokens, places[0]!);
-    const several = new Set(places.map((p) => p.account)).size > 1;
-    return {
-      choose: {
-        prompt: 'This Google account manages several business locations. Which one should Herald post to?',
-        options: places
-          .slice(0, 100)
-          .map((p) => ({ id: `${p.account}/${p.location}`, label: several ? `${p.title} (${p.accountName})` : p.title })),
-        pending: { tokens, places: places.slice(0, 100) },
-      },
-    };
-  },
-  async choose(_ctx, { choice, pending }) {
-    const places = (Array.isArray(pending.places) ? pending.places : []) as Place[];
-    const place = places.find((p) => `${p.account}/${p.location}` === choice);
-    if (!place) throw new ProviderError('rejected', 'That location was not one of the choices; start connecting again.');
-    return connected(pending.tokens as GoogleTokens, place);
-  },
-};
+const signIn = googleSignIn({
+  scopes: BUSINESS_SCOPES,
+  list: managedLocations,
+  none: 'This Google account manages no Business Profile location (or Google has not given the app access to the Business Profile APIs).',
+  prompt: 'This Google account manages several business locations. Which one should Herald post to?',
+  what: 'location',
+  id: (p: Place) => `${p.account}/${p.location}`,
+  // The account's name is shown only where the locations belong to several accounts.
+  label: (p, all) => (new Set(all.map((q) => q.account)).size > 1 ? `${p.title} (${p.accountName})` : p.title),
+  connected,
+});
 
 /** Herald's own media URL for a file, absolute (Google fetches it). */
 function mediaUrl(platformApps: PlatformApps, item: Pick<P.PublishMedia, 'url'>): string {

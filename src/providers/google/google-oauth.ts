@@ -1,9 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { callPlatform, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { field, oauthPlatform, readTokens, refreshTokenRenewal, type RefreshedTokens } from '../oauth-api.ts';
+import { field, oauthPlatform, readTokens, refreshTokenRenewal, storedTokens, type RefreshedTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
-import type { Provider, ProviderContext, ProviderFailureKind } from '../provider.ts';
+import {
+  ProviderError,
+  type BrowserSignIn,
+  type Provider,
+  type ProviderContext,
+  type ProviderFailureKind,
+  type SignInResult,
+} from '../provider.ts';
 
 /**
  * Google's OAuth 2.0 for web server apps, shared by YouTube and Google Business Profile: the
@@ -169,11 +176,7 @@ export async function finishGoogleSignIn(
     { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri, code_verifier: String(pending.verifier) },
     now,
   );
-  return {
-    accessToken: tokens.accessToken,
-    ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-    ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
-  };
+  return storedTokens(tokens);
 }
 
 /** The `renewal` of a Google channel: its access token is renewed with the refresh token when five minutes are left. */
@@ -187,4 +190,50 @@ export function googleRenewal(
     tokenRequest,
     noRefreshToken: `The ${platform} access token expired and Google gave no refresh token; connect the channel again.`,
   });
+}
+
+/**
+ * The browser sign-in of a Google platform that posts to one of the things the signed-in identity
+ * manages (YouTube's channels, Business Profile's locations): `list` reads them with the new access
+ * token; none is refused with `none`, one is connected at once, and several (the first 100) are
+ * offered to choose from, kept with the tokens until the choice.
+ */
+export function googleSignIn<T>(options: {
+  scopes: readonly string[];
+  list: (ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string) => Promise<T[]>;
+  none: string;
+  prompt: string;
+  /** What the choice is: "channel", "location". */
+  what: string;
+  id: (item: T) => string;
+  label: (item: T, all: readonly T[]) => string;
+  connected: (tokens: GoogleTokens, item: T) => SignInResult;
+}): BrowserSignIn {
+  const { scopes, list, none, prompt, what, id, label, connected } = options;
+  return {
+    startSchema: z.object({}),
+    async start(ctx, { state }) {
+      return startGoogleSignIn(ctx, state, scopes);
+    },
+    async finish(ctx, { code, pending }) {
+      const tokens = await finishGoogleSignIn(ctx, code, pending);
+      const items = await list(ctx, tokens.accessToken);
+      if (items.length === 0) throw new ProviderError('rejected', none);
+      if (items.length === 1) return connected(tokens, items[0]!);
+      const offered = items.slice(0, 100);
+      return {
+        choose: {
+          prompt,
+          options: offered.map((item) => ({ id: id(item), label: label(item, items) })),
+          pending: { tokens, items: offered },
+        },
+      };
+    },
+    async choose(_ctx, { choice, pending }) {
+      const items = (Array.isArray(pending.items) ? pending.items : []) as T[];
+      const item = items.find((i) => id(i) === choice);
+      if (!item) throw new ProviderError('rejected', `That ${what} was not one of the choices; start connecting again.`);
+      return connected(pending.tokens as GoogleTokens, item);
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { insights, type GraphHost } from '../graph-api.ts';
-import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { eachPart, needingPermission, readMetrics, type ProviderMetrics } from '../metrics.ts';
 import { field } from '../oauth-api.ts';
-import { ProviderError, readConfig, type ProviderContext } from '../provider.ts';
+import { readConfig, type ProviderContext } from '../provider.ts';
 import { igGraph } from './instagram.provider.ts';
 
 const config = z.object({ accessToken: z.string(), userId: z.string() });
@@ -44,24 +44,15 @@ export function instagramMetrics(host: GraphHost): ProviderMetrics {
       account: ['followers', 'following', 'posts'],
     },
     batchSize: 1,
-    async posts(ctx, refs) {
-      const found = new Map<string, MetricsReading>();
-      for (const ref of refs) {
-        try {
-          const media = await read(ctx, `/${encodeURIComponent(ref.id)}?fields=media_product_type,like_count,comments_count`);
-          const type = String(field(media, 'media_product_type') ?? 'FEED');
-          const names = INSIGHTS[type] ?? INSIGHTS.FEED!;
-          const values = insights(await read(ctx, `/${encodeURIComponent(ref.id)}/insights?metric=${names.join(',')}`));
-          const counts = { likes: field(media, 'like_count'), comments: field(media, 'comments_count') };
-          found.set(ref.id, readMetrics({ ...counts, ...values }, POST_METRICS));
-        } catch (error) {
-          // A post deleted on Instagram has no numbers any more: absent, not a failure of the channel.
-          if (error instanceof ProviderError && error.options.status === 404) continue;
-          throw error;
-        }
-      }
-      return found;
-    },
+    posts: (ctx, refs) =>
+      eachPart(refs, async (ref) => {
+        const media = await read(ctx, `/${encodeURIComponent(ref.id)}?fields=media_product_type,like_count,comments_count`);
+        const type = String(field(media, 'media_product_type') ?? 'FEED');
+        const names = INSIGHTS[type] ?? INSIGHTS.FEED!;
+        const values = insights(await read(ctx, `/${encodeURIComponent(ref.id)}/insights?metric=${names.join(',')}`));
+        const counts = { likes: field(media, 'like_count'), comments: field(media, 'comments_count') };
+        return readMetrics({ ...counts, ...values }, POST_METRICS);
+      }),
     async account(ctx) {
       const { userId } = readConfig(config, ctx.config, 'Instagram');
       const json = await read(ctx, `/${encodeURIComponent(userId)}?fields=followers_count,follows_count,media_count`);

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { longLivedUserToken, loginUrl, managedPage, managedPages, type ManagedPage } from '../facebook/facebook.login.ts';
 import { mediaUrl } from '../facebook/facebook.provider.ts';
-import { GRAPH_QUOTA_RETRY_MS, graph, longLivedRenewal, longLivedToken, readGraphError, type GraphHost } from '../graph-api.ts';
-import { field, oauthPlatform, waitFor } from '../oauth-api.ts';
-import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
+import { GRAPH_QUOTA_RETRY_MS, graph, longLivedRenewal, longLivedSignIn, readGraphError, type GraphHost } from '../graph-api.ts';
+import { field, oauthPlatform, storedTokens, waitFor } from '../oauth-api.ts';
+import type { PlatformAnswer, PlatformRequest } from '../platform-call.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
 import { ProviderError, readConfig, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
@@ -166,31 +166,22 @@ const instagramSignIn: P.BrowserSignIn = {
     return { url: url.toString(), pending: {} };
   },
   async finish(ctx: P.SignInContext, { code }) {
-    const app = platformApp(ctx.platformApps, 'instagram');
-    const { json } = await callPlatform(ctx, INSTAGRAM_LOGIN, `${instagramHosts(ctx.platformApps).token}/oauth/access_token`, {
-      form: {
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        grant_type: 'authorization_code',
-        redirect_uri: ctx.redirectUri,
-        code: code.replace(/#_$/, ''),
-      },
-    });
-    // Answered as `{access_token, user_id}` or, by newer apps, `{data: [{access_token, user_id, permissions}]}`.
-    const short = field(json, 'access_token') ?? field(json, 'data', '0', 'access_token');
-    if (typeof short !== 'string') throw new ProviderError('rejected', 'Instagram did not issue an access token.');
-    const now = new Date();
-    const token = await longLivedToken(
+    const token = await longLivedSignIn(
       ctx,
       INSTAGRAM_LOGIN,
-      `${instagramGraphBase(ctx.platformApps)}/access_token`,
-      { grant_type: 'ig_exchange_token', client_secret: app.clientSecret, access_token: short },
-      now,
+      {
+        app: platformApp(ctx.platformApps, 'instagram'),
+        codeUrl: `${instagramHosts(ctx.platformApps).token}/oauth/access_token`,
+        exchangeUrl: `${instagramGraphBase(ctx.platformApps)}/access_token`,
+        grantType: 'ig_exchange_token',
+        // Answered as `{access_token, user_id}` or, by newer apps, `{data: [{access_token, user_id, permissions}]}`.
+        shortToken: (json) => field(json, 'access_token') ?? field(json, 'data', '0', 'access_token'),
+      },
+      code,
     );
     const { username, ...account } = await instagramAccount(ctx, token.accessToken);
     const config: InstagramConfig = {
-      accessToken: token.accessToken,
-      ...(token.expiresAt && { expiresAt: token.expiresAt }),
+      ...storedTokens(token),
       userId: account.internalId,
       username,
     };

@@ -1,6 +1,5 @@
 import { field } from '../oauth-api.ts';
-import { readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
-import { ProviderError } from '../provider.ts';
+import { eachPart, readMetrics, type ProviderMetrics } from '../metrics.ts';
 import { lemmyConfig } from './lemmy.client.ts';
 import { lemmyCall } from './lemmy.provider.ts';
 
@@ -16,25 +15,21 @@ const COMMENT_COUNTS = { score: 'score', upvotes: 'likes', child_count: 'replies
 export const lemmyMetrics: ProviderMetrics = {
   reports: { post: ['score', 'likes', 'replies'], account: ['posts'] },
   batchSize: 1,
-  async posts(ctx, refs) {
-    const found = new Map<string, MetricsReading>();
-    for (const ref of refs) {
-      const isComment = ref.meta?.kind === 'comment';
-      try {
+  posts: (ctx, refs) =>
+    eachPart(
+      refs,
+      async (ref) => {
+        const isComment = ref.meta?.kind === 'comment';
         const { json } = await lemmyCall(
           ctx,
           isComment ? `/comment?id=${encodeURIComponent(ref.id)}` : `/post?id=${encodeURIComponent(ref.id)}`,
         );
         const counts = isComment ? field(json, 'comment_view', 'counts') : field(json, 'post_view', 'counts');
-        found.set(ref.id, readMetrics(counts, isComment ? COMMENT_COUNTS : POST_COUNTS));
-      } catch (error) {
-        // Deleted or removed since: no numbers any more, not a failure of the channel.
-        if (error instanceof ProviderError && error.kind === 'rejected' && /couldnt_find/.test(error.message)) continue;
-        throw error;
-      }
-    }
-    return found;
-  },
+        return readMetrics(counts, isComment ? COMMENT_COUNTS : POST_COUNTS);
+      },
+      // Deleted or removed since: Lemmy answers `couldnt_find_…` rather than a 404.
+      (error) => error.kind === 'rejected' && /couldnt_find/.test(error.message),
+    ),
   async account(ctx) {
     const { personId } = lemmyConfig(ctx.config);
     if (!personId) return { metrics: {}, raw: {} };

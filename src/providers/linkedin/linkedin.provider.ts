@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens } from '../oauth-api.ts';
+import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens, storedTokens, type RefreshedTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError, readConfig } from '../provider.ts';
 import type * as P from '../provider.ts';
@@ -118,13 +118,9 @@ async function organization(
   };
 }
 
-type Tokens = { accessToken: string; refreshToken?: string | undefined; expiresAt?: string | undefined };
-
-function pageConfig(tokens: Tokens, personId: string, page: string): LinkedInConfig {
+function pageConfig(tokens: RefreshedTokens, personId: string, page: string): LinkedInConfig {
   return {
-    accessToken: tokens.accessToken,
-    ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-    ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+    ...storedTokens(tokens),
     personId,
     page,
   };
@@ -157,9 +153,7 @@ function signIn(forPage: boolean): P.BrowserSignIn {
       const member = await person(ctx, tokens.accessToken);
       if (!forPage) {
         const config: LinkedInConfig = {
-          accessToken: tokens.accessToken,
-          ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-          ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+          ...storedTokens(tokens),
           personId: member.internalId,
         };
         return { config, account: member };
@@ -190,7 +184,7 @@ function signIn(forPage: boolean): P.BrowserSignIn {
     async choose(ctx, { choice, pending }) {
       const pages = Array.isArray(pending.pages) ? pending.pages.map(String) : [];
       if (!pages.includes(choice)) throw new ProviderError('rejected', 'That page was not one of the choices; start connecting again.');
-      const tokens = pending.tokens as Tokens;
+      const tokens = pending.tokens as RefreshedTokens;
       return { config: pageConfig(tokens, String(pending.personId), choice), account: await organization(ctx, tokens.accessToken, choice) };
     },
   };

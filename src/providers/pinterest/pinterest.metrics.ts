@@ -1,6 +1,5 @@
-import { readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { eachPart, readMetrics, type ProviderMetrics } from '../metrics.ts';
 import { field } from '../oauth-api.ts';
-import { ProviderError } from '../provider.ts';
 import { pinterestCall, pinterestConfig } from './pinterest.client.ts';
 
 const PIN_METRICS = { IMPRESSION: 'impressions', SAVE: 'saves', PIN_CLICK: 'clicks', VIDEO_MRC_VIEW: 'views' } as const;
@@ -28,20 +27,12 @@ export const pinterestMetrics: ProviderMetrics = {
       end_date: day(now),
       metric_types: Object.keys(PIN_METRICS).join(','),
     });
-    const found = new Map<string, MetricsReading>();
-    for (const ref of refs) {
-      try {
-        const { json } = await pinterestCall(ctx, `/pins/${encodeURIComponent(ref.id)}/analytics?${query.toString()}`, {
-          token: accessToken,
-        });
-        found.set(ref.id, readMetrics(field(json, 'all', 'summary_metrics'), PIN_METRICS));
-      } catch (error) {
-        // A pin deleted on Pinterest has no numbers any more.
-        if (error instanceof ProviderError && error.options.status === 404) continue;
-        throw error;
-      }
-    }
-    return found;
+    return eachPart(refs, async (ref) => {
+      const { json } = await pinterestCall(ctx, `/pins/${encodeURIComponent(ref.id)}/analytics?${query.toString()}`, {
+        token: accessToken,
+      });
+      return readMetrics(field(json, 'all', 'summary_metrics'), PIN_METRICS);
+    });
   },
   async account(ctx) {
     const { accessToken } = pinterestConfig(ctx.config);

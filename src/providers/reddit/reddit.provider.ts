@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { htmlToForumMarkdown } from '../markdown-text.ts';
-import { field, pause, readTokens, refreshTokenRenewal } from '../oauth-api.ts';
+import { field, pause, readTokens, refreshTokenRenewal, storedTokens } from '../oauth-api.ts';
 import { callPlatform, JSON_API_HEADERS, readMedia } from '../platform-call.ts';
 import { appUnavailable, platformApp } from '../platform-apps.ts';
 import { ProviderError } from '../provider.ts';
@@ -167,9 +167,7 @@ const signIn: P.BrowserSignIn = {
     const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri }, new Date());
     const { username, ...account } = await whoAmI(ctx, tokens.accessToken);
     const config: RedditConfig = {
-      accessToken: tokens.accessToken,
-      ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-      ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+      ...storedTokens(tokens),
       userId: account.internalId,
       username,
     };

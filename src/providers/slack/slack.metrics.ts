@@ -1,8 +1,6 @@
-import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { needingPermission, reactionTotal, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
 import type { ProviderContext, PublishedRef } from '../provider.ts';
 import { parseConfig, slackCall } from './slack.provider.ts';
-
-type SlackReaction = { name?: unknown; count?: unknown };
 
 /** The channel a part was posted in: the one Slack answered with at publishing, else the configured one. */
 function channelOf(ctx: ProviderContext, ref: PublishedRef): string {
@@ -37,15 +35,15 @@ export const slackMetrics: ProviderMetrics = {
       // Deleted in Slack: no numbers, so the part is left out.
       if (answer.ok !== true) continue;
       const message = (answer.message ?? {}) as { reactions?: unknown; reply_count?: unknown; ts?: unknown; thread_ts?: unknown };
-      const reactions = Array.isArray(message.reactions) ? (message.reactions as SlackReaction[]) : [];
-      let total = 0;
-      for (const reaction of reactions) if (typeof reaction.count === 'number' && Number.isFinite(reaction.count)) total += reaction.count;
       // A message nobody reacted to has no `reactions` field: zero likes, as Slack shows. A message in
       // the channel (not a reply in a thread) without `reply_count` has no thread yet: zero replies;
       // a reply in a thread has no replies of its own to count.
       const inChannel = message.thread_ts === undefined || message.thread_ts === message.ts;
       const replies = typeof message.reply_count === 'number' ? message.reply_count : inChannel ? 0 : undefined;
-      found.set(ref.id, readMetrics({ reactions: total, reply_count: replies }, { reactions: 'likes', reply_count: 'replies' }));
+      found.set(
+        ref.id,
+        readMetrics({ reactions: reactionTotal(message.reactions), reply_count: replies }, { reactions: 'likes', reply_count: 'replies' }),
+      );
     }
     return found;
   },

@@ -1,8 +1,8 @@
 import { insights } from '../graph-api.ts';
-import { needingPermission, readMetrics, type MetricsReading, type ProviderMetrics } from '../metrics.ts';
+import { eachPart, needingPermission, readMetrics, type ProviderMetrics } from '../metrics.ts';
 import { field, oauthPlatform } from '../oauth-api.ts';
 import { callPlatform, type PlatformAnswer } from '../platform-call.ts';
-import { ProviderError, type ProviderContext } from '../provider.ts';
+import type { ProviderContext } from '../provider.ts';
 import { readThreadsError, threadsConfig, threadsUrl } from './threads.provider.ts';
 
 const POST_METRICS = {
@@ -45,20 +45,13 @@ async function read(ctx: ProviderContext, path: string): Promise<unknown> {
 export const threadsMetrics: ProviderMetrics = {
   reports: { post: ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'], account: ['followers'] },
   batchSize: 1,
-  async posts(ctx, refs) {
-    const found = new Map<string, MetricsReading>();
-    for (const ref of refs) {
-      try {
-        const json = await read(ctx, `/${encodeURIComponent(ref.id)}/insights?metric=${Object.keys(POST_METRICS).join(',')}`);
-        found.set(ref.id, readMetrics(insights(json), POST_METRICS));
-      } catch (error) {
-        // A post deleted on Threads has no numbers any more: absent, not a failure of the channel.
-        if (error instanceof ProviderError && error.options.status === 404) continue;
-        throw error;
-      }
-    }
-    return found;
-  },
+  posts: (ctx, refs) =>
+    eachPart(refs, async (ref) =>
+      readMetrics(
+        insights(await read(ctx, `/${encodeURIComponent(ref.id)}/insights?metric=${Object.keys(POST_METRICS).join(',')}`)),
+        POST_METRICS,
+      ),
+    ),
   async account(ctx) {
     const { userId } = threadsConfig(ctx.config);
     const json = await read(ctx, `/${encodeURIComponent(userId)}/threads_insights?metric=followers_count`);

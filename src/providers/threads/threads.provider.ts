@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { longLivedRenewal, longLivedToken } from '../graph-api.ts';
-import { oauthPlatform, field, pause } from '../oauth-api.ts';
+import { longLivedRenewal, longLivedSignIn } from '../graph-api.ts';
+import { oauthPlatform, field, pause, storedTokens } from '../oauth-api.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
 import { lengthProblem, ProviderError, readConfig } from '../provider.ts';
 import type * as P from '../provider.ts';
@@ -126,29 +126,20 @@ const signIn: P.BrowserSignIn = {
     return { url: url.toString(), pending: {} };
   },
   async finish(ctx, { code }) {
-    const app = platformApp(ctx.platformApps, 'threads');
-    const { json } = await callPlatform(ctx, THREADS, `${base(ctx.platformApps)}/oauth/access_token`, {
-      form: {
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        grant_type: 'authorization_code',
-        redirect_uri: ctx.redirectUri,
-        code: code.replace(/#_$/, ''),
-      },
-    });
-    const short = field(json, 'access_token');
-    if (typeof short !== 'string') throw new ProviderError('rejected', 'Threads did not issue an access token.');
-    const token = await longLivedToken(
+    const token = await longLivedSignIn(
       ctx,
       THREADS,
-      `${base(ctx.platformApps)}/access_token`,
-      { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short },
-      new Date(),
+      {
+        app: platformApp(ctx.platformApps, 'threads'),
+        codeUrl: `${base(ctx.platformApps)}/oauth/access_token`,
+        exchangeUrl: `${base(ctx.platformApps)}/access_token`,
+        grantType: 'th_exchange_token',
+      },
+      code,
     );
     const { username, ...account } = await whoAmI(ctx, token.accessToken);
     const config: ThreadsConfig = {
-      accessToken: token.accessToken,
-      ...(token.expiresAt && { expiresAt: token.expiresAt }),
+      ...storedTokens(token),
       userId: account.internalId,
       username,
     };

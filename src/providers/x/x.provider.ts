@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
-import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens } from '../oauth-api.ts';
+import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens, storedTokens } from '../oauth-api.ts';
 import { appUnavailable, platformApp, type PlatformApps } from '../platform-apps.ts';
 import { ProviderError, readConfig } from '../provider.ts';
 import type * as P from '../provider.ts';
@@ -158,9 +158,7 @@ const signIn: P.BrowserSignIn = {
     );
     const { username, ...account } = await whoAmI(ctx, tokens.accessToken);
     const config: XConfig = {
-      accessToken: tokens.accessToken,
-      ...(tokens.refreshToken && { refreshToken: tokens.refreshToken }),
-      ...(tokens.expiresAt && { expiresAt: tokens.expiresAt }),
+      ...storedTokens(tokens),
       userId: account.internalId,
       username,
     };

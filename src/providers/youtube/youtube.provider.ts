@@ -3,13 +3,12 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { field } from '../oauth-api.ts';
 import {
-  finishGoogleSignIn,
   googleApp,
   googlePlatform,
   googleRenewal,
   googleTokensSchema,
   googleUnavailable,
-  startGoogleSignIn,
+  googleSignIn,
   type GoogleTokens,
 } from '../google/google-oauth.ts';
 import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
@@ -76,35 +75,16 @@ function connected(tokens: GoogleTokens, channel: ChannelChoice): { config: YouT
   };
 }
 
-const signIn: P.BrowserSignIn = {
-  startSchema: z.object({}),
-  async start(ctx, { state }) {
-    return startGoogleSignIn(ctx, state, YOUTUBE_SCOPES);
-  },
-  async finish(ctx, { code, pending }) {
-    const tokens = await finishGoogleSignIn(ctx, code, pending);
-    const channels = await ownChannels(ctx, tokens.accessToken);
-    if (channels.length === 0)
-      throw new ProviderError(
-        'rejected',
-        'This Google account has no YouTube channel. Create one on youtube.com (or sign in as the brand account that owns it), then connect again.',
-      );
-    if (channels.length === 1) return connected(tokens, channels[0]!);
-    return {
-      choose: {
-        prompt: 'This Google account has several YouTube channels. Which one should Herald post to?',
-        options: channels.map((c) => ({ id: c.id, label: c.handle ? `${c.title} (${c.handle})` : c.title })),
-        pending: { tokens, channels },
-      },
-    };
-  },
-  async choose(_ctx, { choice, pending }) {
-    const channels = (Array.isArray(pending.channels) ? pending.channels : []) as ChannelChoice[];
-    const channel = channels.find((c) => c.id === choice);
-    if (!channel) throw new ProviderError('rejected', 'That channel was not one of the choices; start connecting again.');
-    return connected(pending.tokens as GoogleTokens, channel);
-  },
-};
+const signIn = googleSignIn({
+  scopes: YOUTUBE_SCOPES,
+  list: ownChannels,
+  none: 'This Google account has no YouTube channel. Create one on youtube.com (or sign in as the brand account that owns it), then connect again.',
+  prompt: 'This Google account has several YouTube channels. Which one should Herald post to?',
+  what: 'channel',
+  id: (c: ChannelChoice) => c.id,
+  label: (c) => (c.handle ? `${c.title} (${c.handle})` : c.title),
+  connected,
+});
 
 function videoUrl(id: string): string {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(id)}`;
