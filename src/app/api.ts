@@ -67,3 +67,5 @@ export async function api<P extends keyof paths, M extends Method>(
 export type Media = components['schemas']['Media'];
 export type Notification = components['schemas']['Notification'];
 export type ClientGroup = components['schemas']['ClientGroup'];
+export type Provider = components['schemas']['Provider'];
+export type ProviderField = components['schemas']['ProviderField'];

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import './app.css';
 import './library.css';
 import { routeOf, type Route } from './navigate.ts';
-import { showUnreadCount } from './notifications/unread.ts';
+import { refreshUnreadCount } from './notifications/unread.ts';
 import type { Viewer } from './roles.ts';
 
 type View = { default: (props: { viewer: Viewer; route: Route }) => preact.JSX.Element };
@@ -57,5 +57,5 @@ if (mount) {
   mount.textContent = '';
   const viewer = { role, workspace: mount.dataset.workspace ?? '' };
   render(<App viewer={viewer} />, mount);
-  void showUnreadCount(viewer.workspace).catch(() => undefined);
+  void refreshUnreadCount().catch(() => undefined);
 }

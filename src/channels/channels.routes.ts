@@ -13,6 +13,8 @@ import {
   deleteChannelQuery,
   reconnectBodySchema,
 } from './channels.schema.ts';
+import { providerSchema } from './providers.schema.ts';
+import { listProviders } from './providers.service.ts';
 
 /** Connections per key per rate-limit window: each one calls the platform (RATE_LIMIT_ROUTES can change it). */
 export const CONNECT_QUOTA = 30;
@@ -29,6 +31,22 @@ export const channelsRoutes: FastifyPluginAsyncZod = async (app) => {
         };
 
   operationRoute(app, listChannels);
+
+  app.get(
+    '/providers',
+    {
+      config: { scope: 'channels:read' },
+      schema: {
+        tags: ['Channels'],
+        summary: 'List the platforms channels can be connected to',
+        description:
+          "Every platform this server offers: its `identifier` (the `provider` of POST /integrations/connect), how a channel of it is connected (`sign-in` through the platform's page, or a `form` of credentials checked at once), whether the operator's setup allows it now, and the fields the connect request takes, generated from the platform's own configuration schema (the one the connect request is checked against): name, label, type, whether required, whether a secret.",
+        headers: showorgHeader,
+        response: { 200: z.array(providerSchema), ...authErrors },
+      },
+    },
+    async () => listProviders(app.services.channels.platformApps),
+  );
 
   app.post(
     '/integrations/connect',

@@ -273,6 +273,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the platforms channels can be connected to
+         * @description Every platform this server offers: its `identifier` (the `provider` of POST /integrations/connect), how a channel of it is connected (`sign-in` through the platform's page, or a `form` of credentials checked at once), whether the operator's setup allows it now, and the fields the connect request takes, generated from the platform's own configuration schema (the one the connect request is checked against): name, label, type, whether required, whether a secret.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Provider"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations/connect": {
         parameters: {
             query?: never;
@@ -3430,7 +3508,7 @@ export interface paths {
         };
         /**
          * List notifications, newest first
-         * @description Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones.
+         * @description Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones. `unreadCount` and each notification's `unread` follow the member's read marker, which POST /notifications/read moves.
          */
         get: {
             parameters: {
@@ -3496,6 +3574,100 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Moves the member's read marker in this workspace to `until` (a notification's id) or, without it, to the newest notification they see. The marker belongs to the member (the owner of the key, token or session), so every browser and client of theirs counts the same unread notifications (`unreadCount` in GET /notifications); it only moves forwards, so marking an older one read changes nothing. An id the request cannot see is a 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The newest notification read (its id): it and every one before it are read. Left out: up to the newest. */
+                        until?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationsRead"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6682,6 +6854,47 @@ export interface components {
             /** @description Only when Herald generated the channel's secret because none was given (a `webhook` channel's Standard Webhooks signing secret, `whsec_…`): shown this once and never again; give it to the receiver. */
             secret?: string;
         };
+        ProviderField: {
+            /** @description The field of POST /integrations/connect (next to `provider`). */
+            name: string;
+            /** @description A short label for a form. */
+            label: string;
+            /** @description What to give and where to find it; null when the platform says nothing more. */
+            description: string | null;
+            /**
+             * @description `text`, `url`, `number`, `boolean`; `list`: an array of strings; `json`: any other shape, sent as the platform documents it.
+             * @enum {string}
+             */
+            type: "text" | "url" | "number" | "boolean" | "list" | "json";
+            /** @description Whether the connect request must carry it; a secret Herald generates when left out (a webhook's) is not required. */
+            required: boolean;
+            /** @description A credential (token, password, key): Herald stores it sealed and never shows it again. */
+            secret: boolean;
+            /** @description The value used when the field is left out, when there is one. */
+            default?: unknown;
+        };
+        Provider: {
+            /** @description The platform ID: `provider` in POST /integrations/connect, a channel's `identifier`. */
+            identifier: string;
+            name: string;
+            /**
+             * @description `sign-in`: POST /integrations/connect answers `{url}` where the person signs in on the platform (the form's fields, if any, go with it: e.g. Mastodon's `instance`); `form`: the fields are the channel's configuration, checked with the platform at once; `operator`: only the operator connects such channels (`herald admin channel create`).
+             * @enum {string}
+             */
+            connect: "sign-in" | "form" | "operator";
+            /** @description Whether channels of this platform can be connected on this server (as in GET /status). */
+            available: boolean;
+            /** @description When not available: why, and what the operator must set (e.g. the platform app's variables). */
+            unavailable?: string;
+            /** @description How a channel of this platform is connected, in words. */
+            help: string;
+            /** @description The fields POST /integrations/connect takes for this platform, generated from its configuration schema (or, for `sign-in`, from what its sign-in takes): one form, or one per way of connecting, of which one is sent. Empty for `operator`. */
+            forms: {
+                /** @description The way of connecting, when the platform offers several (e.g. Discord: a webhook or a bot). */
+                title: string | null;
+                fields: components["schemas"]["ProviderField"][];
+            }[];
+        };
         /** @description A file in the media library. Identical content already in the workspace answers with the existing file. */
         UploadResult: {
             /** @description The media ID. */
@@ -6794,12 +7007,22 @@ export interface components {
             /** @description The channel ID, when the notification is about one. */
             integration: string | null;
             createdAt: string;
+            /** @description In GET /notifications: true when it is newer than the member's read marker (POST /notifications/read). */
+            unread?: boolean;
         };
         NotificationPage: {
             notifications: components["schemas"]["Notification"][];
             page: number;
             pageSize: number;
             hasMore: boolean;
+            /** @description How many notifications the member has not read (newer than their read marker, or all without one), counted up to 100: 100 means 100 or more. */
+            unreadCount: number;
+        };
+        NotificationsRead: {
+            /** @description How many notifications the member has not read (newer than their read marker, or all without one), counted up to 100: 100 means 100 or more. */
+            unreadCount: number;
+            /** @description The member's read marker now (a notification id); null when they have read none. */
+            readUntil: string | null;
         };
         PostingSlot: {
             /**

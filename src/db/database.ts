@@ -11,7 +11,7 @@ import type { MetaTable } from './meta.table.ts';
 import type { OAuthRecordsTable } from '../oauth/oauth.table.ts';
 import type { MediaTable } from '../media/media.table.ts';
 import type { UploadLinkFilesTable, UploadLinksTable } from '../media/upload-links.table.ts';
-import type { NotificationsTable } from '../notifications/notifications.table.ts';
+import type { NotificationReadsTable, NotificationsTable } from '../notifications/notifications.table.ts';
 import type { IdempotencyKeysTable, PostMediaTable, PostPartsTable, PostsTable } from '../posts/posts.table.ts';
 import type { ShortLinksTable } from '../short-links/short-links.table.ts';
 import type { PostingSchedulesTable } from '../schedules/schedules.table.ts';
@@ -49,6 +49,7 @@ export interface Database {
   post_media: PostMediaTable;
   idempotency_keys: IdempotencyKeysTable;
   notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
   short_links: ShortLinksTable;
   access_version: AccessVersionTable;
   channels_version: ChannelsVersionTable;

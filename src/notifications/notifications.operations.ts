@@ -13,7 +13,7 @@ export const listNotifications = operation({
     tags: ['Notifications'],
     summary: 'List notifications, newest first',
     description:
-      "Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones.",
+      "Failed publishing (naming the post and the platform's reason), channels that need reconnecting, and plan limits close to their end. Pages of 20, from page 0 to page 499: the newest 10,000 notifications. A key limited to some channels sees those channels' notifications and the workspace-wide ones. `unreadCount` and each notification's `unread` follow the member's read marker, which POST /notifications/read moves.",
     response: notificationPageSchema,
     errors: authErrors,
   },

@@ -22,3 +22,12 @@ export interface NotificationsTable {
   dedupe_key: string | null;
   created_at: string;
 }
+
+/** A member's read marker in a workspace: the newest notification they have read, in the list's order (time, then id). */
+export interface NotificationReadsTable {
+  workspace_id: string;
+  user_id: string;
+  read_at: string;
+  read_id: string;
+  updated_at: string;
+}

@@ -97,3 +97,92 @@ describe('GET /public/v1/notifications', () => {
 
   runAuthMatrix(() => t, { method: 'GET', url: () => '/public/v1/notifications', scope: 'posts:read' });
 });
+
+describe('POST /public/v1/notifications/read and the unread count', () => {
+  const list = async (key: string) => (await t.request({ method: 'GET', url: '/public/v1/notifications', key })).json();
+  const read = (key: string, until?: string) =>
+    t.request({ method: 'POST', url: '/public/v1/notifications/read', key, ...(until !== undefined && { payload: { until } }) });
+  async function notifyMany(workspaceId: string, n: number, channelId: string | null = null): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      clock.advance(1000);
+      await t.services.notifications.notify(workspaceId, { kind: 'publish_failed', message: `failure ${i}`, channelId });
+    }
+  }
+
+  it("counts the member's unread notifications, and marks them read up to one of them or the newest", async () => {
+    const tenant = await createTenant(t);
+    await notifyMany(tenant.workspaceId, 5);
+    const before = await list(tenant.key);
+    expect(before.unreadCount).toBe(5);
+    expect(before.notifications.map((n: { unread: boolean }) => n.unread)).toEqual([true, true, true, true, true]);
+    // Up to the third newest: it and the older ones are read.
+    const third = before.notifications[2].id as string;
+    const res = await read(tenant.key, third);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ unreadCount: 2, readUntil: third });
+    const after = await list(tenant.key);
+    expect(after.unreadCount).toBe(2);
+    expect(after.notifications.map((n: { unread: boolean }) => n.unread)).toEqual([true, true, false, false, false]);
+    // Marking an older one read changes nothing: the marker only moves forwards.
+    expect((await read(tenant.key, before.notifications[4].id)).json()).toEqual({ unreadCount: 2, readUntil: third });
+    // Without `until`: up to the newest.
+    expect((await read(tenant.key)).json()).toEqual({ unreadCount: 0, readUntil: before.notifications[0].id });
+    await notifyMany(tenant.workspaceId, 1);
+    expect((await list(tenant.key)).unreadCount).toBe(1);
+  });
+
+  it('keeps one marker per member and workspace: their other keys count the same, other members their own', async () => {
+    const tenant = await createTenant(t);
+    const colleague = await createTenant(t, { workspaceId: tenant.workspaceId });
+    const { secret: secondKey } = await t.services.apiKeys.create({
+      userId: tenant.userId,
+      kind: 'rest',
+      channelIds: null,
+      workspaceId: null,
+    });
+    await notifyMany(tenant.workspaceId, 3);
+    expect((await read(tenant.key)).json().unreadCount).toBe(0);
+    expect((await list(secondKey)).unreadCount).toBe(0);
+    expect((await list(colleague.key)).unreadCount).toBe(3);
+    // The same member in another workspace has a marker of its own there.
+    const elsewhere = await t.services.workspaces.create({ name: 'Elsewhere' });
+    await t.services.workspaces.addMember(elsewhere.id, tenant.userId, 'owner');
+    await notifyMany(elsewhere.id, 2);
+    const there = await t.request({ method: 'GET', url: '/public/v1/notifications', key: tenant.key, headers: { showorg: elsewhere.id } });
+    expect(there.json().unreadCount).toBe(2);
+    const here = await t.request({
+      method: 'GET',
+      url: '/public/v1/notifications',
+      key: secondKey,
+      headers: { showorg: tenant.workspaceId },
+    });
+    expect(here.json().unreadCount).toBe(0);
+  });
+
+  it('refuses an id from another workspace, or about a channel outside a limited key, as not found', async () => {
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+    await notifyMany(other.workspaceId, 1);
+    const theirs = (await list(other.key)).notifications[0].id as string;
+    expect((await read(tenant.key, theirs)).statusCode).toBe(404);
+    const limited = await createTenant(t, { workspaceId: tenant.workspaceId, channelIds: ['ch-mine'] });
+    await notifyMany(tenant.workspaceId, 1, 'ch-theirs');
+    const hidden = (await list(tenant.key)).notifications[0].id as string;
+    expect((await read(limited.key, hidden)).statusCode).toBe(404);
+    expect((await list(limited.key)).unreadCount).toBe(0);
+    expect((await read(tenant.key, 'no-such-id')).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'POST', url: '/public/v1/notifications/read', key: tenant.key, payload: { until: 'x', more: 1 } }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('counts up to 100 unread: 100 means 100 or more', async () => {
+    const tenant = await createTenant(t);
+    await notifyMany(tenant.workspaceId, 105);
+    expect((await list(tenant.key)).unreadCount).toBe(100);
+    expect((await read(tenant.key)).json().unreadCount).toBe(0);
+  });
+
+  runAuthMatrix(() => t, { method: 'POST', url: () => '/public/v1/notifications/read', scope: 'posts:read', body: {} });
+});

@@ -265,4 +265,50 @@ describe('the web app: composer and post detail', () => {
     await viewer.context.close();
     await context.close();
   }, 240_000);
+
+  it("adds a post to the queue: it takes the channel's next free slot, and the calendar shows it there", async () => {
+    const email = `${unique('queuer')}@example.test`;
+    const user = await t.services.users.create({ email });
+    await t.services.workspaces.create({ name: unique('Queue'), ownerId: user.id });
+    const { context, page } = await appContext(browser, problems);
+    await signInToApp(page, origin, mail, email);
+    const connected = await sessionApi(page, origin, 'POST', '/integrations/connect', {
+      provider: 'webhook',
+      name: 'Queue hook',
+      url: receiver.url,
+    });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    const channelId = (connected.body.integration as { id: string }).id;
+    // One weekly slot, two days from today at 14:30 UTC: whatever the time now, that is the next free one.
+    const slotDay = tenOClock(2).day;
+    const weekday = new Date(`${slotDay}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }).toLowerCase();
+    const schedule = await sessionApi(page, origin, 'PUT', `/integrations/${channelId}/schedule`, {
+      timeZone: 'UTC',
+      slots: [{ day: weekday, time: '14:30' }],
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(200);
+    const slot = `${slotDay}T14:30:00.000Z`;
+    expect((await sessionApi(page, origin, 'GET', `/find-slot/${channelId}`)).body.date).toBe(slot);
+
+    await page.goto(`${origin}/app/compose`);
+    await page.locator('#compose-text').waitFor();
+    await page.check(`#pick-${channelId}`);
+    await page.fill('#compose-text', 'Next in the queue');
+    await page.click('button:has-text("Add to queue")');
+    await page.waitForURL(/\/app\/posts\/[^/]+$/);
+    const queuedId = decodeURIComponent(page.url().split('/').pop()!);
+    const stored = (await sessionApi(page, origin, 'GET', `/posts/${queuedId}`)).body;
+    expect(stored.state).toBe('QUEUE');
+    expect(stored.publishDate).toBe(slot);
+
+    // The calendar (in the browser's zone, UTC) shows it on the slot's day, at the slot's time.
+    await page.goto(`${origin}/app`);
+    const event = page.locator(`.fc-daygrid-day[data-date="${slotDay}"] .fc-event.post:has-text("Next in the queue")`);
+    await event.waitFor();
+    expect(await event.innerText()).toContain('14:30');
+    // The next post queued goes after it: the slot is taken, so a week later.
+    const next = await sessionApi(page, origin, 'GET', `/find-slot/${channelId}`);
+    expect(next.body.date).toBe(new Date(Date.parse(slot) + 7 * DAY).toISOString());
+    await context.close();
+  }, 120_000);
 });

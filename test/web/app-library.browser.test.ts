@@ -73,7 +73,15 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await expect.poll(() => page.locator('main').innerText()).toContain('No channel yet');
     expect(await page.title()).toBe('Channels · Herald');
     expect(await page.locator('header nav a[aria-current=page]').innerText()).toBe('Channels');
+    // The form is the API's (GET /providers): Discord offers a webhook or a bot, each with its own fields; secrets are hidden as typed.
+    await page.selectOption('#connect-platform', 'discord');
+    expect(await page.locator('#connect-way option').allInnerTexts()).toEqual(['A channel webhook', 'A bot']);
+    expect(await page.locator('#connect-webhookUrl').getAttribute('type')).toBe('password');
+    await page.selectOption('#connect-way', '1');
+    await page.locator('#connect-botToken').waitFor();
+    expect(await page.locator('#connect-channelId').getAttribute('required')).not.toBeNull();
     await page.selectOption('#connect-platform', 'webhook');
+    expect(await page.locator('.more-fields summary').innerText()).toContain('Signing secret');
     await page.fill('#connect-url', receiver.url);
     await page.fill('#connect-name', MARKUP('injected-channel'));
     await page.selectOption('#connect-group', group.id);
@@ -90,15 +98,25 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await screenshotsBothWidths(page, SHOTS, 'channels');
     expect(await accessibilityProblems(page)).toEqual([]);
 
-    // Rename it and take it out of its group; the API has the change.
+    // Rename it, take it out of its group and give it a preferred title (a form from the platform's settings schema); the API has the change.
     await card.locator('button', { hasText: 'Edit' }).click();
     await card.locator('input[id^=name-]').fill('Launch hook');
     await card.locator('select[id^=group-]').selectOption('');
+    const preferredTitle = card.locator(`#preferred-${String(channel!.id)}-title`);
+    await preferredTitle.fill('From the channel');
+    await screenshotsBothWidths(page, SHOTS, 'channel-editor');
+    expect(await accessibilityProblems(page)).toEqual([]);
     await card.locator('.channel-editor button[type=submit]').click();
     await expect.poll(() => page.locator('[role=status]').innerText()).toBe('Launch hook is saved.');
     const renamed = (await sessionApi(page, origin, 'GET', '/integrations')).body[0]!;
     expect(renamed.name).toBe('Launch hook');
     expect(renamed.customer).toBeNull();
+    const preferred = (await sessionApi(page, origin, 'GET', `/integration-settings/${String(channel!.id)}`)).body;
+    expect(preferred.preferredSettings).toEqual({ title: 'From the channel' });
+    // Opened again, the form shows the channel's preferred settings as the API answers them.
+    await card.locator('button', { hasText: 'Edit' }).click();
+    await expect.poll(() => preferredTitle.inputValue()).toBe('From the channel');
+    await card.locator('button', { hasText: 'Edit' }).click();
     // A channel the platform stopped accepting says so in words; Reconnect (the same credentials, checked again) enables it.
     await t.runtime.db
       .updateTable('channels')
@@ -168,6 +186,12 @@ describe('the web app: media, channels, notifications, analytics', () => {
     expect(await note.locator('a').getAttribute('href')).toBe(`/app/channels#channel-${String(channel!.id)}`);
     await noInjected(page);
     await expect.poll(() => badge.count()).toBe(0);
+    // Read is the member's, on the server: after one more, another browser of theirs counts that one only; the API agrees.
+    await t.services.notifications.notify(workspace.id, { kind: 'limit_warning', message: 'Nearly at the plan limit' });
+    const elsewhere = await open(email, '/app');
+    await expect.poll(() => elsewhere.locator('header nav a[href="/app/notifications"] .unread').innerText()).toBe('1');
+    expect((await sessionApi(elsewhere, origin, 'GET', '/notifications')).body.unreadCount).toBe(1);
+    await elsewhere.context().close();
     await screenshotsBothWidths(page, SHOTS, 'notifications');
     expect(await accessibilityProblems(page)).toEqual([]);
 

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiFailure, type Channel, type ClientGroup } from '../api.ts';
+import { api, ApiFailure, type Channel, type ClientGroup, type Provider } from '../api.ts';
+import { SettingsForm } from '../composer/settings-form.tsx';
 import { mayManageChannels, type Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
 import { initials, messageOf } from '../shared/format.ts';
-import { connectBody, PLATFORMS, platformLabel } from './platforms.ts';
+import { type ConnectAnswer, ConnectForm } from './connect-form.tsx';
 
 /** A channel's state in words: the list never relies on colour alone. */
 function stateOf(channel: Channel): { label: string; tone: 'good' | 'warn' | 'bad' } {
@@ -12,13 +13,12 @@ function stateOf(channel: Channel): { label: string; tone: 'good' | 'warn' | 'ba
   return { label: `Disabled${channel.disabledReason ? ` (${channel.disabledReason.replace(/_/g, ' ')})` : ''}`, tone: 'warn' };
 }
 
-type ConnectAnswer = { url: string } | { integration: Channel; reconnected: boolean; secret?: string };
-
 /** The workspace's channels: state, connect, reconnect, rename, client group, preferred settings, delete. */
 export default function ChannelsView({ viewer }: { viewer: Viewer }) {
   const [channels, setChannels] = useState<Channel[] | null>(null);
   const [deleted, setDeleted] = useState<Channel[]>([]);
   const [groups, setGroups] = useState<ClientGroup[]>([]);
+  const [providers, setProviders] = useState<Provider[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const [message, setMessage] = useState<Message>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -28,7 +28,9 @@ export default function ChannelsView({ viewer }: { viewer: Viewer }) {
   useEffect(() => {
     void load();
     api('get', '/groups').then(setGroups, () => setGroups([]));
+    api('get', '/providers').then(setProviders, (error: unknown) => setMessage({ text: messageOf(error), bad: true }));
   }, []);
+  const platformLabel = (id: string) => providers.find((p) => p.identifier === id)?.name ?? id;
 
   /** A browser sign-in opens the platform in a new window; Herald finishes the connection when it comes back. */
   function answered(result: ConnectAnswer, verb: string) {
@@ -164,6 +166,7 @@ export default function ChannelsView({ viewer }: { viewer: Viewer }) {
       )}
       {canManage && (
         <ConnectForm
+          providers={providers}
           groups={groups}
           onAnswer={(result) => answered(result, 'connected')}
           onError={(text) => setMessage({ text, bad: true })}
@@ -182,23 +185,26 @@ function ChannelEditor(props: {
   const { channel } = props;
   const [name, setName] = useState(channel.name);
   const [group, setGroup] = useState(channel.customer?.id ?? '');
-  const [settings, setSettings] = useState('');
+  // The platform's settings schema and the channel's preferred settings, as the composer's settings form shows them.
+  const [schema, setSchema] = useState<Record<string, unknown> | null>(null);
+  const [preferred, setPreferred] = useState<Record<string, unknown>>({});
+  const [changed, setChanged] = useState(false);
+  useEffect(() => {
+    api('get', '/integration-settings/{id}', { params: { id: channel.id } }).then(
+      (settings) => {
+        setSchema(settings.settings);
+        setPreferred(settings.preferredSettings ?? {});
+      },
+      (error: unknown) => props.onError(messageOf(error)),
+    );
+  }, [channel.id]);
   async function save(event: Event) {
     event.preventDefault();
-    let preferredSettings: Record<string, unknown> | null | undefined;
-    if (settings.trim() === '-') preferredSettings = null;
-    else if (settings.trim()) {
-      try {
-        preferredSettings = JSON.parse(settings) as Record<string, unknown>;
-      } catch {
-        props.onError('Preferred settings: write them as JSON, for example {"title": "…"}.');
-        return;
-      }
-    }
+    const preferredSettings = Object.keys(preferred).length > 0 ? preferred : null;
     try {
       const saved = await api('patch', '/integrations/{id}', {
         params: { id: channel.id },
-        body: { name: name.trim(), group: group || null, ...(preferredSettings !== undefined && { preferredSettings }) },
+        body: { name: name.trim(), group: group || null, ...(changed && { preferredSettings }) },
       });
       props.onDone(`${saved.name} is saved.`);
     } catch (error) {
@@ -224,93 +230,24 @@ function ChannelEditor(props: {
           <option value={g.id}>{g.name}</option>
         ))}
       </select>
-      <label for={id('settings')}>Preferred settings</label>
-      <textarea
-        id={id('settings')}
-        rows={3}
-        value={settings}
-        placeholder='Left empty: unchanged. JSON such as {"title": "…"}; "-" clears them.'
-        onInput={(e) => setSettings((e.target as HTMLTextAreaElement).value)}
-      />
-      <p class="muted small">Used by posts that leave a setting out; checked against the platform's settings.</p>
+      <fieldset class="preferred-settings">
+        <legend>Preferred settings</legend>
+        <p class="muted small">Used by posts that leave a setting out; the API checks them against the platform's settings.</p>
+        {schema === null ? (
+          <p class="muted">Loading the platform's settings…</p>
+        ) : (
+          <SettingsForm
+            idPrefix={id('preferred')}
+            schema={schema}
+            values={preferred}
+            onChange={(values) => {
+              setPreferred(values);
+              setChanged(true);
+            }}
+          />
+        )}
+      </fieldset>
       <button type="submit">Save</button>
-    </form>
-  );
-}
-
-function ConnectForm(props: { groups: ClientGroup[]; onAnswer: (result: ConnectAnswer) => void; onError: (text: string) => void }) {
-  const [platformId, setPlatformId] = useState('');
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const platform = PLATFORMS.find((p) => p.id === platformId);
-  async function connect(event: Event) {
-    event.preventDefault();
-    if (!platform) return;
-    setBusy(true);
-    try {
-      const body = {
-        provider: platform.id,
-        ...connectBody(platform, values),
-        ...(values.name?.trim() && { name: values.name.trim() }),
-        ...(values.group && { group: values.group }),
-      };
-      props.onAnswer((await api('post', '/integrations/connect', { body })) as ConnectAnswer);
-      setValues({});
-    } catch (error) {
-      props.onError(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const set = (name: string) => (e: Event) => setValues({ ...values, [name]: (e.target as HTMLInputElement).value });
-  return (
-    <form class="connect-form" onSubmit={(e) => void connect(e)}>
-      <h2>Connect a channel</h2>
-      <label for="connect-platform">Platform</label>
-      <select id="connect-platform" value={platformId} onChange={(e) => setPlatformId((e.target as HTMLSelectElement).value)}>
-        <option value="">Choose a platform</option>
-        {PLATFORMS.map((p) => (
-          <option value={p.id}>{p.label}</option>
-        ))}
-      </select>
-      {platform && (
-        <>
-          {platform.signIn && <p class="muted small">You sign in on {platform.label} in a new window; it comes back to Herald.</p>}
-          {platform.fields.map((field) => (
-            <>
-              <label for={`connect-${field.name}`}>
-                {field.label}
-                {field.optional ? ' (optional)' : ''}
-              </label>
-              <input
-                id={`connect-${field.name}`}
-                type={field.secret ? 'password' : 'text'}
-                autocomplete="off"
-                required={!field.optional}
-                placeholder={field.placeholder}
-                value={values[field.name] ?? ''}
-                onInput={set(field.name)}
-              />
-            </>
-          ))}
-          <label for="connect-name">Name (optional: the account's own name otherwise)</label>
-          <input id="connect-name" type="text" value={values.name ?? ''} maxLength={200} onInput={set('name')} />
-          {props.groups.length > 0 && (
-            <>
-              <label for="connect-group">Client group</label>
-              <select id="connect-group" value={values.group ?? ''} onChange={set('group')}>
-                <option value="">No group</option>
-                {props.groups.map((g) => (
-                  <option value={g.id}>{g.name}</option>
-                ))}
-              </select>
-            </>
-          )}
-          <button type="submit" disabled={busy}>
-            {platform.signIn ? `Sign in with ${platform.label}` : 'Connect'}
-          </button>
-        </>
-      )}
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { api, type Notification } from '../api.ts';
 import type { Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
 import { messageOf, when } from '../shared/format.ts';
-import { lastSeen, markSeen, showUnreadCount } from './unread.ts';
+import { showUnreadCount } from './unread.ts';
 
 const KINDS: Record<Notification['type'], string> = {
   publish_failed: 'Publishing failed',
@@ -25,21 +25,22 @@ function linkOf(n: Notification): { href: string; label: string } | null {
   return null;
 }
 
-/** The workspace's notifications, newest first; opening the list marks them seen. */
-export default function NotificationsView({ viewer }: { viewer: Viewer }) {
+/** The workspace's notifications, newest first; opening the first page marks them read for the member (on the server). */
+export default function NotificationsView(_props: { viewer: Viewer }) {
   const [page, setPage] = useState(0);
   const [list, setList] = useState<{ notifications: Notification[]; hasMore: boolean } | null>(null);
   const [message, setMessage] = useState<Message>(null);
-  const [seenBefore] = useState(() => lastSeen(viewer.workspace));
 
   useEffect(() => {
     api('get', '/notifications', { query: { page: String(page) } }).then(
       (result) => {
         setList(result);
-        if (page === 0) {
-          markSeen(viewer.workspace, result.notifications[0]?.createdAt);
-          void showUnreadCount(viewer.workspace);
-        }
+        const newest = result.notifications[0];
+        if (page === 0 && newest?.unread)
+          api('post', '/notifications/read', { body: { until: newest.id } }).then(
+            (read) => showUnreadCount(read.unreadCount),
+            () => undefined,
+          );
       },
       (error: unknown) => setMessage({ text: messageOf(error), bad: true }),
     );
@@ -57,7 +58,7 @@ export default function NotificationsView({ viewer }: { viewer: Viewer }) {
         <ol class="notification-list">
           {list.notifications.map((n) => {
             const link = linkOf(n);
-            const fresh = n.createdAt > seenBefore;
+            const fresh = n.unread === true;
             return (
               <li class={`notification kind-${n.type}${fresh ? ' fresh' : ''}`}>
                 <p class="kind">

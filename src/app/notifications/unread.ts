@@ -1,35 +1,24 @@
 import { api } from '../api.ts';
 
-/** The newest notification this browser has shown the person, per workspace. */
-const SEEN_KEY = 'herald.notificationsSeen';
-
-function seenKey(workspace: string): string {
-  return `${SEEN_KEY}.${workspace}`;
-}
-
-export function lastSeen(workspace: string): string {
-  return localStorage.getItem(seenKey(workspace)) ?? '';
-}
-
-export function markSeen(workspace: string, newest: string | undefined): void {
-  if (newest && newest > lastSeen(workspace)) localStorage.setItem(seenKey(workspace), newest);
-}
-
 /**
- * Puts the count of notifications newer than the last one seen next to the header's
- * Notifications link (the first page of 20 is read: "20+" beyond it).
+ * Puts the member's unread count (the API's, kept per member on the server: the same in every
+ * browser) next to the header's Notifications link; nothing when all are read.
  */
-export async function showUnreadCount(workspace: string): Promise<void> {
+export function showUnreadCount(unread: number): void {
   const link = document.querySelector<HTMLAnchorElement>('header nav a[href="/app/notifications"]');
   if (!link) return;
-  const page = await api('get', '/notifications', { query: { page: '0' } });
-  const seen = lastSeen(workspace);
-  const unread = page.notifications.filter((n) => n.createdAt > seen).length;
   link.querySelector('.unread')?.remove();
   if (unread === 0) return;
   const badge = document.createElement('span');
   badge.className = 'unread';
-  badge.textContent = unread === page.notifications.length && page.hasMore ? `${unread}+` : String(unread);
+  // The API counts up to 100.
+  badge.textContent = unread >= 100 ? '99+' : String(unread);
   badge.setAttribute('aria-label', `${badge.textContent} unread`);
   link.append(' ', badge);
+}
+
+/** Reads the count from the API and shows it. */
+export async function refreshUnreadCount(): Promise<void> {
+  const page = await api('get', '/notifications', { query: { page: '0' } });
+  showUnreadCount(page.unreadCount);
 }

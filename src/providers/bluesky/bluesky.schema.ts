@@ -12,11 +12,13 @@ export const blueskyConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .refine(isHttpsOrLoopback, 'an https URL (plain http only for a PDS on this machine)')
     .default('https://bsky.social')
+    .meta({ title: 'Server (PDS)' })
     .describe("The account's PDS or entryway: https://bsky.social for accounts created on Bluesky, otherwise your PDS's URL."),
   identifier: z
     .string()
     .trim()
     .refine((value) => HANDLE.test(value) || DID.test(value), 'a handle (you.bsky.social) or a DID (did:plc:…)')
+    .meta({ title: 'Handle or DID' })
     .describe("The account's handle (e.g. `you.bsky.social`) or DID."),
   appPassword: z
     .string()
@@ -25,6 +27,7 @@ export const blueskyConfigSchema = z.object({
       APP_PASSWORD,
       'an app password (xxxx-xxxx-xxxx-xxxx) from Settings → Privacy and security → App passwords, not the account password',
     )
+    .meta({ title: 'App password', writeOnly: true })
     .describe('An app password (Settings → Privacy and security → App passwords); never the account password.'),
 });
 

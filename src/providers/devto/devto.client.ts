@@ -11,12 +11,14 @@ export const devtoConfigSchema = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z0-9_-]{8,200}$/, 'an API key (Settings → Extensions → DEV Community API Keys)')
+    .meta({ title: 'API key', writeOnly: true })
     .describe('An API key, made under Settings → Extensions → "DEV Community API Keys" (on another Forem, the same place).'),
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .refine(isHttpsOrLoopback, 'an https:// address')
     .transform((value) => new URL(value).origin)
     .optional()
+    .meta({ title: 'Forem community' })
     .describe('The Forem community, e.g. `https://community.example.org`; `https://dev.to` by default.'),
 });
 

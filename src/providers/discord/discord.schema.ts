@@ -6,32 +6,50 @@ const WEBHOOK_PATH = /\/api(?:\/v\d+)?\/webhooks\/(\d{15,21})\/([\w-]{10,})\/?$/
 
 export const DISCORD_API = 'https://discord.com/api/v10';
 
-const webhookConfig = z.strictObject({
-  webhookUrl: z
-    .string()
-    .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')
-    .refine((value) => WEBHOOK_PATH.test(new URL(value).pathname), 'a Discord webhook URL: …/api/webhooks/<id>/<token>')
-    .describe('The channel webhook URL (Server Settings → Integrations → Webhooks → Copy Webhook URL).'),
-  guildId: z.string().regex(SNOWFLAKE, 'a Discord id (digits)').optional().describe('The server id, for links to published messages.'),
-});
+const webhookConfig = z
+  .strictObject({
+    webhookUrl: z
+      .string()
+      .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')
+      .refine((value) => WEBHOOK_PATH.test(new URL(value).pathname), 'a Discord webhook URL: …/api/webhooks/<id>/<token>')
+      .meta({ title: 'Webhook URL', writeOnly: true })
+      .describe('The channel webhook URL (Server Settings → Integrations → Webhooks → Copy Webhook URL).'),
+    guildId: z
+      .string()
+      .regex(SNOWFLAKE, 'a Discord id (digits)')
+      .optional()
+      .meta({ title: 'Server ID' })
+      .describe('The server id, for links to published messages.'),
+  })
+  .meta({ title: 'A channel webhook' });
 
-const botConfig = z.strictObject({
-  botToken: z
-    .string()
-    .trim()
-    .regex(/^[\w-]{10,}\.[\w-]{4,}\.[\w-]{10,}$/, 'a bot token (Developer Portal → your application → Bot → Reset Token)')
-    .describe('The bot token (Developer Portal → Bot); the bot must be in the server with Send Messages and Attach Files.'),
-  channelId: z
-    .string()
-    .regex(SNOWFLAKE, 'a Discord channel id (digits; Developer Mode → right-click the channel → Copy Channel ID)')
-    .describe('The channel posts go to.'),
-  guildId: z.string().regex(SNOWFLAKE, 'a Discord id (digits)').optional().describe('The server id, for links to published messages.'),
-  apiBase: z
-    .string()
-    .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')
-    .optional()
-    .describe(`Another API host (a gateway or a test server) instead of ${DISCORD_API}.`),
-});
+const botConfig = z
+  .strictObject({
+    botToken: z
+      .string()
+      .trim()
+      .regex(/^[\w-]{10,}\.[\w-]{4,}\.[\w-]{10,}$/, 'a bot token (Developer Portal → your application → Bot → Reset Token)')
+      .meta({ title: 'Bot token', writeOnly: true })
+      .describe('The bot token (Developer Portal → Bot); the bot must be in the server with Send Messages and Attach Files.'),
+    channelId: z
+      .string()
+      .regex(SNOWFLAKE, 'a Discord channel id (digits; Developer Mode → right-click the channel → Copy Channel ID)')
+      .meta({ title: 'Channel ID' })
+      .describe('The channel posts go to.'),
+    guildId: z
+      .string()
+      .regex(SNOWFLAKE, 'a Discord id (digits)')
+      .optional()
+      .meta({ title: 'Server ID' })
+      .describe('The server id, for links to published messages.'),
+    apiBase: z
+      .string()
+      .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')
+      .optional()
+      .meta({ title: 'API host' })
+      .describe(`Another API host (a gateway or a test server) instead of ${DISCORD_API}.`),
+  })
+  .meta({ title: 'A bot' });
 
 export const discordConfigSchema = z.union([webhookConfig, botConfig]);
 export type DiscordConfig = z.infer<typeof discordConfigSchema>;

@@ -62,7 +62,9 @@ const signIn: P.BrowserSignIn = {
     page: z
       .string()
       .regex(/^\d{1,30}$/, "the page's numeric id (in the page's About section, or its URL)")
-      .optional(),
+      .optional()
+      .meta({ title: 'Page ID' })
+      .describe('Connect this page (its numeric id); left out, you choose among the pages you manage when you manage several.'),
   }),
   async start(ctx, { start, state }) {
     return { url: loginUrl(ctx, SCOPES, state), pending: typeof start.page === 'string' ? { page: start.page } : {} };

@@ -14,22 +14,30 @@ import { ProviderError, readConfig, type ProviderContext } from '../provider.ts'
 export const lemmyInstanceSchema = instanceOriginSchema('lemmy.world', 'The Lemmy instance the account is on, e.g. `lemmy.world`.');
 
 export const lemmyConfigSchema = z.object({
-  instance: lemmyInstanceSchema,
-  username: z.string().trim().min(1).max(255).describe("The account's user name or e-mail address on the instance."),
+  instance: lemmyInstanceSchema.meta({ title: 'Server' }),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .meta({ title: 'User name' })
+    .describe("The account's user name or e-mail address on the instance."),
   password: z
     .string()
     .min(1)
     .max(200)
+    .meta({ title: 'Password', writeOnly: true })
     .describe("The account's password: Herald keeps it sealed, to sign in again when the instance ends its session."),
   totp: z
     .string()
     .regex(/^\d{6}$/, 'a six-digit code')
     .optional()
+    .meta({ title: 'Two-factor code' })
     .describe('The current two-factor code, for accounts that have one (used once, never stored).'),
   /** Learnt at connect: the session token, the account's id, and whether it signs in with a second factor. */
-  jwt: z.string().min(10).max(4000).optional(),
-  personId: z.int().positive().optional(),
-  twoFactor: z.boolean().optional(),
+  jwt: z.string().min(10).max(4000).optional().meta({ readOnly: true }),
+  personId: z.int().positive().optional().meta({ readOnly: true }),
+  twoFactor: z.boolean().optional().meta({ readOnly: true }),
 });
 export type LemmyConfig = z.infer<typeof lemmyConfigSchema>;
 

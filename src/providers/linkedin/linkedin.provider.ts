@@ -133,7 +133,11 @@ function signIn(forPage: boolean): P.BrowserSignIn {
           page: z
             .string()
             .regex(/^\d{1,20}$/, "the page's numeric organization id (in its admin URL: linkedin.com/company/<id>/admin)")
-            .optional(),
+            .optional()
+            .meta({ title: 'Page ID' })
+            .describe(
+              'Connect this page (its numeric organization id, in its admin URL); left out, you choose among the pages you administer when you administer several.',
+            ),
         })
       : z.object({}),
     async start(ctx, { start, state }) {

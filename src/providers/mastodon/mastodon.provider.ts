@@ -140,7 +140,7 @@ async function whoAmI(ctx: Pick<P.ProviderContext, 'outbound' | 'signal'>, insta
 }
 
 const signIn: P.BrowserSignIn = {
-  startSchema: z.object({ instance: instanceSchema }),
+  startSchema: z.object({ instance: instanceSchema.meta({ title: 'Server' }) }),
   async start(ctx, { start, state }) {
     const instance = start.instance as string;
     const app =

@@ -59,8 +59,9 @@ export const nostrConfigSchema = z.object({
   secretKey: z
     .string()
     .refine((value) => secretKeyBytes(value) !== null, 'a Nostr secret key: nsec1… or 64 hexadecimal digits')
+    .meta({ title: 'Secret key', writeOnly: true })
     .describe("The account's secret key (nsec1… or hex). Herald signs notes with it; it never leaves the server."),
-  relays: z.array(relayUrl).min(1).max(10).describe('The relays notes are published to (wss://…), 1 to 10.'),
+  relays: z.array(relayUrl).min(1).max(10).meta({ title: 'Relays' }).describe('The relays notes are published to (wss://…), 1 to 10.'),
 });
 type NostrConfig = z.infer<typeof nostrConfigSchema>;
 

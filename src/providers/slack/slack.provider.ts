@@ -41,6 +41,7 @@ export const slackConfigSchema = z.object({
     .string()
     .trim()
     .regex(/^xox[bp]-[\w-]{10,}$/, 'a Slack bot token (xoxb-…) from OAuth & Permissions')
+    .meta({ title: 'Bot token', writeOnly: true })
     .describe(
       'The Bot User OAuth Token (xoxb-…), with the chat:write and files:write scopes (channels:read, groups:read to list channels; reactions:read for analytics).',
     ),
@@ -48,11 +49,13 @@ export const slackConfigSchema = z.object({
     .string()
     .trim()
     .regex(/^[CGD][A-Z0-9]{6,}$/, 'a channel id such as C0123456789 (channel details → About → Channel ID)')
+    .meta({ title: 'Channel ID' })
     .describe('The channel id (C…, or G… for older private channels); the bot must be a member.'),
   apiBase: z
     .string()
     .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')
     .optional()
+    .meta({ title: 'API host' })
     .describe(`Another API host (a gateway or a test server) instead of ${SLACK_API}.`),
 });
 type SlackConfig = z.infer<typeof slackConfigSchema>;

@@ -8,16 +8,19 @@ export const telegramConfigSchema = z.object({
   botToken: z
     .string()
     .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'a bot token from @BotFather ("123456:ABC-…")')
+    .meta({ title: 'Bot token', writeOnly: true })
     .describe("The bot's token, from @BotFather."),
   chatId: z
     .union([z.string().regex(/^(@[A-Za-z][A-Za-z0-9_]{3,31}|-?\d{1,20})$/, 'a chat id (-100…) or a public @username'), z.int()])
     .transform(String)
+    .meta({ title: 'Chat' })
     .describe(
       'The channel or group: its numeric id (e.g. -1001234567890) or, for a public one, @username. The bot must be able to post there.',
     ),
   apiBase: z
     .url({ protocol: /^https?$/ })
     .optional()
+    .meta({ title: 'Bot API server' })
     .describe('Another Bot API server (a local one, a gateway); https://api.telegram.org by default.'),
 });
 

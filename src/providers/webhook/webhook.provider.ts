@@ -7,18 +7,30 @@ import type * as P from '../provider.ts';
 import { newWebhookSecret, signWebhook } from './webhook.signature.ts';
 
 const configSchema = z.object({
-  url: z.url({ protocol: /^https?$/ }).describe('Where each post and comment is delivered (POST, JSON).'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .meta({ title: 'Receiver URL' })
+    .describe('Where each post and comment is delivered (POST, JSON).'),
   secret: z
     .string()
     .regex(
       /^whsec_[A-Za-z0-9+/]{20,}={0,2}$/,
       'not a Standard Webhooks signing secret, which is "whsec_" followed by the base64 of 15 or more random bytes (24 are usual), e.g. "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw". Leave "secret" out to have Herald generate one (shown once, in the answer that creates the channel), or make one with `echo "whsec_$(openssl rand -base64 24)"`',
     )
+    .meta({ title: 'Signing secret', writeOnly: true })
     .describe(
       'Signing secret (whsec_…); deliveries carry webhook-id, webhook-timestamp and webhook-signature. Left out when the channel is created, Herald generates one and shows it once, in the answer.',
     ),
-  requireTitle: z.boolean().optional().describe('When true, a post without settings.title is not ready to publish.'),
-  requireMedia: z.boolean().optional().describe('When true, a post without media is not ready to publish.'),
+  requireTitle: z
+    .boolean()
+    .optional()
+    .meta({ title: 'Require a title' })
+    .describe('When true, a post without settings.title is not ready to publish.'),
+  requireMedia: z
+    .boolean()
+    .optional()
+    .meta({ title: 'Require media' })
+    .describe('When true, a post without media is not ready to publish.'),
 });
 
 const settingsSchema = z.object({

@@ -34,17 +34,25 @@ export const siteSchema = z
   .describe('The WordPress site, e.g. `example.com` or `https://example.com/blog` (https only).');
 
 export const wordpressConfigSchema = z.object({
-  site: siteSchema,
-  username: z.string().trim().min(1).max(200).describe('The WordPress user name (or e-mail address) the application password belongs to.'),
+  site: siteSchema.meta({ title: 'Site address' }),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ title: 'User name' })
+    .describe('The WordPress user name (or e-mail address) the application password belongs to.'),
   applicationPassword: z
     .string()
     .transform((value) => value.replace(/\s+/g, ''))
     .pipe(z.string().regex(/^[A-Za-z0-9]{24}$/, 'an application password: 24 letters and digits, shown in groups of four'))
+    .meta({ title: 'Application password', writeOnly: true })
     .describe('An application password (Users → Profile → Application Passwords), e.g. `abcd EFGH 1234 ijkl MNOP 6789`.'),
   apiRoot: z
     .url({ protocol: /^https?$/ })
     .refine(isHttpsOrLoopback, 'an https:// address')
     .optional()
+    .meta({ readOnly: true })
     .describe("The site's REST API root, as the site announces it; found when connecting."),
 });
 
