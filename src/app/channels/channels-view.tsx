@@ -4,6 +4,7 @@ import { mayManageChannels, type Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
 import { initials, messageOf } from '../shared/format.ts';
 import { connectBody, PLATFORMS, platformLabel } from './platforms.ts';
+import { PostingSchedules } from './posting-schedules.tsx';
 
 /** A channel's state in words: the list never relies on colour alone. */
 function stateOf(channel: Channel): { label: string; tone: 'good' | 'warn' | 'bad' } {
@@ -169,6 +170,7 @@ export default function ChannelsView({ viewer }: { viewer: Viewer }) {
           onError={(text) => setMessage({ text, bad: true })}
         />
       )}
+      {channels && <PostingSchedules channels={channels} canManage={canManage} />}
     </section>
   );
 }
