@@ -95,7 +95,7 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await card.locator('input[id^=name-]').fill('Launch hook');
     await card.locator('select[id^=group-]').selectOption('');
     await card.locator('.channel-editor button[type=submit]').click();
-    await expect.poll(() => page.locator('[role=status]').innerText()).toBe('Launch hook is saved.');
+    await expect.poll(() => page.locator('.channels-view > [role=status]').innerText()).toBe('Launch hook is saved.');
     const renamed = (await sessionApi(page, origin, 'GET', '/integrations')).body[0]!;
     expect(renamed.name).toBe('Launch hook');
     expect(renamed.customer).toBeNull();
