@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { analyticsBench } from './analytics.bench.ts';
 import { burstBench, withBaseline } from './burst.bench.ts';
 import { growthBench } from './growth.bench.ts';
+import { importsBench } from './imports.bench.ts';
 import { integrationsBench } from './integrations.bench.ts';
 import { loggingBench } from './logging.bench.ts';
 import { mediaBench } from './media.bench.ts';
@@ -28,6 +29,7 @@ const { values, positionals } = parseArgs({
     workers: { type: 'string', default: '1,2' },
     baseline: { type: 'string' },
     sizes: { type: 'string', default: '1000,20000,200000' },
+    backends: { type: 'string', default: 'sqlite' },
     'calendar-query': { type: 'string', default: '' },
   },
 });
@@ -100,6 +102,14 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       rounds: Number(values.rounds ?? 3),
       cycles: Number(values.runs ?? 2),
       ...(values.rate && { rate: Number(values.rate) }),
+    }),
+  // A bulk import of `--posts` rows (5,000 unless given): rows checked and created per second, the event loop's longest delay; `--backends sqlite,postgres`, `--runs` (3 unless given).
+  imports: () =>
+    importsBench({
+      rows: values.posts === '2000' ? 5000 : Number(values.posts),
+      runs: Number(values.runs === '5' ? 3 : values.runs),
+      backends: values.backends.split(',') as Array<'sqlite' | 'postgres'>,
+      baseline: values.baseline,
     }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),

@@ -4,6 +4,7 @@ import { DeveloperKeysService } from './accounts/developer-keys.service.ts';
 import type { Mailer } from './accounts/mailer.ts';
 import { MembersService } from './accounts/members.service.ts';
 import { SessionsService } from './accounts/sessions.service.ts';
+import { CredentialStanding } from './auth/credential-standing.ts';
 import { SignInService, type SignUpPolicy } from './accounts/sign-in.service.ts';
 import { AccessService } from './auth/access.service.ts';
 import { ChannelConnectService } from './channels/channel-connect.service.ts';
@@ -115,7 +116,7 @@ export function createServices(deps: ServiceDeps) {
     approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
     series,
-    imports: new ImportsService({ ...deps, posts, access, media }),
+    imports: new ImportsService({ ...deps, posts, credentials: new CredentialStanding({ ...deps, access, sessions }), media }),
     postTransitions,
     background,
     signIn,

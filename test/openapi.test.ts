@@ -9,6 +9,20 @@ describe('OpenAPI document', () => {
     expect(serializeDocument(await generateOpenApiDocument())).toBe(committed);
   });
 
+  it('documents POST /imports with both bodies: JSON rows, and a CSV file as multipart/form-data with its fields', async () => {
+    const document = (await generateOpenApiDocument()) as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+    };
+    const content = document.paths['/imports']!.post!.requestBody.content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateImportInput' });
+    const form = content['multipart/form-data']!.schema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(form.required).toEqual(['file']);
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.properties.dryRun).toMatchObject({ enum: ['true', 'false'] });
+    expect(form.properties.partial).toMatchObject({ enum: ['true', 'false'] });
+  });
+
   it('gives every integer its real bounds: none is documented as the ±2^53 range of safe integers', async () => {
     const document = await generateOpenApiDocument();
     const unbounded: string[] = [];

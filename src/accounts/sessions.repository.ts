@@ -25,6 +25,10 @@ export function findSessionByTokenHash(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
+export function findSessionById(db: Executor, id: string) {
+  return db.selectFrom('sessions').select(['id', 'user_id', 'expires_at']).where('id', '=', id).executeTakeFirst();
+}
+
 export function setSessionWorkspace(db: Executor, id: string, workspaceId: string) {
   return db.updateTable('sessions').set({ workspace_id: workspaceId }).where('id', '=', id).executeTakeFirst();
 }

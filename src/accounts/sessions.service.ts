@@ -73,6 +73,12 @@ export class SessionsService {
     };
   }
 
+  /** Whether the session `id` of `userId` is still signed in (not ended, not expired): work it started in the background goes on only then. */
+  async isLive(id: string, userId: string): Promise<boolean> {
+    const row = await repo.findSessionById(this.deps.db, id);
+    return row !== undefined && row.user_id === userId && Date.parse(row.expires_at) > this.deps.clock.now().getTime();
+  }
+
   /** The session with the user's workspaces and the one the pages act on. */
   async context(session: Session): Promise<SessionContext> {
     const rows = await listMembershipsOfUser(this.deps.db, session.userId, null);

@@ -7,6 +7,9 @@ import { approvalSettingsSchema, approveBody, awaitingPostsSchema, rejectBody, s
 export const APPROVAL_RULES =
   'With approval on for a role (PUT /approval-settings), a post that role schedules (a date, `now` or the queue; scope `posts:draft` is then enough) enters `AWAITING_APPROVAL` instead of the queue and is never published while it waits; an edit of it keeps it waiting, and an edit of an approved post by such a role sends it back. Approvers are owners, admins, and editors unless editors themselves need approval.';
 
+const DECISION_KEYS =
+  'Send `Idempotency-Key` to make a retry safe: the same key answers the first answer (even once another decision was made since), and the same key with another post or comment is a 400 `idempotency_key_reused`.';
+
 export const getApprovalSettings = operation({
   name: 'get_approval_settings',
   scope: 'posts:read',
@@ -85,21 +88,24 @@ export const approvePost = operation({
   scope: 'posts:publish',
   params: postIdParams,
   body: approveBody,
-  call: (services, access, { id, comment }) => services.approvals.approve(access, id, { comment }),
+  idempotencyKey: true,
+  call: (services, access, { id, comment, idempotencyKey }) => services.approvals.approve(access, id, { comment }, idempotencyKey),
   rest: {
     method: 'POST',
     url: '/posts/:id/approve',
     tags: ['Approvals'],
     summary: 'Approve a post awaiting approval',
     description:
-      "Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.",
+      "Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`." +
+      ' ' +
+      DECISION_KEYS,
     response: postSchema,
     errors: conflictErrors,
   },
   mcp: {
     title: 'Approve a post',
     description:
-      'Owners, admins and approving editors: schedules a post awaiting approval for its date (at once if the date has passed). Optional `comment`.',
+      'Owners, admins and approving editors: schedules a post awaiting approval for its date (at once if the date has passed). Optional `comment`. Pass `idempotencyKey` so that a retry answers the first decision.',
     annotations: writes({ idempotent: true, openWorld: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} approved: ${p.state}, publish date ${p.publishDate}.`,
@@ -111,21 +117,24 @@ export const rejectPost = operation({
   scope: 'posts:publish',
   params: postIdParams,
   body: rejectBody,
-  call: (services, access, { id, comment }) => services.approvals.reject(access, id, { comment }),
+  idempotencyKey: true,
+  call: (services, access, { id, comment, idempotencyKey }) => services.approvals.reject(access, id, { comment }, idempotencyKey),
   rest: {
     method: 'POST',
     url: '/posts/:id/reject',
     tags: ['Approvals'],
     summary: 'Reject a post awaiting approval',
     description:
-      'Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.',
+      'Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.' +
+      ' ' +
+      DECISION_KEYS,
     response: postSchema,
     errors: conflictErrors,
   },
   mcp: {
     title: 'Reject a post',
     description:
-      'Owners, admins and approving editors: sends a post awaiting approval back to draft with a `comment` for its author (required).',
+      'Owners, admins and approving editors: sends a post awaiting approval back to draft with a `comment` for its author (required). Pass `idempotencyKey` so that a retry answers the first decision.',
     annotations: writes({ idempotent: true }),
     output: postSchema,
     summary: (p) => `Post ${p.id} rejected: back to ${p.state}.`,

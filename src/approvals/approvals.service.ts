@@ -1,15 +1,22 @@
+import { createHash } from 'node:crypto';
 import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db } from '../db/database.ts';
 import { BadRequestError, ConflictError, ForbiddenError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { approverRoles, readApprovalRoles, refusal, type PostTransitions } from '../posts/post-transitions.ts';
-import { authorOf, type PostRecord, type PostsService } from '../posts/posts.service.ts';
-import * as postsRepo from '../posts/posts.repository.ts';
+import { authorOf, type PostRecord, type PostsService, type WithinWrite } from '../posts/posts.service.ts';
 import type { PostsTable } from '../posts/posts.table.ts';
 import type { JobQueue } from '../publishing/job-queue.ts';
 import * as repo from './approvals.repository.ts';
 import type { ApprovalRole } from './approvals.table.ts';
+
+/** What identifies a decision for an Idempotency-Key: which, on which post, with which comment. */
+function decisionHash(decision: 'approve' | 'reject', postId: string, comment: string | null): string {
+  return createHash('sha256')
+    .update(JSON.stringify([decision, postId, comment]))
+    .digest('hex');
+}
 
 /** The most posts the list of posts awaiting approval shows. */
 export const AWAITING_LIMIT = 500;
@@ -69,10 +76,30 @@ export class ApprovalsService {
   /**
    * Approves a post awaiting approval: it is scheduled for its date, or published at once when
    * that has passed. Approving a post already approved (the last step of its approval) answers it
-   * unchanged, so a retry is harmless.
+   * unchanged, so a retry is harmless. With an idempotency key, a retry answers the first answer
+   * (the same key with another post or comment is refused), as POST /posts does.
    */
-  async approve(access: WorkspaceAccess, id: string, input: { comment?: string | undefined }): Promise<PostRecord> {
+  async approve(
+    access: WorkspaceAccess,
+    id: string,
+    input: { comment?: string | undefined },
+    idempotencyKey?: string,
+  ): Promise<PostRecord> {
     const post = await this.#decidable(access, id);
+    return this.deps.posts.idempotent(
+      access,
+      idempotencyKey,
+      () => decisionHash('approve', id, input.comment || null),
+      (withinWrite) => this.#approveOnce(access, post, input.comment || null, withinWrite),
+    );
+  }
+
+  async #approveOnce(
+    access: WorkspaceAccess,
+    post: PostsTable,
+    comment: string | null,
+    withinWrite?: WithinWrite<PostRecord>,
+  ): Promise<PostRecord> {
     if (post.state !== 'AWAITING_APPROVAL') {
       const last = post.state === 'QUEUE' || post.state === 'DRAFT' ? await this.#lastDecision(post.id) : null;
       if (post.state === 'QUEUE' && last === 'approved') return this.deps.posts.record(post);
@@ -84,27 +111,52 @@ export class ApprovalsService {
       throw new BadRequestError(`Channel "${channel.name}" cannot post right now; reconnect it, then approve the post.`, {
         code: 'channel_disabled',
       });
-    if (!(await this.deps.transitions.approve(post, authorOf(access), input.comment || null))) return this.#raced(access, post, 'approved');
-    const approved = (await postsRepo.findPost(this.deps.db, post.workspace_id, post.id))!;
-    await this.deps.queue.enqueue({
-      postId: post.id,
-      runAt: new Date(approved.next_run_at ?? approved.publish_at),
-      provider: channel.provider,
+    const answer: { post?: PostRecord } = {};
+    const decided = await this.deps.transitions.approve(post, authorOf(access), comment, async (trx) => {
+      answer.post = await this.deps.posts.recordIn(trx, post.workspace_id, post.id, channel.provider);
+      await withinWrite?.(trx, answer.post);
     });
-    return this.deps.posts.record(approved);
+    const shown = answer.post;
+    if (!decided || !shown) return this.#raced(access, post, 'approved');
+    await this.deps.queue.enqueue({ postId: post.id, runAt: new Date(shown.publishDate), provider: channel.provider });
+    return shown;
   }
 
-  /** Rejects a post awaiting approval with a reason: it becomes a draft and its author is told. A retry of the same rejection answers it unchanged. */
-  async reject(access: WorkspaceAccess, id: string, input: { comment: string }): Promise<PostRecord> {
+  /**
+   * Rejects a post awaiting approval with a reason: it becomes a draft and its author is told. A
+   * retry of the same rejection answers it unchanged; idempotency keys as for `approve`.
+   */
+  async reject(access: WorkspaceAccess, id: string, input: { comment: string }, idempotencyKey?: string): Promise<PostRecord> {
     const post = await this.#decidable(access, id);
+    return this.deps.posts.idempotent(
+      access,
+      idempotencyKey,
+      () => decisionHash('reject', id, input.comment),
+      (withinWrite) => this.#rejectOnce(access, post, input.comment, withinWrite),
+    );
+  }
+
+  async #rejectOnce(
+    access: WorkspaceAccess,
+    post: PostsTable,
+    comment: string,
+    withinWrite?: WithinWrite<PostRecord>,
+  ): Promise<PostRecord> {
     if (post.state !== 'AWAITING_APPROVAL') {
-      if (post.state === 'DRAFT' && (await this.#lastDecision(post.id, input.comment)) === 'rejected') return this.deps.posts.record(post);
+      if (post.state === 'DRAFT' && (await this.#lastDecision(post.id, comment)) === 'rejected') return this.deps.posts.record(post);
       if (post.state === 'QUEUE' && (await this.#lastDecision(post.id)) === 'approved') throw this.#decided(post, 'approved');
       throw this.#notAwaiting(post);
     }
-    if (!(await this.deps.transitions.reject(post, authorOf(access), input.comment))) return this.#raced(access, post, 'rejected');
+    const channel = await this.deps.channels.getAnyState(post.workspace_id, post.channel_id);
+    const answer: { post?: PostRecord } = {};
+    const decided = await this.deps.transitions.reject(post, authorOf(access), comment, async (trx) => {
+      answer.post = await this.deps.posts.recordIn(trx, post.workspace_id, post.id, channel?.provider ?? '');
+      await withinWrite?.(trx, answer.post);
+    });
+    const shown = answer.post;
+    if (!decided || !shown) return this.#raced(access, post, 'rejected');
     await this.deps.queue.remove(post.id);
-    return this.deps.posts.record((await postsRepo.findPost(this.deps.db, post.workspace_id, post.id))!);
+    return shown;
   }
 
   /** A post the caller may decide on: the publisher's scope, an approving role, a post it can see (another workspace's is 404). */

@@ -2723,13 +2723,15 @@ export interface paths {
         put?: never;
         /**
          * Approve a post awaiting approval
-         * @description Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.
+         * @description Approvers only (403 `approval_forbidden` for other roles). The post enters the queue for its publish date; if that date has passed it is published at once and its publish date becomes the approval time. The decision (who, when, comment) is added to the post's `approvals`. Approving an approved post again answers it unchanged. A rejected post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile (an edit, or a decision made between the read and this one): of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`. Send `Idempotency-Key` to make a retry safe: the same key answers the first answer (even once another decision was made since), and the same key with another post or comment is a 400 `idempotency_key_reused`.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
                     showorg?: string;
                 };
                 path: {
@@ -2825,13 +2827,15 @@ export interface paths {
         put?: never;
         /**
          * Reject a post awaiting approval
-         * @description Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`.
+         * @description Approvers only (403 `approval_forbidden` for other roles). `comment` (required) says why; the post becomes a draft, the decision is added to its `approvals`, and the author is notified (notification `post_rejected`, webhook event `post.rejected`). The same rejection sent again answers the post unchanged. An approved post (another approver was first) answers 409 `post_changed`, as does one changed meanwhile: of two approvers deciding at once, one decision stands and the other gets the 409. A post in another state answers 400 `not_awaiting_approval`. Send `Idempotency-Key` to make a retry safe: the same key answers the first answer (even once another decision was made since), and the same key with another post or comment is a 400 `idempotency_key_reused`.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
                     showorg?: string;
                 };
                 path: {
@@ -3337,7 +3341,7 @@ export interface paths {
         put?: never;
         /**
          * Import posts in bulk (CSV or JSON), or check them with a dry run
-         * @description One row per post: `channels`, `date` (or `queue`), `content` (text, Markdown or HTML by `format`), `media` (library paths), `comments`, `settings`, `tags`. Each row is checked exactly as POST /posts checks a request (channels visible to the key, dates, settings, media), and a row to schedule also by the readiness check of GET /posts/:id/missing (each platform's limits); `errors` lists every problem by row number and field. `dryRun: true` creates nothing. Otherwise all or nothing: one bad row and nothing is created (`status: "invalid"`); `partial: true` creates the good rows and reports the others. Scopes as POST /posts (`posts:publish` for rows to schedule or queue). Imports of up to 100 rows answer when done; larger ones answer at once with `status: "running"` and run in the background: read GET /imports/{id} for progress. Send `Idempotency-Key` to make a retry answer the same import.
+         * @description The rows as JSON (`rows`, or CSV text in `csv`), or a CSV file sent as multipart/form-data (the part `file`, with the fields `dryRun` and `partial`). One row per post: `channels`, `date` (or `queue`), `content` (text, Markdown or HTML by `format`), `media` (library paths), `comments`, `settings`, `tags`. Each row is checked exactly as POST /posts checks a request (channels visible to the key, dates, settings, media), and a row to schedule also by the readiness check of GET /posts/:id/missing (each platform's limits); `errors` lists every problem by row number and field. `dryRun: true` creates nothing. Otherwise all or nothing: one bad row and nothing is created (`status: "invalid"`); `partial: true` creates the good rows and reports the others. Scopes as POST /posts (`posts:publish` for rows to schedule or queue). Imports of up to 100 rows answer when done; larger ones answer at once with `status: "running"` and run in the background: read GET /imports/{id} for progress. Send `Idempotency-Key` to make a retry answer the same import. An import running in the background checks its credential again before it writes (after a restart too): a key revoked, an app's access or a session ended, a member removed, or a channel of its rows no longer allowed stops it (`status: "stopped"`), and it creates nothing more.
          */
         post: {
             parameters: {
@@ -3354,6 +3358,23 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["CreateImportInput"];
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The CSV file (at most 20 MB): a header line naming the ImportRow fields (`channels,date,content,…`), then one row per post. Read as it arrives, never held whole.
+                         */
+                        file: string;
+                        /**
+                         * @description `true` checks every row exactly as a real import would, and creates nothing (default `false`; `1`, `0` and `on` are taken too).
+                         * @enum {string}
+                         */
+                        dryRun?: "true" | "false";
+                        /**
+                         * @description `true` creates the rows that pass and reports the others (default `false`: all or nothing).
+                         * @enum {string}
+                         */
+                        partial?: "true" | "false";
+                    };
                 };
             };
             responses: {
@@ -7343,7 +7364,7 @@ export interface components {
             partial: boolean;
         };
         ImportError: {
-            /** @description The row number: 1 is the first row after a CSV header (or the first element of `rows`). */
+            /** @description The row number: 1 is the first row after a CSV header (or the first element of `rows`); 0 for the import as a whole (why it stopped). */
             row: number;
             /** @description The row field at fault (`channels`, `date`, `content`, `media`, `settings.title`, …), or `row`. */
             field: string;
@@ -7352,10 +7373,10 @@ export interface components {
         Import: {
             id: string;
             /**
-             * @description `running` (read it again by id), `done` (checked, and created unless a dry run), or `invalid` (rows were refused and, without `partial`, nothing was created).
+             * @description `running` (read it again by id), `done` (checked, and created unless a dry run), `invalid` (rows were refused and, without `partial`, nothing was created), or `stopped`: the credential that started it lost its access while it ran (a key revoked, an app's access or a session ended, a member removed, a channel no longer allowed), so it created nothing more; the reason is its last error (row 0, field `import`), the rows created before stay.
              * @enum {string}
              */
-            status: "running" | "done" | "invalid";
+            status: "running" | "done" | "invalid" | "stopped";
             dryRun: boolean;
             partial: boolean;
             /** @description Rows in the import. */

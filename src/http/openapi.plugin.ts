@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { DOCS_CSP, DOCS_ICON_SVG, DOCS_THEME_CSS, DOCS_THEME_JS } from '../docs/docs-theme.ts';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { publicUrls } from '../status/status.service.ts';
+import { MULTIPART_BODY } from './operation-route.ts';
 import { zodSchemaController } from './schema-compilers.ts';
 
 export const OPENAPI_INFO = {
@@ -53,6 +54,34 @@ const transformObject: typeof componentsTransform = (input) => {
     }
   }
   return document as ReturnType<typeof componentsTransform>;
+};
+
+type Transform = typeof jsonSchemaTransform;
+
+/**
+ * The routes' schemas as the document shows them; a route that also takes a form
+ * (`MULTIPART_BODY`) lists it as the multipart/form-data content of its request body, beside the
+ * JSON one.
+ */
+const transform: Transform = (input) => {
+  const { [MULTIPART_BODY]: form, ...schema } = input.schema as Record<string, unknown>;
+  const out = jsonSchemaTransform({ ...input, schema } as Parameters<Transform>[0]);
+  if (!form) return out;
+  const formOut = jsonSchemaTransform({ ...input, schema: { body: form } } as Parameters<Transform>[0]);
+  // Each body as a media type's schema, without the identifiers Zod writes (the document would show them as titles).
+  const bare = (schema: unknown) => {
+    const { $id: _id, $schema: _schema, ...rest } = schema as Record<string, unknown>;
+    return rest;
+  };
+  const body = bare((out.schema as { body?: unknown }).body);
+  const formBody = bare((formOut.schema as { body?: unknown }).body);
+  return {
+    ...out,
+    schema: {
+      ...out.schema,
+      body: { content: { 'application/json': { schema: body }, 'multipart/form-data': { schema: formBody } } },
+    },
+  } as ReturnType<Transform>;
 };
 
 declare module 'fastify' {
@@ -106,7 +135,7 @@ async function openapi(app: FastifyInstance, { baseUrl }: { baseUrl: string }) {
           security: [{ apiKey: [] }, { oauth: [] }, { cookieSession: [] }],
           externalDocs: { url: urls.developers, description: "Developers' guide" },
         },
-        transform: jsonSchemaTransform,
+        transform,
         transformObject,
       });
       for (const route of routes) instance.route({ ...route, handler: async () => null } as RouteOptions);

@@ -7,6 +7,12 @@ import { idempotencyHeaders, showorgHeader } from './common.schema.ts';
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
 /**
+ * The key of a route's schema that holds the form it also takes as multipart/form-data: the
+ * OpenAPI document lists it beside the JSON body (see openapi.plugin.ts); validation ignores it.
+ */
+export const MULTIPART_BODY = 'x-herald-multipart-body';
+
+/**
  * Declares the REST route of an operation: its scope, its schemas (for validation and the OpenAPI
  * document), and the service call. An answer the service keeps (frozen, the same object until
  * what it shows changes, such as a workspace's channel list) is written to JSON once.
@@ -14,9 +20,14 @@ type App = Parameters<FastifyPluginAsyncZod>[0];
 export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodObject, R>(
   app: App,
   op: Operation<P, Q, B, R>,
-  /** Runs before validation: a route that also takes another content type (multipart) turns it into the body the schema checks. */
-  preValidation?: (request: FastifyRequest) => Promise<void>,
+  options: {
+    /** Runs before validation: a route that also takes another content type (multipart) turns it into the body the schema checks. */
+    preValidation?: (request: FastifyRequest) => Promise<void>;
+    /** The form such a route also takes as multipart/form-data, for the OpenAPI document (see `MULTIPART_BODY`). */
+    multipartBody?: z.ZodObject;
+  } = {},
 ): void {
+  const { preValidation, multipartBody } = options;
   const { method, url, tags, summary, description, response, status = 200, errors } = op.rest;
   const written = new WeakMap<object, string>();
   app.route({
@@ -33,6 +44,7 @@ export function operationRoute<P extends z.ZodObject, Q extends z.ZodObject, B e
       ...(op.query && { querystring: op.query }),
       ...(op.body && { body: op.body }),
       response: { [status]: response, ...errors },
+      ...(multipartBody && { [MULTIPART_BODY]: multipartBody }),
     },
     handler: async (request, reply) => {
       const input = {

@@ -78,9 +78,34 @@ export const createImportBody = z
     ],
   });
 
+/** POST /imports as multipart/form-data: the form, for the OpenAPI document (imports.upload.ts reads it as a stream). */
+export const importUploadBody = z
+  .object({
+    file: z
+      .file()
+      .describe(
+        'The CSV file (at most 20 MB): a header line naming the ImportRow fields (`channels,date,content,…`), then one row per post. Read as it arrives, never held whole.',
+      ),
+    dryRun: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe(
+        '`true` checks every row exactly as a real import would, and creates nothing (default `false`; `1`, `0` and `on` are taken too).',
+      ),
+    partial: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`true` creates the rows that pass and reports the others (default `false`: all or nothing).'),
+  })
+  .describe(
+    'multipart/form-data: the part `file` (required) and, optionally, the fields `dryRun` and `partial`; any other part is a 400 `unexpected_part`, a file over 20 MB a 413.',
+  );
+
 export const importErrorSchema = z
   .object({
-    row: count().describe('The row number: 1 is the first row after a CSV header (or the first element of `rows`).'),
+    row: count().describe(
+      'The row number: 1 is the first row after a CSV header (or the first element of `rows`); 0 for the import as a whole (why it stopped).',
+    ),
     field: z.string().describe('The row field at fault (`channels`, `date`, `content`, `media`, `settings.title`, …), or `row`.'),
     message: z.string(),
   })
@@ -92,7 +117,7 @@ export const importSchema = z
     status: z
       .enum(IMPORT_STATUSES)
       .describe(
-        '`running` (read it again by id), `done` (checked, and created unless a dry run), or `invalid` (rows were refused and, without `partial`, nothing was created).',
+        "`running` (read it again by id), `done` (checked, and created unless a dry run), `invalid` (rows were refused and, without `partial`, nothing was created), or `stopped`: the credential that started it lost its access while it ran (a key revoked, an app's access or a session ended, a member removed, a channel no longer allowed), so it created nothing more; the reason is its last error (row 0, field `import`), the rows created before stay.",
       ),
     dryRun: z.boolean(),
     partial: z.boolean(),

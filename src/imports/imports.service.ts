@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type { ExpressionBuilder } from 'kysely';
-import { requireScope, type AccessService, type WorkspaceAccess } from '../auth/access.service.ts';
-import type { Database, Db } from '../db/database.ts';
+import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import type { CredentialStanding } from '../auth/credential-standing.ts';
+import type { Database, Db, Executor } from '../db/database.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { isUniqueViolation } from '../db/sql.ts';
@@ -47,6 +48,29 @@ function bodyField(path: ReadonlyArray<PropertyKey>): string {
   return first ?? 'row';
 }
 
+/** Posts one batch of an import creates together, about (a row's posts are never split). */
+const BATCH_POSTS = 200;
+
+/**
+ * The rows from `from` created together: up to about `BATCH_POSTS` posts of consecutive rows
+ * that are neither queued nor a group; a queued row is a batch of its own (it takes its slots alone).
+ */
+function nextBatch(good: readonly Checked[], from: number): Checked[] {
+  const batch: Checked[] = [];
+  let posts = 0;
+  for (let i = from; i < good.length; i += 1) {
+    const item = good[i]!;
+    if (item.input.type === 'queue') return batch.length ? batch : [item];
+    if (batch.length > 0 && posts + item.input.posts.length > BATCH_POSTS) break;
+    batch.push(item);
+    posts += item.input.posts.length;
+  }
+  return batch;
+}
+
+/** Another process took the import over while a batch was being written: the batch is rolled back. */
+class LostImport extends Error {}
+
 /** How long a process holds a running import without writing progress before another process may take it over. */
 export const IMPORT_LEASE_MS = 2 * 60_000;
 
@@ -62,15 +86,20 @@ function storedPrincipal(principal: Principal): string {
 /**
  * Bulk import of posts: rows from CSV or JSON, each checked exactly as POST /posts checks a
  * request (and, for rows to schedule, by the readiness check of GET /posts/:id/missing), then
- * created through the posts service, one row per transaction. A row at a time with a turn of the
- * event loop between rows, so an import of thousands never holds other requests; imports of more
- * than `SYNC_ROWS` rows run in the background, their progress stored and readable by id.
+ * created through the posts service in batches of about `BATCH_POSTS` posts, each batch one
+ * transaction with one insert statement per table (`PostsService.createBatch`). A row checked at
+ * a time and a batch written at a time, with a turn of the event loop between them, so an import
+ * of thousands never holds other requests; imports of more than `SYNC_ROWS` rows run in the
+ * background, their progress stored and readable by id.
  *
- * A running import keeps its rows and its author's credential in its row and is held by the
- * process running it under a lease renewed with each write of progress; after a stop (which frees
- * it) or a crash (once the lease has run out) another process takes it over (`resume`) and goes
- * on where it was. Each row's posts are created under an idempotency key of the import and the
- * row, so a row created just before the stop is not created twice.
+ * A running import keeps its rows and its author's credential (not its secret) in its row and is
+ * held by the process running it under a lease renewed with each write of progress; after a stop
+ * (which frees it) or a crash (once the lease has run out) another process takes it over
+ * (`resume`) and goes on where it was. A batch records the rows it created in its own transaction;
+ * a row created alone (a queued row, or the rows of a refused batch) does so under an idempotency
+ * key of the import and the row: either way a row created just before the stop is not created
+ * twice. Before it writes (after a restart too), the import checks that its credential may still
+ * create those posts (`#standing`), and stops otherwise.
  */
 export class ImportsService {
   /** This process, as the runner of the imports it holds. */
@@ -84,7 +113,7 @@ export class ImportsService {
       db: Db;
       clock: Clock;
       posts: PostsService;
-      access: AccessService;
+      credentials: CredentialStanding;
       media: MediaService;
       onBackgroundError?: (error: unknown) => void;
     },
@@ -216,25 +245,87 @@ export class ImportsService {
     return new Date(this.deps.clock.now().getTime() + IMPORT_LEASE_MS).toISOString();
   }
 
-  /** An import taken over: its author's access as it is now, its rows, and the rows already created. */
+  /**
+   * An import taken over: its author's credential as it stands now (see `#standing`), its rows,
+   * and the rows already created (recorded with their batch, or, for a row created alone, under
+   * its idempotency key).
+   */
   async #goOn(id: string): Promise<void> {
     const row = await this.deps.db.selectFrom('post_imports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const errors = parseJsonOr<ImportError[]>(row.errors, []);
     const rows = parseJsonOr<ImportRows | null>(row.rows, null);
-    let access: WorkspaceAccess;
-    try {
-      if (!rows || !row.principal)
-        throw new AppError(409, 'import_not_resumable', 'The import was stopped before it kept what is needed to go on.');
-      access = await this.deps.access.select(JSON.parse(row.principal) as Principal, row.workspace_id);
-      requireScope(access, 'posts:draft');
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      errors.push({ row: 0, field: 'import', message: `The import could not go on after a restart: ${error.message}` });
-      await this.#finish(id, { status: 'invalid', errors: JSON.stringify(errors) });
+    if (!rows || !row.principal) {
+      await this.#stop(id, 'The import was stopped before it kept what is needed to go on.');
       return;
     }
     const done = new Map(parseJsonOr<Created[]>(row.posts, []).map((created) => [created.row, created]));
-    await this.run(access, id, rows, { dryRun: Number(row.dry_run) === 1, partial: Number(row.partial) === 1 }, done);
+    const prefix = `import:${id}:`;
+    const alone = await this.deps.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'response'])
+      .where('workspace_id', '=', row.workspace_id)
+      .where('key', 'like', `${prefix}%`)
+      .where('response', 'is not', null)
+      .execute();
+    for (const kept of alone) {
+      const n = Number(kept.key.slice(prefix.length));
+      const created = parseJsonOr<Array<{ postId: string; group: string }>>(kept.response, []);
+      if (Number.isInteger(n) && !done.has(n) && created.length)
+        done.set(n, { row: n, postIds: created.map((c) => c.postId), group: created[0]!.group });
+    }
+    const started = JSON.parse(row.principal) as Principal;
+    const left = rows.filter((_, i) => !done.has(i + 1));
+    const access = await this.#standing(id, started, row.workspace_id, left);
+    if (!access) return;
+    await this.run(access, id, rows, { dryRun: Number(row.dry_run) === 1, partial: Number(row.partial) === 1 }, done, started);
+  }
+
+  /**
+   * The access of the credential that started an import, as it stands now: checked after a
+   * restart and before each batch of posts it creates. A key revoked, an app's access or a session
+   * ended, a member removed or left without `posts:draft`, or a channel that `rows` name and the
+   * credential could use at the start but no longer can: the import stops (`stopped`, with the
+   * reason) and creates nothing more. Null then.
+   */
+  async #standing(
+    id: string,
+    started: Principal,
+    workspaceId: string,
+    rows: ReadonlyArray<Record<string, unknown>>,
+    errors?: readonly ImportError[],
+  ): Promise<WorkspaceAccess | null> {
+    let access: WorkspaceAccess;
+    try {
+      access = await this.deps.credentials.access(started, workspaceId);
+      requireScope(access, 'posts:draft');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await this.#stop(id, `The credential that started the import may no longer create posts here: ${error.message}`, errors);
+      return null;
+    }
+    const couldUse = (channel: string) => started.channelIds === null || started.channelIds.includes(channel);
+    const lost = new Set<string>();
+    for (const raw of rows)
+      for (const channel of list(
+        typeof raw.channels === 'string' || Array.isArray(raw.channels) ? (raw.channels as string | string[]) : undefined,
+      ))
+        if (couldUse(channel) && !mayUseChannel(access, channel)) lost.add(channel);
+    if (lost.size > 0) {
+      await this.#stop(
+        id,
+        `The credential that started the import may no longer post to channel(s) ${[...lost].slice(0, 10).join(', ')}.`,
+        errors,
+      );
+      return null;
+    }
+    return access;
+  }
+
+  /** Ends an import that may not go on: `stopped`, the reason as its last error after `known` (or those stored); the rows created so far stay. */
+  async #stop(id: string, reason: string, known?: readonly ImportError[]): Promise<void> {
+    const row = known ? undefined : await this.deps.db.selectFrom('post_imports').select('errors').where('id', '=', id).executeTakeFirst();
+    const errors = known ? [...known] : parseJsonOr<ImportError[]>(row?.errors ?? null, []);
+    errors.push({ row: 0, field: 'import', message: `${reason} Nothing more was created.` });
+    await this.#finish(id, { status: 'stopped', errors: JSON.stringify(errors) });
   }
 
   /** The rows of the request: `rows` as given, or `csv` parsed (its header names the fields). */
@@ -249,7 +340,14 @@ export class ImportsService {
    * `done` holds the rows created before a restart: not checked nor created again. Stops at the
    * next row, leaving the import to another process, when this process stops or loses the lease.
    */
-  private async run(access: WorkspaceAccess, id: string, rows: ImportRows, options: Options, done: Map<number, Created>): Promise<void> {
+  private async run(
+    access: WorkspaceAccess,
+    id: string,
+    rows: ImportRows,
+    options: Options,
+    done: Map<number, Created>,
+    started: Principal = access.principal,
+  ): Promise<void> {
     const errors: ImportError[] = [];
     const good: Checked[] = [];
     const fetched: Fetched = new Map();
@@ -266,19 +364,25 @@ export class ImportsService {
       return;
     }
     const posts = [...done.values()];
-    for (const [i, { row, input: body }] of good.entries()) {
-      if (this.#stopping) {
-        await this.update(id, { created: posts.length, posts: JSON.stringify(posts) });
-        return this.#release(id);
+    let checked = -Infinity;
+    for (let i = 0; i < good.length;) {
+      if (this.#stopping) return this.#release(id);
+      // The credential is checked again before writing, at most every PROGRESS_EVERY rows.
+      if (i - checked >= PROGRESS_EVERY) {
+        const left = good.slice(i).map((g) => rows[g.row - 1]!);
+        const now = await this.#standing(id, started, access.workspace.id, left, errors);
+        if (!now) return;
+        access = now;
+        checked = i;
       }
-      try {
-        const created = await this.deps.posts.create(access, body, `import:${id}:${row}`);
-        posts.push({ row, postIds: created.map((c) => c.postId), group: created[0]?.group ?? '' });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        errors.push({ row, field: rowField(error.message), message: error.message });
+      const batch = nextBatch(good, i);
+      i += batch.length;
+      const outcome = await this.#create(access, id, batch, posts, errors);
+      if (outcome === 'lost') return;
+      if (outcome === 'refused') {
+        await this.#stop(id, 'The credential that started the import was refused while creating posts.', errors);
+        return;
       }
-      if ((i + 1) % PROGRESS_EVERY === 0 && !(await this.update(id, { created: posts.length, posts: JSON.stringify(posts) }))) return;
       await setImmediate();
     }
     posts.sort((a, b) => a.row - b.row);
@@ -288,6 +392,57 @@ export class ImportsService {
       errors: JSON.stringify(errors),
       status: errors.length > 0 ? 'invalid' : 'done',
     });
+  }
+
+  /**
+   * Creates a batch of checked rows: together (`PostsService.createBatch`, the progress written in
+   * the same transaction), or a row at a time when the batch is one queued row or the batch was
+   * refused (each row then under its own idempotency key, its refusal reported by row). `lost`:
+   * another process holds the import now; `refused`: the credential was refused (401/403).
+   */
+  async #create(
+    access: WorkspaceAccess,
+    id: string,
+    batch: Checked[],
+    posts: Created[],
+    errors: ImportError[],
+  ): Promise<'ok' | 'lost' | 'refused'> {
+    if (batch.length > 1 || batch[0]!.input.type !== 'queue') {
+      try {
+        const created = await this.deps.posts.createBatch(
+          access,
+          batch.map((b) => b.input),
+          async (trx, result) => {
+            const next = [
+              ...posts,
+              ...result.map((items, k) => ({ row: batch[k]!.row, postIds: items.map((c) => c.postId), group: items[0]?.group ?? '' })),
+            ];
+            if (!(await this.update(id, { created: next.length, posts: JSON.stringify(next) }, trx))) throw new LostImport();
+          },
+        );
+        for (const [k, items] of created.entries())
+          posts.push({ row: batch[k]!.row, postIds: items.map((c) => c.postId), group: items[0]?.group ?? '' });
+        return 'ok';
+      } catch (error) {
+        if (error instanceof LostImport) return 'lost';
+        if (!(error instanceof AppError)) throw error;
+        if (error.statusCode === 401 || error.statusCode === 403) return 'refused';
+        // One row refused the batch: each row alone, so that the others are created and its refusal is named.
+      }
+    }
+    for (const { row, input } of batch) {
+      try {
+        const created = await this.deps.posts.create(access, input, `import:${id}:${row}`);
+        posts.push({ row, postIds: created.map((c) => c.postId), group: created[0]?.group ?? '' });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        if (error.statusCode === 401 || error.statusCode === 403) return 'refused';
+        errors.push({ row, field: rowField(error.message), message: error.message });
+      }
+    }
+    // Rows created alone are found again by their keys after a restart: their progress is written now and then.
+    if (batch.length === 1 && posts.length % PROGRESS_EVERY !== 0) return 'ok';
+    return (await this.update(id, { created: posts.length, posts: JSON.stringify(posts) })) ? 'ok' : 'lost';
   }
 
   /** One row checked as POST /posts would check it (and, to be scheduled, as GET /posts/:id/missing); its problems go to `errors`. */
@@ -391,8 +546,8 @@ export class ImportsService {
     return paths;
   }
 
-  private async update(id: string, changes: Partial<PostImportsTable>): Promise<boolean> {
-    const result = await this.deps.db
+  private async update(id: string, changes: Partial<PostImportsTable>, db: Executor = this.deps.db): Promise<boolean> {
+    const result = await db
       .updateTable('post_imports')
       .set({ ...changes, updated_at: this.deps.clock.now().toISOString(), lease_until: this.#leaseEnd() })
       .where('id', '=', id)

@@ -6,7 +6,7 @@ export interface PostImportsTable {
   request_hash: string;
   dry_run: number;
   partial: number;
-  /** `running`, `done` (validated, or created), or `invalid` (rows refused and nothing created). */
+  /** `running`, `done` (validated, or created), `invalid` (rows refused and nothing created), or `stopped` (its credential lost its access). */
   status: ImportStatus;
   total: number;
   /** Rows checked so far. */
@@ -29,5 +29,5 @@ export interface PostImportsTable {
   lease_until: string | null;
 }
 
-export const IMPORT_STATUSES = ['running', 'done', 'invalid'] as const;
+export const IMPORT_STATUSES = ['running', 'done', 'invalid', 'stopped'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];

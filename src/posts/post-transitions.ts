@@ -243,6 +243,51 @@ export type ChannelPost = {
   series?: Composition['series'];
 };
 
+/** Where a new post asked to be scheduled goes, by its author's role and the workspace's approval setting (see `scheduledState`). */
+function stateFor(roles: readonly ApprovalRole[], author: Author): ScheduledState {
+  return (roles as readonly string[]).includes(author.role) ? 'AWAITING_APPROVAL' : 'QUEUE';
+}
+
+/** The row of a new post for a composition, in `state`, written at `stamp`. */
+function newPostRow(id: string, { post, series }: Pick<Composition, 'post' | 'series'>, state: PostState, stamp: string): PostRow {
+  return {
+    id,
+    ...post,
+    state,
+    series_id: series?.id ?? null,
+    occurrence_at: series?.occurrenceAt ?? null,
+    series_exception: null,
+    release_id: null,
+    release_url: null,
+    error: null,
+    error_kind: null,
+    next_run_at: state === 'QUEUE' ? post.publish_at : null,
+    published_at: null,
+    created_at: stamp,
+    updated_at: stamp,
+    deleted_at: null,
+    version: 0,
+  };
+}
+
+/** A post's parts as written: each PENDING, never tried. */
+function newParts(postId: string, parts: Composition['parts']): PartRow[] {
+  return parts.map((part, idx) => ({
+    post_id: postId,
+    idx,
+    ...part,
+    state: 'PENDING',
+    attempts: 0,
+    claimed_at: null,
+    lease_until: null,
+    release_id: null,
+    release_url: null,
+    release_meta: null,
+    error: null,
+    published_at: null,
+  }));
+}
+
 /** The one way a post's columns, parts and media links are built for `PostTransitions.write`. */
 export function composition(p: ChannelPost): Composition {
   const mediaId = (path: string) => p.media.get(path)?.id;
@@ -338,23 +383,12 @@ export class PostTransitions {
     const id = previous?.id ?? newId();
     const state: PostState = post.state === 'QUEUE' ? await this.scheduledState(trx, post.workspace_id, author, previous) : post.state;
     const row: PostRow = {
-      id,
-      ...post,
-      state,
+      ...newPostRow(id, { post, series }, state, stamp),
       // An occurrence a person edits stays in its series, marked so that an edit of the series leaves it alone.
       series_id: previous ? previous.series_id : (series?.id ?? null),
       occurrence_at: previous ? previous.occurrence_at : (series?.occurrenceAt ?? null),
       series_exception: previous ? (previous.series_id ? 'edited' : null) : null,
-      release_id: null,
-      release_url: null,
-      error: null,
-      error_kind: null,
-      next_run_at: state === 'QUEUE' ? post.publish_at : null,
-      published_at: null,
       created_at: previous?.created_at ?? stamp,
-      updated_at: stamp,
-      deleted_at: null,
-      version: 0,
     };
     if (previous) {
       const { id: _id, created_at: _created, version: _version, ...changes } = row;
@@ -363,29 +397,48 @@ export class PostTransitions {
     } else {
       await repo.insertPost(trx, row);
     }
-    await repo.insertParts(
-      trx,
-      parts.map((part, idx) => ({
-        post_id: id,
-        idx,
-        ...part,
-        state: 'PENDING',
-        attempts: 0,
-        claimed_at: null,
-        lease_until: null,
-        release_id: null,
-        release_url: null,
-        release_meta: null,
-        error: null,
-        published_at: null,
-      })),
-    );
+    await repo.insertParts(trx, newParts(id, parts));
     await repo.replaceMediaLinks(trx, id, mediaIds);
     const type = previous ? 'post.updated' : state === 'QUEUE' ? 'post.scheduled' : 'post.created';
     await this.deps.webhookOutbox.record(trx, [postEvent({ id, workspace_id: post.workspace_id }, type)]);
     if (state === 'AWAITING_APPROVAL' && previous?.state !== 'AWAITING_APPROVAL')
       await this.#requestApproval(trx, { id, workspace_id: post.workspace_id, publish_at: post.publish_at }, author, stamp);
     return { id, state };
+  }
+
+  /**
+   * Writes new posts (a bulk import's batch) inside the request's transaction, at `stamp`, each as
+   * `write` writes a new one (the same columns, parts, media links, events, and approval asked
+   * for where `scheduledState` says so), with one statement per table for all of them rather than
+   * a few per post. The posts' ids and the states they entered, in order.
+   */
+  async writeMany(trx: Executor, compositions: readonly Composition[], stamp: string): Promise<Array<{ id: string; state: PostState }>> {
+    const roles = new Map<string, readonly ApprovalRole[]>();
+    const rows: PostRow[] = [];
+    const parts: PartRow[] = [];
+    const links: Array<{ post_id: string; media_id: string }> = [];
+    for (const { post, parts: thread, mediaIds, author, series } of compositions) {
+      let state: PostState = post.state;
+      if (state === 'QUEUE') {
+        let asked = roles.get(post.workspace_id);
+        if (!asked) roles.set(post.workspace_id, (asked = await this.approvalRoles(trx, post.workspace_id)));
+        state = stateFor(asked, author);
+      }
+      const id = newId();
+      rows.push(newPostRow(id, { post, series }, state, stamp));
+      parts.push(...newParts(id, thread));
+      for (const media_id of new Set(mediaIds)) links.push({ post_id: id, media_id });
+    }
+    await repo.insertPosts(trx, rows);
+    await repo.insertParts(trx, parts);
+    await repo.insertMediaLinks(trx, links);
+    await this.deps.webhookOutbox.record(
+      trx,
+      rows.map((row) => postEvent(row, row.state === 'QUEUE' ? 'post.scheduled' : 'post.created')),
+    );
+    for (const [i, row] of rows.entries())
+      if (row.state === 'AWAITING_APPROVAL') await this.#requestApproval(trx, row, compositions[i]!.author, stamp);
+    return rows.map((row) => ({ id: row.id, state: row.state as PostState }));
   }
 
   // Approval before publishing.
@@ -406,8 +459,7 @@ export class PostTransitions {
    */
   async scheduledState(db: Executor, workspaceId: string, author: Author, previous?: Pick<PostRow, 'state'>): Promise<ScheduledState> {
     if (previous?.state === 'AWAITING_APPROVAL') return 'AWAITING_APPROVAL';
-    const roles: readonly string[] = await this.approvalRoles(db, workspaceId);
-    return roles.includes(author.role) ? 'AWAITING_APPROVAL' : 'QUEUE';
+    return stateFor(await this.approvalRoles(db, workspaceId), author);
   }
 
   /** Records that `author` asks for the approval of a post, inside the write's transaction: the step, the event, the approvers' notification. */
@@ -454,9 +506,10 @@ export class PostTransitions {
   /**
    * AWAITING_APPROVAL → QUEUE, by `approver`, at the version read: due at its publish date, or at
    * once when that has passed (its publish date then becomes now). False when the post was no
-   * longer awaiting approval at that version (approved, rejected or edited meanwhile).
+   * longer awaiting approval at that version (approved, rejected or edited meanwhile). `within`
+   * runs in the decision's transaction once it is made (the request's answer is kept there).
    */
-  async approve(post: PostRow, approver: Author, comment: string | null): Promise<boolean> {
+  async approve(post: PostRow, approver: Author, comment: string | null, within?: (trx: Executor) => Promise<void>): Promise<boolean> {
     const now = this.deps.clock.now();
     const stamp = now.toISOString();
     const due = Date.parse(post.publish_at) < now.getTime() ? stamp : post.publish_at;
@@ -485,12 +538,13 @@ export class PostTransitions {
         },
         trx,
       );
+      await within?.(trx);
       return true;
     });
   }
 
-  /** AWAITING_APPROVAL → DRAFT, by `approver`, with the reason; the author is notified. False as for `approve`. */
-  async reject(post: PostRow, approver: Author, comment: string): Promise<boolean> {
+  /** AWAITING_APPROVAL → DRAFT, by `approver`, with the reason; the author is notified. False, and `within`, as for `approve`. */
+  async reject(post: PostRow, approver: Author, comment: string, within?: (trx: Executor) => Promise<void>): Promise<boolean> {
     const stamp = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
       const moved = await repo.updatePostIf(
@@ -516,6 +570,7 @@ export class PostTransitions {
         },
         trx,
       );
+      await within?.(trx);
       return true;
     });
   }

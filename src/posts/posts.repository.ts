@@ -8,8 +8,29 @@ export function insertPost(db: Executor, row: PostsTable) {
   return db.insertInto('posts').values(row).execute();
 }
 
+/**
+ * Rows one multi-row insert takes at most: a few thousand bound values a statement, well within
+ * both databases' limits (SQLite 32,766, PostgreSQL 65,535), and a bounded piece of synchronous
+ * work on SQLite.
+ */
+const INSERT_CHUNK = 250;
+
+async function inChunks<R>(rows: readonly R[], insert: (chunk: R[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insert(rows.slice(i, i + INSERT_CHUNK));
+}
+
+/** New posts, a few hundred per statement (a bulk import's batch). */
+export function insertPosts(db: Executor, rows: readonly PostsTable[]) {
+  return inChunks(rows, (chunk) => db.insertInto('posts').values(chunk).execute());
+}
+
 export function insertParts(db: Executor, rows: PostPartsTable[]) {
-  return rows.length ? db.insertInto('post_parts').values(rows).execute() : Promise.resolve([]);
+  return inChunks(rows, (chunk) => db.insertInto('post_parts').values(chunk).execute());
+}
+
+/** Media links of new posts (which have none yet). */
+export function insertMediaLinks(db: Executor, rows: ReadonlyArray<{ post_id: string; media_id: string }>) {
+  return inChunks(rows, (chunk) => db.insertInto('post_media').values(chunk).execute());
 }
 
 export function deleteParts(db: Executor, postId: string) {

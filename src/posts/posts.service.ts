@@ -19,7 +19,7 @@ import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
 import { checkReadiness, checkSettingsTypes } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
-import { composition, refusal, type Author, type PostTransitions, type ThreadPart } from './post-transitions.ts';
+import { composition, refusal, type Author, type Composition, type PostTransitions, type ThreadPart } from './post-transitions.ts';
 import * as approvals from '../approvals/approvals.repository.ts';
 import * as repo from './posts.repository.ts';
 import {
@@ -46,7 +46,7 @@ export type PostChange = Omit<UpdatePostInput, 'settings'> & {
   settingsMode: 'merge' | 'replace';
 };
 /** Stores a request's answer inside the transaction that writes its effects (see `idempotent`). */
-type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
+export type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
 export type MissingReport = { postId: string; ready: boolean; missing: Array<{ field: string; reason: string }> };
 
 /** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
@@ -268,9 +268,11 @@ export class PostsService {
    * Runs `run` once per idempotency key: without a key, simply; with one, a retry of the same
    * request (same `hash`) answers the first result and does nothing again. The answer is stored by
    * `run` through `withinWrite`, in the transaction that writes its effects: after a crash either
-   * both are there or neither. The caller has checked every permission before.
+   * both are there or neither; an answer `run` gives without writing is stored after it. The
+   * caller has checked every permission before. POST /posts, PATCH and PUT /posts/:id, and an
+   * approver's decision (POST /posts/:id/approve and /reject) run through it.
    */
-  private async idempotent<R>(
+  async idempotent<R>(
     access: WorkspaceAccess,
     idempotencyKey: string | undefined,
     hash: () => string,
@@ -282,18 +284,24 @@ export class PostsService {
     const requestHash = hash();
     const claim = await this.claimIdempotencyKey(workspaceId, idempotencyKey, requestHash);
     if (claim === null) return this.replay<R>(workspaceId, idempotencyKey, requestHash);
+    const answer = { kept: false };
+    const keep: WithinWrite<R> = async (trx, result) => {
+      const stored = await keys.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
+      if (Number(stored.numUpdatedRows) !== 1) {
+        throw new ConflictError(
+          'This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.',
+          {
+            code: 'idempotency_in_progress',
+          },
+        );
+      }
+      answer.kept = true;
+    };
     try {
-      return await run(async (trx, result) => {
-        const stored = await keys.completeIdempotencyKey(trx, workspaceId, idempotencyKey, claim, 200, JSON.stringify(result));
-        if (Number(stored.numUpdatedRows) !== 1) {
-          throw new ConflictError(
-            'This request took longer than the Idempotency-Key lease and a retry took the key over; read the calendar before sending it again.',
-            {
-              code: 'idempotency_in_progress',
-            },
-          );
-        }
-      });
+      const result = await run(keep);
+      // An answer that wrote nothing (a decision already made, answered unchanged) is kept for the retries all the same.
+      if (!answer.kept) await keep(db, result);
+      return result;
     } catch (error) {
       // A failed request leaves nothing behind, so it can be retried with the same key.
       await keys.deleteIdempotencyKey(db, workspaceId, idempotencyKey, claim).catch(() => {});
@@ -497,6 +505,75 @@ export class PostsService {
       else await this.deps.queue.remove(postId);
     }
     if (newCount > 0) await this.warnNearPostQuota(access, now);
+    return result;
+  }
+
+  /**
+   * Creates many requests' posts at once (a bulk import's batch), each as POST /posts creates
+   * it, in one transaction whose statements write every post of the batch together
+   * (`PostTransitions.writeMany`): the same checks, quota, states, events and approvals. Neither
+   * `group` nor `queue` (whose slots are taken a request at a time): those go through `create`.
+   * All or nothing: one refusal (a channel disabled meanwhile, the plan's quota) refuses the
+   * batch. `withinWrite` keeps what the caller records of it in the same transaction. Each
+   * request's posts, in order.
+   */
+  async createBatch(
+    access: WorkspaceAccess,
+    inputs: readonly CreatePostsInput[],
+    withinWrite: WithinWrite<CreatedPost[][]>,
+  ): Promise<CreatedPost[][]> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const stamp = now.toISOString();
+    const workspaceId = access.workspace.id;
+    const author = authorOf(access);
+    const compositions: Composition[] = [];
+    const result: CreatedPost[][] = [];
+    const providers: string[] = [];
+    for (const input of inputs) {
+      if (input.group !== undefined || input.type === 'queue') throw new Error('createBatch takes neither a group nor the queue');
+      await this.authorizeCreate(access, input);
+      const publishAt = this.publishDate(input, now);
+      const channels = await this.resolveChannels(access, input);
+      const media = await this.resolveMedia(
+        workspaceId,
+        input.posts.map((item, i) => ({ where: `posts[${i}]`, value: item.value })),
+      );
+      const groupId = newId();
+      result.push(channels.map((channel) => ({ postId: '', integration: channel.id, group: groupId })));
+      for (const [i, item] of input.posts.entries()) {
+        const channel = channels[i]!;
+        providers.push(channel.provider);
+        compositions.push(
+          composition({
+            workspaceId,
+            groupId,
+            channelId: channel.id,
+            provider: channel.provider,
+            state: input.type === 'draft' ? 'DRAFT' : 'QUEUE',
+            publishAt,
+            settings: item.settings,
+            tags: input.tags,
+            shortLink: input.shortLink,
+            thread: sentThread(item.value),
+            media,
+            author,
+          }),
+        );
+      }
+    }
+    const written = await db.transaction().execute(async (trx) => {
+      await this.checkPostQuota(trx, access, compositions.length, now);
+      const posts = await this.transitions.writeMany(trx, compositions, stamp);
+      let n = 0;
+      for (const created of result) for (const item of created) item.postId = posts[n++]!.id;
+      await withinWrite(trx, result);
+      return posts;
+    });
+    for (const [i, post] of written.entries())
+      if (post.state === 'QUEUE')
+        await this.deps.queue.enqueue({ postId: post.id, runAt: new Date(compositions[i]!.post.publish_at), provider: providers[i]! });
+    if (compositions.length > 0) await this.warnNearPostQuota(access, now);
     return result;
   }
 
@@ -749,6 +826,14 @@ export class PostsService {
   /** A post of this workspace the key may see, as stored; anything else is "not found" (for the approvals). */
   async findVisible(access: WorkspaceAccess, id: string): Promise<PostRow> {
     return this.find(access, id);
+  }
+
+  /** A post as it stands inside a write's transaction, as the API shows it; `provider` is its channel's platform, read before. */
+  async recordIn(trx: Executor, workspaceId: string, id: string, provider: string): Promise<PostRecord> {
+    const post = await repo.findPost(trx, workspaceId, id);
+    if (!post) throw new NotFoundError(`No post ${id} in this workspace.`);
+    const steps = await approvalSteps(trx, [id]);
+    return toPostRecord(post, await repo.listParts(trx, [id]), provider, steps.get(id) ?? []);
   }
 
   /** A post as the API shows it, with its approval steps. */

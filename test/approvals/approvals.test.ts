@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
 import { createOk, getPost, postBody, webhookTenant } from '../helpers/posts.ts';
@@ -400,6 +401,150 @@ describe('two approvers at once', () => {
         if (post.state === 'QUEUE') expect(decision.json()).toEqual(post);
         else expect(post.state).toBe('AWAITING_APPROVAL');
       }
+    }
+  });
+});
+
+describe('Idempotency-Key on a decision', () => {
+  const decide = (who: Tenant, id: string, decision: 'approve' | 'reject', key: string, payload: Record<string, unknown>) =>
+    t.request({
+      method: 'POST',
+      url: `/public/v1/posts/${id}/${decision}`,
+      key: who.key,
+      headers: { 'idempotency-key': key },
+      payload,
+    });
+
+  it('approve: a replay answers the first answer, even once the post has moved on; another comment or post with the key is a 400', async () => {
+    const tm = await team();
+    clock.set('2026-07-22T08:00:00.000Z');
+    const id = await submitted(tm, '2026-07-22T10:00:00.000Z');
+    const key = randomUUID();
+    // Two sends of the same request at once: one decides, the other answers what it decided.
+    const [first, twin] = await Promise.all([
+      decide(tm.owner, id, 'approve', key, { comment: 'ok' }),
+      decide(tm.owner, id, 'approve', key, { comment: 'ok' }),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ state: 'QUEUE', approvals: [{ decision: 'requested' }, { decision: 'approved', comment: 'ok' }] });
+    expect(twin.statusCode, twin.body).toBe(200);
+    expect(twin.json()).toEqual(first.json());
+    // The post leaves the queue; the replay still answers the first decision and decides nothing again.
+    const withdrawn = await t.request({
+      method: 'PUT',
+      url: `/public/v1/posts/${id}/status`,
+      key: tm.owner.key,
+      payload: { status: 'draft' },
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    const replay = await decide(tm.owner, id, 'approve', key, { comment: 'ok' });
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json()).toEqual(first.json());
+    const post = await readPost(tm.owner, id);
+    expect(post.state).toBe('DRAFT');
+    expect(post.approvals.map((s) => s.decision)).toEqual(['requested', 'approved']);
+    expect((await notifications(tm.contributor)).filter((n) => n.type === 'post_approved' && n.postId === id)).toHaveLength(1);
+
+    const otherComment = await decide(tm.owner, id, 'approve', key, { comment: 'changed my mind' });
+    expect(otherComment.statusCode).toBe(400);
+    expect(otherComment.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    const next = await submitted(tm, '2026-07-22T11:00:00.000Z');
+    const otherPost = await decide(tm.owner, next, 'approve', key, { comment: 'ok' });
+    expect(otherPost.statusCode).toBe(400);
+    expect(otherPost.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    expect((await getPost(t, tm.owner, next)).state).toBe('AWAITING_APPROVAL');
+  });
+
+  it('every permission check runs before a replay: a contributor with the key gets 403, another workspace 404', async () => {
+    const tm = await team();
+    const other = await team();
+    clock.set('2026-07-23T08:00:00.000Z');
+    const id = await submitted(tm, '2026-07-23T10:00:00.000Z');
+    const key = randomUUID();
+    expect((await decide(tm.editor, id, 'approve', key, {})).statusCode).toBe(200);
+    const contributor = await decide(tm.contributor, id, 'approve', key, {});
+    expect(contributor.statusCode).toBe(403);
+    expect(contributor.json()).toMatchObject({ code: 'missing_scope' });
+    const stranger = await decide(other.owner, id, 'approve', key, {});
+    expect(stranger.statusCode).toBe(404);
+    // Another approver of the workspace with the key is answered the first decision.
+    const owner = await decide(tm.owner, id, 'approve', key, {});
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(owner.json()).toMatchObject({
+      state: 'QUEUE',
+      approvals: [{ decision: 'requested' }, { decision: 'approved', by: { id: tm.editor.userId } }],
+    });
+  });
+
+  it('reject: a replay answers the first answer and tells the author once; the same key for an approval is a 400', async () => {
+    const tm = await team();
+    clock.set('2026-07-24T08:00:00.000Z');
+    const id = await submitted(tm, '2026-07-24T10:00:00.000Z');
+    const key = randomUUID();
+    const first = await decide(tm.owner, id, 'reject', key, { comment: 'Not yet' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      state: 'DRAFT',
+      approvals: [{ decision: 'requested' }, { decision: 'rejected', comment: 'Not yet' }],
+    });
+    // The author mends it and asks again; the replay answers the first rejection and rejects nothing.
+    const mended = await patch(tm.contributor, id, { content: 'Mended', type: 'schedule' });
+    expect(mended.statusCode, mended.body).toBe(200);
+    expect(mended.json().state).toBe('AWAITING_APPROVAL');
+    const replay = await decide(tm.owner, id, 'reject', key, { comment: 'Not yet' });
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json()).toEqual(first.json());
+    expect((await getPost(t, tm.owner, id)).state).toBe('AWAITING_APPROVAL');
+    expect((await notifications(tm.contributor)).filter((n) => n.type === 'post_rejected' && n.postId === id)).toHaveLength(1);
+    const otherComment = await decide(tm.owner, id, 'reject', key, { comment: 'Still not' });
+    expect(otherComment.statusCode).toBe(400);
+    expect(otherComment.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    const asApproval = await decide(tm.owner, id, 'approve', key, { comment: 'Not yet' });
+    expect(asApproval.statusCode).toBe(400);
+    expect(asApproval.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    // A refused decision keeps no answer: its key is free for the next request.
+    const freed = randomUUID();
+    const [draft] = await createOk(t, tm.owner, postBody(tm.owner.channelId, { type: 'draft', date: '2026-07-24T12:00:00.000Z' }));
+    expect((await decide(tm.owner, draft!.postId, 'approve', freed, {})).json()).toMatchObject({ code: 'not_awaiting_approval' });
+    const approved = await decide(tm.owner, id, 'approve', freed, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().state).toBe('QUEUE');
+  });
+});
+
+describe('a bulk import by a role that needs approval', () => {
+  it('its scheduled rows (written together, and a queued row alone) wait for approval; the engine never publishes them until approved', async () => {
+    const tm = await team();
+    clock.set('2026-07-25T08:00:00.000Z');
+    const rows = [
+      { channels: tm.owner.channelId, date: '2026-07-25T09:00:00.000Z', content: 'Imported one' },
+      { channels: tm.owner.channelId, date: '2026-07-25T09:30:00.000Z', content: 'Imported two' },
+      { channels: tm.owner.channelId, date: 'queue', content: 'Imported at the next slot' },
+    ];
+    const res = await t.request({ method: 'POST', url: '/public/v1/imports', key: tm.contributor.key, payload: { rows } });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json() as { status: string; created: number; posts: Array<{ row: number; postIds: string[] }> };
+    expect(result).toMatchObject({ status: 'done', created: 3 });
+    const ids = result.posts.flatMap((p) => p.postIds);
+    expect(ids).toHaveLength(3);
+    const asked = (await notifications(tm.owner)).filter((n) => n.type === 'approval_requested');
+    for (const id of ids) {
+      const post = await readPost(tm.owner, id);
+      expect(post.state).toBe('AWAITING_APPROVAL');
+      expect(post.approvals.map((s) => s.decision)).toEqual(['requested']);
+      expect(asked.filter((n) => n.postId === id)).toHaveLength(1);
+    }
+    await at('2026-07-26T08:00:00.000Z');
+    await t.publisher.sweep();
+    await t.settle();
+    for (const id of ids) expect(deliveriesFor(id)).toHaveLength(0);
+    // Approved after its date: published at once; the others still wait.
+    expect((await approve(tm.owner, ids[0]!)).statusCode).toBe(200);
+    await t.settle();
+    expect(deliveriesFor(ids[0]!)).toHaveLength(1);
+    for (const id of ids.slice(1)) {
+      expect(deliveriesFor(id)).toHaveLength(0);
+      expect((await getPost(t, tm.owner, id)).state).toBe('AWAITING_APPROVAL');
     }
   });
 });

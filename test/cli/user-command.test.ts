@@ -881,4 +881,25 @@ describe('herald channels schedule', () => {
     expect(bad.stderr).toContain('--slot');
     expect(await json(['channels', 'schedule', tenant.channelId, '--clear'])).toMatchObject({ source: 'default' });
   });
+
+  it("shows and sets the workspace's default schedule, which a channel without its own then uses", async () => {
+    const login = await cli(['login', '--key', '--url', url], `${tenant.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    const shown = await cli(['channels', 'default-schedule']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/the built-in default \(UTC\)/);
+    const set = await json<{ source: string; timeZone: string; slots: unknown[] }>([
+      'channels',
+      'default-schedule',
+      '--slot',
+      'tue 08:15',
+      '--tz',
+      'Australia/Sydney',
+    ]);
+    expect(set).toMatchObject({ source: 'workspace', timeZone: 'Australia/Sydney', slots: [{ day: 'tuesday', time: '08:15' }] });
+    expect(await api(`/integrations/${tenant.channelId}/schedule`)).toMatchObject({ source: 'workspace', timeZone: 'Australia/Sydney' });
+    const bad = await cli(['channels', 'default-schedule', '--tz', 'UTC']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--tz');
+  });
 });

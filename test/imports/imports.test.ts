@@ -254,7 +254,8 @@ describe('bulk import', () => {
 });
 
 describe('a background import across a restart', () => {
-  const RESTART_ROWS = 260;
+  // Over three batches (about 200 posts each): a stop after the first leaves rows to go on with.
+  const RESTART_ROWS = 650;
   const rowsFor = (channelId: string) =>
     Array.from({ length: RESTART_ROWS }, (_, i) => ({
       channels: channelId,
@@ -304,6 +305,42 @@ describe('a background import across a restart', () => {
     // Nothing left to take over.
     expect(await second.services.imports.resume()).toBe(0);
   }, 120_000);
+
+  it('a resumed import checks its credential again: a key revoked, a member removed or a channel no longer allowed stops it, creating nothing more', async () => {
+    const cases: Array<[string, (app: TestApp, tenant: Tenant & { channelId: string }) => Promise<unknown>, RegExp]> = [
+      ['revoked', (app, tenant) => app.services.apiKeys.revoke(tenant.keyId), /revoked/],
+      ['removed', (app, tenant) => app.services.workspaces.removeMember(tenant.workspaceId, tenant.userId), /member/],
+      [
+        'narrowed',
+        (app, tenant) =>
+          app.runtime.db
+            .updateTable('api_keys')
+            .set({ channel_ids: JSON.stringify(['another-channel']) })
+            .where('id', '=', tenant.keyId)
+            .execute(),
+        /no longer post to channel/,
+      ],
+    ];
+    for (const [name, change, reason] of cases) {
+      const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');
+      const first = await createTestApp({ clock: restartClock });
+      const tenant = await webhookTenant(first, HOOK);
+      // Another owner of the workspace reads the outcome.
+      const reader = await createTenant(first, { workspaceId: tenant.workspaceId });
+      const id = await stoppedMidway(first, tenant);
+      const before = await first.services.imports.get(await accessOf(first, reader), id);
+      await change(first, tenant);
+      const second = await createTestApp({ clock: restartClock, reopen: first });
+      expect(await second.services.imports.resume(), name).toBe(1);
+      await second.services.imports.idle();
+      const read = (await second.request({ method: 'GET', url: `/public/v1/imports/${id}`, key: reader.key })).json() as Import;
+      expect(read, name).toMatchObject({ status: 'stopped', created: before.created });
+      expect(read.errors.at(-1), name).toMatchObject({ row: 0, field: 'import', message: expect.stringMatching(reason) });
+      expect(await calendarCount(reader, second), name).toBe(before.created);
+      // Stopped for good: nothing left to take over.
+      expect(await second.services.imports.resume(), name).toBe(0);
+    }
+  }, 300_000);
 
   it("a crashed process's import is taken over once its lease has run out, not before", async () => {
     const restartClock = new ManualClock('2026-05-01T12:00:00.000Z');

@@ -12,7 +12,9 @@ const WRITER = 'posts/post-transitions.ts';
 const REPOSITORIES = ['posts/posts.repository.ts', 'posts/post-claims.repository.ts'];
 const WRITES = [
   'insertPost',
+  'insertPosts',
   'insertParts',
+  'insertMediaLinks',
   'deleteParts',
   'replaceMediaLinks',
   'updatePostIf',

@@ -107,7 +107,7 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await screenshotsBothWidths(page, SHOTS, 'channel-editor');
     expect(await accessibilityProblems(page)).toEqual([]);
     await card.locator('.channel-editor button[type=submit]').click();
-    await expect.poll(() => page.locator('[role=status]').innerText()).toBe('Launch hook is saved.');
+    await expect.poll(() => page.locator('.channels-view > [role=status]').innerText()).toBe('Launch hook is saved.');
     const renamed = (await sessionApi(page, origin, 'GET', '/integrations')).body[0]!;
     expect(renamed.name).toBe('Launch hook');
     expect(renamed.customer).toBeNull();

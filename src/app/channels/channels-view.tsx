@@ -5,6 +5,7 @@ import { mayManageChannels, type Viewer } from '../roles.ts';
 import { Banner, type Message } from '../shared/banner.tsx';
 import { initials, messageOf } from '../shared/format.ts';
 import { type ConnectAnswer, ConnectForm } from './connect-form.tsx';
+import { PostingSchedules } from './posting-schedules.tsx';
 
 /** A channel's state in words: the list never relies on colour alone. */
 function stateOf(channel: Channel): { label: string; tone: 'good' | 'warn' | 'bad' } {
@@ -172,6 +173,7 @@ export default function ChannelsView({ viewer }: { viewer: Viewer }) {
           onError={(text) => setMessage({ text, bad: true })}
         />
       )}
+      {channels && <PostingSchedules channels={channels} canManage={canManage} />}
     </section>
   );
 }

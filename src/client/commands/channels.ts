@@ -180,6 +180,37 @@ export function register(program: Command): void {
     ],
   );
 
+  examples(
+    channels
+      .command('default-schedule')
+      .description(
+        "the workspace's default posting schedule, used by every channel without its own: show it, or set its slots (--slot, repeat; --tz; owners and admins)",
+      )
+      .option(
+        '--slot <day time>',
+        'a weekly slot, e.g. "monday 09:00" (repeat; replaces all the slots)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option('--tz <zone>', "the IANA time zone of the slots (default: the schedule's current one)")
+      .action(
+        act(async ({ out, opts, api }) => {
+          const o = opts as { slot?: string[]; tz?: string };
+          if (o.tz && !o.slot) throw new UsageError('--tz goes with --slot: give the slots in that zone.');
+          let schedule: Schedule;
+          if (o.slot) {
+            const slots = o.slot.map(slotOf);
+            const timeZone = o.tz ?? (await api().get<Schedule>('/schedule')).timeZone;
+            schedule = await api().request<Schedule>('PUT', '/schedule', { json: { timeZone, slots } });
+          } else schedule = await api().get<Schedule>('/schedule');
+          show(out, schedule, () => scheduleFields('every channel without its own schedule', schedule, undefined));
+        }),
+      ),
+    [
+      'herald channels default-schedule',
+      'herald channels default-schedule --slot "monday 09:00" --slot "friday 16:00" --tz America/New_York',
+    ],
+  );
+
   const groups = examples(program.command('groups').description('the client groups channels are filed under'), ['herald groups list']);
   examples(
     groups

@@ -60,13 +60,15 @@ export function register(program: Command): void {
           }
           bar(result.total, result.total, true);
           show(out, result, () => [
-            result.dryRun
-              ? result.errors.length
-                ? `Dry run: ${result.errors.length} problem(s) in ${result.total} rows; nothing was created.`
-                : `Dry run: all ${result.total} rows are ready to import.`
-              : result.errors.length
-                ? `${result.created} of ${result.total} rows imported; ${result.errors.length} problem(s)${result.created === 0 ? ': nothing was created' : ''}.`
-                : `Imported ${result.created} rows.`,
+            result.status === 'stopped'
+              ? `Import stopped after ${result.created} of ${result.total} rows: ${result.errors.at(-1)?.message ?? 'its credential lost its access'}`
+              : result.dryRun
+                ? result.errors.length
+                  ? `Dry run: ${result.errors.length} problem(s) in ${result.total} rows; nothing was created.`
+                  : `Dry run: all ${result.total} rows are ready to import.`
+                : result.errors.length
+                  ? `${result.created} of ${result.total} rows imported; ${result.errors.length} problem(s)${result.created === 0 ? ': nothing was created' : ''}.`
+                  : `Imported ${result.created} rows.`,
             table(
               ['ROW', 'FIELD', 'PROBLEM'],
               result.errors.map((e) => [e.row, e.field, e.message]),

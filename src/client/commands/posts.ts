@@ -595,8 +595,11 @@ export function register(program: Command): void {
       .option('--tz <zone>', 'time zone of the times shown')
       .action(
         act(async ({ out, opts, api }, id: string) => {
+          // One key per invocation, kept across its retries: a repeat answers the first decision.
           const post = await api().request<S['Post']>('POST', `/posts/${seg(id)}/approve`, {
             json: opts.comment ? { comment: opts.comment as string } : {},
+            headers: { 'idempotency-key': randomUUID() },
+            retry: true,
           });
           show(
             out,
@@ -614,7 +617,11 @@ export function register(program: Command): void {
       .requiredOption('--comment <text>', 'why, for the author (required)')
       .action(
         act(async ({ out, api, opts }, id: string) => {
-          const post = await api().request<S['Post']>('POST', `/posts/${seg(id)}/reject`, { json: { comment: opts.comment as string } });
+          const post = await api().request<S['Post']>('POST', `/posts/${seg(id)}/reject`, {
+            json: { comment: opts.comment as string },
+            headers: { 'idempotency-key': randomUUID() },
+            retry: true,
+          });
           show(out, post, () => `Post ${post.id} is rejected and back to ${post.state}.`);
         }),
       ),
