@@ -46,7 +46,7 @@ export type PostChange = Omit<UpdatePostInput, 'settings'> & {
   settingsMode: 'merge' | 'replace';
 };
 /** Stores a request's answer inside the transaction that writes its effects (see `idempotent`). */
-type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
+export type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
 export type MissingReport = { postId: string; ready: boolean; missing: Array<{ field: string; reason: string }> };
 
 /** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
@@ -268,9 +268,11 @@ export class PostsService {
    * Runs `run` once per idempotency key: without a key, simply; with one, a retry of the same
    * request (same `hash`) answers the first result and does nothing again. The answer is stored by
    * `run` through `withinWrite`, in the transaction that writes its effects: after a crash either
-   * both are there or neither. The caller has checked every permission before.
+   * both are there or neither. The caller has checked every permission before. Keys are the
+   * workspace's, shared by every request that takes one (POST /posts, edits, POST /series): `hash`
+   * names the request (with its kind), so a key reused for another request is refused.
    */
-  private async idempotent<R>(
+  async idempotent<R>(
     access: WorkspaceAccess,
     idempotencyKey: string | undefined,
     hash: () => string,
