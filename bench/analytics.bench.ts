@@ -131,7 +131,9 @@ async function seed(dataDir: string, env: Record<string, string>, instance: stri
 /** The analytics server process, driven by lines on its standard input (see analytics-server.ts). */
 async function startAnalyticsServer(env: Record<string, string>) {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', SERVER], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -165,7 +167,7 @@ type Phase = Load & { serverCpuMicrosecondsPerRequest: number; platformCallsDuri
  * reads are loaded, each in its own turn: `GET /integrations` (the most common call) and
  * `GET /analytics/posts/:id`. Before them, `cycles` cycles with nothing else running: their calls, time and server CPU.
  */
-export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number }) {
+export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number; rate?: number }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const fake = await startFakeMastodon();
   const env = { ...API_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
@@ -199,7 +201,12 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         for (const phase of order) {
           if (phase === 'collecting') await running.ask('loop', 'looping');
           const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
-          const result = await load(`${running.url}${url}`, { seconds: options.seconds, connections: options.connections, headers });
+          const result = await load(`${running.url}${url}`, {
+            seconds: options.seconds,
+            connections: options.connections,
+            rate: options.rate,
+            headers,
+          });
           const used = cpuMs(running.child.pid) - before;
           const platformCalls = fake.calls() - calls;
           if (phase === 'collecting') loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);

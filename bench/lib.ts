@@ -5,15 +5,27 @@ import autocannon from 'autocannon';
 
 export type Load = { requestsPerSecond: number; latencyP50: number; latencyP99: number; errors: number; non2xx: number; total: number };
 
-/** Runs autocannon on loopback for `seconds` and summarises the run. */
+/**
+ * Runs autocannon on loopback for `seconds` and summarises the run: a closed loop (each connection
+ * sends its next request when the last is answered) or, with `rate`, that many requests per second
+ * in all (an open load at a set pace, as a service's users make it).
+ */
 export async function load(
   url: string,
-  options: { seconds: number; connections: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+  options: {
+    seconds: number;
+    connections: number;
+    rate?: number;
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+  },
 ): Promise<Load> {
   const result = await autocannon({
     url,
     duration: options.seconds,
     connections: options.connections,
+    ...(options.rate && { overallRate: options.rate }),
     method: options.method ?? 'GET',
     ...(options.headers && { headers: options.headers }),
     ...(options.body !== undefined && { body: options.body }),

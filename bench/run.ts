@@ -1,4 +1,4 @@
-// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rounds N] [--sizes 1000,20000] [--calendar-query '&limit=200'] [--video-mib N] [--runs N] [--workers 1,2] [--baseline <git ref>]
+// npm run bench [-- <scenario> …] [--seconds N] [--connections N] [--rate N] [--rounds N] [--sizes 1000,20000] [--calendar-query '&limit=200'] [--video-mib N] [--runs N] [--workers 1,2] [--baseline <git ref>]
 // Loopback only. Prints one JSON object per scenario.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ const { values, positionals } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
+    rate: { type: 'string' },
     posts: { type: 'string', default: '2000' },
     lead: { type: 'string', default: '20' },
     'video-mib': { type: 'string', default: '200' },
@@ -91,13 +92,14 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     }),
   // The web app: the first view's compressed bytes, and the month view with 1,000 posts in headless Chromium (`--runs` page loads).
   webapp: () => webappBench({ runs: Number(values.runs) }),
-  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone).
+  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone; `--rate N` loads the API at N requests/s instead of a closed loop).
   analytics: () =>
     analyticsBench({
       seconds: Number(values.seconds),
       connections: Number(values.connections),
       rounds: Number(values.rounds ?? 3),
       cycles: Number(values.runs ?? 2),
+      ...(values.rate && { rate: Number(values.rate) }),
     }),
   media: () =>
     mediaBench({ seconds: Number(values.seconds), connections: Number(values.connections), videoMiB: Number(values['video-mib']) }),

@@ -69,7 +69,7 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     });
     // Webhook deliveries run where publishing runs; the outbox in the database is shared by every
     // worker. Publishing comes first: while this process publishes, deliveries take a small share.
-    runtime.services.webhookDelivery.start({ intervalMs: 1000, publishing: () => publisher.publishing }, runtime.services.webhookOutbox);
+    runtime.services.webhookDelivery.start({ intervalMs: 1000, publishing: publisher.activity }, runtime.services.webhookOutbox);
     // Statistics are read by the processes that publish, a minute apart, each channel under a lease,
     // giving way to publishing (while posts are due or being published, the cycle waits) and to
     // the API's requests in this process (a call per second at least while they never pause).

@@ -106,11 +106,17 @@ export function upsertChannelSnapshot(db: Executor, row: { channel_id: string; d
     .execute();
 }
 
-/** Parts of the channel's posts published since `since` (with a platform id) that are not followed yet. */
+/**
+ * Parts of the channel's posts published since `since` (with a platform id) that are not followed
+ * yet. Read from the channel's posts (their channel and state index) outwards: the cross join is
+ * SQLite's documented way to keep that order, where the parts' state index would otherwise lead it
+ * to read every published part of every channel (PostgreSQL plans it as the inner join it is).
+ */
 export function listUnfollowedParts(db: Executor, channelId: string, since: string, limit: number) {
   return db
     .selectFrom('posts')
-    .innerJoin('post_parts', 'post_parts.post_id', 'posts.id')
+    .crossJoin('post_parts')
+    .whereRef('post_parts.post_id', '=', 'posts.id')
     .leftJoin('analytics_posts', (join) =>
       join.onRef('analytics_posts.post_id', '=', 'post_parts.post_id').onRef('analytics_posts.part', '=', 'post_parts.idx'),
     )

@@ -3,6 +3,7 @@ import { presentMedia } from '../media/media.operations.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import { waitWhileBusy, type Activity } from '../lib/activity.ts';
 import { newId } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -50,11 +51,16 @@ export const PER_ENDPOINT = 4;
 /** Attempts in flight at once, per process, and events dispatched per look. */
 const FULL_SHARE = { concurrency: 16, dispatchBatch: 100 };
 /**
- * The same while this process is publishing (see `start`'s `publishing`): deliveries go on, one
- * attempt at a time and in small batches, so a burst of posts keeps nearly all the process, and
- * the deliveries catch up at full speed once it is over.
+ * While posts are being published (see `start`'s `publishing`), deliveries wait for the burst to
+ * end, `HOLD_MS` at most: a burst keeps the whole process and the deliveries catch up at full
+ * speed once it is over. Publishing that goes on past the hold shares the process with deliveries
+ * made one attempt at a time and in small batches (`PUBLISHING_SHARE`), so events are never held
+ * back indefinitely.
  */
+export const HOLD_MS = 10_000;
 const PUBLISHING_SHARE = { concurrency: 1, dispatchBatch: 16 };
+/** How often a held worker looks at publishing again when no publish ends meanwhile. */
+const HOLD_POLL_MS = 250;
 const BATCH = 100;
 /** How long an event, its deliveries and their attempts are kept once every delivery of it is settled. */
 export const RETENTION_MS = 30 * 24 * 3600_000;
@@ -126,7 +132,11 @@ export class WebhookDelivery {
   #stopped = true;
   #unsubscribe: Array<() => void> = [];
   #nextPurgeAt = 0;
-  #publishing: () => boolean = () => false;
+  #publishing: Activity | null = null;
+  /** When the current hold for publishing began (`performance.now()`), null while not holding. */
+  #heldSince: number | null = null;
+  /** Whether publishing was under way at the last look (deliveries then take `PUBLISHING_SHARE`). */
+  #publishingNow = false;
 
   constructor(deps: WebhookDeliveryDeps) {
     this.#deps = deps;
@@ -136,9 +146,9 @@ export class WebhookDelivery {
   /**
    * Runs `drain` every `intervalMs`, when this process records events and when a test clock jumps;
    * on the ticks, also the purge of expired events, one bounded batch per tick. While `publishing`
-   * says this process is publishing, deliveries take a small share of it (`PUBLISHING_SHARE`).
+   * is busy, deliveries wait (`HOLD_MS` at most), then take a small share (`PUBLISHING_SHARE`).
    */
-  start(options: { intervalMs: number; publishing?: () => boolean }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
+  start(options: { intervalMs: number; publishing?: Activity }, wakeOn: { onRecorded(listener: () => void): () => void }): void {
     this.#stopped = false;
     if (options.publishing) this.#publishing = options.publishing;
     const wake = () => void this.wake();
@@ -208,6 +218,7 @@ export class WebhookDelivery {
   /** Dispatches every event recorded and sends every delivery due now, until none is left. */
   async drain(): Promise<void> {
     for (;;) {
+      await this.#giveWayToPublishing();
       const dispatched = await this.dispatch();
       const sent = await this.sendDue();
       if (dispatched === 0 && sent === 0) return;
@@ -347,6 +358,7 @@ export class WebhookDelivery {
   async #sendEndpoint(endpointId: string): Promise<number> {
     let count = 0;
     for (;;) {
+      await this.#giveWayToPublishing();
       const stamp = this.#deps.clock.now().toISOString();
       const leaseUntil = new Date(Date.parse(stamp) + (this.#deps.webhookDelivery?.leaseMs ?? LEASE_MS)).toISOString();
       const claimed = await repo.claimDueDeliveries(this.#deps.db, endpointId, { stamp, leaseUntil }, PER_ENDPOINT);
@@ -368,7 +380,21 @@ export class WebhookDelivery {
   }
 
   #share(): { concurrency: number; dispatchBatch: number } {
-    return this.#publishing() ? PUBLISHING_SHARE : FULL_SHARE;
+    return this.#publishingNow ? PUBLISHING_SHARE : FULL_SHARE;
+  }
+
+  /**
+   * Waits while publishing is under way, until `HOLD_MS` after the hold began; once the hold has
+   * run out, goes on without waiting (at `PUBLISHING_SHARE`) until publishing stops.
+   */
+  async #giveWayToPublishing(): Promise<void> {
+    const publishing = this.#publishing;
+    if (!publishing) return;
+    this.#heldSince ??= performance.now();
+    const left = HOLD_MS - (performance.now() - this.#heldSince);
+    if (left > 0) await waitWhileBusy(publishing, { pollMs: HOLD_POLL_MS, maxMs: left, stopped: () => this.#stopped });
+    this.#publishingNow = await publishing.busy();
+    if (!this.#publishingNow) this.#heldSince = null;
   }
 
   /** The secrets that sign a delivery now: the current one, and the previous one during its grace period. */
