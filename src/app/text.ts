@@ -3,4 +3,3 @@ export function plainText(html: string): string {
   const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
   return text.replace(/\s+/g, ' ').trim();
 }
-

@@ -315,7 +315,13 @@ describe('recurring posts: edits', () => {
     const tenant = await tenantAt('2026-03-20T12:00:00.000Z');
     const body = seriesBody(tenant.channelId, { ...DAILY_UTC, count: 3 }, 'Once only');
     const send = (key: string, payload: unknown = body, who: Tenant = tenant) =>
-      t.request({ method: 'POST', url: '/public/v1/series', key: who.key, headers: { 'idempotency-key': key }, payload: payload as object });
+      t.request({
+        method: 'POST',
+        url: '/public/v1/series',
+        key: who.key,
+        headers: { 'idempotency-key': key },
+        payload: payload as object,
+      });
     const first = await send('series-once');
     expect(first.statusCode, first.body).toBe(201);
     const replay = await send('series-once');

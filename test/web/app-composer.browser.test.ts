@@ -297,7 +297,11 @@ describe('the web app: composer and post detail', () => {
     const workspace = await t.services.workspaces.create({ name: unique('Rich'), ownerId: user.id });
     const { context, page } = await appContext(browser, problems);
     await signInToApp(page, origin, mail, email);
-    const hook = await t.services.channels.create(workspace.id, { provider: 'webhook', name: 'Hook', config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET } });
+    const hook = await t.services.channels.create(workspace.id, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
     // Stored as given (the operator's path): nothing asks the instance, nothing is published here.
     const toots = await t.services.channels.create(workspace.id, {
       provider: 'mastodon',
@@ -355,9 +359,13 @@ describe('the web app: composer and post detail', () => {
     expect(await page.locator('#alt-0').count()).toBe(0);
     await page.check(`#pick-${toots.id}`);
     await page.locator('#alt-0').waitFor();
-    expect(await page.locator('#alt-for').innerText()).toBe('Alt text goes to Toots (up to 1500 characters); not to Hook, whose platform takes none.');
+    expect(await page.locator('#alt-for').innerText()).toBe(
+      'Alt text goes to Toots (up to 1500 characters); not to Hook, whose platform takes none.',
+    );
     await page.fill('#alt-0', 'A red kite over a field');
-    expect(await page.locator('.preview[aria-label="Preview on Toots"] .preview-media img').getAttribute('alt')).toBe('A red kite over a field');
+    expect(await page.locator('.preview[aria-label="Preview on Toots"] .preview-media img').getAttribute('alt')).toBe(
+      'A red kite over a field',
+    );
     expect(await page.locator('.preview[aria-label="Preview on Hook"] .preview-media img').getAttribute('alt')).toBe('');
     await screenshotsBothWidths(page, SHOTS, 'composer-rich');
     expect(await accessibilityProblems(page)).toEqual([]);
@@ -398,7 +406,11 @@ describe('the web app: composer and post detail', () => {
     ];
     for (const [days, hour, content, type, channel] of plan) {
       const date = new Date(Date.parse(tenOClock(days).iso) + (hour - 10) * 60 * 60_000).toISOString();
-      const res = await sessionApi(page, origin, 'POST', '/posts', { type, date, posts: [{ integration: { id: channel }, value: [{ content }] }] });
+      const res = await sessionApi(page, origin, 'POST', '/posts', {
+        type,
+        date,
+        posts: [{ integration: { id: channel }, value: [{ content }] }],
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     await page.goto(`${origin}/app`);

@@ -539,12 +539,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                     <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('queue')}>
                       {busy === 'queue' ? 'Adding…' : 'Add to queue'}
                     </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={busy !== null || blocked}
-                      onClick={() => submit('repeat')}
-                    >
+                    <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('repeat')}>
                       {busy === 'repeat' ? 'Saving…' : 'Repeat'}
                     </button>
                   </>

@@ -186,7 +186,10 @@ export function MediaPicker({
           <p class="muted" id="alt-for">
             Alt text goes to {altFor.join(', ')}
             {Number.isFinite(altMax) ? ` (up to ${altMax} characters)` : ''}
-            {altNotFor.length > 0 ? `; not to ${altNotFor.join(', ')}, whose platform${altNotFor.length > 1 ? 's take' : ' takes'} none` : ''}.
+            {altNotFor.length > 0
+              ? `; not to ${altNotFor.join(', ')}, whose platform${altNotFor.length > 1 ? 's take' : ' takes'} none`
+              : ''}
+            .
           </p>
         ) : (
           <p class="muted">None of the chosen channels' platforms takes alt text (Mastodon, Bluesky, X… do).</p>

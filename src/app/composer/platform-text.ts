@@ -69,7 +69,9 @@ function blockText(element: Element, tag: string): string {
   if (tag === 'pre') return (element.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
   if (tag === 'ul' || tag === 'ol') return listText(element, tag === 'ol');
   if (tag === 'blockquote') {
-    const lines = joinBlocks(blocksOf(element)).replace(/\n{3,}/g, '\n\n').split('\n');
+    const lines = joinBlocks(blocksOf(element))
+      .replace(/\n{3,}/g, '\n\n')
+      .split('\n');
     return lines.map((line) => `> ${line}`).join('\n');
   }
   return inlineText([...element.childNodes]);
@@ -83,7 +85,9 @@ function listText(list: Element, numbered: boolean): string {
   const width = Math.max(0, ...prefixes.map((p) => p.length));
   return items
     .map((item, i) => {
-      const lines = joinBlocks(blocksOf(item)).replace(/\n{3,}/g, '\n\n').split('\n');
+      const lines = joinBlocks(blocksOf(item))
+        .replace(/\n{3,}/g, '\n\n')
+        .split('\n');
       const prefix = prefixes[i]!.padStart(width);
       return lines.map((line, n) => (n === 0 ? prefix : ' '.repeat(width)) + line).join('\n');
     })

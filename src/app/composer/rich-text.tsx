@@ -227,7 +227,14 @@ export function RichText({
       <div id={`${id}-label`} class={hideLabel ? 'visually-hidden' : 'field-label'}>
         {label}
       </div>
-      <div class="rich-text-toolbar" role="toolbar" aria-label={`Formatting of ${label}`} aria-controls={id} ref={toolbar} onKeyDown={onToolbarKey}>
+      <div
+        class="rich-text-toolbar"
+        role="toolbar"
+        aria-label={`Formatting of ${label}`}
+        aria-controls={id}
+        ref={toolbar}
+        onKeyDown={onToolbarKey}
+      >
         {TOOLS.map((tool, i) => (
           <button
             type="button"
