@@ -294,7 +294,7 @@ describe('the web app: composer and post detail', () => {
   it('the text is rich: formats from the toolbar and the keyboard, the HTML the API stores, counted as the platform counts; alt text only where the platform takes it; an edit loads the stored HTML', async () => {
     const email = `${unique('writer')}@example.test`;
     const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: unique('Rich'), ownerId: user.id });
+    const workspace = await t.services.workspaces.create({ name: 'Acme Bakery', ownerId: user.id });
     const { context, page } = await appContext(browser, problems);
     await signInToApp(page, origin, mail, email);
     const hook = await t.services.channels.create(workspace.id, {

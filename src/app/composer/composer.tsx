@@ -16,7 +16,9 @@ type PostItem = components['schemas']['PostItemInput'];
 type PostValue = components['schemas']['PostValueInput'];
 type Missing = components['schemas']['MissingCheck']['missing'];
 type Action = 'draft' | 'schedule' | 'now' | 'queue' | 'repeat';
-type Comment = { text: string; delay: number };
+/** A comment; `key` keeps its editor with it when one before it is removed. */
+type Comment = { key: number; text: string; delay: number };
+let commentKey = 0;
 type Frequency = 'daily' | 'weekly' | 'monthly';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
@@ -91,7 +93,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
         setSelected([post.integration.id]);
         setText(post.value[0]?.content ?? post.content);
         setMedia((post.value[0]?.image ?? []).map((image) => attachedOf(image, alts[image.path] ?? alts[image.id ?? ''] ?? '')));
-        setComments(post.value.slice(1).map((c) => ({ text: c.content, delay: c.delay })));
+        setComments(post.value.slice(1).map((c) => ({ key: ++commentKey, text: c.content, delay: c.delay })));
         setSettings({ [post.integration.id]: rest });
         setWhen(instantToZoned(new Date(post.publishDate), zone));
         setGroup(post.group);
@@ -324,14 +326,15 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
             </ul>
           </fieldset>
 
-          <RichText id="compose-text" label="Text" value={text} onChange={setText} tall />
+          {/* The editors take their text when they open: a post read for editing opens them again. */}
+          <RichText key={`text-${original?.id ?? ''}`} id="compose-text" label="Text" initial={text} onChange={setText} tall />
           {selected.length > 1 &&
             selected.map((id) => {
               const channel = channelsById.get(id);
               if (!channel) return null;
               const own = variants[id] !== undefined;
               return (
-                <div class="variant">
+                <div class="variant" key={id}>
                   <div class="check">
                     <input
                       type="checkbox"
@@ -353,7 +356,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                       id={`variant-text-${id}`}
                       label={`Text for ${channel.name}`}
                       hideLabel
-                      value={variants[id] ?? ''}
+                      initial={variants[id] ?? ''}
                       onChange={(html) => setVariants((v) => ({ ...v, [id]: html }))}
                     />
                   )}
@@ -373,11 +376,11 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
             <legend>Comments</legend>
             <p class="muted">Published under the post, in order, each a number of minutes after the one before.</p>
             {comments.map((c, i) => (
-              <div class="comment-row">
+              <div class="comment-row" key={c.key}>
                 <RichText
                   id={`comment-${i}`}
                   label={`Comment ${i + 1}`}
-                  value={c.text}
+                  initial={c.text}
                   onChange={(html) => setComments((all) => all.map((x, j) => (j === i ? { ...x, text: html } : x)))}
                 />
                 <div class="inline-fields">
@@ -400,7 +403,11 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                 </div>
               </div>
             ))}
-            <button type="button" class="secondary" onClick={() => setComments((all) => [...all, { text: '', delay: 0 }])}>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => setComments((all) => [...all, { key: ++commentKey, text: '', delay: 0 }])}
+            >
               Add a comment
             </button>
           </fieldset>

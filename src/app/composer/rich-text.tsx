@@ -94,14 +94,15 @@ export function RichText({
   id,
   label,
   hideLabel = false,
-  value,
+  initial,
   onChange,
   tall = false,
 }: {
   id: string;
   label: string;
   hideLabel?: boolean;
-  value: string;
+  /** The HTML the field opens with; later changes come from the person only (give it another `key` to open it with another text). */
+  initial: string;
   onChange: (html: string) => void;
   tall?: boolean;
 }) {
@@ -112,18 +113,16 @@ export function RichText({
   const [, setTick] = useState(0);
   const [focusIndex, setFocusIndex] = useState(0);
   const [link, setLink] = useState<{ href: string; error: string | null } | null>(null);
-  // The last HTML this field gave out: a `value` that differs came from elsewhere (a post loaded for editing).
-  const emitted = useRef(value);
-  const latest = useRef({ onChange, openLink: () => {} });
+  const latest = useRef({ id, onChange, openLink: () => {} });
   latest.current.onChange = onChange;
+  latest.current.id = id;
 
   useEffect(() => {
-    const labelId = `${id}-label`;
     const instance = new Editor({
       element: mount.current!,
       // Tiptap's own style element would break the page's CSP: its few rules are in app.css.
       injectCSS: false,
-      content: value || '',
+      content: initial || '',
       extensions: [
         StarterKit.configure({
           // The stored subset has no horizontal rule; headings up to h3.
@@ -141,13 +140,14 @@ export function RichText({
         }),
       ],
       editorProps: {
-        attributes: {
-          id,
+        // Read at each update: a comment's field is renumbered when one before it is removed.
+        attributes: () => ({
+          id: latest.current.id,
           role: 'textbox',
           'aria-multiline': 'true',
-          'aria-labelledby': labelId,
+          'aria-labelledby': `${latest.current.id}-label`,
           class: tall ? 'rich-text-area tall' : 'rich-text-area',
-        },
+        }),
         handleKeyDown: (_view, event) => {
           if (event.altKey && event.key === 'F10') {
             toolbar.current?.querySelector<HTMLButtonElement>('button[tabindex="0"]')?.focus();
@@ -160,23 +160,16 @@ export function RichText({
           return false;
         },
       },
-      onUpdate: ({ editor: changed }) => {
-        const html = storedHtml(changed);
-        emitted.current = html;
-        latest.current.onChange(html);
-      },
+      onUpdate: ({ editor: changed }) => latest.current.onChange(storedHtml(changed)),
       onTransaction: () => setTick((n) => n + 1),
     });
     setEditor(instance);
     return () => instance.destroy();
   }, []);
 
-  // A value set from outside (the stored post, once read) replaces the text.
   useEffect(() => {
-    if (!editor || value === emitted.current) return;
-    emitted.current = value;
-    editor.commands.setContent(value || '', { emitUpdate: false });
-  }, [editor, value]);
+    if (editor && editor.view.dom.id !== id) editor.view.dispatch(editor.state.tr);
+  }, [editor, id]);
 
   useEffect(() => {
     if (link) linkInput.current?.focus();
