@@ -63,7 +63,7 @@ export async function bundleFigures() {
   const shell = [...closure(build, [build.script]), ...css];
   const firstView = [...new Set([...shell, ...closure(build, [dynamicImport(build, 'calendar')])])];
   const perView = Object.fromEntries(
-    ['media-view', 'channels-view', 'notifications-view', 'analytics-view'].map((view) => {
+    ['composer', 'post-detail', 'media-view', 'channels-view', 'notifications-view', 'analytics-view'].map((view) => {
       const own = closure(build, [dynamicImport(build, view)]).filter((f) => !shell.includes(f));
       return [view, sizes(build, own)];
     }),

@@ -2993,13 +2993,15 @@ export interface paths {
         put?: never;
         /**
          * Create a recurring post
-         * @description A composition (the items of POST /posts, checked the same way) published at every occurrence of `repeat`: daily, weekly on chosen days, monthly, or an RFC 5545 RRULE, in a time zone, until `count` occurrences or `until`. Occurrences after now are written; a rule with none answers 400 `series_empty`. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
+         * @description A composition (the items of POST /posts, checked the same way) published at every occurrence of `repeat`: daily, weekly on chosen days, monthly, or an RFC 5545 RRULE, in a time zone, until `count` occurrences or `until`. Occurrences after now are written; a rule with none answers 400 `series_empty`. Send `Idempotency-Key` to make a retry safe: the same key and body answer the same series (as it is then) and create none. Occurrences are anchored to the rule, in its time zone: a late or failed occurrence never moves the others, and a daylight-saving change keeps the local time. Each occurrence is a post of its own (its own id, release id and statistics) written up to 60 days ahead, so GET /posts shows them; each post names its series in `series`. An occurrence reached more than 120 minutes after its time (the server was down) is not published late: it is skipped (ERROR with `errorKind: "skipped"`, or counted in the series' `skipped` when it was never written). Edit or delete one occurrence with PATCH or DELETE /posts/{id}: only it changes.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    /** @description Makes a retried call safe: the same key with the same body (and path) returns the first answer and does nothing again; with another body it is a 400. Keys are per workspace (any key of the workspace that may make the request gets the first answer; every permission check runs before an answer is replayed) and kept 48 hours, after which the key is free again. While the first request runs, a retry waits up to 5 seconds, then gets 409 `idempotency_in_progress`; a request the server never finished (it stopped mid-way, and nothing was written) releases its key after 2 minutes, and a retry then redoes it. */
+                    "idempotency-key"?: string;
+                    /** @description The workspace to act on, when the key spans several. */
                     showorg?: string;
                 };
                 path?: never;

@@ -52,7 +52,7 @@ export const showorgHeader = z.looseObject({
     .describe('The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces).'),
 });
 
-/** The headers of a request that takes an Idempotency-Key (POST /posts, PATCH and PUT /posts/:id, POST /imports, an approver's decision). */
+/** The headers of a request that takes an Idempotency-Key (POST /posts, PATCH and PUT /posts/:id, POST /series, POST /imports, an approver's decision). */
 export const idempotencyHeaders = z.looseObject({
   'idempotency-key': z
     .string()

@@ -269,8 +269,10 @@ export class PostsService {
    * request (same `hash`) answers the first result and does nothing again. The answer is stored by
    * `run` through `withinWrite`, in the transaction that writes its effects: after a crash either
    * both are there or neither; an answer `run` gives without writing is stored after it. The
-   * caller has checked every permission before. POST /posts, PATCH and PUT /posts/:id, and an
-   * approver's decision (POST /posts/:id/approve and /reject) run through it.
+   * caller has checked every permission before. Keys are the workspace's, shared by every request
+   * that takes one (POST /posts, PATCH and PUT /posts/:id, POST /series, an approver's decision on
+   * POST /posts/:id/approve and /reject): `hash` names the request (with its kind), so a key reused
+   * for another request is refused.
    */
   async idempotent<R>(
     access: WorkspaceAccess,

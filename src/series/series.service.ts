@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
 import type { ChannelsService } from '../channels/channels.service.ts';
@@ -10,7 +11,7 @@ import type { MediaLookup } from '../posts/media-lookup.ts';
 import { composition, type Author, type PostTransitions } from '../posts/post-transitions.ts';
 import { isRole } from '../auth/scopes.ts';
 import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
-import { sentThread, type PostsService } from '../posts/posts.service.ts';
+import { sentThread, type PostsService, type WithinWrite } from '../posts/posts.service.ts';
 import type { JobQueue } from '../publishing/job-queue.ts';
 import { canonicalTimeZone, WEEKDAYS } from '../schedules/slots.ts';
 import { localMs, recurrence, ruleLine, type RepeatInput } from './recurrence.ts';
@@ -75,17 +76,41 @@ function withDefaults(repeat: RepeatInput): RepeatInput {
 export class SeriesService {
   constructor(private readonly deps: SeriesDeps) {}
 
-  async create(access: WorkspaceAccess, input: CreateSeriesInput): Promise<SeriesRecord> {
+  /**
+   * Creates a series and writes its first occurrences. With an idempotency key, a retry of the
+   * same request answers the same series (as it is then) and creates none: the key's answer is
+   * stored in the transaction that stores the series. Every check runs before the key is read.
+   */
+  async create(access: WorkspaceAccess, input: CreateSeriesInput, idempotencyKey?: string): Promise<SeriesRecord> {
     requireScope(access, 'posts:publish');
-    const { db, clock } = this.deps;
-    const now = clock.now();
-    const stamp = now.toISOString();
+    const now = this.deps.clock.now();
     const template = await this.template(access, input.repeat, input.posts, input.tags, input.shortLink);
+    const columns = await this.ruleColumns(template.repeat, now);
+    const { id } = await this.deps.posts.idempotent<{ id: string }>(
+      access,
+      idempotencyKey,
+      () =>
+        createHash('sha256')
+          .update(JSON.stringify(['series', input]))
+          .digest('hex'),
+      (withinWrite) => this.createOnce(access, template, columns, now, withinWrite),
+    );
+    return this.get(access, id);
+  }
+
+  private async createOnce(
+    access: WorkspaceAccess,
+    template: Template,
+    columns: Awaited<ReturnType<SeriesService['ruleColumns']>>,
+    now: Date,
+    withinWrite?: WithinWrite<{ id: string }>,
+  ): Promise<{ id: string }> {
+    const stamp = now.toISOString();
     const row: PostSeriesTable = {
       id: newId(),
       workspace_id: access.workspace.id,
       author_id: access.principal.userId,
-      ...(await this.ruleColumns(template.repeat, now)),
+      ...columns,
       template: JSON.stringify(template),
       materialised_until: stamp,
       skipped: 0,
@@ -95,9 +120,14 @@ export class SeriesService {
       deleted_at: null,
       version: 0,
     };
-    await repo.insertSeries(db, row);
+    const created = { id: row.id };
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.insertSeries(trx, row);
+      await withinWrite?.(trx, created);
+    });
+    // A crash after the insert leaves the writing ahead to the engine's sweep.
     await this.writeAhead(row.id);
-    return this.get(access, row.id);
+    return created;
   }
 
   async list(access: WorkspaceAccess): Promise<{ series: SeriesRecord[] }> {

@@ -311,6 +311,50 @@ describe('recurring posts: edits', () => {
     expect(await calendar(tenant, '2026-09-02T00:00:00Z', '2026-12-31T00:00:00Z')).toEqual([]);
   });
 
+  it('a retry with the same Idempotency-Key answers the same series and writes nothing again; the key with another body is refused', async () => {
+    const tenant = await tenantAt('2026-03-20T12:00:00.000Z');
+    const body = seriesBody(tenant.channelId, { ...DAILY_UTC, count: 3 }, 'Once only');
+    const send = (key: string, payload: unknown = body, who: Tenant = tenant) =>
+      t.request({
+        method: 'POST',
+        url: '/public/v1/series',
+        key: who.key,
+        headers: { 'idempotency-key': key },
+        payload: payload as object,
+      });
+    const first = await send('series-once');
+    expect(first.statusCode, first.body).toBe(201);
+    const replay = await send('series-once');
+    expect(replay.statusCode, replay.body).toBe(201);
+    expect(replay.json()).toEqual(first.json());
+    const listed = (await api(tenant, 'GET', '/series')).json() as { series: Array<{ id: string }> };
+    expect(listed.series.map((s) => s.id)).toEqual([(first.json() as { id: string }).id]);
+    const posts = await calendar(tenant, '2026-03-20T00:00:00Z', '2026-05-01T00:00:00Z');
+    expect(posts.filter((p) => p.content.includes('Once only'))).toHaveLength(3);
+
+    const other = await send('series-once', seriesBody(tenant.channelId, { ...DAILY_UTC, count: 2 }, 'Once only'));
+    expect(other.statusCode, other.body).toBe(400);
+    expect(other.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    // A key used for POST /posts is not an answer for POST /series.
+    const post = await t.request({
+      method: 'POST',
+      url: '/public/v1/posts',
+      key: tenant.key,
+      headers: { 'idempotency-key': 'shared-key' },
+      payload: { type: 'draft', date: '2026-04-02T09:00:00Z', posts: body.posts },
+    });
+    expect(post.statusCode, post.body).toBe(200);
+    expect((await send('shared-key')).json()).toMatchObject({ code: 'idempotency_key_reused' });
+    // Keys are the workspace's: another workspace's same key makes its own series.
+    const elsewhere = await tenantAt('2026-03-20T12:00:00.000Z');
+    const theirs = await send('series-once', seriesBody(elsewhere.channelId, { ...DAILY_UTC, count: 3 }, 'Once only'), elsewhere);
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    expect((theirs.json() as { id: string }).id).not.toBe((first.json() as { id: string }).id);
+    // Checks run before a replay: a key that may not create series is refused, not answered.
+    const reader = await createTenant(t, { scopes: ['posts:read'], workspaceId: tenant.workspaceId });
+    expect((await send('series-once', body, reader)).statusCode).toBe(403);
+  });
+
   it('needs posts:publish to create, edit or delete a series; posts:read to read one', async () => {
     const tenant = await tenantAt('2026-03-20T12:00:00.000Z', { scopes: ['posts:read', 'posts:draft'] });
     expect((await postSeries(tenant, DAILY_UTC)).statusCode).toBe(403);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { unique, type TestApp } from '../helpers/app.ts';
+import { htmlToPlainText } from '../../src/content/html.ts';
+import { TEST_WEBHOOK_SECRET, unique, type TestApp } from '../helpers/app.ts';
 import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
 import { startMailServer } from '../helpers/mail-server.ts';
 import { png } from '../helpers/media-files.ts';
@@ -117,11 +118,12 @@ describe('the web app: composer and post detail', () => {
     expect(await page.locator('#injected-img, #injected-channel').count()).toBe(0);
     expect(await page.evaluate('window.injected')).toBeUndefined();
 
-    // An image dropped on the composer goes to the library and onto the post, with its alt text.
+    // An image dropped on the composer goes to the library and onto the post. A webhook takes no
+    // alt text, so none is asked for (the rich-text case below gives alt text to a platform that does).
     await dropFile(page, 'kite.png', png(64, 48), 'image/png');
     await page.locator('.attached li').waitFor();
-    await page.fill('#alt-0', 'A red kite over a field');
-    expect(await preview.locator('.preview-media img').getAttribute('alt')).toBe('A red kite over a field');
+    expect(await page.locator('#alt-0').count()).toBe(0);
+    expect(await page.locator('.attached').locator('..').innerText()).toContain("None of the chosen channels' platforms takes alt text");
     // A comment ten minutes after the post, and the channel's title setting from its schema.
     await page.click('button:has-text("Add a comment")');
     await page.fill('#comment-0', 'More in the thread');
@@ -206,9 +208,20 @@ describe('the web app: composer and post detail', () => {
     await page.fill('#compose-when', tenOClock(1).local);
     await page.selectOption('#repeat-frequency', 'daily');
     await page.fill('#repeat-count', '3');
-    await page.click('button:has-text("Repeat")');
+    const repeatOnce = async () => {
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/public/v1/series')),
+        page.click('button:has-text("Repeat")'),
+      ]);
+      expect(answer.status()).toBe(201);
+      return { key: answer.request().headers()['idempotency-key'], id: ((await answer.json()) as { id: string }).id };
+    };
+    const firstSeries = await repeatOnce();
     await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Repeating: the next one goes out/);
-    expect(await page.locator('button:has-text("Repeat")').isDisabled()).toBe(true);
+    // Pressed again, the same request carries the same Idempotency-Key: the same series answers, none is added.
+    expect(firstSeries.key).toBeTruthy();
+    expect(await repeatOnce()).toEqual(firstSeries);
+    await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Repeating: the next one goes out/);
     const series = (await sessionApi(page, origin, 'GET', '/series')).body.series as Array<{
       repeat: { frequency: string; count: number };
     }>;
@@ -311,4 +324,132 @@ describe('the web app: composer and post detail', () => {
     expect(next.body.date).toBe(new Date(Date.parse(slot) + 7 * DAY).toISOString());
     await context.close();
   }, 120_000);
+
+  it('the text is rich: formats from the toolbar and the keyboard, the HTML the API stores, counted as the platform counts; alt text only where the platform takes it; an edit loads the stored HTML', async () => {
+    const email = `${unique('writer')}@example.test`;
+    const user = await t.services.users.create({ email });
+    const workspace = await t.services.workspaces.create({ name: 'Acme Bakery', ownerId: user.id });
+    const { context, page } = await appContext(browser, problems);
+    await signInToApp(page, origin, mail, email);
+    const hook = await t.services.channels.create(workspace.id, {
+      provider: 'webhook',
+      name: 'Hook',
+      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
+    });
+    // Stored as given (the operator's path): nothing asks the instance, nothing is published here.
+    const toots = await t.services.channels.create(workspace.id, {
+      provider: 'mastodon',
+      name: 'Toots',
+      config: { instance: 'https://mastodon.example', accessToken: 'token-for-the-operator-path' },
+    });
+
+    await page.goto(`${origin}/app/compose`);
+    await page.locator('#compose-text').waitFor();
+    await page.check(`#pick-${hook.id}`);
+    // Typed with the keyboard: bold by its shortcut, a list from the toolbar, a link by Ctrl+K.
+    await page.click('#compose-text');
+    await page.keyboard.type('Launch ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('day');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type(' is <b>near</b>');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('two');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Read ');
+    await page.keyboard.press('Control+k');
+    const address = page.getByLabel('Link address (web or e-mail)');
+    await address.fill('javascript:alert(1)');
+    await address.press('Enter');
+    expect(await page.locator('.field-error').innerText()).toContain('web address');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await address.fill('example.com/launch');
+    await address.press('Enter');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('compose-text');
+    const editor = page.locator('#compose-text');
+    expect(await editor.locator('strong').innerText()).toBe('day');
+    expect(await editor.locator('ul li').count()).toBe(2);
+    expect(await editor.locator('a').getAttribute('href')).toBe('https://example.com/launch');
+    expect(await editor.locator('b').count()).toBe(0);
+    // The toolbar is one Tab stop: Alt+F10 reaches it from the text, the arrows move along it.
+    await page.keyboard.press('Alt+F10');
+    expect(await page.evaluate('document.activeElement.textContent')).toContain('Bold');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate('document.activeElement.textContent')).toContain('Italic');
+    expect(await page.getByRole('button', { name: 'Bulleted list' }).getAttribute('tabindex')).toBe('-1');
+
+    // The preview shows the text the platform takes, and the counter counts it as the server does.
+    const preview = page.locator('.preview');
+    const shown = 'Launch day is <b>near</b>\n\n- one\n- two\n\nRead https://example.com/launch';
+    await expect.poll(() => preview.locator('.preview-text').innerText()).toBe(shown);
+
+    // Alt text: not asked for while only the webhook is chosen; asked for, and sent to Mastodon alone, once Mastodon is.
+    await dropFile(page, 'kite.png', png(64, 48), 'image/png');
+    await page.locator('.attached li').waitFor();
+    expect(await page.locator('#alt-0').count()).toBe(0);
+    await page.check(`#pick-${toots.id}`);
+    await page.locator('#alt-0').waitFor();
+    expect(await page.locator('#alt-for').innerText()).toBe(
+      'Alt text goes to Toots (up to 1500 characters); not to Hook, whose platform takes none.',
+    );
+    await page.fill('#alt-0', 'A red kite over a field');
+    expect(await page.locator('.preview[aria-label="Preview on Toots"] .preview-media img').getAttribute('alt')).toBe(
+      'A red kite over a field',
+    );
+    expect(await page.locator('.preview[aria-label="Preview on Hook"] .preview-media img').getAttribute('alt')).toBe('');
+    await screenshotsBothWidths(page, SHOTS, 'composer-rich');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    await page.click('button:has-text("Save as draft")');
+    await expect.poll(() => page.locator('[role=status]').innerText()).toContain('Saved as a draft');
+    const saved = await postsWith(page, 'Launch');
+    expect(saved).toHaveLength(2);
+    const onHook = saved.find((p) => (p.integration as { id: string }).id === hook.id)!;
+    const onToots = saved.find((p) => (p.integration as { id: string }).id === toots.id)!;
+    const stored = String(onHook.content);
+    expect(stored).toBe(
+      '<p>Launch <strong>day</strong> is &lt;b&gt;near&lt;/b&gt;</p><ul><li>one</li><li>two</li></ul><p>Read <a href="https://example.com/launch" rel="noopener noreferrer nofollow">https://example.com/launch</a></p>',
+    );
+    expect(htmlToPlainText(stored)).toBe(shown);
+    const limits = (await sessionApi(page, origin, 'GET', `/integration-settings/${hook.id}`)).body.textLimit as { max: number };
+    expect(await page.locator(`.counter[data-channel="${hook.id}"]`).innerText()).toBe(`${[...shown].length} / ${limits.max} characters`);
+    const image = (onToots.value as Array<{ image: Array<{ path: string }> }>)[0]!.image[0]!.path;
+    expect(onToots.settings).toMatchObject({ alt: { [image]: 'A red kite over a field' } });
+    expect(onHook.settings).not.toHaveProperty('alt');
+
+    // Editing the stored post shows its formats again, and its alt text.
+    await page.goto(`${origin}/app/posts/${encodeURIComponent(String(onToots.id))}/edit`);
+    await expect.poll(() => editor.locator('strong').count()).toBe(1);
+    expect(await editor.locator('ul li').count()).toBe(2);
+    expect(await page.inputValue('#alt-0')).toBe('A red kite over a field');
+    await expect.poll(() => preview.locator('.preview-text').innerText()).toBe(shown);
+
+    // A week planned on both channels, seen in the calendar (the README's picture of it).
+    const plan: Array<[number, number, string, 'schedule' | 'draft', string]> = [
+      [1, 9, '<p>Three ways to plan a week of posts</p>', 'schedule', hook.id],
+      [1, 14, '<p>Behind the scenes at the studio</p>', 'draft', toots.id],
+      [2, 10, '<p>Customer story: the bakery on Main Street</p>', 'schedule', hook.id],
+      [3, 11, '<p>Live Q&amp;A on Thursday</p>', 'schedule', hook.id],
+      [4, 16, '<p>Weekend reading list</p>', 'draft', hook.id],
+      [5, 9, '<p>Monday motivation</p>', 'schedule', hook.id],
+      [6, 12, '<p>New feature: <strong>queues</strong></p>', 'draft', toots.id],
+    ];
+    for (const [days, hour, content, type, channel] of plan) {
+      const date = new Date(Date.parse(tenOClock(days).iso) + (hour - 10) * 60 * 60_000).toISOString();
+      const res = await sessionApi(page, origin, 'POST', '/posts', {
+        type,
+        date,
+        posts: [{ integration: { id: channel }, value: [{ content }] }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    await page.goto(`${origin}/app`);
+    await expect.poll(() => page.locator('.fc-event.post').count()).toBeGreaterThanOrEqual(plan.length);
+    await screenshotsBothWidths(page, SHOTS, 'calendar-planned');
+    await context.close();
+  }, 240_000);
 });

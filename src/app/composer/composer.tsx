@@ -4,30 +4,23 @@ import { api, ApiFailure, type Channel, type Post } from '../api.ts';
 import { follow, navigate, type Route } from '../navigate.ts';
 import { mayCompose, mayPublish, type Viewer } from '../roles.ts';
 import { chosenZone } from '../states.ts';
-import { editableText } from '../text.ts';
 import { formatInstant, instantToZoned, zonedToInstant } from '../zone-time.ts';
 import { countText, type ChannelSettings } from './counting.ts';
 import { MediaPicker, type Attached } from './media-picker.tsx';
+import { plainTextOf } from './platform-text.ts';
 import { Avatar, Preview } from './preview.tsx';
-import { requiredSettings, SettingsForm, takesAlt } from './settings-form.tsx';
+import { RichText } from './rich-text.tsx';
+import { altProblems, altRule, altSetting, requiredSettings, SettingsForm } from './settings-form.tsx';
 
 type PostItem = components['schemas']['PostItemInput'];
 type PostValue = components['schemas']['PostValueInput'];
 type Missing = components['schemas']['MissingCheck']['missing'];
 type Action = 'draft' | 'schedule' | 'now' | 'queue' | 'repeat';
-type Comment = { text: string; delay: number };
+/** A comment; `key` keeps its editor with it when one before it is removed. */
+type Comment = { key: number; text: string; delay: number };
+let commentKey = 0;
 type Frequency = 'daily' | 'weekly' | 'monthly';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-
-/** Plain text as the HTML the API stores: escaped (markup typed is text), a blank line a new paragraph, a newline a break. */
-export function textToHtml(text: string): string {
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return text
-    .trim()
-    .split(/\n\s*\n/)
-    .map((paragraph) => `<p>${escape(paragraph.trim()).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
 
 function randomKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -80,7 +73,6 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
   const [missing, setMissing] = useState<Array<{ channel: string; items: Missing }> | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [repeated, setRepeated] = useState(false);
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const keys = useRef(new Map<string, string>());
@@ -93,12 +85,15 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
     api('get', '/posts/{id}', { params: { id: editing } }).then(
       (post) => {
         const { __type: _type, alt, ...rest } = post.settings as Record<string, unknown>;
-        const alts = (alt ?? {}) as Record<string, string>;
+        // Alt text is kept per file (by its URL or id), or as one text for the first image.
+        const alts = (typeof alt === 'string' ? {} : (alt ?? {})) as Record<string, string>;
+        const firstImage = (post.value[0]?.image ?? [])[0]?.path;
+        if (typeof alt === 'string' && firstImage) alts[firstImage] = alt;
         setOriginal(post);
         setSelected([post.integration.id]);
-        setText(editableText(post.value[0]?.content ?? post.content));
+        setText(post.value[0]?.content ?? post.content);
         setMedia((post.value[0]?.image ?? []).map((image) => attachedOf(image, alts[image.path] ?? alts[image.id ?? ''] ?? '')));
-        setComments(post.value.slice(1).map((c) => ({ text: editableText(c.content), delay: c.delay })));
+        setComments(post.value.slice(1).map((c) => ({ key: ++commentKey, text: c.content, delay: c.delay })));
         setSettings({ [post.integration.id]: rest });
         setWhen(instantToZoned(new Date(post.publishDate), zone));
         setGroup(post.group);
@@ -131,7 +126,10 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
   if (loadError) return <p class="banner bad">The composer could not be opened: {loadError}</p>;
 
   const textFor = (id: string) => variants[id] ?? text;
-  const realComments = comments.filter((c) => c.text.trim());
+  /** The text as the platforms that take plain text get it (what the counters count and the previews show). */
+  const plainFor = (id: string) => plainTextOf(textFor(id));
+  const realComments = comments.filter((c) => plainTextOf(c.text));
+  const altChannels = selected.filter((id) => altRule(infos[id]?.settings));
 
   /** What this browser can already tell is missing, channel by channel (the server's check follows on submit). */
   const problems: Array<{ channel: string; reason: string }> = [];
@@ -142,10 +140,13 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
     const name = channel?.name ?? id;
     if (channel?.disabled) problems.push({ channel: name, reason: 'The channel needs reconnecting before it can publish.' });
     if (!info) continue;
-    const length = countText(textFor(id).trim(), info.textLimit.unit);
+    const plain = plainFor(id);
+    const length = countText(plain, info.textLimit.unit);
     if (length > info.textLimit.max)
       problems.push({ channel: name, reason: `The text is ${length - info.textLimit.max} over the limit of ${info.textLimit.max}.` });
-    if (!textFor(id).trim() && media.length === 0) problems.push({ channel: name, reason: 'There is no text and no media.' });
+    if (!plain && media.length === 0) problems.push({ channel: name, reason: 'There is no text and no media.' });
+    const alt = altRule(info.settings);
+    if (alt) for (const reason of altProblems(alt, media)) problems.push({ channel: name, reason });
     if (media.length > info.media.maxItems) problems.push({ channel: name, reason: `At most ${info.media.maxItems} files per post.` });
     if (info.media.required && media.length === 0) problems.push({ channel: name, reason: 'This platform needs an image or a video.' });
     for (const file of media)
@@ -158,13 +159,14 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
 
   function items(): PostItem[] {
     return selected.map((id) => {
-      const info = infos[id];
-      const alts = Object.fromEntries(media.filter((m) => m.alt.trim()).map((m) => [m.path, m.alt.trim()]));
+      const rule = altRule(infos[id]?.settings);
       const own = { ...settings[id] };
-      if (info && takesAlt(info.settings) && Object.keys(alts).length) own.alt = alts;
+      // Alt text goes only to the platforms whose settings take it, in the shape each takes.
+      const alt = rule ? altSetting(rule, media) : undefined;
+      if (alt !== undefined) own.alt = alt;
       const value: PostValue[] = [
-        { content: textToHtml(textFor(id)), image: media.map((m) => ({ path: m.path })) },
-        ...realComments.map((c) => ({ content: textToHtml(c.text), image: [], delay: c.delay })),
+        { content: textFor(id), image: media.map((m) => ({ path: m.path })) },
+        ...realComments.map((c) => ({ content: c.text, image: [], delay: c.delay })),
       ];
       return { integration: { id }, value, settings: { __type: channelsById.get(id)?.identifier ?? '', ...own } };
     });
@@ -230,12 +232,11 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
           ...(count && { count: Number(count) }),
         };
         const body = { repeat, posts: items(), tags: [], shortLink: false };
-        // POST /series takes no Idempotency-Key: the button stays off once the series exists.
-        const series = (await api('post', '/series', { body })) as unknown as {
+        // Pressed again (a lost answer, a double click), the same series is answered, not a second one.
+        const series = (await api('post', '/series', { body, headers: { 'idempotency-key': keyFor(['series', body]) } })) as unknown as {
           id: string;
           nextOccurrence: string | null;
         };
-        setRepeated(true);
         setMessage({
           text: `${DONE.repeat}: the next one goes out ${series.nextOccurrence ? formatInstant(series.nextOccurrence, zone) : 'never (the rule has ended)'}.`,
           bad: false,
@@ -325,15 +326,15 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
             </ul>
           </fieldset>
 
-          <label for="compose-text">Text</label>
-          <textarea id="compose-text" rows={6} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+          {/* The editors take their text when they open: a post read for editing opens them again. */}
+          <RichText key={`text-${original?.id ?? ''}`} id="compose-text" label="Text" initial={text} onChange={setText} tall />
           {selected.length > 1 &&
             selected.map((id) => {
               const channel = channelsById.get(id);
               if (!channel) return null;
               const own = variants[id] !== undefined;
               return (
-                <div class="variant">
+                <div class="variant" key={id}>
                   <div class="check">
                     <input
                       type="checkbox"
@@ -351,32 +352,36 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                     <label for={`variant-${id}`}>Other text for {channel.name}</label>
                   </div>
                   {own && (
-                    <textarea
-                      aria-label={`Text for ${channel.name}`}
-                      rows={4}
-                      value={variants[id]}
-                      onInput={(e) => setVariants((v) => ({ ...v, [id]: (e.target as HTMLTextAreaElement).value }))}
+                    <RichText
+                      id={`variant-text-${id}`}
+                      label={`Text for ${channel.name}`}
+                      hideLabel
+                      initial={variants[id] ?? ''}
+                      onChange={(html) => setVariants((v) => ({ ...v, [id]: html }))}
                     />
                   )}
                 </div>
               );
             })}
 
-          <MediaPicker media={media} onChange={setMedia} altTaken={selected.some((id) => takesAlt(infos[id]?.settings))} />
+          <MediaPicker
+            media={media}
+            onChange={setMedia}
+            altFor={altChannels.map((id) => channelsById.get(id)?.name ?? id)}
+            altNotFor={selected.filter((id) => infos[id] && !altChannels.includes(id)).map((id) => channelsById.get(id)?.name ?? id)}
+            altMax={Math.min(...altChannels.map((id) => altRule(infos[id]?.settings)?.max ?? Infinity))}
+          />
 
           <fieldset>
             <legend>Comments</legend>
             <p class="muted">Published under the post, in order, each a number of minutes after the one before.</p>
             {comments.map((c, i) => (
-              <div class="comment-row">
-                <label for={`comment-${i}`}>Comment {i + 1}</label>
-                <textarea
+              <div class="comment-row" key={c.key}>
+                <RichText
                   id={`comment-${i}`}
-                  rows={2}
-                  value={c.text}
-                  onInput={(e) =>
-                    setComments((all) => all.map((x, j) => (j === i ? { ...x, text: (e.target as HTMLTextAreaElement).value } : x)))
-                  }
+                  label={`Comment ${i + 1}`}
+                  initial={c.text}
+                  onChange={(html) => setComments((all) => all.map((x, j) => (j === i ? { ...x, text: html } : x)))}
                 />
                 <div class="inline-fields">
                   <label for={`delay-${i}`}>Minutes after</label>
@@ -398,7 +403,11 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                 </div>
               </div>
             ))}
-            <button type="button" class="secondary" onClick={() => setComments((all) => [...all, { text: '', delay: 0 }])}>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => setComments((all) => [...all, { key: ++commentKey, text: '', delay: 0 }])}
+            >
               Add a comment
             </button>
           </fieldset>
@@ -537,12 +546,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                     <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('queue')}>
                       {busy === 'queue' ? 'Adding…' : 'Add to queue'}
                     </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={busy !== null || blocked || repeated}
-                      onClick={() => submit('repeat')}
-                    >
+                    <button type="button" class="secondary" disabled={busy !== null || blocked} onClick={() => submit('repeat')}>
                       {busy === 'repeat' ? 'Saving…' : 'Repeat'}
                     </button>
                   </>
@@ -557,7 +561,17 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
           {selected.length === 0 && <p class="muted">Choose a channel to see how the post will look there.</p>}
           {selected.map((id) => {
             const channel = channelsById.get(id);
-            return channel && <Preview channel={channel} info={infos[id]} text={textFor(id)} media={media} comments={realComments} />;
+            return (
+              channel && (
+                <Preview
+                  channel={channel}
+                  info={infos[id]}
+                  text={plainFor(id)}
+                  media={altRule(infos[id]?.settings) ? media : media.map((m) => ({ ...m, alt: '' }))}
+                  comments={realComments.map((c) => ({ text: plainTextOf(c.text), delay: c.delay }))}
+                />
+              )
+            );
           })}
         </div>
       </div>

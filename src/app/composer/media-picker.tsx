@@ -14,17 +14,25 @@ let sendingKey = 0;
 
 /**
  * The post's media: files dropped here (or chosen) are uploaded to the library with a progress
- * bar; files already in the library are picked from a grid; each file gets its alt text.
+ * bar; files already in the library are picked from a grid; each file gets its alt text when a
+ * chosen channel's platform takes alt text (`altFor`, their names), and only then.
  */
 export function MediaPicker({
   media,
   onChange,
-  altTaken,
+  altFor,
+  altNotFor,
+  altMax,
 }: {
   media: Attached[];
   onChange: (media: Attached[]) => void;
-  altTaken: boolean;
+  altFor: string[];
+  /** The chosen channels whose platforms take no alt text. */
+  altNotFor: string[];
+  /** The shortest limit of those platforms (Infinity when none says). */
+  altMax: number;
 }) {
+  const altTaken = altFor.length > 0;
   const [sending, setSending] = useState<Sending[]>([]);
   const [library, setLibrary] = useState<Media[] | null>(null);
   const [libraryError, setLibraryError] = useState<string | null>(null);
@@ -141,14 +149,18 @@ export function MediaPicker({
               {m.type === 'image' ? <img src={m.path} alt="" /> : <span class="tag">Video</span>}
               <div class="attached-fields">
                 <span class="name">{m.name}</span>
-                <label for={`alt-${i}`}>Alt text</label>
-                <input
-                  id={`alt-${i}`}
-                  type="text"
-                  maxLength={1500}
-                  value={m.alt}
-                  onInput={(e) => onChange(media.map((x, j) => (j === i ? { ...x, alt: (e.target as HTMLInputElement).value } : x)))}
-                />
+                {altTaken && (
+                  <>
+                    <label for={`alt-${i}`}>Alt text</label>
+                    <input
+                      id={`alt-${i}`}
+                      type="text"
+                      aria-describedby="alt-for"
+                      value={m.alt}
+                      onInput={(e) => onChange(media.map((x, j) => (j === i ? { ...x, alt: (e.target as HTMLInputElement).value } : x)))}
+                    />
+                  </>
+                )}
                 <button type="button" class="secondary" onClick={() => onChange(media.filter((_, j) => j !== i))}>
                   Remove {m.name}
                 </button>
@@ -157,9 +169,19 @@ export function MediaPicker({
           ))}
         </ul>
       )}
-      {media.length > 0 && !altTaken && (
-        <p class="muted">None of the chosen channels' platforms takes alt text; it is kept for those that do (Mastodon, Bluesky, X…).</p>
-      )}
+      {media.length > 0 &&
+        (altTaken ? (
+          <p class="muted" id="alt-for">
+            Alt text goes to {altFor.join(', ')}
+            {Number.isFinite(altMax) ? ` (up to ${altMax} characters)` : ''}
+            {altNotFor.length > 0
+              ? `; not to ${altNotFor.join(', ')}, whose platform${altNotFor.length > 1 ? 's take' : ' takes'} none`
+              : ''}
+            .
+          </p>
+        ) : (
+          <p class="muted">None of the chosen channels' platforms takes alt text (Mastodon, Bluesky, X… do).</p>
+        ))}
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ type Property = {
   minimum?: number;
   maximum?: number;
   items?: Property;
+  additionalProperties?: Property | boolean;
   default?: unknown;
 };
 type ObjectSchema = { properties?: Record<string, Property>; required?: string[] };
@@ -31,9 +32,39 @@ function labelOf(name: string, p: Property): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Whether the channel's platform takes alt text for media (a settings property `alt`). */
-export function takesAlt(schema: Record<string, unknown> | undefined): boolean {
-  return Boolean((schema as ObjectSchema | undefined)?.properties?.alt);
+/**
+ * How a channel's platform takes alt text, read from its settings schema (a property `alt`): one
+ * per file (an object keyed by the file's id or URL: Mastodon, Bluesky, X…), one for the post's
+ * image (a string: Pinterest), or not at all (null). `max`: the longest the platform takes.
+ */
+export type AltRule = { kind: 'per-file' | 'one'; max: number | null };
+
+export function altRule(schema: Record<string, unknown> | undefined): AltRule | null {
+  const alt = (schema as ObjectSchema | undefined)?.properties?.alt;
+  if (!alt) return null;
+  const types = Array.isArray(alt.type) ? alt.type : [alt.type];
+  if (types.includes('string')) return { kind: 'one', max: alt.maxLength ?? null };
+  const each = typeof alt.additionalProperties === 'object' ? alt.additionalProperties : undefined;
+  return { kind: 'per-file', max: each?.maxLength ?? null };
+}
+
+type AltMedia = { path: string; name: string; type: 'image' | 'video'; alt: string };
+
+/** The `alt` setting for a platform's rule: each file's text by its URL, or the first image's text alone; undefined when there is none. */
+export function altSetting(rule: AltRule, media: AltMedia[]): string | Record<string, string> | undefined {
+  if (rule.kind === 'one') return media.find((m) => m.type === 'image' && m.alt.trim())?.alt.trim();
+  const given = media.filter((m) => m.alt.trim());
+  return given.length ? Object.fromEntries(given.map((m) => [m.path, m.alt.trim()])) : undefined;
+}
+
+/** Alt text longer than the platform takes, in words (counted as the API checks it: UTF-16 code units). */
+export function altProblems(rule: AltRule, media: AltMedia[]): string[] {
+  const { max } = rule;
+  if (max === null) return [];
+  const taken = rule.kind === 'one' ? media.filter((m) => m.type === 'image' && m.alt.trim()).slice(0, 1) : media;
+  return taken
+    .filter((m) => m.alt.trim().length > max)
+    .map((m) => `${m.name}: the alt text is ${m.alt.trim().length - max} over the limit of ${max} characters.`);
 }
 
 /** The names of the settings the schema requires (besides those the composer fills in). */

@@ -216,9 +216,11 @@ async function create(ctx: Context, text: string | undefined): Promise<void> {
     ...(settings && { settings: { __type: c.identifier ?? '', ...settings } as S['PostItemInput']['settings'] }),
   }));
   if (o.repeat) {
-    const series = await api.request<S['Series']>('POST', '/series', {
-      json: { repeat: repeatOf(o), shortLink: Boolean(o.shortLink), tags: o.tag ?? [], posts: items } satisfies S['CreateSeriesInput'],
-    });
+    const json = { repeat: repeatOf(o), shortLink: Boolean(o.shortLink), tags: o.tag ?? [], posts: items } satisfies S['CreateSeriesInput'];
+    const seriesKey = o.idempotencyKey ?? randomUUID();
+    const series = await once(seriesKey, 'made the series', () =>
+      api.request<S['Series']>('POST', '/series', { json, headers: { 'idempotency-key': seriesKey }, retry: true }),
+    );
     show(ctx.out, series, () => [
       `Series ${series.id} (${series.rule}, ${series.repeat.timeZone}) on ${channels.length} channel(s); first occurrence ${series.nextOccurrence ? formatWhen(series.nextOccurrence, o.tz) : 'none'}.`,
       'Each occurrence is a post of its own in `herald posts list`.',
