@@ -3,7 +3,7 @@ import type { Post } from './api.ts';
 /** Each state's name and mark: the colour is never the only sign (the mark and the word say it too). */
 export const STATES: Record<Post['state'], { label: string; mark: string }> = {
   DRAFT: { label: 'Draft', mark: '✎' },
-  AWAITING_APPROVAL: { label: 'Awaiting approval', mark: '⧗' },
+  AWAITING_APPROVAL: { label: 'Awaiting approval', mark: '…' },
   QUEUE: { label: 'Scheduled', mark: '◷' },
   PUBLISHING: { label: 'Publishing', mark: '↻' },
   PUBLISHED: { label: 'Published', mark: '✓' },
