@@ -379,11 +379,6 @@ export class Publisher {
     }
   }
 
-  /** Whether this process is publishing now (a job, a lane's drain or a due post is running; see `activity`). */
-  get publishing(): boolean {
-    return this.#active > 0;
-  }
-
   /** The pump of a lane's wakes, made on first use. */
   #pump(lane: Lane): DuePump {
     let pump = this.#pumps.get(lane.name);

@@ -1,14 +1,11 @@
 // Following a channel's newly published posts reads that channel's posts, never every published
 // part of every channel: checked on each database's own plan of the statement the collector sends
 // (PostgreSQL told not to prefer a sequential scan, which it would choose for tables this small).
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listUnfollowedParts } from '../../src/analytics/analytics.repository.ts';
-import type { Database } from '../../src/db/database.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
-
-type Statement = { sql: string; parameters: readonly unknown[] };
+import { planOf, type Statement } from '../helpers/query-plan.ts';
 
 let t: TestApp;
 let recording: Statement[] = [];
@@ -21,26 +18,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function planOf(statement: Statement): Promise<string> {
-  if (BACKEND === 'sqlite') {
-    const plan = await t.runtime.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
-    );
-    return plan.rows.map((row) => row.detail).join('\n');
-  }
-  return (t.runtime.db as Kysely<Database>).transaction().execute(async (trx: Transaction<Database>) => {
-    await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
-    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]));
-    return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
-}
-
 it("reads the channel's posts by their channel index, then each one's parts", async () => {
   recording = [];
   await listUnfollowedParts(t.runtime.db, 'a-channel', '2026-01-01T00:00:00.000Z', 100);
   const statement = recording.find((s) => /from "posts"/i.test(s.sql));
   expect(statement).toBeDefined();
-  const plan = await planOf(statement!);
+  const plan = await planOf(t, statement!);
   if (BACKEND === 'sqlite') {
     // The first line is the outer loop: the channel's posts, by the index that starts with the channel.
     expect(plan.split('\n')[0]).toMatch(/SEARCH posts USING INDEX posts_channel_state_idx \(channel_id=/);

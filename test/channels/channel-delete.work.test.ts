@@ -3,17 +3,14 @@
 // them walks the posts of other channels or workspaces. Checked on each database's own plan of the
 // statements the app really sent (PostgreSQL told not to prefer a sequential scan, which it would
 // choose for tables this small anyway).
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.ts';
 import type { PostPartsTable, PostsTable } from '../../src/posts/posts.table.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { claimDuePosts, claimDueSteps, listDueOnDeletedChannels, listDuePosts } from '../../src/posts/post-claims.repository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { BACKEND } from '../helpers/backend.ts';
+import { planOf, type Statement } from '../helpers/query-plan.ts';
 import { createOk, partRow, postBody, postRow, webhookTenant } from '../helpers/posts.ts';
-
-type Statement = { sql: string; parameters: readonly unknown[] };
 
 const clock = new ManualClock('2026-11-24T08:00:00.000Z');
 const HOOK = 'https://hooks.example.test/in';
@@ -40,21 +37,6 @@ async function recorded(run: () => Promise<unknown>): Promise<Statement[]> {
   } finally {
     recording = null;
   }
-}
-
-/** The plan of one statement as text: SQLite's query plan, or PostgreSQL's with sequential scans made a last resort. */
-async function planOf(statement: Statement): Promise<string> {
-  if (BACKEND === 'sqlite') {
-    const plan = await t.runtime.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
-    );
-    return plan.rows.map((row) => row.detail).join('\n');
-  }
-  return (t.runtime.db as Kysely<Database>).transaction().execute(async (trx: Transaction<Database>) => {
-    await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
-    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]));
-    return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
 }
 
 /** A full pass over `posts` (under any alias) in a plan. */
@@ -176,7 +158,7 @@ describe('a channel purged with many posts', () => {
     expect(deletes).toHaveLength(3);
     for (const statement of deletes) {
       expect(statement.parameters).toEqual([tenant.channelId, 500]);
-      const plan = await planOf(statement);
+      const plan = await planOf(t, statement);
       expect(plan, statement.sql).toMatch(/posts_channel_state_idx/);
       expect(plan, statement.sql).not.toMatch(SCANS_POSTS);
     }
@@ -214,7 +196,7 @@ describe('query plans', () => {
     // The refusal counts and names them; the forced deletion counts them, looks for one being published and lists them to unschedule.
     expect(byChannel.length).toBeGreaterThanOrEqual(5);
     for (const statement of byChannel) {
-      const plan = await planOf(statement);
+      const plan = await planOf(t, statement);
       expect(plan, statement.sql).toMatch(/posts_channel_state_idx/);
       expect(plan, statement.sql).not.toMatch(SCANS_POSTS);
       expect(plan, statement.sql).not.toMatch(SORTS);
@@ -234,7 +216,7 @@ describe('query plans', () => {
     const reads = statements.filter((s) => /"posts"/.test(s.sql));
     expect(reads.length).toBe(4);
     for (const statement of reads) {
-      const plan = await planOf(statement);
+      const plan = await planOf(t, statement);
       expect(plan, statement.sql).not.toMatch(SCANS_POSTS);
       expect(plan, statement.sql).toMatch(/posts_due_order_idx|posts_channel_state_idx/);
     }
