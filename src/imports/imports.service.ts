@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type { ExpressionBuilder } from 'kysely';
 import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
-import type { CredentialStanding } from '../auth/credential-standing.ts';
+import { storedPrincipal, type CredentialStanding } from '../auth/credential-standing.ts';
 import type { Database, Db, Executor } from '../db/database.ts';
 import type { Principal } from '../keys/api-keys.service.ts';
 import type { MediaService } from '../media/media.service.ts';
@@ -17,6 +17,9 @@ import type { CreatePostsInput, PostsService } from '../posts/posts.service.ts';
 import { importRowSchema, SYNC_ROWS, type CreateImportInput, type ImportError, type ImportRecord } from './imports.schema.ts';
 import type { PostImportsTable } from './imports.table.ts';
 import { csvRows, type ImportRows } from './imports.csv.ts';
+
+/** The Markdown converter, loaded with the first Markdown row. */
+let markdown: Promise<typeof import('marked')> | undefined;
 
 /** Rows between two writes of an import's progress. */
 const PROGRESS_EVERY = 50;
@@ -49,7 +52,7 @@ function bodyField(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** Posts one batch of an import creates together, about (a row's posts are never split). */
-const BATCH_POSTS = 200;
+const BATCH_POSTS = 100;
 
 /**
  * The rows from `from` created together: up to about `BATCH_POSTS` posts of consecutive rows
@@ -76,12 +79,6 @@ export const IMPORT_LEASE_MS = 2 * 60_000;
 
 type Options = { dryRun: boolean; partial: boolean };
 type Created = { row: number; postIds: string[]; group: string };
-
-/** The credential as kept with a running import: what access is rebuilt from, without the versions a request read it at. */
-function storedPrincipal(principal: Principal): string {
-  const { keyId, credential, userId, kind, scopes, channelIds, workspaceId } = principal;
-  return JSON.stringify({ keyId, credential, userId, kind, scopes, channelIds, workspaceId });
-}
 
 /**
  * Bulk import of posts: rows from CSV or JSON, each checked exactly as POST /posts checks a
@@ -476,7 +473,7 @@ export class ImportsService {
     if (errors.length > before) return null;
     const html = async (text: string) => {
       if (r.format === 'markdown') {
-        const { marked } = await import('marked');
+        const { marked } = await (markdown ??= import('marked'));
         return (await marked.parse(text, { async: true, gfm: true })).trim();
       }
       return r.format === 'text' ? plainTextToHtml(text) : text;

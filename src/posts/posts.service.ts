@@ -61,6 +61,8 @@ export const POSTS_PAGE_BYTES = 4 * 1024 * 1024;
 export const POSTS_READ_BATCH = 200;
 /** Share of a plan quota at which a limit warning is sent. */
 const WARN_AT = 0.8;
+/** Posts of a batch (`createBatch`) checked between two turns of the event loop. */
+const BATCH_CHECKS_PER_TURN = 20;
 /** How long a second request with the same Idempotency-Key waits for the first to finish. */
 const IDEMPOTENCY_WAIT_MS = 5_000;
 /** A key whose first request has not answered after this long was left by a server that stopped: a retry redoes the request. */
@@ -532,8 +534,10 @@ export class PostsService {
     const compositions: Composition[] = [];
     const result: CreatedPost[][] = [];
     const providers: string[] = [];
-    for (const input of inputs) {
+    for (const [n, input] of inputs.entries()) {
       if (input.group !== undefined || input.type === 'queue') throw new Error('createBatch takes neither a group nor the queue');
+      // The checks read the database (synchronously on SQLite): a turn of the event loop now and then lets other requests in.
+      if (n > 0 && n % BATCH_CHECKS_PER_TURN === 0) await setImmediate();
       await this.authorizeCreate(access, input);
       const publishAt = this.publishDate(input, now);
       const channels = await this.resolveChannels(access, input);

@@ -94,10 +94,20 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
   return missing;
 }
 
+/** Each provider's settings schema with every field optional, built once (building one per post was a bulk import's cost). */
+const partials = new WeakMap<Provider, z.ZodType>();
+function partialSettings(provider: Provider): z.ZodType {
+  let partial = partials.get(provider);
+  if (!partial) {
+    const schema = provider.settingsSchema;
+    partial = schema instanceof z.ZodObject ? schema.partial() : schema;
+    partials.set(provider, partial);
+  }
+  return partial;
+}
+
 /** Checks only the types of the settings given at creation; what is missing is reported later. */
 export function checkSettingsTypes(provider: Provider, settings: Record<string, unknown>): string[] {
-  const schema = provider.settingsSchema;
-  const partial = schema instanceof z.ZodObject ? schema.partial() : schema;
-  const parsed = partial.safeParse(settingsWithoutType(settings));
+  const parsed = partialSettings(provider).safeParse(settingsWithoutType(settings));
   return parsed.success ? [] : parsed.error.issues.map((i) => `${['settings', ...i.path.map(String)].join('.')}: ${i.message}`);
 }
