@@ -99,12 +99,13 @@ export function createServices(deps: ServiceDeps) {
   const posts = new PostsService({ ...deps, channels, media, notifications, schedules, transitions: postTransitions });
   const series = new SeriesService({ ...deps, channels, media, posts, transitions: postTransitions });
   const access = new AccessService(deps);
+  const credentials = new CredentialStanding({ ...deps, access, sessions });
   return {
     users,
     workspaces,
     groups: new GroupsService(deps),
     channels,
-    connect: new ChannelConnectService({ ...deps, channels }),
+    connect: new ChannelConnectService({ ...deps, channels, credentials }),
     apiKeys,
     oauth,
     access,
@@ -116,7 +117,7 @@ export function createServices(deps: ServiceDeps) {
     approvals: new ApprovalsService({ ...deps, channels, posts, transitions: postTransitions }),
     schedules,
     series,
-    imports: new ImportsService({ ...deps, posts, credentials: new CredentialStanding({ ...deps, access, sessions }), media }),
+    imports: new ImportsService({ ...deps, posts, credentials, media }),
     postTransitions,
     background,
     signIn,

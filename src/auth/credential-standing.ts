@@ -10,6 +10,12 @@ import { findRecord } from '../oauth/oauth.repository.ts';
 import type { AccessService, WorkspaceAccess } from './access.service.ts';
 import { isScope, type Scope } from './scopes.ts';
 
+/** A principal as kept with work that outlives its request: what access is rebuilt from, without the versions a request read it at. */
+export function storedPrincipal(principal: Principal): string {
+  const { keyId, credential, userId, kind, scopes, channelIds, workspaceId } = principal;
+  return JSON.stringify({ keyId, credential, userId, kind, scopes, channelIds, workspaceId });
+}
+
 /**
  * The credential that started work which goes on after its request (a bulk import in the
  * background, taken over after a restart), as it stands now. The work keeps the credential's

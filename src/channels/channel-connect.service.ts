@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '../accounts/tokens.ts';
 import * as z from 'zod';
-import { requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
-import { effectiveScopes, isRole, type Scope } from '../auth/scopes.ts';
+import { sha256 } from '../accounts/tokens.ts';
+import { mayUseChannel, requireScope, type WorkspaceAccess } from '../auth/access.service.ts';
+import { storedPrincipal, type CredentialStanding } from '../auth/credential-standing.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { findGroup } from '../groups/groups.repository.ts';
-import { findKey } from '../keys/api-keys.repository.ts';
-import { grantIdOfPrincipal, grantScopes } from '../oauth/grant-scopes.ts';
-import { findRecord } from '../oauth/oauth.repository.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
@@ -25,18 +23,17 @@ import {
   withGeneratedSecret,
 } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
-import { listMembershipsOfUser } from '../workspaces/workspaces.repository.ts';
 import * as repo from './channels.repository.ts';
 import { usableChannel, type Channel, type ChannelsService } from './channels.service.ts';
 
 /** How long a browser sign-in may take between the connect call and the platform's callback. */
 export const CONNECT_STATE_TTL_MS = 15 * 60_000;
 
-/** Who asked for a connection: the credential (an API key's id, or `oauth:` and an OAuth grant's id) and the workspace it acted in. */
-type Requester = { keyId: string; workspaceId: string; channelIds: readonly string[] | null };
+/** Who asked for a connection: the credential (an API key, an app's access or a browser session) and the workspace it acted in. */
+type Requester = { principal: Principal; workspaceId: string; channelIds: readonly string[] | null };
 
 function requesterOf(access: WorkspaceAccess): Requester {
-  return { keyId: access.principal.keyId, workspaceId: access.workspace.id, channelIds: access.channelIds };
+  return { principal: access.principal, workspaceId: access.workspace.id, channelIds: access.channelIds };
 }
 
 /** A sign-in that ends with the person choosing what to connect (a page of theirs): the state of that step and the options. */
@@ -133,6 +130,7 @@ export class ChannelConnectService {
       secretBox: SecretBox;
       outbound: OutboundClient;
       channels: ChannelsService;
+      credentials: CredentialStanding;
       baseUrl: string;
     },
   ) {
@@ -326,7 +324,8 @@ export class ChannelConnectService {
     await repo.insertConnectState(this.deps.db, {
       id: stateId(state),
       workspace_id: requester.workspaceId,
-      key_id: requester.keyId,
+      key_id: requester.principal.keyId,
+      principal: storedPrincipal(requester.principal),
       provider: provider.identifier,
       channel_id: target.channelId,
       client_group_id: target.groupId,
@@ -402,7 +401,7 @@ export class ChannelConnectService {
     if (Date.parse(row.expires_at) <= this.deps.clock.now().getTime()) {
       throw new BadRequestError('This sign-in took too long and expired; start connecting again.', { code: 'state_expired' });
     }
-    await this.#checkRequesterStillAllowed(row.key_id, row.workspace_id);
+    await this.#checkRequesterStillAllowed(row);
     const provider = getProvider(providerId);
     checkAvailable(provider, this.deps.channels.platformApps);
     return { row, provider };
@@ -447,36 +446,30 @@ export class ChannelConnectService {
   }
 
   /**
-   * A credential revoked or narrowed, or whose user left the workspace or lost the role, since
-   * the sign-in started connects nothing. It was an API key, or an OAuth access token (whose
-   * grant the state records: revoking the app's access ends the grant).
+   * A credential revoked or narrowed (an API key, an app's access, a browser session ended), or
+   * whose user left the workspace or lost the role, since the sign-in started connects nothing:
+   * it must still hold `channels:write` there, and, to reconnect a channel, be allowed that channel
+   * (a key limited to some channels connects no new one), as when it started.
    */
-  async #checkRequesterStillAllowed(credentialId: string, workspaceId: string): Promise<void> {
+  async #checkRequesterStillAllowed(row: { principal: string | null; workspace_id: string; channel_id: string | null }): Promise<void> {
     const refused = new ForbiddenError(
-      'The API key or app that started this sign-in can no longer connect channels in its workspace; nothing was connected.',
+      'The API key, app or browser session that started this sign-in can no longer connect channels in its workspace; nothing was connected.',
       { code: 'requester_revoked' },
     );
-    const standing = await this.#requesterStanding(credentialId, workspaceId);
-    if (!standing) throw refused;
-    const [membership] = await listMembershipsOfUser(this.deps.db, standing.userId, workspaceId);
-    if (!membership || !isRole(membership.role)) throw refused;
-    if (!effectiveScopes(standing.scopes, membership.role).has('channels:write')) throw refused;
-  }
-
-  /** The user and scopes of the credential that started a sign-in, while it is live and may act in `workspaceId`; null otherwise. */
-  async #requesterStanding(credentialId: string, workspaceId: string): Promise<{ userId: string; scopes: Scope[] } | null> {
-    const grantId = grantIdOfPrincipal(credentialId);
-    if (grantId !== null) {
-      const grant = await findRecord(this.deps.db, 'Grant', sha256(grantId));
-      if (!grant || grant.user_id === null || grant.workspace_id !== workspaceId) return null;
-      if (grant.expires_at !== null && Number(grant.expires_at) * 1000 <= this.deps.clock.now().getTime()) return null;
-      return { userId: grant.user_id, scopes: grantScopes(grant.payload) };
+    if (row.principal === null) {
+      throw new BadRequestError('This sign-in was started before an upgrade of the server; start connecting again.', {
+        code: 'invalid_state',
+      });
     }
-    if (credentialId.startsWith('oauth:')) return null;
-    const key = await findKey(this.deps.db, credentialId);
-    if (!key || key.revoked_at !== null || (key.workspace_id !== null && key.workspace_id !== workspaceId) || key.channel_ids !== null)
-      return null;
-    return { userId: key.user_id, scopes: JSON.parse(key.scopes) as Scope[] };
+    let access: WorkspaceAccess;
+    try {
+      access = await this.deps.credentials.access(JSON.parse(row.principal) as Principal, row.workspace_id);
+    } catch (error) {
+      if (error instanceof AppError) throw refused;
+      throw error;
+    }
+    if (!access.scopes.has('channels:write')) throw refused;
+    if (row.channel_id === null ? access.channelIds !== null : !mayUseChannel(access, row.channel_id)) throw refused;
   }
 }
 

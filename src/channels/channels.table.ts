@@ -47,6 +47,8 @@ export interface ConnectStatesTable {
   workspace_id: string;
   /** The credential that started it: an API key's id, or `oauth:` and the OAuth grant's id of an access token. */
   key_id: string;
+  /** The principal that started it, without its secret (`storedPrincipal`); null for a state made before it was kept. */
+  principal: string | null;
   provider: string;
   /** Set when the sign-in reconnects this channel. */
   channel_id: string | null;

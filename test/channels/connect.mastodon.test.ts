@@ -172,6 +172,30 @@ describe('browser sign-in', () => {
     expect((await listed(tenant)).map((c) => c.id)).toEqual([channel!.id]);
   });
 
+  it('a key limited to a channel reconnects that channel by signing in again; an admin made an editor meanwhile connects nothing', async () => {
+    const owner = await createTenant(t);
+    await signIn(owner);
+    const [channel] = await listed(owner);
+    const limited = await createTenant(t, { workspaceId: owner.workspaceId, channelIds: [channel!.id] });
+    const reconnect = (tenant: Tenant) =>
+      t.request({ method: 'POST', url: `/public/v1/integrations/${channel!.id}/reconnect`, key: tenant.key, payload: {} });
+    const started = await reconnect(limited);
+    expect(started.statusCode, started.body).toBe(200);
+    const page = await t.request({ method: 'GET', url: await approve(started.json().url) });
+    expect(page.statusCode, page.body).toBe(200);
+    expect((await listed(owner)).map((c) => c.id)).toEqual([channel!.id]);
+
+    const admin = await createTenant(t, { workspaceId: owner.workspaceId, role: 'admin' });
+    const startedByAdmin = await connect(admin, { provider: 'mastodon', instance: fake.url });
+    expect(startedByAdmin.statusCode, startedByAdmin.body).toBe(200);
+    const callback = await approve(startedByAdmin.json().url);
+    await t.services.workspaces.setRole(owner.workspaceId, admin.userId, 'editor');
+    fake.signedIn = '2';
+    const refused = await t.request({ method: 'GET', url: callback });
+    expect(refused.statusCode).toBe(403);
+    expect((await listed(owner)).map((c) => c.id)).toEqual([channel!.id]);
+  });
+
   describe('started with an OAuth access token', () => {
     /** A sign-in started with a token (its own app, so deleting it touches no other test) and approved on the instance; the callback not yet opened. */
     async function startWithToken(scopes: string[] = ['channels:write', 'channels:read']) {

@@ -26,6 +26,7 @@ import * as mediaDuration from './2026-11-29T0100-media-duration.ts';
 import * as uploadLinksFromTheApp from './2026-11-29T0400-upload-links-from-the-app.ts';
 import * as importResume from './2026-11-29T0500-import-resume.ts';
 import * as webhookEndpointDue from './2026-11-29T0700-webhook-endpoint-due.ts';
+import * as connectStatePrincipal from './2026-11-30T0300-connect-state-principal.ts';
 import * as notificationReads from './2026-11-30T0500-notification-reads.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0400-upload-links-from-the-app': uploadLinksFromTheApp,
   '2026-11-29T0500-import-resume': importResume,
   '2026-11-29T0700-webhook-endpoint-due': webhookEndpointDue,
+  '2026-11-30T0300-connect-state-principal': connectStatePrincipal,
   '2026-11-30T0500-notification-reads': notificationReads,
 };
