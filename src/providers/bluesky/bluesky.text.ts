@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { convert as Convert, FormatCallback } from 'html-to-text';
 import { sameLink, textOf } from '../markup.ts';
-import { atproto } from './atproto.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -9,10 +8,11 @@ const require = createRequire(import.meta.url);
 export const MAX_GRAPHEMES = 300;
 export const MAX_BYTES = 3000;
 
-/** Counts graphemes exactly as the PDS validates `app.bsky.feed.post#text` (same library). */
-export function countGraphemes(text: string): number {
-  return new (atproto().UnicodeString)(text).graphemeLength;
-}
+/**
+ * Counts graphemes as the PDS validates `app.bsky.feed.post#text` (its library counts with
+ * `Intl.Segmenter` in one piece; `countGraphemes` gives the same count in pieces, in linear time).
+ */
+export { countGraphemes } from '../../content/graphemes.ts';
 
 export function countBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { graphemes } from '../../content/graphemes.ts';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { longLivedRenewal, longLivedSignIn } from '../graph-api.ts';
@@ -39,14 +40,12 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 
-let segmenter: Intl.Segmenter | undefined;
 const EMOJI_RE = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
 /** Counts text as Threads does: characters, except that an emoji counts its UTF-8 bytes. */
 export function countThreadsText(text: string): number {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let n = 0;
-  for (const { segment } of segmenter.segment(text)) n += EMOJI_RE.test(segment) ? Buffer.byteLength(segment, 'utf8') : [...segment].length;
+  for (const segment of graphemes(text)) n += EMOJI_RE.test(segment) ? Buffer.byteLength(segment, 'utf8') : [...segment].length;
   return n;
 }
 

@@ -1,3 +1,5 @@
+import { graphemes } from '../../content/graphemes.ts';
+
 /**
  * Counts a post as X does (its published text-counting configuration, version 3): every URL
  * weighs 23, an emoji weighs 2, code points in the ranges below weigh 1 and all others
@@ -21,8 +23,6 @@ const COMMON_TLDS = new Set(
 
 const EMOJI_RE = /\p{Extended_Pictographic}/u;
 
-let segmenter: Intl.Segmenter | undefined;
-
 function codePointWeight(cp: number): number {
   return LIGHT_RANGES.some(([from, to]) => cp >= from && cp <= to) ? 1 : 2;
 }
@@ -38,8 +38,7 @@ export function countXText(text: string): number {
     }
     return url;
   });
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  for (const { segment } of segmenter.segment(rest)) {
+  for (const segment of graphemes(rest)) {
     if (EMOJI_RE.test(segment)) {
       total += 2;
       continue;
