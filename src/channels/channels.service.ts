@@ -514,6 +514,23 @@ export class ChannelsService {
     );
   }
 
+  /**
+   * Merges settings the person chose while connecting (Pinterest's default board) into the
+   * channel's preferred settings, over those it had; each must be valid for the platform.
+   */
+  async choosePreferredSettings(workspaceId: string, id: string, chosen: Record<string, unknown>): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const schema = getProvider(channel.provider).settingsSchema;
+    const checked = (schema instanceof z.ZodObject ? schema.partial() : schema).safeParse(chosen);
+    if (!checked.success) throw new Error(`${channel.provider} chose settings its own schema refuses: ${checked.error.message}`);
+    const merged = { ...channel.preferredSettings, ...(checked.data as Record<string, unknown>) };
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      preferred_settings: JSON.stringify(merged),
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+    return this.get(workspaceId, id);
+  }
+
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */
   async update(access: WorkspaceAccess, id: string, changes: ChannelChanges): Promise<Channel> {
     usableChannel(access, id, 'channels:write');

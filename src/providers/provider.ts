@@ -291,7 +291,15 @@ export interface BrowserSignIn {
   choose?(ctx: SignInContext, input: { choice: string; pending: Record<string, unknown> }): Promise<SignInResult>;
 }
 
-export type SignInResult = { config: Record<string, unknown>; account: ConnectedAccount };
+export type SignInResult = {
+  config: Record<string, unknown>;
+  account: ConnectedAccount;
+  /**
+   * Post settings the person chose while connecting (Pinterest's default board): merged into the
+   * channel's preferred settings, which apply where a post leaves a setting out.
+   */
+  preferredSettings?: Record<string, unknown>;
+};
 export type SignInChoice = { choose: { prompt: string; options: Array<{ id: string; label: string }>; pending: Record<string, unknown> } };
 
 /** A platform Herald can publish to. One implementation per folder under src/providers/. */
