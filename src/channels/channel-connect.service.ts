@@ -413,6 +413,17 @@ export class ChannelConnectService {
     provider: Provider,
     result: SignInResult,
   ): Promise<{ channel: Channel; reconnected: boolean }> {
+    const done = await this.#store(row, provider, result);
+    if (!result.preferredSettings) return done;
+    const channel = await this.deps.channels.choosePreferredSettings(row.workspace_id, done.channel.id, result.preferredSettings);
+    return { ...done, channel };
+  }
+
+  async #store(
+    row: { workspace_id: string; channel_id: string | null; client_group_id: string | null; provider: string },
+    provider: Provider,
+    result: SignInResult,
+  ): Promise<{ channel: Channel; reconnected: boolean }> {
     const providerId = provider.identifier;
     const { config, account } = result;
     if (row.channel_id) {

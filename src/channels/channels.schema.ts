@@ -34,6 +34,21 @@ export const channelSettingsSchema = z
       mimeTypes: z.array(z.string()),
       maxBytes: wholeNumber(1, 1024 ** 4).describe('The largest file the platform takes, in bytes (TikTok: 4 GiB).'),
       required: z.boolean(),
+      video: z
+        .object({
+          sidePixels: z
+            .tuple([wholeNumber(1, 100_000), wholeNumber(1, 100_000)])
+            .optional()
+            .describe('The smallest and largest number of pixels on each side of the picture (TikTok: 360 to 4096).'),
+          seconds: z
+            .tuple([z.number().min(0), z.number().min(0)])
+            .optional()
+            .describe("The shortest and longest video, in seconds (TikTok's own ceiling: 600; an account may be allowed less)."),
+        })
+        .optional()
+        .describe(
+          'What the platform takes of a video, checked (GET /posts/:id/missing) against the size and length the media library read when the file was stored; absent when Herald checks none. Frame rates are not read by the library, so the platform checks them.',
+        ),
     }),
     tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
     idempotentWrites: z.boolean().describe('Whether a publish whose outcome is unknown is retried safely (the platform deduplicates).'),

@@ -10,7 +10,7 @@ import type { SecretBox } from '../lib/secret-box.ts';
 import type { OutboundClient } from '../net/outbound.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PlatformApps } from '../providers/platform-apps.ts';
-import { ProviderError, withGeneratedSecret } from '../providers/provider.ts';
+import { ProviderError, withGeneratedSecret, type Provider } from '../providers/provider.ts';
 import { getProvider, isProviderIdentifier, PROVIDER_IDENTIFIERS } from '../providers/registry.ts';
 import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -167,6 +167,21 @@ function deepFreeze<T>(value: T): T {
  * and channel limit first; those that take a workspace id are the internal path (the publisher,
  * channel connection, operator commands) and check nothing.
  */
+/** A provider's media rules as GET /integration-settings/:id shows them. */
+function mediaRulesOf(provider: Provider) {
+  const { video, ...rules } = provider.mediaRules;
+  return {
+    ...rules,
+    mimeTypes: [...rules.mimeTypes],
+    ...(video && {
+      video: {
+        ...(video.sidePixels && { sidePixels: [...video.sidePixels] as [number, number] }),
+        ...(video.seconds && { seconds: [...video.seconds] as [number, number] }),
+      },
+    }),
+  };
+}
+
 export class ChannelsService {
   /** Channel lists by workspace, with the channels version they were read at. */
   readonly #lists = new Map<string, { version: string; channels: readonly Channel[] }>();
@@ -499,6 +514,23 @@ export class ChannelsService {
     );
   }
 
+  /**
+   * Merges settings the person chose while connecting (Pinterest's default board) into the
+   * channel's preferred settings, over those it had; each must be valid for the platform.
+   */
+  async choosePreferredSettings(workspaceId: string, id: string, chosen: Record<string, unknown>): Promise<Channel> {
+    const channel = await this.get(workspaceId, id);
+    const schema = getProvider(channel.provider).settingsSchema;
+    const checked = (schema instanceof z.ZodObject ? schema.partial() : schema).safeParse(chosen);
+    if (!checked.success) throw new Error(`${channel.provider} chose settings its own schema refuses: ${checked.error.message}`);
+    const merged = { ...channel.preferredSettings, ...(checked.data as Record<string, unknown>) };
+    await repo.updateChannel(this.deps.db, workspaceId, id, {
+      preferred_settings: JSON.stringify(merged),
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+    return this.get(workspaceId, id);
+  }
+
   /** Renames a channel, files it under a client group, or sets its preferred post settings. */
   async update(access: WorkspaceAccess, id: string, changes: ChannelChanges): Promise<Channel> {
     usableChannel(access, id, 'channels:write');
@@ -659,7 +691,7 @@ export class ChannelsService {
       name: provider.name,
       settings: z.toJSONSchema(provider.settingsSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
       textLimit: provider.textLimit,
-      media: { ...provider.mediaRules, mimeTypes: [...provider.mediaRules.mimeTypes] },
+      media: mediaRulesOf(provider),
       tools: Object.entries(provider.tools).map(([name, tool]) => ({
         name,
         description: tool.description,

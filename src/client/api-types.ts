@@ -6834,6 +6834,19 @@ export interface components {
                 /** @description The largest file the platform takes, in bytes (TikTok: 4 GiB). */
                 maxBytes: number;
                 required: boolean;
+                /** @description What the platform takes of a video, checked (GET /posts/:id/missing) against the size and length the media library read when the file was stored; absent when Herald checks none. Frame rates are not read by the library, so the platform checks them. */
+                video?: {
+                    /** @description The smallest and largest number of pixels on each side of the picture (TikTok: 360 to 4096). */
+                    sidePixels?: [
+                        number,
+                        number
+                    ];
+                    /** @description The shortest and longest video, in seconds (TikTok's own ceiling: 600; an account may be allowed less). */
+                    seconds?: [
+                        number,
+                        number
+                    ];
+                };
             };
             tools: {
                 name: string;

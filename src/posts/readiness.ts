@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { PlatformApps } from '../providers/platform-apps.ts';
-import type { MissingItem, Provider, PublishMedia } from '../providers/provider.ts';
+import { videoRulesProblem, type MissingItem, type Provider, type PublishMedia } from '../providers/provider.ts';
 import type { DisabledReason } from '../channels/channels.table.ts';
 
 export type ReadinessInput = {
@@ -78,6 +78,10 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
           field: `${where}.image[${i}]`,
           reason: `The file is ${m.size} bytes; ${provider.name} takes at most ${rules.maxBytes}.`,
         });
+      else if (rules.video && m.mimeType.startsWith('video/')) {
+        const problem = videoRulesProblem(m, rules.video, provider.name);
+        if (problem) missing.push({ field: `${where}.image[${i}]`, reason: problem });
+      }
     });
     // The provider's own checks may restate a generic one in its words: one reason per field is enough.
     for (const item of provider.validate({

@@ -201,6 +201,34 @@ export function lengthProblem(
   return `${item.name} lasts ${spokenLength(seconds)}; ${takes} ${range}.`;
 }
 
+/**
+ * What a platform takes of a video, by what the media library read when the file was stored
+ * (width, height, length): readiness (`GET /posts/:id/missing` and the engine's last check)
+ * applies it to every video, and `GET /integration-settings/:id` shows it. A video whose size or
+ * length the library could not read is left to the platform.
+ */
+export type VideoRules = {
+  /** Each side of the picture, in pixels: the smallest and largest the platform takes. */
+  sidePixels?: readonly [number, number];
+  /** The length, in seconds: the shortest and longest the platform takes. */
+  seconds?: readonly [number, number];
+};
+
+/** Why a video breaks `rules` (the first problem found), in words naming the platform; null when it keeps them or they cannot be checked. */
+export function videoRulesProblem(
+  item: Pick<PublishMedia, 'name' | 'width' | 'height' | 'durationMs'>,
+  rules: VideoRules,
+  platform: string,
+): string | null {
+  const sides = rules.sidePixels;
+  if (sides && item.width && item.height) {
+    const [min, max] = sides;
+    if (Math.min(item.width, item.height) < min || Math.max(item.width, item.height) > max)
+      return `${item.name} is ${item.width}×${item.height} pixels; ${platform} takes videos of ${min} to ${max} pixels on each side.`;
+  }
+  return rules.seconds ? lengthProblem(item, rules.seconds, `${platform} takes videos`) : null;
+}
+
 /** Refuses a publish the provider's own checks find not ready (the engine checked readiness; the post may have changed since). */
 export function refuseInvalid(
   provider: Pick<Provider, 'validate'>,
@@ -263,7 +291,15 @@ export interface BrowserSignIn {
   choose?(ctx: SignInContext, input: { choice: string; pending: Record<string, unknown> }): Promise<SignInResult>;
 }
 
-export type SignInResult = { config: Record<string, unknown>; account: ConnectedAccount };
+export type SignInResult = {
+  config: Record<string, unknown>;
+  account: ConnectedAccount;
+  /**
+   * Post settings the person chose while connecting (Pinterest's default board): merged into the
+   * channel's preferred settings, which apply where a post leaves a setting out.
+   */
+  preferredSettings?: Record<string, unknown>;
+};
 export type SignInChoice = { choose: { prompt: string; options: Array<{ id: string; label: string }>; pending: Record<string, unknown> } };
 
 /** A platform Herald can publish to. One implementation per folder under src/providers/. */
@@ -286,7 +322,7 @@ export interface Provider {
    * points where the outbound policy never lets a request go.
    */
   readonly configUrls: readonly string[];
-  readonly mediaRules: { maxItems: number; mimeTypes: readonly string[]; maxBytes: number; required: boolean };
+  readonly mediaRules: { maxItems: number; mimeTypes: readonly string[]; maxBytes: number; required: boolean; video?: VideoRules };
   /** Tools runnable through POST /integration-trigger/:id, by name. */
   readonly tools: Readonly<Record<string, ProviderTool>>;
   /** True when retrying a write cannot duplicate it (the platform deduplicates on a key Herald chooses). */

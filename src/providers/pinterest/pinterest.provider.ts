@@ -39,7 +39,7 @@ const pinterestId = (what: string) => z.string({ error: what }).regex(/^\d{1,30}
 
 const settingsSchema = z.object({
   board: pinterestId('Choose the board to pin to (the `boards` tool lists them).').describe(
-    "The board's id; required. The `boards` tool lists the account's boards.",
+    "The board's id; required, and taken from the channel's preferred settings when left out (the default board the person chose when connecting). The `boards` tool lists the account's boards.",
   ),
   section: pinterestId('A board section is given by its id (the `sections` tool lists them).')
     .optional()
@@ -148,6 +148,7 @@ const signIn: P.BrowserSignIn = {
     }).toString();
     return { url: url.toString(), pending: {} };
   },
+  // The person picks the default board here (with one board, it is taken at once; with none, posts name theirs).
   async finish(ctx, { code }) {
     const tokens = await tokenRequest(ctx, { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUri }, new Date());
     if (!tokens.refreshToken) throw new ProviderError('rejected', 'Pinterest did not issue a refresh token.');
@@ -159,9 +160,51 @@ const signIn: P.BrowserSignIn = {
       ...(tokens.refreshExpiresAt && { refreshExpiresAt: tokens.refreshExpiresAt }),
       username: account.handle,
     };
-    return { config, account };
+    const boards = await allBoards(ctx, tokens.accessToken);
+    if (boards.length === 0) return { config, account };
+    if (boards.length === 1) return { config, account, preferredSettings: { board: boards[0]!.id } };
+    return {
+      choose: {
+        prompt: 'Which board should this channel pin to by default? A post can still name another board (its `board` setting).',
+        options: boards.map((b) => ({ id: b.id, label: b.secret ? `${b.name} (secret)` : b.name })),
+        pending: { config, account, boards: boards.map((b) => b.id) },
+      },
+    };
+  },
+  async choose(_ctx, { choice, pending }) {
+    const boards = Array.isArray(pending.boards) ? (pending.boards as unknown[]) : [];
+    if (!boards.includes(choice)) throw new ProviderError('rejected', 'That board was not one of the choices; start connecting again.');
+    return {
+      config: pending.config as PinterestConfig,
+      account: pending.account as P.ConnectedAccount,
+      preferredSettings: { board: choice },
+    };
   },
 };
+
+type Board = { id: string; name: string; secret: boolean };
+/** The most boards offered to choose from at sign-in (pages of 100, followed by `bookmark`). */
+const BOARD_CHOICES_MAX = 500;
+
+/** The account's boards (`GET /boards`, every page up to `BOARD_CHOICES_MAX`), for the choice of the default board. */
+async function allBoards(ctx: Pick<P.ProviderContext, 'outbound' | 'signal' | 'platformApps'>, token: string): Promise<Board[]> {
+  const boards: Board[] = [];
+  let bookmark: string | null = null;
+  do {
+    const query = new URLSearchParams({ page_size: '100', ...(bookmark && { bookmark }) });
+    const { json } = await pinterestCall(ctx, `/boards?${query.toString()}`, { token });
+    const items = field(json, 'items');
+    for (const item of Array.isArray(items) ? items : []) {
+      const id = field(item, 'id');
+      const name = field(item, 'name');
+      if (typeof id === 'string' && /^\d{1,30}$/.test(id))
+        boards.push({ id, name: typeof name === 'string' && name ? name : `Board ${id}`, secret: field(item, 'privacy') === 'SECRET' });
+    }
+    const next = field(json, 'bookmark');
+    bookmark = typeof next === 'string' && next ? next : null;
+  } while (bookmark && boards.length < BOARD_CHOICES_MAX);
+  return boards.slice(0, BOARD_CHOICES_MAX);
+}
 
 const page = z.string().max(2000).optional().describe('The `bookmark` of the previous answer, for the next page.');
 
@@ -178,7 +221,7 @@ export const pinterestProvider: P.Provider = {
   mediaRules: { maxItems: IMAGES_MAX, mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES], maxBytes: VIDEO_BYTES_MAX, required: true },
   idempotentWrites: false,
   connectHelp:
-    'Connect with `{"provider":"pinterest"}`: the answer\'s `url` opens Pinterest\'s sign-in, and the channel is created when the person approves. Each post names its board (`settings.board`, listed by the `boards` tool). The server\'s operator registers the Pinterest app (PINTEREST_APP_ID, PINTEREST_APP_SECRET); images are fetched by Pinterest from Herald, so BASE_URL must be public.',
+    'Connect with `{"provider":"pinterest"}`: the answer\'s `url` opens Pinterest\'s sign-in; after approving, the person picks the default board (kept as the channel\'s preferred `board` setting) and the channel is created. A post may name another board (`settings.board`, listed by the `boards` tool). The server\'s operator registers the Pinterest app (PINTEREST_APP_ID, PINTEREST_APP_SECRET); images are fetched by Pinterest from Herald, so BASE_URL must be public.',
   tools: {
     boards: {
       description: "The account's boards (id, name, privacy), 100 a page; pass `bookmark` for the next page.",

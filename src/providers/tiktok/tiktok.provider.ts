@@ -3,7 +3,7 @@ import { htmlToPlainText } from '../../content/html.ts';
 import { expiresSoon, grantRefused, refusedRenewal, waitFor } from '../oauth-api.ts';
 import { callPlatform, readMedia, type PlatformAnswer } from '../platform-call.ts';
 import { appUnavailable, baseUrlNotPublic, platformApp, type PlatformApps } from '../platform-apps.ts';
-import { lengthProblem, ProviderError, refuseInvalid } from '../provider.ts';
+import { lengthProblem, ProviderError, refuseInvalid, videoRulesProblem } from '../provider.ts';
 import type * as P from '../provider.ts';
 import {
   creatorInfo,
@@ -22,15 +22,31 @@ import { tiktokMetrics } from './tiktok.metrics.ts';
 export const TIKTOK_SCOPES = 'user.info.basic,user.info.stats,video.publish,video.list';
 /** A video's caption (its title) and a photo post's description, in UTF-16 code units as TikTok counts. */
 export const VIDEO_TITLE_MAX = 2200;
-const PHOTO_DESCRIPTION_MAX = 4000;
-const PHOTO_TITLE_MAX = 90;
-const PHOTOS_MAX = 35;
-const PHOTO_BYTES_MAX = 20 * 1024 * 1024;
-const VIDEO_BYTES_MAX = 4 * 1024 * 1024 * 1024;
-/** TikTok's own ceiling on a video's length; an account may be allowed less (creator info). */
-const VIDEO_SECONDS_MAX = 600;
-const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
-const PHOTO_TYPES = ['image/jpeg', 'image/webp'];
+
+/**
+ * What TikTok's Content Posting API takes (Direct Post, Photo Post and Media Transfer guides), as
+ * data: readiness applies `video` (the picture's size and length, as the media library read them)
+ * and GET /integration-settings/:id shows it. TikTok also wants 23 to 60 frames a second; the
+ * media library does not read frame rates, so TikTok checks that (`frame_rate_check_failed`).
+ */
+export const TIKTOK_RULES = {
+  video: {
+    mimeTypes: ['video/mp4', 'video/webm', 'video/quicktime'],
+    maxBytes: 4 * 1024 * 1024 * 1024,
+    sidePixels: [360, 4096],
+    /** TikTok's own ceiling; an account may be allowed less (creator info). */
+    seconds: [0, 600],
+  },
+  photo: { mimeTypes: ['image/jpeg', 'image/webp'], maxBytes: 20 * 1024 * 1024, max: 35, titleMax: 90, descriptionMax: 4000 },
+} as const;
+const PHOTO_DESCRIPTION_MAX = TIKTOK_RULES.photo.descriptionMax;
+const PHOTO_TITLE_MAX = TIKTOK_RULES.photo.titleMax;
+const PHOTOS_MAX = TIKTOK_RULES.photo.max;
+const PHOTO_BYTES_MAX = TIKTOK_RULES.photo.maxBytes;
+const VIDEO_BYTES_MAX = TIKTOK_RULES.video.maxBytes;
+const VIDEO_SECONDS_MAX = TIKTOK_RULES.video.seconds[1];
+const VIDEO_TYPES: readonly string[] = TIKTOK_RULES.video.mimeTypes;
+const PHOTO_TYPES: readonly string[] = TIKTOK_RULES.photo.mimeTypes;
 /** Access tokens are renewed when less than this is left (TikTok says their lifetime in each answer). */
 const REFRESH_MARGIN_MS = 30 * 60_000;
 /** Waits between status checks (TikTok allows 30 a minute per token): about two minutes in all. */
@@ -286,7 +302,13 @@ export const tiktokProvider: P.Provider = {
   settingsSchema,
   configSchema: tiktokConfigSchema,
   configUrls: [],
-  mediaRules: { maxItems: PHOTOS_MAX, mimeTypes: [...VIDEO_TYPES, ...PHOTO_TYPES], maxBytes: VIDEO_BYTES_MAX, required: true },
+  mediaRules: {
+    maxItems: PHOTOS_MAX,
+    mimeTypes: [...VIDEO_TYPES, ...PHOTO_TYPES],
+    maxBytes: VIDEO_BYTES_MAX,
+    required: true,
+    video: { sidePixels: TIKTOK_RULES.video.sidePixels, seconds: TIKTOK_RULES.video.seconds },
+  },
   idempotentWrites: false,
   connectHelp:
     'Connect with `{"provider":"tiktok"}`: the answer\'s `url` opens TikTok\'s sign-in, and the channel is created when the person approves. The server\'s operator registers the TikTok app with the Content Posting API (TIKTOK_CLIENT_KEY, TIKTOK_CLIENT_SECRET); photos are fetched by TikTok from Herald, so BASE_URL must be public and its domain verified with TikTok.',
@@ -316,7 +338,9 @@ export const tiktokProvider: P.Provider = {
       missing.push({ field: `value[${part}].image`, reason: `A TikTok post is one video, or 1 to ${PHOTOS_MAX} photos (JPEG or WebP).` });
     if (videos.length === 1 && media.length === 1) {
       const max = Math.min(VIDEO_SECONDS_MAX, typeof config.maxVideoSeconds === 'number' ? config.maxVideoSeconds : VIDEO_SECONDS_MAX);
-      const problem = lengthProblem(videos[0]!, [0, max], 'TikTok lets this account post videos');
+      const problem =
+        videoRulesProblem(videos[0]!, { sidePixels: TIKTOK_RULES.video.sidePixels }, 'TikTok') ??
+        lengthProblem(videos[0]!, [0, max], 'TikTok lets this account post videos');
       if (problem) missing.push({ field: `value[${part}].image[0]`, reason: problem });
     }
     if (videos.length > 0 && countTiktokText(text) > VIDEO_TITLE_MAX)

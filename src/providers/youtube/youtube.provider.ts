@@ -14,7 +14,14 @@ import {
 import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import { openUploadSession, sendBytes } from './youtube.upload.ts';
-import { splitMedia, YOUTUBE_RULES, youtubeProblems, youtubeSettingsSchema } from './youtube.rules.ts';
+import {
+  LONG_UPLOADS_STATUSES,
+  splitMedia,
+  YOUTUBE_RULES,
+  youtubeProblems,
+  youtubeSettingsSchema,
+  type LongUploadsStatus,
+} from './youtube.rules.ts';
 import { youtubeMetrics } from './youtube.metrics.ts';
 
 export const YOUTUBE_SCOPES = [
@@ -29,6 +36,13 @@ const PROCESSING_RETRY_MAX_MS = 15 * 60_000;
 export const youtubeConfigSchema = googleTokensSchema.extend({
   channelId: z.string().regex(/^[A-Za-z0-9_-]{10,40}$/),
   channelTitle: z.string().min(1).max(200),
+  longUploadsStatus: z
+    .enum(LONG_UPLOADS_STATUSES)
+    .optional()
+    .describe(
+      'Whether YouTube lets the channel upload videos over 15 minutes (`status.longUploadsStatus`), read at sign-in and at each renewal.',
+    )
+    .meta({ readOnly: true }),
 });
 type YouTubeConfig = z.infer<typeof youtubeConfigSchema>;
 
@@ -45,11 +59,16 @@ export function youtubeApi(ctx: Ctx, path: string, options: PlatformRequest): Pr
   return callPlatform(ctx, YOUTUBE, `${googleApp(ctx.platformApps).youtube}/youtube/v3${path}`, options);
 }
 
-type ChannelChoice = { id: string; title: string; handle: string | null; picture: string | null };
+type ChannelChoice = { id: string; title: string; handle: string | null; picture: string | null; longUploads: LongUploadsStatus | null };
 
-/** The channels the signed-in Google identity owns (`channels.list?mine=true`). */
+function longUploadsOf(item: unknown): LongUploadsStatus | null {
+  const status = field(item, 'status', 'longUploadsStatus');
+  return (LONG_UPLOADS_STATUSES as readonly unknown[]).includes(status) ? (status as LongUploadsStatus) : null;
+}
+
+/** The channels the signed-in Google identity owns (`channels.list?mine=true`), with whether each may upload long videos. */
 async function ownChannels(ctx: Ctx, token: string): Promise<ChannelChoice[]> {
-  const { json } = await youtubeApi(ctx, '/channels?part=snippet&mine=true&maxResults=50', { token });
+  const { json } = await youtubeApi(ctx, '/channels?part=snippet,status&mine=true&maxResults=50', { token });
   const items = field(json, 'items');
   return (Array.isArray(items) ? items : []).flatMap((item) => {
     const id = field(item, 'id');
@@ -63,14 +82,26 @@ async function ownChannels(ctx: Ctx, token: string): Promise<ChannelChoice[]> {
         title: typeof title === 'string' && title ? title : `YouTube channel ${id}`,
         handle: typeof handle === 'string' ? handle : null,
         picture: typeof picture === 'string' ? picture : null,
+        longUploads: longUploadsOf(item),
       },
     ];
   });
 }
 
+/** The channel's long-uploads status now (`channels.list?part=status&id=`); null when YouTube does not say. */
+async function channelLongUploads(ctx: Ctx, token: string, channelId: string): Promise<LongUploadsStatus | null> {
+  const { json } = await youtubeApi(ctx, `/channels?part=status&id=${encodeURIComponent(channelId)}`, { token });
+  return longUploadsOf(field(json, 'items', '0'));
+}
+
 function connected(tokens: GoogleTokens, channel: ChannelChoice): { config: YouTubeConfig; account: P.ConnectedAccount } {
   return {
-    config: { ...tokens, channelId: channel.id, channelTitle: channel.title },
+    config: {
+      ...tokens,
+      channelId: channel.id,
+      channelTitle: channel.title,
+      ...(channel.longUploads && { longUploadsStatus: channel.longUploads }),
+    },
     account: { internalId: channel.id, name: channel.title, handle: channel.handle, picture: channel.picture },
   };
 }
@@ -224,6 +255,8 @@ function items(json: unknown): unknown[] {
   return Array.isArray(list) ? list : [];
 }
 
+const tokenRenewal = googleRenewal('YouTube', youtubeConfig);
+
 /** Posts videos to a YouTube channel signed in through the operator's Google app. */
 export const youtubeProvider: P.Provider = {
   identifier: 'youtube',
@@ -273,9 +306,23 @@ export const youtubeProvider: P.Provider = {
     },
   },
   unavailable: googleUnavailable,
-  validate: ({ text, media, part, settings }) => youtubeProblems(text, media, part, settings),
+  validate: ({ text, media, part, settings, config }) =>
+    youtubeProblems(text, media, part, settings, youtubeConfigSchema.shape.longUploadsStatus.safeParse(config.longUploadsStatus).data),
   signIn,
-  renewal: googleRenewal('YouTube', youtubeConfig),
+  renewal: {
+    due: tokenRenewal.due,
+    // With fresh tokens, the channel's long-uploads status is read again: a channel verified since shows as allowed within the hour.
+    async renew(ctx, now) {
+      const renewed = await tokenRenewal.renew(ctx, now);
+      try {
+        const status = await channelLongUploads(ctx, String(renewed.accessToken), youtubeConfig(renewed).channelId);
+        return status ? { ...renewed, longUploadsStatus: status } : renewed;
+      } catch {
+        // The tokens are renewed; the status is read again at the next renewal.
+        return renewed;
+      }
+    },
+  },
   metrics: youtubeMetrics,
   publish,
   comment,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { lengthProblem, type MissingItem, type PublishMedia } from '../provider.ts';
+import { lengthProblem, spokenLength, type MissingItem, type PublishMedia } from '../provider.ts';
 
 /** YouTube's rules as data (YouTube Data API v3, videos.insert and the Videos resource). */
 export const YOUTUBE_RULES = {
@@ -17,7 +17,27 @@ export const YOUTUBE_RULES = {
   thumbnailMaxBytes: 2 * 1024 * 1024,
   /** Since 15 October 2024 a square or vertical video of up to three minutes is a Short; the API has no flag for it. */
   shortsMaxSeconds: 180,
+  /** Longer videos need a channel YouTube allows long uploads (channels resource: `status.longUploadsStatus` is `allowed`). */
+  longUploadSeconds: 15 * 60,
 } as const;
+
+/** A channel's `status.longUploadsStatus` (YouTube Data API v3, channels resource). */
+export const LONG_UPLOADS_STATUSES = ['allowed', 'eligible', 'disallowed', 'longUploadsUnspecified'] as const;
+export type LongUploadsStatus = (typeof LONG_UPLOADS_STATUSES)[number];
+
+/**
+ * Why a video over 15 minutes cannot go to a channel with this long-uploads status, in words saying
+ * what to do; null when it can, or when the status is not known (YouTube then decides).
+ */
+export function longUploadProblem(video: Pick<PublishMedia, 'name' | 'durationMs'>, status: LongUploadsStatus | undefined): string | null {
+  if (status === undefined || status === 'allowed') return null;
+  if (video.durationMs === null || video.durationMs === undefined || video.durationMs <= YOUTUBE_RULES.longUploadSeconds * 1000)
+    return null;
+  const length = `${video.name} lasts ${spokenLength(video.durationMs / 1000)}`;
+  if (status === 'disallowed')
+    return `${length}; YouTube does not allow this channel videos longer than 15 minutes (its long uploads are disallowed, which verifying does not change: see support.google.com/youtube/answer/71673). Shorten the video or post it to another channel.`;
+  return `${length}; this channel may upload videos of up to 15 minutes until it is verified. Verify it at https://www.youtube.com/verify, then publish again (Herald reads the channel's status again when it renews its access, within the hour, or when the channel is connected again).`;
+}
 
 const ANGLE_BRACKETS = /[<>]/;
 
@@ -85,6 +105,7 @@ export function youtubeProblems(
   media: readonly Media[],
   part: number,
   settings: Record<string, unknown> = {},
+  longUploads?: LongUploadsStatus,
 ): MissingItem[] {
   const where = `value[${part}]`;
   const missing: MissingItem[] = [];
@@ -106,6 +127,10 @@ export function youtubeProblems(
         videos.length === 0 ? 'YouTube needs a video (MP4, MOV or WebM).' : `YouTube takes one video per post; there are ${videos.length}.`,
     });
   const [video] = videos;
+  if (video && videos.length === 1) {
+    const problem = longUploadProblem(video, longUploads);
+    if (problem) missing.push({ field: `${where}.image[${media.indexOf(video)}]`, reason: problem });
+  }
   if (settings.short === true && video && videos.length === 1) {
     // A Short is what YouTube makes of a square or vertical video short enough; a length or shape it does not know is left to YouTube.
     const at = `${where}.image[${media.indexOf(video)}]`;

@@ -3,8 +3,8 @@
 // - OAuth 2.0 for web server apps (accounts.google.com/o/oauth2/v2/auth, oauth2.googleapis.com/token):
 //   the code with PKCE (S256), a refresh token on `access_type=offline` + `prompt=consent`,
 //   access tokens of an hour, refresh without rotation, `invalid_grant` for a revoked grant;
-// - the YouTube Data API v3: channels.list (mine, statistics), the resumable upload of
-//   videos.insert (session URI, `Content-Range` chunks answered 308 with `Range`, the status query
+// - the YouTube Data API v3: channels.list (mine or by id; snippet, status with its
+//   longUploadsStatus, statistics), the resumable upload of videos.insert (session URI, `Content-Range` chunks answered 308 with `Range`, the status query
 //   `bytes */N`, a connection cut mid-chunk, a chunk only partly kept), videos.list (status,
 //   processingDetails, statistics), thumbnails.set, playlistItems.insert, playlists.list,
 //   videoCategories.list, commentThreads.insert and comments.insert; quota units counted per day
@@ -17,7 +17,15 @@ import type { FakeCall } from '../../helpers/fake-http.ts';
 import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
 type Grant = { user: string; scopes: string[] };
-export type FakeChannel = { id: string; title: string; customUrl: string; subscribers: number; hidden?: boolean };
+export type FakeChannel = {
+  id: string;
+  title: string;
+  customUrl: string;
+  subscribers: number;
+  hidden?: boolean;
+  /** `status.longUploadsStatus`; `allowed` when left out. */
+  longUploadsStatus?: 'allowed' | 'eligible' | 'disallowed' | 'longUploadsUnspecified';
+};
 export type FakeVideo = {
   id: string;
   channelId: string;
@@ -238,6 +246,14 @@ export class FakeGoogle extends FakeServer {
             id: c.id,
             ...(parts.includes('snippet') && {
               snippet: { title: c.title, customUrl: c.customUrl, thumbnails: { default: { url: `https://yt3.example/${c.id}.jpg` } } },
+            }),
+            ...(parts.includes('status') && {
+              status: {
+                privacyStatus: 'public',
+                isLinked: true,
+                longUploadsStatus: c.longUploadsStatus ?? 'allowed',
+                madeForKids: false,
+              },
             }),
             ...(parts.includes('statistics') && {
               statistics: {

@@ -11,7 +11,7 @@ import { createOk, getPost, postBody, uploadMedia } from '../../helpers/posts.ts
 import { providerFailure } from '../../helpers/providers.ts';
 import { closeOutboundClients, mediaItem, publishInput } from '../bluesky/helpers.ts';
 import { FakePinterest } from '../oauth/fake-pinterest.ts';
-import { listed, refreshChannelNumbers, signedInWithWaits } from '../oauth/sign-in.ts';
+import { choiceForm, listed, refreshChannelNumbers, signedInWithWaits, signInThroughApi } from '../oauth/sign-in.ts';
 let t: TestApp;
 let pin: FakePinterest;
 const clock = new ManualClock(new Date());
@@ -38,7 +38,7 @@ afterAll(async () => {
   await pin.stop();
 });
 
-const connect = (tenant?: Tenant) => signedInWithWaits(t, 'pinterest', tenant);
+const connect = (tenant?: Tenant) => signedInWithWaits(t, 'pinterest', tenant, { choice: BOARD });
 
 const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
@@ -114,6 +114,78 @@ describe('Pinterest', () => {
     expect(post.releaseURL).toBe(`https://www.pinterest.com/pin/${pinned!.id}/`);
   });
 
+  it('asks for the default board at sign-in, from every page of the boards, and keeps it as the preferred board a post may override', async () => {
+    const tenant = await createTenant(t);
+    const { page, channels } = await signInThroughApi(t, tenant, { provider: 'pinterest' });
+    // No channel until the person chooses.
+    expect(channels).toEqual([]);
+    expect(page.body).toContain('Which board should this channel pin to by default?');
+    const listings = pin.calls.filter((c) => c.path === '/v5/boards');
+    expect(listings.map((c) => c.query.get('bookmark'))).toEqual([null, '100']);
+    const form = choiceForm(page.body)!;
+    expect(form.action).toBe('/integrations/callback/pinterest/choose');
+    expect(form.options).toHaveLength(120);
+    expect(form.options[0]).toEqual({ id: BOARD, label: 'Launches' });
+    // A board from the second page.
+    const later = '987000000000110';
+    expect(form.options.find((o) => o.id === later)).toEqual({ id: later, label: 'Board 110' });
+    const chosen = await form.pick(t, later);
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.body).toContain('is connected');
+    expect((await form.pick(t, BOARD)).body).toContain('already used');
+    const [channel] = await listed(t, tenant);
+    expect(channel).toMatchObject({ identifier: 'pinterest', name: 'Herald Pins' });
+    const settings = await t.request({ method: 'GET', url: `/public/v1/integration-settings/${channel!.id}`, key: tenant.key });
+    expect(settings.json()).toMatchObject({ preferredSettings: { board: later } });
+
+    // A post without a board goes to the default one; a post naming a board goes there.
+    const image = await upload(tenant, jpeg(60, 90), 'launch.jpg', 'image/jpeg');
+    const pinPost = (settings: Record<string, unknown>) => ({
+      ...postBody(channel!.id, { type: 'now', date: clock.now().toISOString() }),
+      posts: [
+        {
+          integration: { id: channel!.id },
+          value: [{ content: '<p>Pinned</p>', image: [image] }],
+          settings: { __type: 'pinterest', ...settings },
+        },
+      ],
+    });
+    const [byDefault] = await createOk(t, tenant, pinPost({}));
+    const missing = await t.request({ method: 'GET', url: `/public/v1/posts/${byDefault!.postId}/missing`, key: tenant.key });
+    expect(missing.json()).toMatchObject({ missing: [] });
+    await createOk(t, tenant, pinPost({ board: BOARD }));
+    await t.settle();
+    expect(pin.pins.map((p) => p.body.board_id).sort()).toEqual([later, BOARD].sort());
+
+    // A choice that was not offered connects nothing.
+    const again = await signInThroughApi(t, tenant, { provider: 'pinterest' });
+    const tampered = await choiceForm(again.page.body)!.pick(t, '123456');
+    expect(tampered.statusCode).toBe(400);
+    expect(tampered.body).toContain('That board was not one of the choices');
+  });
+
+  it('takes the only board at once, and connects an account without boards with no default', async () => {
+    const before = pin.signedIn;
+    try {
+      pin.signedIn = { id: '549755885199', username: 'oneboard', businessName: 'One Board' };
+      pin.boards.push({ id: '987000000009999', name: 'Only', owner: pin.signedIn.id, sections: [] });
+      const one = await createTenant(t);
+      const { channels } = await signInThroughApi(t, one, { provider: 'pinterest' });
+      expect(channels).toHaveLength(1);
+      const settings = await t.request({ method: 'GET', url: `/public/v1/integration-settings/${channels[0]!.id}`, key: one.key });
+      expect(settings.json()).toMatchObject({ preferredSettings: { board: '987000000009999' } });
+
+      pin.signedIn = { id: '549755885200', username: 'noboards', businessName: 'No Boards' };
+      const none = await createTenant(t);
+      const empty = await signInThroughApi(t, none, { provider: 'pinterest' });
+      expect(empty.channels).toHaveLength(1);
+      const bare = await t.request({ method: 'GET', url: `/public/v1/integration-settings/${empty.channels[0]!.id}`, key: none.key });
+      expect(bare.json()).toMatchObject({ preferredSettings: null });
+    } finally {
+      pin.signedIn = before;
+    }
+  });
+
   it('pins several images as one pin, and a video after uploading it and waiting for Pinterest on the clock', async () => {
     const { ctx, waits } = await connect();
     const images = [1, 2, 3].map((i) => mediaItem(jpeg(10, 10), { mimeType: 'image/jpeg', url: `/uploads/ws/${i}.jpg` }));
@@ -166,6 +238,15 @@ describe('Pinterest', () => {
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
     };
+    // The default board chosen at sign-in fills a post's board; without one, the board is missing.
+    expect(await missing([{ content: '<p>Pin</p>', image: [image] }], {})).toEqual([]);
+    const cleared = await t.request({
+      method: 'PATCH',
+      url: `/public/v1/integrations/${channelId}`,
+      key: tenant.key,
+      payload: { preferredSettings: null },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
     expect(await missing([{ content: '<p>Pin</p>', image: [image] }], {})).toEqual([
       { field: 'settings.board', reason: 'Choose the board to pin to (the `boards` tool lists them).' },
     ]);

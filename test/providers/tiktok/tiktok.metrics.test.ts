@@ -40,7 +40,7 @@ const metrics = tiktokProvider.metrics!;
 const connected = (options: { expiresIn?: number } = {}) =>
   connectedChannel(t, tk, 'tiktok', { expiresIn: options.expiresIn, lifetime: 86_400 });
 const video = (privacyLevel = 'PUBLIC_TO_EVERYONE') =>
-  publishInput({ media: [mediaItem(mp4(320, 240), { mimeType: 'video/mp4' })], settings: { privacyLevel } });
+  publishInput({ media: [mediaItem(mp4(720, 1280), { mimeType: 'video/mp4' })], settings: { privacyLevel } });
 
 describe('TikTok metrics', () => {
   it("reads videos' views, likes, comments and shares in one query by their exact 64-bit ids; unknown ids are absent", async () => {

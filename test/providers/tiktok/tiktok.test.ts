@@ -165,7 +165,7 @@ describe('TikTok', () => {
 
   it('reports what is missing before publishing: privacy level, levels not offered, comments, mixed media, PNGs, captions', async () => {
     const { tenant, channelId } = await connect();
-    const video = await upload(tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    const video = await upload(tenant, mp4(720, 1280), 'clip.mp4', 'video/mp4');
     const image = await upload(tenant, png(10, 10), 'still.png', 'image/png');
     const missing = async (
       values: Array<{ content: string; image?: Array<{ id: string; path: string }> }>,
@@ -207,10 +207,60 @@ describe('TikTok', () => {
     expect(JSON.stringify(schema.json())).toContain('privacyLevel');
   });
 
+  it("reports a video outside TikTok's 360–4096 pixels a side before publishing, from the size the media library read", async () => {
+    const { tenant, channelId, ctx } = await connect();
+    const small = await upload(tenant, mp4(320, 240), 'small.mp4', 'video/mp4');
+    const large = await upload(tenant, mp4(4100, 2160), 'large.mp4', 'video/mp4');
+    const fine = await upload(tenant, mp4(360, 4096), 'edge.mp4', 'video/mp4');
+    const missing = async (file: { id: string; path: string }) => {
+      const [created] = await createOk(t, tenant, {
+        type: 'draft',
+        date: '2026-06-01T10:00:00.000Z',
+        posts: [
+          {
+            integration: { id: channelId },
+            value: [{ content: '<p>Clip</p>', image: [file] }],
+            settings: { __type: 'tiktok', privacyLevel: 'SELF_ONLY' },
+          },
+        ],
+      });
+      const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
+    };
+    expect(await missing(small)).toEqual([
+      { field: 'value[0].image[0]', reason: 'small.mp4 is 320×240 pixels; TikTok takes videos of 360 to 4096 pixels on each side.' },
+    ]);
+    expect(await missing(large)).toEqual([
+      { field: 'value[0].image[0]', reason: 'large.mp4 is 4100×2160 pixels; TikTok takes videos of 360 to 4096 pixels on each side.' },
+    ]);
+    expect(await missing(fine)).toEqual([]);
+
+    // The rules are shown before writing a post.
+    const rules = await t.request({ method: 'GET', url: `/public/v1/integration-settings/${channelId}`, key: tenant.key });
+    expect(rules.statusCode, rules.body).toBe(200);
+    expect((rules.json() as { media: { video?: unknown } }).media.video).toEqual({ sidePixels: [360, 4096], seconds: [0, 600] });
+
+    // Scheduled anyway, the engine's last check refuses it without calling TikTok's init.
+    const [scheduled] = await createOk(t, tenant, post(channelId, '<p>Too small</p>', [small], { privacyLevel: 'SELF_ONLY' }));
+    await t.settle();
+    const failed = await getPost(t, tenant, scheduled!.postId);
+    expect(failed.state).toBe('ERROR');
+    expect(failed.error).toContain('360 to 4096 pixels on each side');
+    expect(tk.calls.some((c) => c.path.endsWith('/init/'))).toBe(false);
+
+    // The provider refuses it too when called alone.
+    const direct = mediaItem(mp4(320, 240), { name: 'small.mp4', mimeType: 'video/mp4', width: 320, height: 240 });
+    const refused = await providerFailure(
+      tiktokProvider.publish(ctx, publishInput({ media: [direct], settings: { privacyLevel: 'SELF_ONLY' } })),
+    );
+    expect(refused).toMatchObject({ kind: 'rejected', message: expect.stringContaining('small.mp4 is 320×240 pixels') });
+  });
+
   it('asks creator info before each post and refuses a privacy level the account no longer offers, without posting', async () => {
     const { ctx } = await connect();
     tk.privacyLevels = ['SELF_ONLY'];
-    const video = mediaItem(mp4(320, 240), { mimeType: 'video/mp4' });
+    const video = mediaItem(mp4(720, 1280), { mimeType: 'video/mp4' });
     const error = await providerFailure(
       tiktokProvider.publish(ctx, publishInput({ media: [video], settings: { privacyLevel: 'PUBLIC_TO_EVERYONE' } })),
     );
@@ -220,7 +270,7 @@ describe('TikTok', () => {
     // A video longer than the account may post (creator info: 300 s), by the length the library read, is refused before uploading.
     tk.privacyLevels = ['SELF_ONLY'];
     tk.maxVideoSeconds = 300;
-    const long = mediaItem(mp4(320, 240, { seconds: 400 }), { name: 'long.mp4', mimeType: 'video/mp4', durationMs: 400_000 });
+    const long = mediaItem(mp4(720, 1280, { seconds: 400 }), { name: 'long.mp4', mimeType: 'video/mp4', durationMs: 400_000 });
     const tooLong = await providerFailure(
       tiktokProvider.publish(ctx, publishInput({ media: [long], settings: { privacyLevel: 'SELF_ONLY' } })),
     );
@@ -230,7 +280,7 @@ describe('TikTok', () => {
 
   it("maps TikTok's errors: invalid token auth, rate limit, refusals in words, a FAILED publish, a lost status an unknown outcome", async () => {
     const { ctx } = await connect();
-    const video = () => mediaItem(mp4(320, 240), { mimeType: 'video/mp4' });
+    const video = () => mediaItem(mp4(720, 1280), { mimeType: 'video/mp4' });
     const attempt = (settings: Record<string, unknown> = { privacyLevel: 'SELF_ONLY' }) =>
       providerFailure(tiktokProvider.publish(ctx, publishInput({ media: [video()], settings })));
     const scripted = (path: string, status: number, code: string, message = 'm') => {
@@ -287,7 +337,7 @@ describe('TikTok', () => {
     tk.expiresIn = 600; // under the half-hour margin: due at once
     const { tenant, channelId, config: before } = await connect();
     tk.expiresIn = 86_400;
-    const clip = await upload(tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    const clip = await upload(tenant, mp4(720, 1280), 'clip.mp4', 'video/mp4');
     const [renewed] = await createOk(t, tenant, post(channelId, '<p>After a renewal</p>', [clip], { privacyLevel: 'SELF_ONLY' }));
     await t.settle();
     expect((await getPost(t, tenant, renewed!.postId)).value[0]!.state).toBe('PUBLISHED');
@@ -300,7 +350,7 @@ describe('TikTok', () => {
     tk.expiresIn = 600;
     const other = await connect();
     tk.refuseRefresh = true;
-    const otherClip = await upload(other.tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    const otherClip = await upload(other.tenant, mp4(720, 1280), 'clip.mp4', 'video/mp4');
     const [refused] = await createOk(
       t,
       other.tenant,
@@ -320,7 +370,7 @@ describe('TikTok', () => {
         ? { status: 401, body: { data: {}, error: { code: 'access_token_invalid', message: 'revoked', log_id: 'L' } } }
         : undefined,
     );
-    const thirdClip = await upload(third.tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    const thirdClip = await upload(third.tenant, mp4(720, 1280), 'clip.mp4', 'video/mp4');
     const [revoked] = await createOk(t, third.tenant, post(third.channelId, '<p>Revoked</p>', [thirdClip], { privacyLevel: 'SELF_ONLY' }));
     await t.settle();
     expect((await getPost(t, third.tenant, revoked!.postId)).errorKind).toBe('auth');
@@ -330,7 +380,7 @@ describe('TikTok', () => {
 
   it("through the engine: a rate limit is retried after TikTok's wait and then published; a refusal ends in ERROR with TikTok's words", async () => {
     const { tenant, channelId } = await connect();
-    const clip = await upload(tenant, mp4(320, 240), 'clip.mp4', 'video/mp4');
+    const clip = await upload(tenant, mp4(720, 1280), 'clip.mp4', 'video/mp4');
     let limited = 0;
     tk.on((req) => {
       if (req.path !== '/v2/post/publish/video/init/' || limited > 0) return undefined;

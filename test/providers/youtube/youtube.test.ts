@@ -183,6 +183,81 @@ describe('YouTube', () => {
     expect(refused.body).toContain('This Google account has no YouTube channel');
   });
 
+  it('reports a video over 15 minutes on a channel YouTube does not allow long uploads, read at sign-in and again at renewal', async () => {
+    const long = (tenant: Tenant) => upload(tenant, mp4(1920, 1080, { seconds: 20 * 60 }), 'talk.mp4', 'video/mp4');
+    const missing = async (tenant: Tenant, channelId: string, file: { id: string; path: string }) => {
+      const [created] = await createOk(t, tenant, {
+        type: 'draft',
+        date: '2026-06-01T10:00:00.000Z',
+        posts: [{ integration: { id: channelId }, value: [{ content: '<p>The talk</p>', image: [file] }], settings: SETTINGS }],
+      });
+      const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
+    };
+
+    // An unverified channel: eligible, not yet allowed. Its token is issued near its end, so the next tool run renews it.
+    g.channels = [
+      { id: 'UCherald0000000000000001', title: 'Herald Films', customUrl: '@heraldfilms', subscribers: 1, longUploadsStatus: 'eligible' },
+    ];
+    g.expiresIn = 120;
+    const { tenant, channelId } = await connect();
+    g.expiresIn = 3599;
+    expect(g.calls.find((c) => c.path === '/youtube/v3/channels')!.query.get('part')).toBe('snippet,status');
+    expect((await t.services.channels.config(tenant.workspaceId, channelId)).longUploadsStatus).toBe('eligible');
+    const talk = await long(tenant);
+    const short = await upload(tenant, mp4(1920, 1080, { seconds: 15 * 60 }), 'fifteen.mp4', 'video/mp4');
+    expect(await missing(tenant, channelId, talk)).toEqual([
+      {
+        field: 'value[0].image[0]',
+        reason:
+          "talk.mp4 lasts 20 min; this channel may upload videos of up to 15 minutes until it is verified. Verify it at https://www.youtube.com/verify, then publish again (Herald reads the channel's status again when it renews its access, within the hour, or when the channel is connected again).",
+      },
+    ]);
+    expect(await missing(tenant, channelId, short)).toEqual([]);
+
+    // The person verifies the channel; the next renewal reads the status again and the long video is ready.
+    g.channels[0]!.longUploadsStatus = 'allowed';
+    const tool = await t.request({
+      method: 'POST',
+      url: `/public/v1/integration-trigger/${channelId}`,
+      key: tenant.key,
+      payload: { methodName: 'listPlaylists', data: {} },
+    });
+    expect(tool.statusCode, tool.body).toBe(200);
+    expect(g.calls.some((c) => c.path === '/youtube/v3/channels' && c.query.get('id') === 'UCherald0000000000000001')).toBe(true);
+    expect((await t.services.channels.config(tenant.workspaceId, channelId)).longUploadsStatus).toBe('allowed');
+    expect(await missing(tenant, channelId, talk)).toEqual([]);
+
+    // A channel whose long uploads YouTube withdrew: verifying does not help, and the reason says so.
+    g.channels = [
+      { id: 'UCherald0000000000000003', title: 'Struck', customUrl: '@struck', subscribers: 1, longUploadsStatus: 'disallowed' },
+    ];
+    const struck = await connect();
+    const reason = (await missing(struck.tenant, struck.channelId, await long(struck.tenant)))[0]!.reason;
+    expect(reason).toContain('YouTube does not allow this channel videos longer than 15 minutes');
+    expect(reason).toContain('verifying does not change');
+
+    // Scheduled anyway, the engine's last check refuses it: nothing is uploaded.
+    const sessions = g.sessions.size;
+    const [scheduled] = await createOk(t, struck.tenant, {
+      type: 'now',
+      date: clock.now().toISOString(),
+      posts: [
+        {
+          integration: { id: struck.channelId },
+          value: [{ content: '<p>The talk</p>', image: [await long(struck.tenant)] }],
+          settings: SETTINGS,
+        },
+      ],
+    });
+    await t.settle();
+    const failed = await getPost(t, struck.tenant, scheduled!.postId);
+    expect(failed.state).toBe('ERROR');
+    expect(failed.error).toContain('videos longer than 15 minutes');
+    expect(g.sessions.size).toBe(sessions);
+  });
+
   it("waits for YouTube's processing before the first comment, on the engine's clock (a retry, no sleep)", async () => {
     const { tenant, channelId } = await connect();
     g.processingReads = 2;
