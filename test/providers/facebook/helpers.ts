@@ -1,0 +1,26 @@
+import { expect } from 'vitest';
+import { createTenant, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { createOk } from '../../helpers/posts.ts';
+import { signInThroughApi } from '../oauth/sign-in.ts';
+
+/** A new workspace with a Facebook page connected through Facebook Login (the fake's only page). */
+export async function connectedPage(t: TestApp): Promise<{ tenant: Tenant; channelId: string }> {
+  const tenant = await createTenant(t);
+  const { channels } = await signInThroughApi(t, tenant, { provider: 'facebook' });
+  return { tenant, channelId: channels[0]!.id };
+}
+
+/** A POST /posts body publishing now on a Facebook channel. */
+export const facebookPost = (channelId: string, value: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}) => ({
+  type: 'now',
+  date: new Date().toISOString(),
+  posts: [{ integration: { id: channelId }, value, settings: { __type: 'facebook', ...settings } }],
+});
+
+/** What GET /posts/:id/missing says about `body` saved as a draft. */
+export async function missingOf(t: TestApp, tenant: Tenant, body: unknown): Promise<Array<{ field: string; reason: string }>> {
+  const [created] = await createOk(t, tenant, { ...(body as object), type: 'draft' });
+  const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
+}
