@@ -10,12 +10,12 @@ import { FACEBOOK_RULES } from '../../../src/providers/facebook/facebook.rules.t
 import { CHUNK_RETRY_DELAYS_MS, VIDEO_POLL_DELAYS_MS } from '../../../src/providers/facebook/facebook.video.ts';
 import type { Tenant, TestApp } from '../../helpers/app.ts';
 import { jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
+import { createOk, getPost, missingOf, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import type { FakeMeta } from '../oauth/fake-meta.ts';
 import { useMetaApp } from '../oauth/meta-app.ts';
-import { connectedPage, facebookPost, missingOf } from './helpers.ts';
+import { connectedPage, facebookPost } from './helpers.ts';
 import { listed } from '../oauth/sign-in.ts';
 
 const app = useMetaApp();

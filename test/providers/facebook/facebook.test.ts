@@ -9,12 +9,12 @@ import { facebookProvider, VIDEO_POLL_DELAYS_MS } from '../../../src/providers/f
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
 import { createTenant, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
+import { createOk, getPost, missingOf, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
 import { mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
 import type { FakeMeta } from '../oauth/fake-meta.ts';
 import { useMetaApp } from '../oauth/meta-app.ts';
-import { connectedPage, facebookPost, missingOf } from './helpers.ts';
+import { connectedPage, facebookPost } from './helpers.ts';
 import { listed } from '../oauth/sign-in.ts';
 const app = useMetaApp();
 let t: TestApp;

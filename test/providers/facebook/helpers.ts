@@ -1,6 +1,4 @@
-import { expect } from 'vitest';
 import { createTenant, type Tenant, type TestApp } from '../../helpers/app.ts';
-import { createOk } from '../../helpers/posts.ts';
 import { signInThroughApi } from '../oauth/sign-in.ts';
 
 /** A new workspace with a Facebook page connected through Facebook Login (the fake's only page). */
@@ -16,11 +14,3 @@ export const facebookPost = (channelId: string, value: Array<Record<string, unkn
   date: new Date().toISOString(),
   posts: [{ integration: { id: channelId }, value, settings: { __type: 'facebook', ...settings } }],
 });
-
-/** What GET /posts/:id/missing says about `body` saved as a draft. */
-export async function missingOf(t: TestApp, tenant: Tenant, body: unknown): Promise<Array<{ field: string; reason: string }>> {
-  const [created] = await createOk(t, tenant, { ...(body as object), type: 'draft' });
-  const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
-}

@@ -11,7 +11,8 @@
 //   video_state=PUBLISHED), comments and replies, permalinks, reaction/comment/share summaries,
 //   followers, the pages search (places with a location); a duplicate message refused with code 506;
 // - Instagram (through a page token, or an Instagram Login token): media containers (image,
-//   REELS, STORIES, carousel items and CAROUSEL) going IN_PROGRESS then FINISHED (or ERROR with
+//   REELS with cover_url or thumb_offset, STORIES, carousel items and CAROUSEL; user_tags checked
+//   on images and carousel items) going IN_PROGRESS then FINISHED (or ERROR with
 //   a 2207xxx code), media_publish (9007/2207027 before FINISHED), the publishing limit, comments
 //   and replies, permalinks, insights and account counts, Business Discovery of other
 //   professional accounts by username (110/2207013 for one it cannot find);
@@ -722,6 +723,12 @@ export class FakeMeta extends FakeServer {
       }
       if (params.collaborators && (JSON.parse(params.collaborators) as string[]).length > 3)
         return graphError(400, 'Too many collaborators.', 100);
+      const tagsProblem = FakeMeta.#userTagsProblem(params, type);
+      if (tagsProblem) return graphError(400, `(#100) ${tagsProblem}`, 100);
+      if ((params.cover_url !== undefined || params.thumb_offset !== undefined) && type !== 'REELS')
+        return graphError(400, '(#100) cover_url and thumb_offset apply to reels only', 100);
+      if (params.thumb_offset !== undefined && !/^\d+$/.test(params.thumb_offset))
+        return graphError(400, '(#100) Param thumb_offset must be a number of milliseconds', 100);
       const id = this.#id();
       this.containers.set(id, { id, owner: ig.id, params, polls: 0, state: type === 'CAROUSEL' ? 'IN_PROGRESS' : 'IN_PROGRESS' });
       return { status: 200, body: { id } };
@@ -756,6 +763,26 @@ export class FakeMeta extends FakeServer {
       return { status: 200, body: { id } };
     }
     return graphError(400, 'Unsupported request.', 100);
+  }
+
+  /**
+   * What is wrong with a container's `user_tags`: a JSON array of {username, x, y}, x and y from 0
+   * to 1, on an image (a post's or a carousel item's; the carousel container itself takes none here).
+   */
+  static #userTagsProblem(params: Record<string, string>, type: string): string | null {
+    if (params.user_tags === undefined) return null;
+    if (type !== 'IMAGE' || !params.image_url) return 'user_tags are taken on images here (and on carousel items, not the carousel)';
+    let tags: unknown;
+    try {
+      tags = JSON.parse(params.user_tags);
+    } catch {
+      return 'Param user_tags must be a JSON array';
+    }
+    const inside = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
+    const valid =
+      Array.isArray(tags) &&
+      tags.every((tag: Record<string, unknown>) => typeof tag?.username === 'string' && inside(tag.x) && inside(tag.y));
+    return valid ? null : 'Param user_tags must list {username, x, y} with x and y between 0 and 1';
   }
 
   #igMediaNode(req: FakeRequest, media: FakeIgMedia, edge: string | undefined, fields: string): FakeAnswer {
