@@ -228,6 +228,20 @@ describe('Facebook page videos above the chunked threshold', () => {
     meta.calls.filter((c) => c.path.endsWith('/videos') && String(c.headers['content-type']).startsWith('multipart/'));
   const offsetOf = (raw: Buffer) => Number(/name="start_offset"\r\n\r\n(\d+)/.exec(raw.toString('latin1'))![1]);
 
+  it('sends a large video from the media library in the chunks Facebook asks for, through the API and the engine', async () => {
+    const { tenant, channelId } = await connected();
+    const file = mp4(640, 360, { mdatBytes: FACEBOOK_RULES.video.chunkedAbove + 4096, seconds: 30 });
+    const video = await uploadMedia(t, tenant, file, 'big.mp4', 'video/mp4');
+    meta.chunkSize = 4 * MiB;
+    const [created] = await createOk(t, tenant, post(channelId, [{ content: '<p>The long cut</p>', image: [video] }]));
+    await t.settle();
+    const read = await getPost(t, tenant, created!.postId);
+    expect(read.value[0]!.state, JSON.stringify(read)).toBe('PUBLISHED');
+    expect(transfers().map((c) => offsetOf(c.raw))).toEqual([0, 4, 8].map((m) => m * MiB));
+    expect(meta.uploadedVideos.get(read.releaseId!)!.equals(file)).toBe(true);
+    expect(meta.fbPosts).toEqual([expect.objectContaining({ id: read.releaseId, kind: 'video', message: 'The long cut' })]);
+  });
+
   it('goes through the resumable upload in several chunks, then is followed until published', async () => {
     const { tenant, channelId } = await connected();
     const { ctx } = await clockedContext(tenant, channelId);
