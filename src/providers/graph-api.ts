@@ -16,6 +16,8 @@ export type GraphHost = 'facebook' | 'instagram';
 const THROTTLED = [4, 17, 32, 613];
 /** The Business Use Case rate limits' codes (80001–80014). */
 const BUSINESS_THROTTLED = /^800(0[1-9]|1[0-4])$/;
+/** Video upload errors Facebook's Video API error codes say to retry (a timeout, a problem uploading, a partial file). */
+const VIDEO_UPLOAD_RETRY = [1363019, 1363030, 1363033];
 /** Permission errors: the token lacks a permission the call needs (10, 200–299). */
 const NO_PERMISSION = (code: number) => code === 10 || (code >= 200 && code <= 299);
 
@@ -103,7 +105,8 @@ export function readGraphError(answer: PlatformAnswer): ErrorReading {
   const refusal = PUBLISH_REFUSALS[subcode];
   if (refusal)
     return { reason: typeof userMessage === 'string' && userMessage.trim() ? `${refusal} (${userMessage})` : refusal, kind: 'rejected' };
-  if (field(error, 'is_transient') === true || code === 1 || code === 2) return { reason: message, kind: 'transient' };
+  if (field(error, 'is_transient') === true || code === 1 || code === 2 || VIDEO_UPLOAD_RETRY.includes(subcode))
+    return { reason: message, kind: 'transient' };
   return { reason: message };
 }
 
@@ -131,6 +134,24 @@ export function graph(
   const { as, ...request } = options;
   const platform = as === 'Instagram' && host === 'facebook' ? INSTAGRAM_ON_FACEBOOK : PLATFORMS[host];
   return callPlatform(ctx, platform, `${graphBase(ctx.platformApps, host)}${path}`, request);
+}
+
+/**
+ * A call to Facebook's video host (`graph-video.facebook.com`, where video uploads go; under an
+ * API base override, that same origin). `accept` takes an error answer as an answer, for the
+ * refusals a caller reads itself (an upload chunk sent from the wrong offset).
+ */
+export function graphVideo(
+  ctx: Pick<ProviderContext, 'outbound' | 'signal' | 'platformApps'>,
+  path: string,
+  options: PlatformRequest & { accept?: (answer: PlatformAnswer) => boolean } = {},
+): Promise<PlatformAnswer> {
+  const { accept, ...request } = options;
+  const platform = accept
+    ? { ...PLATFORMS.facebook, succeeded: (a: PlatformAnswer) => (a.status >= 200 && a.status < 300) || accept(a) }
+    : PLATFORMS.facebook;
+  const base = graphBase(ctx.platformApps, 'facebook').replace(/^https:\/\/graph\.facebook\.com\//, 'https://graph-video.facebook.com/');
+  return callPlatform(ctx, platform, `${base}${path}`, request);
 }
 
 /** A call outside the versioned path (token exchanges): the host's origin plus `path`. */

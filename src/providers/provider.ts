@@ -164,6 +164,12 @@ export function settingsIssues(schema: z.ZodType, settings: Record<string, unkno
     : parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path.map(String)].join('.'), reason: issue.message }));
 }
 
+/** The settings as the platform's schema reads them, or none when it refuses them (a readiness check reports their issues apart). */
+export function settingsOrNone<T extends object>(schema: z.ZodType<T>, settings: Record<string, unknown>): Partial<T> {
+  const parsed = schema.safeParse(settings);
+  return parsed.success ? parsed.data : {};
+}
+
 /** The settings read with the platform's schema; settings it refuses end the publish as `rejected` with the first issue, never as an unexpected error. */
 export function readSettings<T>(schema: z.ZodType<T>, settings: Record<string, unknown>): T {
   const parsed = schema.safeParse(settings);
@@ -245,6 +251,9 @@ export function refuseInvalid(
   });
   if (problems.length > 0) throw new ProviderError('rejected', problems.map((p) => `${p.field}: ${p.reason}`).join(' '));
 }
+
+/** What `validate` is given: the part's text, media and settings, the channel's configuration, the operator's apps. */
+export type ValidateInput = Parameters<Provider['validate']>[0];
 
 /** OAuth client registrations Herald keeps per platform host (e.g. one Mastodon app per instance). */
 export interface OAuthAppStore {

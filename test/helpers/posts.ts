@@ -191,3 +191,11 @@ export async function uploadMedia(t: TestApp, tenant: Tenant, data: Buffer, name
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { id: string; path: string };
 }
+
+/** What GET /posts/:id/missing says about `body` saved as a draft. */
+export async function missingOf(t: TestApp, tenant: Tenant, body: unknown): Promise<Array<{ field: string; reason: string }>> {
+  const [created] = await createOk(t, tenant, { ...(body as object), type: 'draft' });
+  const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
+}

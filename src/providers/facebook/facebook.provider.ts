@@ -1,30 +1,18 @@
 import * as z from 'zod';
 import { htmlToPlainText } from '../../content/html.ts';
 import { graph } from '../graph-api.ts';
-import { field, waitFor } from '../oauth-api.ts';
-import { appUnavailable, baseUrlNotPublic, type PlatformApps } from '../platform-apps.ts';
-import { ProviderError, readConfig, refuseInvalid } from '../provider.ts';
+import { field } from '../oauth-api.ts';
+import { appUnavailable, type PlatformApps } from '../platform-apps.ts';
+import { ProviderError, readConfig, readSettings, refuseInvalid } from '../provider.ts';
 import type * as P from '../provider.ts';
 import { facebookMetrics } from './facebook.metrics.ts';
 import { longLivedUserToken, loginUrl, managedPage, managedPages, type ManagedPage } from './facebook.login.ts';
+import { FACEBOOK_RULES, facebookProblems, facebookSettingsSchema, IMAGE_TYPES, VIDEO_TYPES } from './facebook.rules.ts';
+import { publishReel, videoByUrl, videoInChunks, videoPublished, writtenId } from './facebook.video.ts';
 
-/** A page post's text limit (Facebook's documented 63,206 characters). */
-const LIMIT = 63_206;
-/** Comments are limited to 8,000 characters. */
-const COMMENT_LIMIT = 8000;
+export { VIDEO_POLL_DELAYS_MS } from './facebook.video.ts';
+
 const SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'read_insights'];
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'];
-const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
-/** Photos up to 4 MB (Facebook's Page photo rule); a video fetched by URL up to 1 GB. */
-const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
-const MAX_VIDEO_BYTES = 1024 * 1024 * 1024;
-/** Photos in one multi-photo post (attached to it after upload as unpublished photos). */
-const MAX_PHOTOS = 10;
-/**
- * Waits between reads of a video's status while Facebook fetches and processes it: at once, then
- * quickly, then every 30 seconds, about five minutes in all.
- */
-export const VIDEO_POLL_DELAYS_MS = [0, 2000, 3000, 5000, 10_000, 20_000, ...Array<number>(9).fill(30_000)];
 
 export const facebookConfigSchema = z.object({
   /** The page token (from a long-lived user token: it does not expire). */
@@ -33,15 +21,6 @@ export const facebookConfigSchema = z.object({
   pageName: z.string().min(1).max(200),
 });
 type FacebookConfig = z.infer<typeof facebookConfigSchema>;
-
-const settingsSchema = z.object({
-  link: z
-    .url({ protocol: /^https?$/ })
-    .max(2000)
-    .optional()
-    .describe('A link shared with the post (Facebook shows its preview). Not with photos or a video.'),
-});
-type Settings = z.infer<typeof settingsSchema>;
 
 function facebookConfig(config: Record<string, unknown>): FacebookConfig {
   return readConfig(facebookConfigSchema, config, 'Facebook', () => "The Facebook channel's credentials are incomplete; connect it again.");
@@ -101,33 +80,6 @@ const signIn: P.BrowserSignIn = {
   },
 };
 
-/** Why Facebook would refuse this part's media or settings; empty when it would not. */
-function problems(
-  part: number,
-  media: ReadonlyArray<Pick<P.PublishMedia, 'mimeType' | 'size'>>,
-  settings: Settings,
-  text: string,
-): Array<{ on: 'content' | 'image' | 'settings.link'; reason: string }> {
-  const found: Array<{ on: 'content' | 'image' | 'settings.link'; reason: string }> = [];
-  const videos = media.filter((m) => VIDEO_TYPES.includes(m.mimeType)).length;
-  if (part > 0) {
-    if (media.length > 1 || videos > 0) found.push({ on: 'image', reason: 'A Facebook comment takes one image at most, and no video.' });
-    const length = [...text].length;
-    if (length > COMMENT_LIMIT)
-      found.push({ on: 'content', reason: `The comment is ${length} characters long; Facebook comments take ${COMMENT_LIMIT}.` });
-    return found;
-  }
-  if (videos > 0 && media.length > 1) found.push({ on: 'image', reason: 'Facebook posts one video alone, or up to 10 photos.' });
-  if (media.length > MAX_PHOTOS) found.push({ on: 'image', reason: `Facebook posts up to ${MAX_PHOTOS} photos at once.` });
-  media.forEach((m) => {
-    if (IMAGE_TYPES.includes(m.mimeType) && m.size > MAX_IMAGE_BYTES)
-      found.push({ on: 'image', reason: `A photo is ${m.size} bytes; Facebook takes photos up to 4 MB.` });
-  });
-  if (settings.link && media.length > 0)
-    found.push({ on: 'settings.link', reason: 'Facebook shows a link preview only on a post without photos or video; remove one.' });
-  return found;
-}
-
 /** The address of a post Facebook made, asked from Facebook, or a sensible fallback. */
 async function permalink(ctx: P.ProviderContext, token: string, id: string, fallback: string): Promise<string> {
   try {
@@ -140,83 +92,20 @@ async function permalink(ctx: P.ProviderContext, token: string, id: string, fall
   }
 }
 
-/** The id a write answered with; none means it may have happened without Herald knowing its id. */
-function writtenId(json: unknown, key = 'id'): string {
-  const id = field(json, key);
-  if (typeof id !== 'string' || !id) throw new ProviderError('unknown_outcome', "Facebook published without saying the post's id.");
-  return id;
-}
-
-/** The phases of a video's `status` (Graph API Video Status): each `not_started`, `in_progress`, `complete` or `error`. */
-const VIDEO_PHASES = ['uploading_phase', 'processing_phase', 'publishing_phase'] as const;
-
-/** Facebook's own words for a video that failed: the failed phases' `errors[].message`, or its `video_status`. */
-function videoFailure(status: unknown): string | null {
-  const messages: string[] = [];
-  let failed = false;
-  for (const phase of VIDEO_PHASES) {
-    if (field(status, phase, 'status') !== 'error') continue;
-    failed = true;
-    const errors = field(status, phase, 'errors');
-    for (const error of Array.isArray(errors) ? errors.slice(0, 5) : []) {
-      const message = field(error, 'message');
-      if (typeof message === 'string' && message.trim()) messages.push(message.trim().replace(/\.+$/, ''));
-    }
-  }
-  const overall = field(status, 'video_status');
-  if (overall === 'expired') return 'the upload expired before Facebook processed the video';
-  if (!failed && overall !== 'error' && overall !== 'upload_failed') return null;
-  return messages.length > 0 ? messages.join('; ') : 'Facebook could not process it';
-}
-
-/**
- * Follows an uploaded video (`GET /{video}?fields=status`) until Facebook has processed and
- * published it, waiting on the engine's clock. Facebook has the video from the upload on: a
- * processing error is a refusal in Facebook's words, while a status that cannot be read, or a
- * video still processing when Herald stops waiting, is an unknown outcome (uploading it again
- * could post it twice).
- */
-async function videoPublished(ctx: P.ProviderContext, token: string, id: string): Promise<void> {
-  for (const delay of VIDEO_POLL_DELAYS_MS) {
-    if (delay) await waitFor(ctx, delay);
-    let status: unknown;
-    try {
-      ({ json: status } = await graph(ctx, 'facebook', `/${encodeURIComponent(id)}?fields=status`, { token }));
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new ProviderError(
-        'unknown_outcome',
-        `Facebook received the video, but Herald could not learn whether it was published (${why}); check the page.`,
-        { cause: error },
-      );
-    }
-    status = field(status, 'status');
-    const failure = videoFailure(status);
-    if (failure) throw new ProviderError('rejected', `Facebook did not publish the video: ${failure}.`);
-    const publishing = field(status, 'publishing_phase', 'status');
-    if (field(status, 'video_status') === 'ready' && (publishing === undefined || publishing === 'complete')) return;
-  }
-  throw new ProviderError(
-    'unknown_outcome',
-    'Facebook received the video but was still processing it when Herald stopped waiting; check the page before publishing it again.',
-  );
-}
-
 async function publish(ctx: P.ProviderContext, input: P.PublishInput): Promise<P.PublishedRef> {
   refuseInvalid(facebookProvider, ctx, input);
   const config = facebookConfig(ctx.config);
-  const settings = settingsSchema.parse(input.settings);
+  const settings = readSettings(facebookSettingsSchema, input.settings);
   const token = config.accessToken;
   const page = encodeURIComponent(config.pageId);
   const fallback = `https://www.facebook.com/${config.pageId}`;
   const [first] = input.media;
+  if (first && settings.type === 'reel') return publishReel(ctx, config, first, input.text);
   if (first && VIDEO_TYPES.includes(first.mimeType)) {
-    const { json } = await graph(ctx, 'facebook', `/${page}/videos`, {
-      token,
-      write: true,
-      form: { file_url: mediaUrl(ctx.platformApps, first), ...(input.text && { description: input.text }) },
-    });
-    const id = writtenId(json);
+    const id =
+      first.size > FACEBOOK_RULES.video.chunkedAbove
+        ? await videoInChunks(ctx, config, first, input.text)
+        : await videoByUrl(ctx, config, mediaUrl(ctx.platformApps, first), input.text);
     await videoPublished(ctx, token, id);
     return { id, url: `https://www.facebook.com/${config.pageId}/videos/${id}` };
   }
@@ -270,30 +159,24 @@ async function comment(ctx: P.ProviderContext, input: P.PublishInput): Promise<P
 export const facebookProvider: P.Provider = {
   identifier: 'facebook',
   name: 'Facebook',
-  textLimit: { max: LIMIT, unit: 'characters' },
+  textLimit: { max: FACEBOOK_RULES.text, unit: 'characters' },
   countText: (text) => [...text].length,
   toText: htmlToPlainText,
-  settingsSchema,
+  settingsSchema: facebookSettingsSchema,
   configSchema: facebookConfigSchema,
   configUrls: [],
-  mediaRules: { maxItems: MAX_PHOTOS, mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES], maxBytes: MAX_VIDEO_BYTES, required: false },
+  mediaRules: {
+    maxItems: FACEBOOK_RULES.photo.max,
+    mimeTypes: [...IMAGE_TYPES, ...VIDEO_TYPES],
+    maxBytes: FACEBOOK_RULES.video.maxBytes,
+    required: false,
+  },
   idempotentWrites: false,
   connectHelp:
     'Connect with `{"provider":"facebook"}` and sign in with Facebook: with one page Herald takes it, with several the person picks one on Herald\'s page (or name it with `{"provider":"facebook","page":"<page id>"}`). The person must be able to create content on the page. The server\'s operator registers the Meta app (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET); media is fetched by Facebook from Herald, so BASE_URL must be public.',
   tools: {},
   unavailable: (platformApps) => appUnavailable(platformApps, 'facebook'),
-  validate({ text, media, settings, part, platformApps }): P.MissingItem[] {
-    const parsed = settingsSchema.safeParse(settings);
-    const missing: P.MissingItem[] = problems(part, media, parsed.success ? parsed.data : {}, text).map((p) => ({
-      field: p.on === 'settings.link' ? p.on : `value[${part}].${p.on}`,
-      reason: p.reason,
-    }));
-    if (media.length > 0) {
-      const notPublic = baseUrlNotPublic(platformApps);
-      if (notPublic) missing.push({ field: `value[${part}].image`, reason: notPublic });
-    }
-    return missing;
-  },
+  validate: (input) => facebookProblems(input),
   signIn,
   metrics: facebookMetrics,
   publish,

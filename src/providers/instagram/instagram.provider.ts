@@ -15,7 +15,10 @@ import {
   VIDEO_TYPES,
   instagramProblems,
   instagramSettingsSchema,
+  coverOf,
   instagramShape,
+  postedMedia,
+  tagsOn,
   type InstagramSettings,
 } from './instagram.rules.ts';
 
@@ -247,11 +250,13 @@ async function ready(ctx: P.ProviderContext, host: GraphHost, config: InstagramC
   throw new ProviderError('transient', 'Instagram is still processing the media; the publish will be tried again.');
 }
 
-function itemParams(ctx: P.ProviderContext, item: P.PublishMedia, settings: InstagramSettings): Record<string, string> {
+/** An image's or a carousel item's container parameters: its URL, alt text and the people tagged on it (images only). */
+function itemParams(ctx: P.ProviderContext, item: P.PublishMedia, settings: InstagramSettings, alone: boolean): Record<string, string> {
   const url = mediaUrl(ctx.platformApps, item);
   if (VIDEO_TYPES.includes(item.mimeType)) return { media_type: 'VIDEO', video_url: url };
   const alt = altText(settings, item);
-  return { image_url: url, ...(alt && { alt_text: alt }) };
+  const tags = tagsOn(settings, item, alone).map(({ username, x, y }) => ({ username, x, y }));
+  return { image_url: url, ...(alt && { alt_text: alt }), ...(tags.length > 0 && { user_tags: JSON.stringify(tags) }) };
 }
 
 /** Publishes a finished container; a lost answer is checked on the container before it is called unknown. */
@@ -280,13 +285,15 @@ function send(host: GraphHost) {
     const config = instagramConfig(ctx.config);
     const settings = instagramSettingsSchema.parse(input.settings);
     await checkQuota(ctx, host, config);
-    const shape = instagramShape(settings, input.media);
+    const media = postedMedia(settings, input.media);
+    const cover = coverOf(settings, input.media);
+    const shape = instagramShape(settings, media);
     const common: Record<string, string> = {
       ...(input.text && shape !== 'story' && { caption: input.text }),
       ...(settings.collaborators?.length && shape !== 'story' && { collaborators: JSON.stringify(settings.collaborators) }),
       ...(settings.location && shape !== 'story' && { location_id: settings.location }),
     };
-    const [first] = input.media;
+    const [first] = media;
     let creation: string;
     if (shape === 'story') {
       const url = mediaUrl(ctx.platformApps, first!);
@@ -299,14 +306,17 @@ function send(host: GraphHost) {
         media_type: 'REELS',
         video_url: mediaUrl(ctx.platformApps, first!),
         share_to_feed: String(settings.shareToFeed ?? true),
+        ...(cover
+          ? { cover_url: mediaUrl(ctx.platformApps, cover) }
+          : settings.coverOffsetMs !== undefined && { thumb_offset: String(settings.coverOffsetMs) }),
         ...common,
       });
     } else if (shape === 'image') {
-      creation = await container(ctx, host, config, { ...itemParams(ctx, first!, settings), ...common });
+      creation = await container(ctx, host, config, { ...itemParams(ctx, first!, settings, true), ...common });
     } else {
       const children: string[] = [];
-      for (const item of input.media)
-        children.push(await container(ctx, host, config, { ...itemParams(ctx, item, settings), is_carousel_item: 'true' }));
+      for (const item of media)
+        children.push(await container(ctx, host, config, { ...itemParams(ctx, item, settings, false), is_carousel_item: 'true' }));
       for (const child of children) await ready(ctx, host, config, child);
       creation = await container(ctx, host, config, { media_type: 'CAROUSEL', children: children.join(','), ...common });
     }

@@ -4,57 +4,32 @@
 // comments, a link, a video fetched by URL and followed until Facebook processed it (on the
 // engine's clock), what /missing reports, and Graph errors mapped to the engine's kinds (190
 // reconnect, throttling with its wait, policy blocks, duplicates, a video Facebook could not process).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { facebookProvider, VIDEO_POLL_DELAYS_MS } from '../../../src/providers/facebook/facebook.provider.ts';
 import { MetricsPermissionError } from '../../../src/providers/metrics.ts';
-import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { createTenant, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { jpeg, mp4 } from '../../helpers/media-files.ts';
-import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
+import { createOk, getPost, missingOf, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
-import { FakeMeta } from '../oauth/fake-meta.ts';
-import { listed, signInThroughApi } from '../oauth/sign-in.ts';
+import { mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
+import type { FakeMeta } from '../oauth/fake-meta.ts';
+import { useMetaApp } from '../oauth/meta-app.ts';
+import { connectedPage, facebookPost } from './helpers.ts';
+import { listed } from '../oauth/sign-in.ts';
+const app = useMetaApp();
 let t: TestApp;
 let meta: FakeMeta;
-beforeAll(async () => {
-  meta = await new FakeMeta().start();
-  t = await createTestApp({
-    engine: true,
-    env: {
-      OUTBOUND_ALLOW_LOOPBACK: 'true',
-      FACEBOOK_APP_ID: meta.fbAppId,
-      FACEBOOK_APP_SECRET: meta.fbAppSecret,
-      FACEBOOK_API_BASE: meta.url,
-    },
-  });
-});
-beforeEach(() => meta.reset());
-afterAll(async () => {
-  await closeOutboundClients();
-  await t?.close();
-  await meta.stop();
+beforeAll(() => {
+  ({ t, meta } = app);
 });
 
 const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);
 
-async function connected(): Promise<{ tenant: Tenant; channelId: string }> {
-  const tenant = await createTenant(t);
-  const { channels } = await signInThroughApi(t, tenant, { provider: 'facebook' });
-  return { tenant, channelId: channels[0]!.id };
-}
+const connected = () => connectedPage(t);
 
-const post = (channelId: string, value: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}) => ({
-  type: 'now',
-  date: new Date().toISOString(),
-  posts: [{ integration: { id: channelId }, value, settings: { __type: 'facebook', ...settings } }],
-});
+const post = facebookPost;
 
-async function missing(tenant: Tenant, body: unknown) {
-  const [created] = await createOk(t, tenant, { ...(body as object), type: 'draft' });
-  const res = await t.request({ method: 'GET', url: `/public/v1/posts/${created!.postId}/missing`, key: tenant.key });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { missing: Array<{ field: string; reason: string }> }).missing;
-}
+const missing = (tenant: Tenant, body: unknown) => missingOf(t, tenant, body);
 
 describe('Facebook pages', () => {
   it('connects through Facebook Login, the person picking one of their pages; posts several photos and two comments', async () => {

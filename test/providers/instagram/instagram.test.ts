@@ -4,39 +4,23 @@
 // containers for an image, a carousel, a reel and a story, fetched from Herald's media URLs and
 // polled on the engine's clock; a first comment and a reply under it; the publishing limit; a
 // lost answer to media_publish checked on the container; what /missing reports; errors.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, waitOn } from '../../../src/lib/clock.ts';
 import { instagramProvider, instagramStandaloneProvider, POLL_DELAYS_MS } from '../../../src/providers/instagram/instagram.provider.ts';
 import type { ProviderContext } from '../../../src/providers/provider.ts';
-import { createTenant, createTestApp, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
+import { createTenant, TEST_BASE_URL, type Tenant, type TestApp } from '../../helpers/app.ts';
 import { jpeg, mp4, png } from '../../helpers/media-files.ts';
 import { createOk, getPost, uploadMedia } from '../../helpers/posts.ts';
 import { providerFailure } from '../../helpers/providers.ts';
-import { closeOutboundClients, mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
-import { FakeMeta } from '../oauth/fake-meta.ts';
+import { mediaItem, providerContext, publishInput } from '../bluesky/helpers.ts';
+import type { FakeMeta } from '../oauth/fake-meta.ts';
+import { useMetaApp } from '../oauth/meta-app.ts';
 import { listed, refreshChannelNumbers, signInThroughApi } from '../oauth/sign-in.ts';
+const app = useMetaApp({ instagramLogin: true });
 let t: TestApp;
 let meta: FakeMeta;
-beforeAll(async () => {
-  meta = await new FakeMeta().start();
-  t = await createTestApp({
-    engine: true,
-    env: {
-      OUTBOUND_ALLOW_LOOPBACK: 'true',
-      FACEBOOK_APP_ID: meta.fbAppId,
-      FACEBOOK_APP_SECRET: meta.fbAppSecret,
-      FACEBOOK_API_BASE: meta.url,
-      INSTAGRAM_APP_ID: meta.igAppId,
-      INSTAGRAM_APP_SECRET: meta.igAppSecret,
-      INSTAGRAM_API_BASE: meta.url,
-    },
-  });
-});
-beforeEach(() => meta.reset());
-afterAll(async () => {
-  await closeOutboundClients();
-  await t?.close();
-  await meta.stop();
+beforeAll(() => {
+  ({ t, meta } = app);
 });
 
 const upload = (tenant: Tenant, data: Buffer, name: string, type: string) => uploadMedia(t, tenant, data, name, type);

@@ -3,11 +3,16 @@
 //   user token exchange (fb_exchange_token), /me/accounts with page tokens, tasks and linked
 //   Instagram accounts, a page read again by id;
 // - Facebook pages: /feed (message, link, attached_media), /photos (published or not), /videos
-//   (file_url) whose `status` goes processing then ready (or error, with the processing phase's
-//   errors), comments and replies, permalinks, reaction/comment/share summaries, followers, the
-//   pages search (places with a location); a duplicate message refused with code 506;
+//   (file_url, or the resumable upload: upload_phase start, transfer in chunks of `chunkSize` from
+//   the offsets it names, 1363037 with the wanted offsets for a chunk from another offset, finish)
+//   whose `status` goes processing then ready (or error, with the processing phase's errors),
+//   reels (/video_reels start with an upload_url on this server, the bytes POSTed there with
+//   `Authorization: OAuth`, `offset` and `file_size` or a `file_url` header, finish with
+//   video_state=PUBLISHED), comments and replies, permalinks, reaction/comment/share summaries,
+//   followers, the pages search (places with a location); a duplicate message refused with code 506;
 // - Instagram (through a page token, or an Instagram Login token): media containers (image,
-//   REELS, STORIES, carousel items and CAROUSEL) going IN_PROGRESS then FINISHED (or ERROR with
+//   REELS with cover_url or thumb_offset, STORIES, carousel items and CAROUSEL; user_tags checked
+//   on images and carousel items) going IN_PROGRESS then FINISHED (or ERROR with
 //   a 2207xxx code), media_publish (9007/2207027 before FINISHED), the publishing limit, comments
 //   and replies, permalinks, insights and account counts, Business Discovery of other
 //   professional accounts by username (110/2207013 for one it cannot find);
@@ -17,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { FakeCall } from '../../helpers/fake-http.ts';
-import { bearer, FakeServer, type FakeAnswer, type FakeRequest } from './fake-server.ts';
+import { bearer, FakeServer, toRequest, type FakeAnswer, type FakeRequest } from './fake-server.ts';
 
 export type FakeIgAccount = { id: string; username: string; name: string; accountType?: string };
 export type FakePage = { id: string; name: string; tasks: string[]; instagram?: FakeIgAccount };
@@ -35,7 +40,7 @@ type Container = {
 export type FakeFbPost = {
   id: string;
   page: string;
-  kind: 'feed' | 'photo' | 'video';
+  kind: 'feed' | 'photo' | 'video' | 'reel';
   message: string;
   link: string | null;
   photos: string[];
@@ -67,6 +72,16 @@ export class FakeMeta extends FakeServer {
   failingVideo: { match: string; message: string } | null = null;
   /** Page videos' processing by video id. */
   readonly videos = new Map<string, { polls: number; state: 'processing' | 'ready' | 'error' }>();
+  /** The resumable upload's chunk size: each answer names the next `chunkSize` bytes. */
+  chunkSize = 1024 * 1024;
+  /** A transfer from this offset loses its answer: the connection is cut after the chunk was taken (`after`) or before (`before`). */
+  cutChunk: { at: number; when: 'after' | 'before' } | null = null;
+  /** Resumable upload sessions by id: the page, the video id, the declared size and the bytes taken. */
+  readonly uploadSessions = new Map<string, { page: string; videoId: string; size: number; bytes: Buffer[]; received: number }>();
+  /** Reels by video id: the page, the bytes (or the hosted file's URL) received on the upload host, and whether finished. */
+  /** The bytes of page videos sent through the resumable upload, by video id. */
+  readonly uploadedVideos = new Map<string, Buffer>();
+  readonly reels = new Map<string, { page: string; bytes: Buffer | null; fileUrl: string | null; finished: boolean }>();
   /** A container whose media URL contains this ends in ERROR (Instagram could not fetch or read it). */
   failingMedia: { match: string; subcode: number } | null = null;
   quotaUsage = 0;
@@ -147,6 +162,11 @@ export class FakeMeta extends FakeServer {
     this.videoProcessingPolls = 0;
     this.failingVideo = null;
     this.videos.clear();
+    this.chunkSize = 1024 * 1024;
+    this.cutChunk = null;
+    this.uploadSessions.clear();
+    this.reels.clear();
+    this.uploadedVideos.clear();
     this.places = FakeMeta.defaultPlaces();
     this.pagesSearchFeature = true;
     this.cutPublish = null;
@@ -155,6 +175,19 @@ export class FakeMeta extends FakeServer {
   }
 
   protected override async serve(call: FakeCall, res?: http.ServerResponse): Promise<FakeAnswer | void> {
+    const chunkCut = this.cutChunk;
+    if (
+      chunkCut &&
+      call.path.endsWith('/videos') &&
+      /name="start_offset"\r\n\r\n(\d+)/.exec(call.raw.toString('latin1'))?.[1] === String(chunkCut.at)
+    ) {
+      this.cutChunk = null;
+      // Taken (then the answer lost), or lost on the way: either way the request is seen.
+      if (chunkCut.when === 'after') await super.serve(call);
+      else this.calls.push(toRequest(call));
+      res?.socket?.destroy();
+      return;
+    }
     const cut = this.cutPublish;
     if (!cut || !call.path.endsWith('/media_publish')) return super.serve(call);
     this.cutPublish = null;
@@ -207,7 +240,7 @@ export class FakeMeta extends FakeServer {
     };
   }
 
-  protected handle(req: FakeRequest): FakeAnswer {
+  protected handle(req: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
     const q = req.query;
     const v = `/${this.version}`;
     // Facebook Login
@@ -277,11 +310,20 @@ export class FakeMeta extends FakeServer {
       this.refreshes++;
       return this.#igLong(long.ig);
     }
+    if (req.method === 'POST' && req.path.startsWith(`/video-upload${v}/`)) return this.#rupload(req, req.path.split('/').pop()!);
     if (!req.path.startsWith(`${v}/`)) return graphError(400, `Unknown path components: ${req.path}`, 2500);
     const principal = this.#tokens.get(bearer(req) ?? '');
     if (!principal || principal.kind === 'fb-short' || principal.kind === 'ig-short')
       return graphError(400, 'Invalid OAuth access token - Cannot parse access token', 190);
-    return this.#graph(req, principal, req.path.slice(v.length));
+    const path = req.path.slice(v.length);
+    if (
+      req.method === 'POST' &&
+      principal.kind === 'page' &&
+      path === `/${principal.page}/videos` &&
+      String(req.headers['content-type']).startsWith('multipart/')
+    )
+      return req.multipart().then((form) => this.#transfer(principal.page, form));
+    return this.#graph(req, principal, path);
   }
 
   #igLong(ig: FakeIgAccount): FakeAnswer {
@@ -374,7 +416,8 @@ export class FakeMeta extends FakeServer {
     const post = this.fbPosts.find((p) => p.id === id);
     if (post && principal.kind === 'page' && post.page === principal.page) {
       if (req.method === 'POST' && edge === 'comments') return this.#comment(req, post.id, false);
-      if (req.method === 'GET' && !edge && post.kind === 'video' && fields.split(',').includes('status')) return this.#videoStatus(post);
+      if (req.method === 'GET' && !edge && (post.kind === 'video' || post.kind === 'reel') && fields.split(',').includes('status'))
+        return this.#videoStatus(post);
       if (req.method === 'GET' && !edge) {
         const counts = this.insights.get(post.id) ?? {};
         return {
@@ -484,6 +527,40 @@ export class FakeMeta extends FakeServer {
       this.fbPosts.push({ id, page, kind: 'photo', message, link: null, photos: [url], video: null });
       return { status: 200, body: { id: photoId, post_id: id } };
     }
+    if (edge[0] === 'videos' && f.get('upload_phase') === 'start') {
+      const size = Number(f.get('file_size'));
+      if (!Number.isSafeInteger(size) || size < 1024)
+        return graphError(400, 'The video you tried to upload is too small.', 6000, { error_subcode: 1363022 });
+      const session = this.#id();
+      const videoId = this.#id();
+      this.uploadSessions.set(session, { page, videoId, size, bytes: [], received: 0 });
+      return {
+        status: 200,
+        body: { upload_session_id: session, video_id: videoId, start_offset: '0', end_offset: String(Math.min(this.chunkSize, size)) },
+      };
+    }
+    if (edge[0] === 'videos' && f.get('upload_phase') === 'finish') {
+      const session = this.uploadSessions.get(f.get('upload_session_id') ?? '');
+      if (!session || session.page !== page) return graphError(400, 'Invalid upload session.', 6000, { error_subcode: 1363020 });
+      if (session.received !== session.size)
+        return graphError(400, 'There was a problem uploading your video. Please try uploading it again.', 6000, {
+          error_subcode: 1363033,
+        });
+      this.uploadSessions.delete(f.get('upload_session_id')!);
+      this.fbPosts.push({
+        id: session.videoId,
+        page,
+        kind: 'video',
+        message: f.get('description') ?? '',
+        link: null,
+        photos: [],
+        video: `upload:${session.videoId}`,
+      });
+      this.uploadedVideos.set(session.videoId, Buffer.concat(session.bytes));
+      this.videos.set(session.videoId, { polls: 0, state: 'processing' });
+      return { status: 200, body: { success: true } };
+    }
+    if (edge[0] === 'video_reels') return this.#reelPhase(page, f);
     if (edge[0] === 'videos') {
       const url = f.get('file_url');
       if (!url) return graphError(400, '(#100) No file_url given', 100);
@@ -493,6 +570,91 @@ export class FakeMeta extends FakeServer {
       return { status: 200, body: { id } };
     }
     return graphError(400, 'Unsupported post request.', 100);
+  }
+
+  /** A resumable upload's transfer: the chunk must start where the session stands, else 1363037 names the wanted range. */
+  #transfer(page: string, form: FormData): FakeAnswer | Promise<FakeAnswer> {
+    const session = this.uploadSessions.get(String(form.get('upload_session_id')));
+    if (form.get('upload_phase') !== 'transfer' || !session || session.page !== page)
+      return graphError(400, 'Invalid upload session.', 6000, { error_subcode: 1363020 });
+    const wanted = {
+      start_offset: String(session.received),
+      end_offset: String(Math.min(session.received + this.chunkSize, session.size)),
+    };
+    const chunk = form.get('video_file_chunk');
+    if (String(form.get('start_offset')) !== wanted.start_offset || !(chunk instanceof Blob))
+      return graphError(
+        400,
+        `There was a problem uploading your video. Please try uploading it again. error_data:{start_offset:${wanted.start_offset},end_offset:${wanted.end_offset}}`,
+        6000,
+        { error_subcode: 1363037, error_data: wanted },
+      );
+    return chunk.arrayBuffer().then((data) => {
+      const bytes = Buffer.from(data);
+      if (bytes.length !== Number(wanted.end_offset) - session.received)
+        return graphError(400, 'There was a problem uploading your video. Please try uploading it again.', 6000, {
+          error_subcode: 1363033,
+        });
+      session.bytes.push(bytes);
+      session.received += bytes.length;
+      return {
+        status: 200,
+        body: { start_offset: String(session.received), end_offset: String(Math.min(session.received + this.chunkSize, session.size)) },
+      };
+    });
+  }
+
+  /** `/{page}/video_reels`: `start` opens an upload on this server's upload host; `finish` publishes what was uploaded. */
+  #reelPhase(page: string, f: URLSearchParams): FakeAnswer {
+    if (f.get('upload_phase') === 'start') {
+      const id = this.#id();
+      this.reels.set(id, { page, bytes: null, fileUrl: null, finished: false });
+      return { status: 200, body: { video_id: id, upload_url: `${this.url}/video-upload/${this.version}/${id}` } };
+    }
+    if (f.get('upload_phase') === 'finish') {
+      const id = f.get('video_id') ?? '';
+      const reel = this.reels.get(id);
+      if (!reel || reel.page !== page) return graphError(400, `(#100) Invalid video_id ${id}`, 100);
+      if (!reel.bytes && !reel.fileUrl)
+        return graphError(400, 'Video Upload Is Missing: the video was not uploaded.', 6000, { error_subcode: 1363130 });
+      if (f.get('video_state') !== 'PUBLISHED') return graphError(400, '(#100) video_state must be PUBLISHED, DRAFT or SCHEDULED', 100);
+      if (!reel.finished) {
+        reel.finished = true;
+        const video = reel.fileUrl ?? `rupload:${id}`;
+        this.fbPosts.push({ id, page, kind: 'reel', message: f.get('description') ?? '', link: null, photos: [], video });
+        this.videos.set(id, { polls: 0, state: 'processing' });
+      }
+      return { status: 200, body: { success: true } };
+    }
+    return graphError(400, '(#100) upload_phase must be one of start, finish', 100);
+  }
+
+  /** Reels' upload host: the whole file from `offset` 0 with its `file_size`, or a hosted file by `file_url`, with the page token as `OAuth`. */
+  #rupload(req: FakeRequest, id: string): FakeAnswer {
+    const auth = String(req.headers.authorization ?? '');
+    const principal = this.#tokens.get(auth.startsWith('OAuth ') ? auth.slice(6) : '');
+    const reel = this.reels.get(id);
+    if (!reel || principal?.kind !== 'page' || principal.page !== reel.page)
+      return { status: 401, body: { debug_info: { retriable: false, type: 'AuthError', message: 'Invalid OAuth access token.' } } };
+    const fileUrl = req.headers.file_url;
+    if (typeof fileUrl === 'string') {
+      reel.fileUrl = fileUrl;
+      return { status: 200, body: { success: true } };
+    }
+    const size = Number(req.headers.file_size);
+    if (req.headers.offset !== '0' || size !== req.raw.length)
+      return {
+        status: 400,
+        body: {
+          debug_info: {
+            retriable: false,
+            type: 'ParameterValidationError',
+            message: 'Header offset or file_size does not match the upload.',
+          },
+        },
+      };
+    reel.bytes = Buffer.from(req.raw);
+    return { status: 200, body: { success: true } };
   }
 
   #instagramUser(req: FakeRequest, ig: FakeIgAccount, edge: string[], fields: string): FakeAnswer {
@@ -561,6 +723,12 @@ export class FakeMeta extends FakeServer {
       }
       if (params.collaborators && (JSON.parse(params.collaborators) as string[]).length > 3)
         return graphError(400, 'Too many collaborators.', 100);
+      const tagsProblem = FakeMeta.#userTagsProblem(params, type);
+      if (tagsProblem) return graphError(400, `(#100) ${tagsProblem}`, 100);
+      if ((params.cover_url !== undefined || params.thumb_offset !== undefined) && type !== 'REELS')
+        return graphError(400, '(#100) cover_url and thumb_offset apply to reels only', 100);
+      if (params.thumb_offset !== undefined && !/^\d+$/.test(params.thumb_offset))
+        return graphError(400, '(#100) Param thumb_offset must be a number of milliseconds', 100);
       const id = this.#id();
       this.containers.set(id, { id, owner: ig.id, params, polls: 0, state: type === 'CAROUSEL' ? 'IN_PROGRESS' : 'IN_PROGRESS' });
       return { status: 200, body: { id } };
@@ -595,6 +763,26 @@ export class FakeMeta extends FakeServer {
       return { status: 200, body: { id } };
     }
     return graphError(400, 'Unsupported request.', 100);
+  }
+
+  /**
+   * What is wrong with a container's `user_tags`: a JSON array of {username, x, y}, x and y from 0
+   * to 1, on an image (a post's or a carousel item's; the carousel container itself takes none here).
+   */
+  static #userTagsProblem(params: Record<string, string>, type: string): string | null {
+    if (params.user_tags === undefined) return null;
+    if (type !== 'IMAGE' || !params.image_url) return 'user_tags are taken on images here (and on carousel items, not the carousel)';
+    let tags: unknown;
+    try {
+      tags = JSON.parse(params.user_tags);
+    } catch {
+      return 'Param user_tags must be a JSON array';
+    }
+    const inside = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
+    const valid =
+      Array.isArray(tags) &&
+      tags.every((tag: Record<string, unknown>) => typeof tag?.username === 'string' && inside(tag.x) && inside(tag.y));
+    return valid ? null : 'Param user_tags must list {username, x, y} with x and y between 0 and 1';
   }
 
   #igMediaNode(req: FakeRequest, media: FakeIgMedia, edge: string | undefined, fields: string): FakeAnswer {

@@ -15,7 +15,8 @@ export type FakeRequest = {
 };
 export type FakeAnswer = FakeReply;
 
-function toRequest(call: FakeCall): FakeRequest {
+/** A call as a fake's routes see it. */
+export function toRequest(call: FakeCall): FakeRequest {
   const type = String(call.headers['content-type'] ?? '');
   let json: Record<string, unknown> = {};
   if (type.startsWith('application/json')) {
