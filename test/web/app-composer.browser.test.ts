@@ -387,7 +387,7 @@ describe('the web app: composer and post detail', () => {
     await expect.poll(() => onX.innerText()).toBe('300 / 25000 characters');
     await releaseUntil(async () => (await onX.innerText()) === '300 / 280 characters — too long');
     expect(await page.locator('.readiness').innerText()).toContain('Birdsite: The text is 20 over the limit of 280.');
-    expect(await page.locator(`.preview[aria-label="Preview on Birdsite"] [role=status]`).innerText()).toBe(
+    expect(await page.locator(`.preview[aria-label="Preview on Birdsite"] [aria-live]`).innerText()).toBe(
       'Birdsite: the text is 20 over the limit of 280.',
     );
     await expect.poll(() => onToots.innerText()).toBe('300 / 500 characters');

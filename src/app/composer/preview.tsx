@@ -91,7 +91,7 @@ export function Preview({
         ) : (
           <span class="muted">Reading the platform's limits…</span>
         )}
-        <span class="visually-hidden" role="status">
+        <span class="visually-hidden" aria-live="polite">
           {spoken}
         </span>
         {tooMany && info && <span class="counter over"> · at most {info.media.maxItems} files</span>}
