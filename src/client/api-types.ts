@@ -1255,7 +1255,7 @@ export interface paths {
         put?: never;
         /**
          * Count a thread's text as each channel's platform counts it
-         * @description Nothing is stored. For each channel, each part of `value` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention `@user@domain` by its `@user`; YouTube counts bytes. `max` is the channel's limit with these settings (X's `longPosts`, a Mastodon instance's own limit), and `over` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope `posts:read`. A channel of another workspace, or outside a channel-limited key, answers 404. At most 20 channels, 26 parts and 100,000 characters of content in all (400). Short links (`shortLink`) are not applied: the count is of the links as written.
+         * @description Nothing is stored. For each channel, each part of `value` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention `@user@domain` by its `@user`; YouTube counts bytes. `max` is the channel's limit with these settings (X's `longPosts`, a Mastodon instance's own limit), and `over` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope `posts:read`. A channel of another workspace, or outside a channel-limited key, answers 404. At most 20 channels, 26 parts and 20,000 characters of content in all (400). Short links (`shortLink`) are not applied: the count is of the links as written.
          */
         post: {
             parameters: {
@@ -6073,7 +6073,7 @@ export interface components {
         MeasureTextInput: {
             /** @description The channels to measure for (IDs from GET /integrations), at most 20. */
             integrations: string[];
-            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 100,000 characters of content in all. */
+            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 20,000 characters of content in all. */
             value: {
                 /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
                 content: string;
@@ -6705,7 +6705,7 @@ export interface components {
         MeasureText: {
             /** @description The channels to measure for (IDs from GET /integrations), at most 20. */
             integrations: string[];
-            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 100,000 characters of content in all. */
+            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 20,000 characters of content in all. */
             value: {
                 /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
                 content: string;

@@ -410,7 +410,7 @@ export const deletedSchema = z
 /** The most channels one POST /posts/measure takes. */
 export const MEASURE_MAX_CHANNELS = 20;
 /** The most content (characters, all parts together) one POST /posts/measure takes. */
-export const MEASURE_MAX_CONTENT = 100_000;
+export const MEASURE_MAX_CONTENT = 20_000;
 
 export const measureBody = z
   .object({

@@ -1045,7 +1045,7 @@ export class PostsService {
   /**
    * A thread's text as each channel's platform receives it and its length as the platform counts
    * it, against the channel's limit: the conversion and count the readiness check and the publish
-   * use. Each platform converts once, with a turn of the event loop between platforms.
+   * use. Each platform converts once, with a turn of the event loop between conversions.
    */
   async measure(access: WorkspaceAccess, input: MeasureInput): Promise<TextMeasure> {
     requireScope(access, 'posts:read');
@@ -1061,8 +1061,13 @@ export class PostsService {
       const provider = getProvider(channel.provider);
       let parts = measured.get(provider.identifier);
       if (!parts) {
-        if (measured.size > 0) await setImmediate();
-        measured.set(provider.identifier, (parts = html.map((content) => measureText(provider, content))));
+        parts = [];
+        for (const content of html) {
+          // A turn of the event loop between conversions: a long text on a platform that counts graphemes takes a while.
+          if (measured.size > 0 || parts.length > 0) await setImmediate();
+          parts.push(measureText(provider, content));
+        }
+        measured.set(provider.identifier, parts);
       }
       const settings = { ...channel.preferredSettings, ...input.settings?.[channel.id] };
       channels.push({
