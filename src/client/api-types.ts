@@ -1244,6 +1244,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/measure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count a thread's text as each channel's platform counts it
+         * @description Nothing is stored. For each channel, each part of `value` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention `@user@domain` by its `@user`; YouTube counts bytes. `max` is the channel's limit with these settings (X's `longPosts`, a Mastodon instance's own limit), and `over` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope `posts:read`. A channel of another workspace, or outside a channel-limited key, answers 404. At most 20 channels, 26 parts and 20,000 characters of content in all (400). Short links (`shortLink`) are not applied: the count is of the links as written.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The workspace to act on. Required when the key spans several workspaces (list them with GET /workspaces). */
+                    showorg?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MeasureTextInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TextMeasure"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{id}": {
         parameters: {
             query?: never;
@@ -5966,6 +6057,39 @@ export interface components {
              */
             shortLink: boolean;
         };
+        /**
+         * @example {
+         *       "integrations": [
+         *         "X_CHANNEL_ID",
+         *         "MASTODON_CHANNEL_ID"
+         *       ],
+         *       "value": [
+         *         {
+         *           "content": "<p>Read it at <a href=\"https://example.com/a/very/long/address\">https://example.com/a/very/long/address</a></p>"
+         *         }
+         *       ]
+         *     }
+         */
+        MeasureTextInput: {
+            /** @description The channels to measure for (IDs from GET /integrations), at most 20. */
+            integrations: string[];
+            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 20,000 characters of content in all. */
+            value: {
+                /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
+                content: string;
+            }[];
+            /** @description Post settings by channel ID, as each POST /posts item would carry them (the channel's preferred settings fill in the rest): some change the limit, such as X's `longPosts`. */
+            settings?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Also answer each part as the platform receives it (`text`): plain text, Markdown or HTML, per platform.
+             * @default false
+             */
+            withText: boolean;
+        };
         /** @description Where to send a one-time code. */
         SignupStartRequestInput: {
             /**
@@ -6564,6 +6688,92 @@ export interface components {
             /** @description How many posts were removed. */
             deleted: number;
             ids: string[];
+        };
+        /**
+         * @example {
+         *       "integrations": [
+         *         "X_CHANNEL_ID",
+         *         "MASTODON_CHANNEL_ID"
+         *       ],
+         *       "value": [
+         *         {
+         *           "content": "<p>Read it at <a href=\"https://example.com/a/very/long/address\">https://example.com/a/very/long/address</a></p>"
+         *         }
+         *       ]
+         *     }
+         */
+        MeasureText: {
+            /** @description The channels to measure for (IDs from GET /integrations), at most 20. */
+            integrations: string[];
+            /** @description The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most 20,000 characters of content in all. */
+            value: {
+                /** @description HTML (a paragraph lives in <p> tags). Stored sanitised to a safe subset; each platform receives its own text form. Content with no HTML tag at all is plain text: a blank line starts a new paragraph and a single newline is a line break (`"line one\nline two"` becomes `<p>line one<br>line two</p>`), and characters such as `<` and `&` are kept as written. */
+                content: string;
+            }[];
+            /** @description Post settings by channel ID, as each POST /posts item would carry them (the channel's preferred settings fill in the rest): some change the limit, such as X's `longPosts`. */
+            settings?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Also answer each part as the platform receives it (`text`): plain text, Markdown or HTML, per platform.
+             * @default false
+             */
+            withText: boolean;
+        };
+        /**
+         * @example {
+         *       "channels": [
+         *         {
+         *           "integration": "X_CHANNEL_ID",
+         *           "identifier": "x",
+         *           "unit": "characters",
+         *           "parts": [
+         *             {
+         *               "length": 34,
+         *               "max": 280,
+         *               "over": false
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "integration": "MASTODON_CHANNEL_ID",
+         *           "identifier": "mastodon",
+         *           "unit": "graphemes",
+         *           "parts": [
+         *             {
+         *               "length": 34,
+         *               "max": 500,
+         *               "over": false
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        TextMeasure: {
+            channels: {
+                /** @description The channel ID. */
+                integration: string;
+                /** @description Its platform ID. */
+                identifier: string;
+                /**
+                 * @description What `length` and `max` count (as GET /integration-settings/:id says).
+                 * @enum {string}
+                 */
+                unit: "graphemes" | "characters" | "bytes";
+                parts: {
+                    /** @description The length as the platform counts it (X: links 23 and wide characters 2; Mastodon: links 23 and a mention by its local part). */
+                    length: number;
+                    /** @description The channel's limit for this part, with these settings. */
+                    max: number;
+                    /** @description True when `length` is over `max`: the readiness check and the publish refuse it. */
+                    over: boolean;
+                    /** @description With `withText`: the part as the platform receives it. */
+                    text?: string;
+                }[];
+            }[];
         };
         /**
          * @description Numbers by normalised name. A metric the platform does not report is absent, never 0; `clicks` counts Herald's short links when the platform reports none.

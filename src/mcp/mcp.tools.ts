@@ -30,6 +30,7 @@ import {
   deletePostGroup,
   getPost,
   listPosts,
+  measurePostText,
   updatePost,
 } from '../posts/posts.operations.ts';
 import { listMedia, uploadFromUrl } from '../media/media.operations.ts';
@@ -213,6 +214,7 @@ export const TOOLS: Tool[] = [
   operationTool(updatePost),
   operationTool(changePostStatus),
   operationTool(checkPostMissing),
+  operationTool(measurePostText),
   operationTool(deletePost),
   operationTool(deletePostGroup),
   operationTool(listMedia),

@@ -8,6 +8,10 @@ import {
   deletedSchema,
   groupParams,
   listPostsQuery,
+  MEASURE_MAX_CHANNELS,
+  MEASURE_MAX_CONTENT,
+  measureBody,
+  measureSchema,
   missingSchema,
   postIdParams,
   postListSchema,
@@ -117,6 +121,35 @@ export const checkPostMissing = operation({
       o.ready
         ? `Post ${o.postId} is ready to publish.`
         : `Post ${o.postId} is missing: ${o.missing.map((m) => `${m.field}: ${m.reason}`).join('; ')}`,
+  },
+});
+
+export const measurePostText = operation({
+  name: 'measure_post_text',
+  scope: 'posts:read',
+  body: measureBody,
+  call: (services, access, input) => services.posts.measure(access, input),
+  rest: {
+    method: 'POST',
+    url: '/posts/measure',
+    tags: ['Posts'],
+    summary: "Count a thread's text as each channel's platform counts it",
+    description: `Nothing is stored. For each channel, each part of \`value\` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention \`@user@domain\` by its \`@user\`; YouTube counts bytes. \`max\` is the channel's limit with these settings (X's \`longPosts\`, a Mastodon instance's own limit), and \`over\` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope \`posts:read\`. A channel of another workspace, or outside a channel-limited key, answers 404. At most ${MEASURE_MAX_CHANNELS} channels, 26 parts and ${MEASURE_MAX_CONTENT.toLocaleString('en')} characters of content in all (400). Short links (\`shortLink\`) are not applied: the count is of the links as written.`,
+    response: measureSchema,
+    errors: notFoundErrors,
+  },
+  mcp: {
+    title: 'Count text as each platform counts it',
+    description: `Counts a thread's text (the post, then its comments, as HTML or plain text) for each channel as its platform counts it after Herald converts it (X: links 23; Mastodon: links 23, mentions by their local part), with the channel's limit and whether it is over. Nothing is stored. At most ${MEASURE_MAX_CHANNELS} channels. ${HTML_CONTENT}`,
+    annotations: READ_ONLY,
+    output: measureSchema,
+    summary: (o) =>
+      o.channels
+        .map(
+          (c) =>
+            `${c.integration} (${c.identifier}): ${c.parts.map((p) => `${p.length}/${p.max}${p.over ? ' over' : ''}`).join(', ')} ${c.unit}`,
+        )
+        .join('; '),
   },
 });
 

@@ -9,6 +9,7 @@ import {
   EDIT_RULES,
   getPost,
   listPosts,
+  measurePostText,
   PUBLISHING_CONFLICT,
   updatePost,
 } from './posts.operations.ts';
@@ -38,6 +39,8 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   operationRoute(app, listPosts);
+
+  operationRoute(app, measurePostText);
 
   operationRoute(app, getPost);
 

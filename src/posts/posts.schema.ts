@@ -406,3 +406,88 @@ export const missingSchema = z
 export const deletedSchema = z
   .object({ deleted: count().describe('How many posts were removed.'), ids: z.array(z.string()) })
   .meta({ id: 'Deleted' });
+
+/** The most channels one POST /posts/measure takes. */
+export const MEASURE_MAX_CHANNELS = 20;
+/** The most content (characters, all parts together) one POST /posts/measure takes. */
+export const MEASURE_MAX_CONTENT = 20_000;
+
+export const measureBody = z
+  .object({
+    integrations: z
+      .array(z.string().min(1).max(100))
+      .min(1)
+      .max(MEASURE_MAX_CHANNELS)
+      .refine((ids) => new Set(ids).size === ids.length, { error: 'a channel may appear once' })
+      .describe(`The channels to measure for (IDs from GET /integrations), at most ${MEASURE_MAX_CHANNELS}.`),
+    value: z
+      .array(z.object({ content: valueItemSchema.shape.content }))
+      .min(1)
+      .max(26)
+      .superRefine((parts, ctx) => {
+        const total = parts.reduce((sum, part) => sum + part.content.length, 0);
+        if (total > MEASURE_MAX_CONTENT)
+          ctx.addIssue({
+            code: 'custom',
+            message: `holds ${total} characters of content; at most ${MEASURE_MAX_CONTENT} are measured at once`,
+          });
+      })
+      .describe(
+        `The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most ${MEASURE_MAX_CONTENT.toLocaleString('en')} characters of content in all.`,
+      ),
+    settings: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
+        "Post settings by channel ID, as each POST /posts item would carry them (the channel's preferred settings fill in the rest): some change the limit, such as X's `longPosts`.",
+      ),
+    withText: z
+      .boolean()
+      .default(false)
+      .describe('Also answer each part as the platform receives it (`text`): plain text, Markdown or HTML, per platform.'),
+  })
+  .meta({
+    id: 'MeasureText',
+    examples: [
+      {
+        integrations: ['X_CHANNEL_ID', 'MASTODON_CHANNEL_ID'],
+        value: [
+          { content: '<p>Read it at <a href="https://example.com/a/very/long/address">https://example.com/a/very/long/address</a></p>' },
+        ],
+      },
+    ],
+  });
+
+export const measureSchema = z
+  .object({
+    channels: z.array(
+      z.object({
+        integration: z.string().describe('The channel ID.'),
+        identifier: z.string().describe('Its platform ID.'),
+        unit: z
+          .enum(['graphemes', 'characters', 'bytes'])
+          .describe('What `length` and `max` count (as GET /integration-settings/:id says).'),
+        parts: z.array(
+          z.object({
+            length: count().describe(
+              'The length as the platform counts it (X: links 23 and wide characters 2; Mastodon: links 23 and a mention by its local part).',
+            ),
+            max: count().describe("The channel's limit for this part, with these settings."),
+            over: z.boolean().describe('True when `length` is over `max`: the readiness check and the publish refuse it.'),
+            text: z.string().optional().describe('With `withText`: the part as the platform receives it.'),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({
+    id: 'TextMeasure',
+    examples: [
+      {
+        channels: [
+          { integration: 'X_CHANNEL_ID', identifier: 'x', unit: 'characters', parts: [{ length: 34, max: 280, over: false }] },
+          { integration: 'MASTODON_CHANNEL_ID', identifier: 'mastodon', unit: 'graphemes', parts: [{ length: 34, max: 500, over: false }] },
+        ],
+      },
+    ],
+  });

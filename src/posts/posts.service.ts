@@ -17,7 +17,7 @@ import { findGroup } from '../groups/groups.repository.ts';
 import { getProvider, isProviderIdentifier } from '../providers/registry.ts';
 import { postContentToHtml } from '../content/html.ts';
 import { describeMedia, type MediaLookup } from './media-lookup.ts';
-import { checkReadiness, checkSettingsTypes } from './readiness.ts';
+import { checkReadiness, checkSettingsTypes, measureText, textLimitOf } from './readiness.ts';
 import * as keys from './idempotency-keys.repository.ts';
 import { composition, refusal, type Author, type Composition, type PostTransitions, type ThreadPart } from './post-transitions.ts';
 import * as approvals from '../approvals/approvals.repository.ts';
@@ -26,6 +26,8 @@ import {
   parsePostFields,
   POST_FIELDS,
   type createPostsBody,
+  type measureBody,
+  type measureSchema,
   type PostField,
   type postSchema,
   type replacePostBody,
@@ -47,6 +49,8 @@ export type PostChange = Omit<UpdatePostInput, 'settings'> & {
 };
 /** Stores a request's answer inside the transaction that writes its effects (see `idempotent`). */
 export type WithinWrite<R> = (trx: Executor, result: R) => Promise<void>;
+export type MeasureInput = z.infer<typeof measureBody>;
+export type TextMeasure = z.infer<typeof measureSchema>;
 export type MissingReport = { postId: string; ready: boolean; missing: Array<{ field: string; reason: string }> };
 
 /** How far in the past a `schedule` date may be (clock skew, slow clients); it then goes out at once. */
@@ -1040,6 +1044,47 @@ export class PostsService {
       parts,
       media,
     });
+  }
+
+  /**
+   * A thread's text as each channel's platform receives it and its length as the platform counts
+   * it, against the channel's limit: the conversion and count the readiness check and the publish
+   * use. Each platform converts once, with a turn of the event loop between conversions.
+   */
+  async measure(access: WorkspaceAccess, input: MeasureInput): Promise<TextMeasure> {
+    requireScope(access, 'posts:read');
+    const opened = [];
+    for (const id of input.integrations) {
+      if (!mayUseChannel(access, id)) throw new NotFoundError(`No channel ${id} in this workspace.`);
+      opened.push(await this.deps.channels.withConfig(access.workspace.id, id));
+    }
+    const html = input.value.map((part) => postContentToHtml(part.content));
+    const measured = new Map<string, Array<{ text: string; length: number }>>();
+    const channels: TextMeasure['channels'] = [];
+    for (const { channel, config } of opened) {
+      const provider = getProvider(channel.provider);
+      let parts = measured.get(provider.identifier);
+      if (!parts) {
+        parts = [];
+        for (const content of html) {
+          // A turn of the event loop between conversions: a long text on a platform that counts graphemes takes a while.
+          if (measured.size > 0 || parts.length > 0) await setImmediate();
+          parts.push(measureText(provider, content));
+        }
+        measured.set(provider.identifier, parts);
+      }
+      const settings = { ...channel.preferredSettings, ...input.settings?.[channel.id] };
+      channels.push({
+        integration: channel.id,
+        identifier: provider.identifier,
+        unit: provider.textLimit.unit,
+        parts: parts.map(({ text, length }, part) => {
+          const { max } = textLimitOf(provider, { settings, config, part });
+          return { length, max, over: length > max, ...(input.withText && { text }) };
+        }),
+      });
+    }
+    return { channels };
   }
 
   /** What publishing this post would lack right now; empty when it is ready. */

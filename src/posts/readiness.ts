@@ -15,6 +15,23 @@ export type ReadinessInput = {
   media: ReadonlyMap<string, Omit<PublishMedia, 'read'>>;
 };
 
+/**
+ * The text `provider` receives for stored HTML (`text` when the caller converted it already) and
+ * its length as the platform counts it: what the readiness check counts, a publish sends, and
+ * POST /posts/measure answers.
+ */
+export function measureText(provider: Provider, html: string, text = provider.toText(html)): { text: string; length: number } {
+  return { text, length: provider.countText(text) };
+}
+
+/** The text limit of one channel for one part with these settings: the provider's narrower one when it has one. */
+export function textLimitOf(
+  provider: Provider,
+  input: { settings: Record<string, unknown>; config: Record<string, unknown>; part: number },
+): Provider['textLimit'] {
+  return provider.textLimitFor?.({ ...input, settings: settingsWithoutType(input.settings) }) ?? provider.textLimit;
+}
+
 function settingsWithoutType(settings: Record<string, unknown>): Record<string, unknown> {
   const { __type: _type, ...rest } = settings;
   return rest;
@@ -46,7 +63,7 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
   }
   for (const part of input.parts) {
     const where = `value[${part.idx}]`;
-    const text = part.text ?? provider.toText(part.content);
+    const { text, length } = measureText(provider, part.content, part.text);
     const media: Array<Omit<PublishMedia, 'read'>> = [];
     part.images.forEach((image, i) => {
       const found = input.media.get(image.path);
@@ -55,7 +72,6 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
     });
     if (text.trim() === '' && part.images.length === 0)
       missing.push({ field: `${where}.content`, reason: 'There is no text and no media to publish.' });
-    const length = provider.countText(text);
     if (length > provider.textLimit.max) {
       missing.push({
         field: `${where}.content`,

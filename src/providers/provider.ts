@@ -318,6 +318,15 @@ export interface Provider {
   readonly name: string;
   /** The text limit and how the platform counts it. */
   readonly textLimit: { max: number; unit: 'graphemes' | 'characters' | 'bytes' };
+  /**
+   * Optional: the limit for one channel and one post's settings, when it is narrower than
+   * `textLimit` (an account's own allowance, an instance's configured limit). `validate` applies
+   * the same limit; POST /posts/measure reports it.
+   */
+  textLimitFor?(input: { settings: Record<string, unknown>; config: Record<string, unknown>; part: number }): {
+    max: number;
+    unit: 'graphemes' | 'characters' | 'bytes';
+  };
   /** Counts `text` the way the platform does. */
   countText(text: string): number;
   /** Turns stored HTML into the text the platform takes. */

@@ -240,6 +240,14 @@ const CASES: Case[] = [
     },
   },
   {
+    tool: 'measure_post_text',
+    label: '',
+    prepare: async () => {
+      const body = { integrations: [hidden], value: [{ content: '<p>Read https://example.com/launch</p>' }] };
+      return { rest: { method: 'POST', url: '/posts/measure', payload: body }, args: body };
+    },
+  },
+  {
     tool: 'check_post_missing',
     label: '',
     prepare: async () => {

@@ -325,6 +325,78 @@ describe('the web app: composer and post detail', () => {
     await context.close();
   }, 120_000);
 
+  it("the counter shows the platform's own count from the server once the writer pauses: X counts a link as 23, Mastodon a remote mention by its local part", async () => {
+    const email = `${unique('counter')}@example.test`;
+    const user = await t.services.users.create({ email });
+    const workspace = await t.services.workspaces.create({ name: unique('Counts'), ownerId: user.id });
+    const { context, page } = await appContext(browser, problems);
+    await signInToApp(page, origin, mail, email);
+    // Stored as given (the operator's path): nothing here calls X or the instance.
+    const x = await t.services.channels.create(workspace.id, {
+      provider: 'x',
+      name: 'Birdsite',
+      config: { accessToken: 'x-access-token-for-tests', userId: '12345', username: 'herald' },
+    });
+    const toots = await t.services.channels.create(workspace.id, {
+      provider: 'mastodon',
+      name: 'Toots',
+      config: { instance: 'https://mastodon.example', accessToken: 'token-for-the-operator-path' },
+    });
+    // Each count the composer asks for is held until the test lets it through.
+    const held: Array<{ body: { integrations: string[] }; release: () => void }> = [];
+    const asked: string[][] = [];
+    await page.route('**/public/v1/posts/measure', (route) => {
+      const body = route.request().postDataJSON() as { integrations: string[] };
+      asked.push(body.integrations);
+      held.push({ body, release: () => void route.continue() });
+    });
+
+    /** Lets the held counts through, one at a time, until `done`; never more than one is asked for at once. */
+    const releaseUntil = (done: () => Promise<boolean>) =>
+      expect
+        .poll(async () => {
+          expect(held.length).toBeLessThanOrEqual(1);
+          held.shift()?.release();
+          return done();
+        })
+        .toBe(true);
+
+    await page.goto(`${origin}/app/compose`);
+    await page.locator('#compose-text').waitFor();
+    await page.check(`#pick-${x.id}`);
+    await page.check(`#pick-${toots.id}`);
+    const typed = `Read https://example.com/articles/${'a'.repeat(120)} with @alice@social.example.org`;
+    await page.fill('#compose-text', typed);
+    const onX = page.locator(`.counter[data-channel="${x.id}"]`);
+    const onToots = page.locator(`.counter[data-channel="${toots.id}"]`);
+    // Until the server answers, the browser's estimate: every character, against the platform's widest limit.
+    await expect.poll(() => onX.innerText()).toBe(`${[...typed].length} / 25000 characters`);
+    expect(await onX.getAttribute('data-counted')).toBe('estimate');
+    expect(await onToots.innerText()).toBe(`${[...typed].length} / 100000 characters`);
+    // The server's count replaces it: X weighs the link (and the bare domain of the mention) as 23 against this account's 280;
+    // Mastodon counts the link as 23 and @alice@social.example.org as @alice, against the instance's 500.
+    await releaseUntil(async () => (await onX.innerText()) === '64 / 280 characters');
+    expect(asked.at(-1)!.sort()).toEqual([x.id, toots.id].sort());
+    expect(await onX.getAttribute('data-counted')).toBe('server');
+    await expect.poll(() => onToots.innerText()).toBe('40 / 500 characters');
+    await screenshotsBothWidths(page, SHOTS, 'composer-counts');
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Over X's limit: the estimate (under 25,000) does not know it; the server's count does, and says so to screen readers too.
+    await page.fill('#compose-text', 'y'.repeat(300));
+    await expect.poll(() => onX.innerText()).toBe('300 / 25000 characters');
+    await releaseUntil(async () => (await onX.innerText()) === '300 / 280 characters — too long');
+    expect(await page.locator('.readiness').innerText()).toContain('Birdsite: The text is 20 over the limit of 280.');
+    expect(await page.locator(`.preview[aria-label="Preview on Birdsite"] [aria-live]`).innerText()).toBe(
+      'Birdsite: the text is 20 over the limit of 280.',
+    );
+    await expect.poll(() => onToots.innerText()).toBe('300 / 500 characters');
+    expect(await page.locator('button:has-text("Schedule")').isDisabled()).toBe(true);
+    await screenshotsBothWidths(page, SHOTS, 'composer-counts-over');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('the text is rich: formats from the toolbar and the keyboard, the HTML the API stores, counted as the platform counts; alt text only where the platform takes it; an edit loads the stored HTML', async () => {
     const email = `${unique('writer')}@example.test`;
     const user = await t.services.users.create({ email });

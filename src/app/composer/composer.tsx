@@ -10,6 +10,7 @@ import { MediaPicker, type Attached } from './media-picker.tsx';
 import { plainTextOf } from './platform-text.ts';
 import { Avatar, Preview } from './preview.tsx';
 import { RichText } from './rich-text.tsx';
+import { useServerCounts } from './server-counts.ts';
 import { altProblems, altRule, altSetting, requiredSettings, SettingsForm } from './settings-form.tsx';
 
 type PostItem = components['schemas']['PostItemInput'];
@@ -114,6 +115,15 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
     }
   }, [selected.join(',')]);
 
+  // Each channel's count as its platform counts it, from the server once the writer pauses.
+  const exact = useServerCounts(
+    selected.map((id) => ({
+      channel: id,
+      value: [variants[id] ?? text, ...comments.filter((c) => plainTextOf(c.text)).map((c) => c.text)],
+      settings: settings[id] ?? {},
+    })),
+  );
+
   if (!mayCompose(viewer.role))
     return (
       <section>
@@ -141,9 +151,13 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
     if (channel?.disabled) problems.push({ channel: name, reason: 'The channel needs reconnecting before it can publish.' });
     if (!info) continue;
     const plain = plainFor(id);
-    const length = countText(plain, info.textLimit.unit);
-    if (length > info.textLimit.max)
-      problems.push({ channel: name, reason: `The text is ${length - info.textLimit.max} over the limit of ${info.textLimit.max}.` });
+    // The server's count once it has answered for this text; this browser's estimate until then.
+    const estimate = countText(plain, info.textLimit.unit);
+    const [post, ...commentCounts] = exact[id] ?? [{ length: estimate, max: info.textLimit.max, over: estimate > info.textLimit.max }];
+    if (post?.over) problems.push({ channel: name, reason: `The text is ${post.length - post.max} over the limit of ${post.max}.` });
+    commentCounts.forEach((c, i) => {
+      if (c.over) problems.push({ channel: name, reason: `Comment ${i + 1} is ${c.length - c.max} over the limit of ${c.max}.` });
+    });
     if (!plain && media.length === 0) problems.push({ channel: name, reason: 'There is no text and no media.' });
     const alt = altRule(info.settings);
     if (alt) for (const reason of altProblems(alt, media)) problems.push({ channel: name, reason });
@@ -566,6 +580,7 @@ export default function Composer({ viewer, route }: { viewer: Viewer; route: Rou
                 <Preview
                   channel={channel}
                   info={infos[id]}
+                  exact={exact[id]?.[0]}
                   text={plainFor(id)}
                   media={altRule(infos[id]?.settings) ? media : media.map((m) => ({ ...m, alt: '' }))}
                   comments={realComments.map((c) => ({ text: plainTextOf(c.text), delay: c.delay }))}

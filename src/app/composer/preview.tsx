@@ -1,5 +1,7 @@
 import type { Channel } from '../api.ts';
+import { useRef } from 'preact/hooks';
 import { counterText, countText, type ChannelSettings } from './counting.ts';
+import type { ExactCount } from './server-counts.ts';
 
 export type PreviewMedia = { path: string; name: string; type: 'image' | 'video'; alt: string };
 
@@ -24,18 +26,28 @@ export function Avatar({ channel }: { channel: Channel }) {
 export function Preview({
   channel,
   info,
+  exact,
   text,
   media,
   comments,
 }: {
   channel: Channel;
   info: ChannelSettings | undefined;
+  /** The server's count of this text as the platform counts it, once it has answered for this text. */
+  exact?: ExactCount | undefined;
   text: string;
   media: PreviewMedia[];
   comments: Array<{ text: string; delay: number }>;
 }) {
-  const used = info ? countText(text.trim(), info.textLimit.unit) : 0;
-  const over = info ? used > info.textLimit.max : false;
+  const limit = exact ? { max: exact.max, unit: exact.unit } : info?.textLimit;
+  const used = exact ? exact.length : info ? countText(text.trim(), info.textLimit.unit) : 0;
+  const over = exact ? exact.over : info ? used > info.textLimit.max : false;
+  // Said to screen readers only from the server's count (after a pause in typing), and only when it goes over or back.
+  const wasOver = useRef(false);
+  let spoken = '';
+  if (exact?.over) spoken = `${channel.name}: the text is ${exact.length - exact.max} over the limit of ${exact.max}.`;
+  else if (exact && wasOver.current) spoken = `${channel.name}: the text is within the limit again.`;
+  if (exact) wasOver.current = exact.over;
   const tooMany = info ? media.length > info.media.maxItems : false;
   return (
     <article
@@ -66,14 +78,22 @@ export function Preview({
           </p>
         ))}
       <footer>
-        {info ? (
-          <span class={over ? 'counter over' : 'counter'} data-channel={channel.id}>
-            {counterText(used, info.textLimit)}
+        {info && limit ? (
+          <span
+            class={over ? 'counter over' : 'counter'}
+            data-channel={channel.id}
+            data-counted={exact ? 'server' : 'estimate'}
+            title={exact ? `Counted as ${info.name} counts it` : 'An estimate until the server has counted it'}
+          >
+            {counterText(used, limit)}
             {over && ' — too long'}
           </span>
         ) : (
           <span class="muted">Reading the platform's limits…</span>
         )}
+        <span class="visually-hidden" aria-live="polite">
+          {spoken}
+        </span>
         {tooMany && info && <span class="counter over"> · at most {info.media.maxItems} files</span>}
       </footer>
     </article>

@@ -14,6 +14,11 @@ const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
 /** Waits between polls of a media file being processed: quick at first, then up to a few seconds, about two minutes in all. */
 const POLL_DELAYS_MS = [250, 500, 1000, 2000, ...Array<number>(28).fill(4000)];
 
+/** The instance's limit as learnt when the channel was connected; Mastodon's default until then. */
+function limitOf(config: Record<string, unknown>): number {
+  return typeof config.maxCharacters === 'number' ? config.maxCharacters : DEFAULT_LIMIT;
+}
+
 const settingsSchema = z.object({
   visibility: z
     .enum(['public', 'unlisted', 'private', 'direct'])
@@ -199,6 +204,7 @@ export const mastodonProvider: P.Provider = {
   name: 'Mastodon',
   // An upper bound: each instance sets its own limit (checked in `validate` and before sending).
   textLimit: { max: 100_000, unit: 'graphemes' },
+  textLimitFor: ({ config }) => ({ max: limitOf(config), unit: 'graphemes' }),
   countText: (text) => countMastodonText(text),
   toText: htmlToPlainText,
   settingsSchema,
@@ -216,7 +222,7 @@ export const mastodonProvider: P.Provider = {
     // operator's command) has Mastodon's documented default until it is reconnected; the instance is
     // asked again before sending either way.
     const known = typeof config.maxCharacters === 'number';
-    const limit = known ? (config.maxCharacters as number) : DEFAULT_LIMIT;
+    const limit = limitOf(config);
     const spoiler = typeof settings.spoilerText === 'string' ? settings.spoilerText : '';
     const length = countMastodonText(text) + (spoiler ? countMastodonText(spoiler) : 0);
     if (length > limit) {

@@ -260,6 +260,7 @@ export const xProvider: P.Provider = {
   identifier: 'x',
   name: 'X',
   textLimit: { max: LONG_LIMIT, unit: 'characters' },
+  textLimitFor: ({ settings }) => ({ max: limitFor(settings), unit: 'characters' }),
   countText: countXText,
   toText: htmlToPlainText,
   settingsSchema,
