@@ -69,7 +69,9 @@ export async function createTestApp(
     webhookDelivery?: NonNullable<Parameters<typeof openRuntime>[1]>['webhookDelivery'];
   } = {},
 ): Promise<TestApp> {
-  const fresh = options.reopen ? { ...options.reopen.database, drop: async () => {} } : (options.database ?? (await freshDatabase({ migrated: true })));
+  const fresh = options.reopen
+    ? { ...options.reopen.database, drop: async () => {} }
+    : (options.database ?? (await freshDatabase({ migrated: true })));
   // A restart is the same deployment: it keeps its Redis prefix (queued jobs, counters) and media.
   const prefix = options.reopen?.config.redis?.prefix ?? freshRedisPrefix();
   let config: Config;
