@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { htmlToPlainText } from '../../src/content/html.ts';
 import { TEST_WEBHOOK_SECRET, unique, type TestApp } from '../helpers/app.ts';
@@ -9,7 +9,7 @@ import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../hel
 import { startMailServer } from '../helpers/mail-server.ts';
 import { png } from '../helpers/media-files.ts';
 import { processBudget } from '../helpers/process.ts';
-import { appContext, dropFile, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
+import { appContext, drag, dropFile, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
@@ -61,18 +61,6 @@ function tenOClock(days: number): { local: string; iso: string; day: string } {
   const d = new Date(Date.now() + days * DAY);
   const day = d.toISOString().slice(0, 10);
   return { local: `${day}T10:00`, iso: `${day}T10:00:00.000Z`, day };
-}
-
-async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
-  await to.scrollIntoViewIfNeeded();
-  await from.scrollIntoViewIfNeeded();
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 5, { steps: 5 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 20 });
-  await page.mouse.up();
 }
 
 async function postsWith(page: Page, text: string): Promise<Array<Record<string, unknown>>> {
