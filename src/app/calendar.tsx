@@ -181,6 +181,8 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       },
       // The toolbar's icons are decoration (the buttons have names); day cells need no name of their own.
       datesSet: () => {
+        // Another range or view: a busy day's list belongs to the range it was opened in.
+        setMore(null);
         host.current?.querySelectorAll('.fc-icon').forEach((icon) => icon.setAttribute('aria-hidden', 'true'));
       },
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
@@ -263,7 +265,10 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
   // A filter changed: fetch the range again (not on the first render, whose range the calendar fetches itself: one call per range).
   const filtered = useRef(false);
   useEffect(() => {
-    if (filtered.current) calendar.current?.refetchEvents();
+    if (filtered.current) {
+      setMore(null);
+      calendar.current?.refetchEvents();
+    }
     filtered.current = true;
   }, [channelFilter, groupFilter]);
 
