@@ -193,7 +193,7 @@ describe('the web app: calendar', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await context.close();
   }, 180_000);
-  it('a busy day’s posts beyond the fourth are dragged from its "+N more" list to another day or moved with the keyboard; a refusal puts the post back', async () => {
+  it('a busy day’s posts beyond the fourth are dragged from its "+N more" list to another day or moved with the keyboard; a refusal puts the post back; a published post does not move', async () => {
     const { context, page, channelId, user, workspace } = await ownerWithHook('mover');
     // Six drafts on one day of this month (UTC, the context's zone), ten minutes apart from 10:00; the day after is in the same month.
     const now = new Date();
@@ -274,6 +274,29 @@ describe('the web app: calendar', () => {
     expect(await cell(day).locator('.fc-event.post').count()).toBe(4);
     expect(await accessibilityProblems(page)).toEqual([]);
     await shots(page, 'calendar-moved');
+
+    // A published post in the list does not move: it is not draggable and its detail offers no move.
+    for (const [i, content] of [
+      [7, 'Published one'],
+      [8, 'Draft after it'],
+    ] as const) {
+      const res = await apiCall(page, 'POST', '/posts', {
+        type: 'draft',
+        date: new Date(day + i * 10 * 60_000).toISOString(),
+        posts: [{ integration: { id: channelId }, value: [{ content: `<p>${content}</p>` }] }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(res.body[0]!.postId as string);
+    }
+    await app.t.runtime.db.updateTable('posts').set({ state: 'PUBLISHED' }).where('id', '=', ids[6]!).execute();
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await more.click();
+    await expect.poll(() => entries.allTextContents()).toEqual(['11:10 ✓ Published one (Published)', '11:20 ✎ Draft after it (Draft)']);
+    expect(await rest.locator('.more-post.movable').allTextContents()).toEqual(['11:20 ✎ Draft after it (Draft)']);
+    await entries.first().locator('button').click();
+    await expect.poll(() => detail.innerText()).toContain('Published one');
+    expect(await detail.getByLabel('Move to day').count()).toBe(0);
     await context.close();
   }, 180_000);
 });
