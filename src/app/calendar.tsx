@@ -1,22 +1,22 @@
 import { Calendar, type EventClickArg, type EventDropArg, type EventInput } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
-import interactionPlugin from '@fullcalendar/interaction';
+import interactionPlugin, { type EventReceiveArg } from '@fullcalendar/interaction';
 import listPlugin from '@fullcalendar/list';
 import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, type Channel, type Post } from './api.ts';
+import { MorePosts, type MoreOpen } from './calendar-more.tsx';
 import { follow, navigate } from './navigate.ts';
 import { mayCompose, mayMovePosts, type Viewer } from './roles.ts';
 import { browserZone, STATES, ZONE_KEY } from './states.ts';
-import { plainText } from './text.ts';
+import { plainText, postTitle } from './text.ts';
+import { formatInstant, instantToZoned, zonedToInstant } from './zone-time.ts';
 
 const MOVABLE = new Set<Post['state']>(['DRAFT', 'AWAITING_APPROVAL', 'QUEUE', 'ERROR']);
 const FIELDS = 'id,state,publishDate,integration,content,releaseURL,error';
 /** Posts a month's day shows; beyond that, a "+N more" entry that opens the day's list. */
 const DAY_POSTS = 4;
-/** A title longer than a day cell shows is cut (the detail panel has the whole text). */
-const TITLE_CHARS = 160;
 
 /** The "+N more" entry of a month's day: the day (YYYY-MM-DD in the calendar's zone) and how many posts it stands for. */
 type More = { day: string; count: number };
@@ -63,6 +63,11 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
   const [groupFilter, setGroupFilter] = useState('');
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
+  const [more, setMore] = useState<MoreOpen | null>(null);
+  /** The posts each busy day of the month holds beyond the ones it shows, by day. */
+  const hidden = useRef(new Map<string, Post[]>());
+  /** The "+N more" entry the open list came from: focus goes back to it when the list closes. */
+  const moreEntry = useRef<HTMLElement | null>(null);
   const canMove = mayMovePosts(viewer.role);
   const channelsById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
   const groups = useMemo(() => {
@@ -80,11 +85,13 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
   useEffect(() => {
     if (!host.current) return;
     const narrow = window.matchMedia('(max-width: 40rem)').matches;
-    /** A post opens its detail; a day's "+N more" shows that day's list (its own range: every post of the day). */
-    function openEntry(props: Record<string, unknown>) {
+    /** A post opens its detail; a day's "+N more" opens the rest of the day, under the entry. */
+    function openEntry(props: Record<string, unknown>, el: HTMLElement) {
       const { post, more } = props as { post?: Post; more?: More };
-      if (more) cal.changeView('listDay', more.day);
-      else if (post) setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+      if (more) {
+        moreEntry.current = el;
+        setMore({ day: more.day, label: `Posts on ${dayLabel(more.day)}`, posts: hidden.current.get(more.day) ?? [] });
+      } else if (post) openPost(post);
     }
 
     const dayOf = dayKey(zone);
@@ -100,12 +107,15 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
         else byDay.set(day, [post]);
       }
       const events: EventInput[] = [];
+      hidden.current = new Map();
       for (const [day, list] of byDay) {
         if (list.length <= DAY_POSTS) {
           for (const post of list) events.push(toEvent(post));
           continue;
         }
-        for (const post of inCalendarOrder(list).slice(0, DAY_POSTS)) events.push(toEvent(post));
+        const ordered = inCalendarOrder(list);
+        for (const post of ordered.slice(0, DAY_POSTS)) events.push(toEvent(post));
+        hidden.current.set(day, ordered.slice(DAY_POSTS));
         events.push({
           id: `more-${day}`,
           title: `+${list.length - DAY_POSTS} more`,
@@ -137,6 +147,8 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
         },
       },
       editable: canMove,
+      // The rest of a busy day ("+N more") is dragged in from its own list (MorePosts).
+      droppable: canMove,
       eventDurationEditable: false,
       eventStartEditable: canMove,
       // A month's busy day gets its first posts and one "+N more" entry (see monthEvents): the
@@ -169,6 +181,8 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       },
       // The toolbar's icons are decoration (the buttons have names); day cells need no name of their own.
       datesSet: () => {
+        // Another range or view: a busy day's list belongs to the range it was opened in.
+        setMore(null);
         host.current?.querySelectorAll('.fc-icon').forEach((icon) => icon.setAttribute('aria-hidden', 'true'));
       },
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
@@ -180,58 +194,92 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       },
       eventClick: (arg: EventClickArg) => {
         arg.jsEvent.preventDefault();
-        openEntry(arg.event.extendedProps);
+        openEntry(arg.event.extendedProps, arg.el);
       },
       eventDidMount: (arg) => {
         const { post, more } = arg.event.extendedProps as { post?: Post; more?: More };
+        if (more) arg.el.dataset.moreDay = more.day;
         arg.el.setAttribute(
           'aria-label',
-          more
-            ? `${more.count} more posts on ${dayLabel(more.day)}: show the day's list`
-            : `${STATES[post!.state].label}: ${arg.event.title}`,
+          more ? `${more.count} more posts on ${dayLabel(more.day)}: show them` : `${STATES[post!.state].label}: ${arg.event.title}`,
         );
         // Focus and Enter or Space come from the calendar itself: an event is interactive when there is an eventClick.
       },
       eventDrop: (arg: EventDropArg) => {
         const post = arg.event.extendedProps.post as Post;
         const date = arg.event.start!.toISOString();
-        api('patch', '/posts/{id}', { params: { id: post.id }, body: { date } }).then(
-          () => {
-            arg.event.setExtendedProp('post', { ...post, publishDate: date });
-            setMessage({
-              text: `Moved to ${new Date(date).toLocaleString(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' })}.`,
-              bad: false,
-            });
-          },
-          (error: unknown) => {
-            arg.revert();
-            setMessage({ text: error instanceof ApiFailure ? error.message : 'The post could not be moved.', bad: true });
-          },
-        );
+        void move(post, date).then((moved) => (moved ? arg.event.setExtendedProp('post', moved) : arg.revert()));
+      },
+      // A post dragged out of a busy day's list: the calendar placed it at the same time of day on the day it was dropped on.
+      eventReceive: (arg: EventReceiveArg) => {
+        const post = arg.event.extendedProps.post as Post;
+        const date = arg.event.start!.toISOString();
+        if (dayOf(date) === dayOf(post.publishDate)) return arg.revert();
+        // Moved, it comes back with the range's posts from the API; refused, it is taken off again and stays in the list.
+        void move(post, date).then((moved) => (moved ? arg.event.remove() : arg.revert()));
       },
     });
     cal.render();
     calendar.current = cal;
-    return () => cal.destroy();
+    return () => {
+      setMore(null);
+      cal.destroy();
+    };
   }, [zone, canMove]);
+
+  function openPost(post: Post) {
+    setShown({ post, channel: filters.current.channelsById.get(post.integration.id) });
+  }
+
+  const movable = (post: Post) => canMove && MOVABLE.has(post.state);
+
+  /**
+   * Moves a post to `date` through the API, for a drag and for the keyboard alike: says where it
+   * went, or the API's refusal in words. Answers the moved post, or null when it stayed.
+   */
+  async function move(post: Post, date: string): Promise<Post | null> {
+    try {
+      await api('patch', '/posts/{id}', { params: { id: post.id }, body: { date } });
+    } catch (error) {
+      setMessage({ text: error instanceof ApiFailure ? error.message : 'The post could not be moved.', bad: true });
+      return null;
+    }
+    setMessage({ text: `Moved to ${formatInstant(date, zone)}.`, bad: false });
+    const moved = { ...post, publishDate: date };
+    setShown((open) => (open?.post.id === post.id ? { ...open, post: moved } : open));
+    // The days are drawn again from the API (a busy day's first posts and "+N more" follow the move); the post leaves a busy day's list.
+    calendar.current?.refetchEvents();
+    setMore((open) => {
+      const posts = open?.posts.filter((p) => p.id !== post.id);
+      return open && posts!.length > 0 ? { ...open, posts: posts! } : null;
+    });
+    return moved;
+  }
+
+  /** The keyboard's move (the detail panel's day field): the same time of day, in the calendar's zone, on another day. */
+  async function moveToDay(post: Post, day: string): Promise<void> {
+    const time = instantToZoned(new Date(post.publishDate), zone).slice(11, 16);
+    await move(post, zonedToInstant(`${day}T${time}`, zone).toISOString());
+  }
 
   // A filter changed: fetch the range again (not on the first render, whose range the calendar fetches itself: one call per range).
   const filtered = useRef(false);
   useEffect(() => {
-    if (filtered.current) calendar.current?.refetchEvents();
+    if (filtered.current) {
+      setMore(null);
+      calendar.current?.refetchEvents();
+    }
     filtered.current = true;
   }, [channelFilter, groupFilter]);
 
   function toEvent(post: Post): EventInput {
     const state = STATES[post.state];
-    const text = plainText(post.content);
-    const title = text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text || '(no text)';
     return {
       id: post.id,
-      title: `${state.mark} ${title}`,
+      title: `${state.mark} ${postTitle(post.content)}`,
       start: post.publishDate,
       allDay: false,
-      startEditable: canMove && MOVABLE.has(post.state),
+      startEditable: movable(post),
       classNames: ['post', `state-${post.state.toLowerCase()}`],
       extendedProps: { post, order: 0 },
     };
@@ -293,15 +341,55 @@ export default function CalendarView({ viewer }: { viewer: Viewer }) {
       <p role="status" class={message ? `banner ${message.bad ? 'bad' : 'good'}` : 'visually-hidden'}>
         {message?.text ?? ''}
       </p>
-      <div ref={host} class="calendar" />
-      {shown && <Detail shown={shown} zone={zone} onClose={() => setShown(null)} />}
+      <div class="calendar-area">
+        <div ref={host} class="calendar" />
+        {more && (
+          <MorePosts
+            open={more}
+            zone={zone}
+            movable={movable}
+            eventOf={toEvent}
+            onOpen={openPost}
+            onList={() => {
+              calendar.current?.changeView('listDay', more.day);
+              setMore(null);
+            }}
+            onClose={() => {
+              setMore(null);
+              if (moreEntry.current?.isConnected) moreEntry.current.focus();
+            }}
+          />
+        )}
+      </div>
+      {shown && (
+        <Detail
+          shown={shown}
+          zone={zone}
+          onMove={movable(shown.post) ? (day) => moveToDay(shown.post, day) : undefined}
+          onClose={() => setShown(null)}
+        />
+      )}
     </section>
   );
 }
 
-function Detail({ shown, zone, onClose }: { shown: Shown; zone: string; onClose: () => void }) {
+function Detail({
+  shown,
+  zone,
+  onMove,
+  onClose,
+}: {
+  shown: Shown;
+  zone: string;
+  onMove?: (day: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const { post, channel } = shown;
   const close = useRef<HTMLButtonElement>(null);
+  const day = instantToZoned(new Date(post.publishDate), zone).slice(0, 10);
+  const [target, setTarget] = useState(day);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setTarget(day), [post.id, day]);
   useEffect(() => {
     close.current?.focus();
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
@@ -345,6 +433,25 @@ function Detail({ shown, zone, onClose }: { shown: Shown; zone: string; onClose:
         )}
       </dl>
       <p class="content">{plainText(post.content)}</p>
+      {onMove && (
+        <form
+          class="move-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (target === day || !target) return;
+            setBusy(true);
+            void onMove(target).finally(() => setBusy(false));
+          }}
+        >
+          <label>
+            Move to day
+            <input type="date" required value={target} onInput={(e) => setTarget((e.target as HTMLInputElement).value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Move
+          </button>
+        </form>
+      )}
       <p>
         <a href={`/app/posts/${encodeURIComponent(post.id)}`} onClick={follow}>
           Open the post

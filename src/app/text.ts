@@ -123,3 +123,12 @@ export function plainText(html: string): string {
   }
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** A title longer than a day cell shows is cut (the detail panel has the whole text). */
+const TITLE_CHARS = 160;
+
+/** A post's title in the calendar: its text, cut at TITLE_CHARS. */
+export function postTitle(html: string): string {
+  const text = plainText(html);
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text || '(no text)';
+}

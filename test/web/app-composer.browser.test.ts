@@ -1,18 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { htmlToPlainText } from '../../src/content/html.ts';
-import { TEST_WEBHOOK_SECRET, unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { startMailServer } from '../helpers/mail-server.ts';
+import { unique } from '../helpers/app.ts';
+import { accessibilityProblems } from '../helpers/browser.ts';
 import { png } from '../helpers/media-files.ts';
-import { processBudget } from '../helpers/process.ts';
-import { appContext, dropFile, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-vi.setConfig({ testTimeout: BROWSER_TEST_MS });
+import { drag, dropFile, screenshotsBothWidths } from '../helpers/web-app.ts';
+import { appSuite } from './browser-suite.ts';
 
 /**
  * The web app's composer and post detail in real headless Chromium against the real server (with
@@ -28,33 +24,13 @@ const CHANNEL = '<img src=x id=injected-channel>Hook & <b>Co</b>';
 const TYPED = 'Launch <b>day</b> & <img src=x onerror="window.injected=1" id="injected-img"> soon';
 const DAY = 24 * 60 * 60_000;
 
-let t: TestApp;
-let origin: string;
-let browser: Browser;
-let mail: Awaited<ReturnType<typeof startMailServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const problems = { pageErrors: [] as string[], cspViolations: [] as string[] };
-
-beforeAll(
-  async () => {
-    mail = await startMailServer();
-    receiver = await startWebhookReceiver();
-    ({ t, origin, browser } = await servedToChromium(SHOTS, {
-      engine: true,
-      env: { SMTP_URL: mail.url, OUTBOUND_ALLOW_LOOPBACK: 'true', RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /account/sign-in': 10_000 }) },
-    }));
-    console.log(`Composer screenshots: ${SHOTS}`);
-  },
-  processBudget(1, 60_000),
-);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await mail?.close();
-  expect(problems.pageErrors).toEqual([]);
-  expect(problems.cspViolations).toEqual([]);
+const app = appSuite({
+  artifacts: SHOTS,
+  receiver: true,
+  engine: true,
+  env: { RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /account/sign-in': 10_000 }) },
 });
+console.log(`Composer screenshots: ${SHOTS}`);
 
 /** `YYYY-MM-DDTHH:mm` at 10:00 UTC, `days` from today (the browser runs in UTC). */
 function tenOClock(days: number): { local: string; iso: string; day: string } {
@@ -63,22 +39,9 @@ function tenOClock(days: number): { local: string; iso: string; day: string } {
   return { local: `${day}T10:00`, iso: `${day}T10:00:00.000Z`, day };
 }
 
-async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
-  await to.scrollIntoViewIfNeeded();
-  await from.scrollIntoViewIfNeeded();
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 5, { steps: 5 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 20 });
-  await page.mouse.up();
-}
-
 async function postsWith(page: Page, text: string): Promise<Array<Record<string, unknown>>> {
-  const list = await sessionApi(
+  const list = await app.api(
     page,
-    origin,
     'GET',
     `/posts?startDate=${new Date(Date.now() - 30 * DAY).toISOString()}&endDate=${new Date(Date.now() + 60 * DAY).toISOString()}`,
   );
@@ -87,20 +50,11 @@ async function postsWith(page: Page, text: string): Promise<Array<Record<string,
 
 describe('the web app: composer and post detail', () => {
   it('an owner composes, schedules, retries safely, publishes now, deletes; a refused drag reverts; a viewer cannot compose', async () => {
-    const email = `${unique('owner')}@example.test`;
-    const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: unique('<i>Acme</i>'), ownerId: user.id });
-    const { context, page } = await appContext(browser, problems);
-    await signInToApp(page, origin, mail, email);
+    const { email, workspace } = await app.owner('owner', unique('<i>Acme</i>'));
+    const { context, page } = await app.signIn(email);
 
-    const connected = await sessionApi(page, origin, 'POST', '/integrations/connect', {
-      provider: 'webhook',
-      name: CHANNEL,
-      url: receiver.url,
-    });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    const channelId = (connected.body.integration as { id: string }).id;
-    const limits = await sessionApi(page, origin, 'GET', `/integration-settings/${channelId}`);
+    const channelId = await app.connectHook(page, CHANNEL);
+    const limits = await app.api(page, 'GET', `/integration-settings/${channelId}`);
     const textLimit = limits.body.textLimit as { max: number };
 
     // From the calendar's button to the composer.
@@ -140,7 +94,7 @@ describe('the web app: composer and post detail', () => {
     await page.waitForURL(/\/app\/posts\/[^/]+$/);
     const scheduledId = decodeURIComponent(page.url().split('/').pop()!);
     await expect.poll(() => page.locator('h1').innerText()).toContain('Scheduled');
-    const stored = (await sessionApi(page, origin, 'GET', `/posts/${scheduledId}`)).body;
+    const stored = (await app.api(page, 'GET', `/posts/${scheduledId}`)).body;
     expect(stored.state).toBe('QUEUE');
     expect(stored.publishDate).toBe(when.iso);
     const value = stored.value as Array<{ content: string; image: Array<{ path: string }>; delay: number }>;
@@ -187,7 +141,7 @@ describe('the web app: composer and post detail', () => {
     await page.unroute('**/public/v1/posts');
 
     // Publish now, after the confirmation; the detail follows it to published, with its link.
-    await page.goto(`${origin}/app/compose`);
+    await page.goto(`${app.origin}/app/compose`);
     await page.check(`#pick-${channelId}`);
     await page.fill('#compose-text', 'Out right now');
     await page.click('button:has-text("Publish now")');
@@ -202,7 +156,7 @@ describe('the web app: composer and post detail', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
 
     // Repeat: a daily series of three, from the composer.
-    await page.goto(`${origin}/app/compose`);
+    await page.goto(`${app.origin}/app/compose`);
     await page.check(`#pick-${channelId}`);
     await page.fill('#compose-text', 'Every day at ten');
     await page.fill('#compose-when', tenOClock(1).local);
@@ -222,21 +176,21 @@ describe('the web app: composer and post detail', () => {
     expect(firstSeries.key).toBeTruthy();
     expect(await repeatOnce()).toEqual(firstSeries);
     await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Repeating: the next one goes out/);
-    const series = (await sessionApi(page, origin, 'GET', '/series')).body.series as Array<{
+    const series = (await app.api(page, 'GET', '/series')).body.series as Array<{
       repeat: { frequency: string; count: number };
     }>;
     expect(series.map((s) => s.repeat)).toMatchObject([{ frequency: 'daily', count: 3 }]);
     expect(await postsWith(page, 'Every day at ten')).toHaveLength(3);
 
     // Delete the retried draft from its page.
-    await page.goto(`${origin}/app/posts/${encodeURIComponent(String(drafts[0]!.id))}`);
+    await page.goto(`${app.origin}/app/posts/${encodeURIComponent(String(drafts[0]!.id))}`);
     await page.click('button:has-text("Delete")');
     await page.click('button:has-text("Yes, delete")');
     await page.waitForURL(/\/app$/);
-    expect((await sessionApi(page, origin, 'GET', `/posts/${String(drafts[0]!.id)}`)).status).toBe(404);
+    expect((await app.api(page, 'GET', `/posts/${String(drafts[0]!.id)}`)).status).toBe(404);
 
     // A drag the API refuses puts the post back: it was published (elsewhere) after the calendar read it.
-    const raced = await sessionApi(page, origin, 'POST', '/posts', {
+    const raced = await app.api(page, 'POST', '/posts', {
       type: 'draft',
       date: tenOClock(4).iso,
       posts: [{ integration: { id: channelId }, value: [{ content: 'Raced post' }] }],
@@ -245,29 +199,23 @@ describe('the web app: composer and post detail', () => {
     await page.reload();
     const racedEvent = page.locator('.fc-event.post:has-text("Raced post")');
     await racedEvent.waitFor();
-    expect((await sessionApi(page, origin, 'PATCH', `/posts/${racedId}`, { type: 'now' })).status).toBe(200);
-    await expect
-      .poll(async () => (await sessionApi(page, origin, 'GET', `/posts/${racedId}`)).body.state, { timeout: 30_000 })
-      .toBe('PUBLISHED');
+    expect((await app.api(page, 'PATCH', `/posts/${racedId}`, { type: 'now' })).status).toBe(200);
+    await expect.poll(async () => (await app.api(page, 'GET', `/posts/${racedId}`)).body.state, { timeout: 30_000 }).toBe('PUBLISHED');
     await drag(page, racedEvent, page.locator(`.fc-daygrid-day[data-date="${tenOClock(5).day}"]`));
     await expect.poll(() => page.locator('[role=status]').getAttribute('class')).toContain('bad');
     expect(await page.locator(`.fc-daygrid-day[data-date="${tenOClock(4).day}"] .fc-event.post:has-text("Raced post")`).count()).toBe(1);
     expect(await page.locator(`.fc-daygrid-day[data-date="${tenOClock(5).day}"] .fc-event.post:has-text("Raced post")`).count()).toBe(0);
 
     // A viewer: no compose button, the composer says why, and the API refuses the post anyway.
-    const viewerEmail = `${unique('viewer')}@example.test`;
-    const viewerUser = await t.services.users.create({ email: viewerEmail });
-    await t.services.workspaces.addMember(workspace.id, viewerUser.id, 'viewer');
-    const viewer = await appContext(browser, problems);
-    await signInToApp(viewer.page, origin, mail, viewerEmail);
+    const viewer = await app.signIn((await app.member(workspace.id, 'viewer')).email);
     expect(await viewer.page.locator('a:has-text("New post")').count()).toBe(0);
-    await viewer.page.goto(`${origin}/app/compose`);
+    await viewer.page.goto(`${app.origin}/app/compose`);
     await expect.poll(() => viewer.page.locator('main').innerText()).toContain('can read posts but not write them');
     expect(await viewer.page.locator('#compose-text').count()).toBe(0);
-    await viewer.page.goto(`${origin}/app/posts/${encodeURIComponent(scheduledId)}`);
+    await viewer.page.goto(`${app.origin}/app/posts/${encodeURIComponent(scheduledId)}`);
     await viewer.page.locator('.post-detail').waitFor();
     expect(await viewer.page.locator('.post-detail button').count()).toBe(0);
-    const refused = await sessionApi(viewer.page, origin, 'POST', '/posts', {
+    const refused = await app.api(viewer.page, 'POST', '/posts', {
       type: 'draft',
       date: when.iso,
       posts: [{ integration: { id: channelId }, value: [{ content: 'Not allowed' }] }],
@@ -280,47 +228,38 @@ describe('the web app: composer and post detail', () => {
   }, 240_000);
 
   it("adds a post to the queue: it takes the channel's next free slot, and the calendar shows it there", async () => {
-    const email = `${unique('queuer')}@example.test`;
-    const user = await t.services.users.create({ email });
-    await t.services.workspaces.create({ name: unique('Queue'), ownerId: user.id });
-    const { context, page } = await appContext(browser, problems);
-    await signInToApp(page, origin, mail, email);
-    const connected = await sessionApi(page, origin, 'POST', '/integrations/connect', {
-      provider: 'webhook',
-      name: 'Queue hook',
-      url: receiver.url,
-    });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    const channelId = (connected.body.integration as { id: string }).id;
+    const { email } = await app.owner('queuer', unique('Queue'));
+    const { context, page } = await app.signIn(email);
+    const channelId = await app.connectHook(page, 'Queue hook');
     // One weekly slot, two days from today at 14:30 UTC: whatever the time now, that is the next free one.
     const slotDay = tenOClock(2).day;
     const weekday = new Date(`${slotDay}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }).toLowerCase();
-    const schedule = await sessionApi(page, origin, 'PUT', `/integrations/${channelId}/schedule`, {
+    const schedule = await app.api(page, 'PUT', `/integrations/${channelId}/schedule`, {
       timeZone: 'UTC',
       slots: [{ day: weekday, time: '14:30' }],
     });
     expect(schedule.status, JSON.stringify(schedule.body)).toBe(200);
     const slot = `${slotDay}T14:30:00.000Z`;
-    expect((await sessionApi(page, origin, 'GET', `/find-slot/${channelId}`)).body.date).toBe(slot);
+    expect((await app.api(page, 'GET', `/find-slot/${channelId}`)).body.date).toBe(slot);
 
-    await page.goto(`${origin}/app/compose`);
+    await page.goto(`${app.origin}/app/compose`);
     await page.locator('#compose-text').waitFor();
     await page.check(`#pick-${channelId}`);
     await page.fill('#compose-text', 'Next in the queue');
     await page.click('button:has-text("Add to queue")');
     await page.waitForURL(/\/app\/posts\/[^/]+$/);
     const queuedId = decodeURIComponent(page.url().split('/').pop()!);
-    const stored = (await sessionApi(page, origin, 'GET', `/posts/${queuedId}`)).body;
+    const stored = (await app.api(page, 'GET', `/posts/${queuedId}`)).body;
     expect(stored.state).toBe('QUEUE');
     expect(stored.publishDate).toBe(slot);
 
     // The calendar (in the browser's zone, UTC) shows it on the slot's day, at the slot's time.
-    await page.goto(`${origin}/app`);
+    await page.goto(`${app.origin}/app`);
     const event = page.locator(`.fc-daygrid-day[data-date="${slotDay}"] .fc-event.post:has-text("Next in the queue")`);
     await event.waitFor();
     expect(await event.innerText()).toContain('14:30');
     // The next post queued goes after it: the slot is taken, so a week later.
-    const next = await sessionApi(page, origin, 'GET', `/find-slot/${channelId}`);
+    const next = await app.api(page, 'GET', `/find-slot/${channelId}`);
     expect(next.body.date).toBe(new Date(Date.parse(slot) + 7 * DAY).toISOString());
     await context.close();
   }, 120_000);
@@ -398,24 +337,17 @@ describe('the web app: composer and post detail', () => {
   }, 120_000);
 
   it('the text is rich: formats from the toolbar and the keyboard, the HTML the API stores, counted as the platform counts; alt text only where the platform takes it; an edit loads the stored HTML', async () => {
-    const email = `${unique('writer')}@example.test`;
-    const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: 'Acme Bakery', ownerId: user.id });
-    const { context, page } = await appContext(browser, problems);
-    await signInToApp(page, origin, mail, email);
-    const hook = await t.services.channels.create(workspace.id, {
-      provider: 'webhook',
-      name: 'Hook',
-      config: { url: receiver.url, secret: TEST_WEBHOOK_SECRET },
-    });
+    const { email, workspace } = await app.owner('writer', 'Acme Bakery');
+    const { context, page } = await app.signIn(email);
+    const hook = await app.hookChannel(workspace.id, 'Hook', app.receiver.url);
     // Stored as given (the operator's path): nothing asks the instance, nothing is published here.
-    const toots = await t.services.channels.create(workspace.id, {
+    const toots = await app.t.services.channels.create(workspace.id, {
       provider: 'mastodon',
       name: 'Toots',
       config: { instance: 'https://mastodon.example', accessToken: 'token-for-the-operator-path' },
     });
 
-    await page.goto(`${origin}/app/compose`);
+    await page.goto(`${app.origin}/app/compose`);
     await page.locator('#compose-text').waitFor();
     await page.check(`#pick-${hook.id}`);
     // Typed with the keyboard: bold by its shortcut, a list from the toolbar, a link by Ctrl+K.
@@ -487,14 +419,14 @@ describe('the web app: composer and post detail', () => {
       '<p>Launch <strong>day</strong> is &lt;b&gt;near&lt;/b&gt;</p><ul><li>one</li><li>two</li></ul><p>Read <a href="https://example.com/launch" rel="noopener noreferrer nofollow">https://example.com/launch</a></p>',
     );
     expect(htmlToPlainText(stored)).toBe(shown);
-    const limits = (await sessionApi(page, origin, 'GET', `/integration-settings/${hook.id}`)).body.textLimit as { max: number };
+    const limits = (await app.api(page, 'GET', `/integration-settings/${hook.id}`)).body.textLimit as { max: number };
     expect(await page.locator(`.counter[data-channel="${hook.id}"]`).innerText()).toBe(`${[...shown].length} / ${limits.max} characters`);
     const image = (onToots.value as Array<{ image: Array<{ path: string }> }>)[0]!.image[0]!.path;
     expect(onToots.settings).toMatchObject({ alt: { [image]: 'A red kite over a field' } });
     expect(onHook.settings).not.toHaveProperty('alt');
 
     // Editing the stored post shows its formats again, and its alt text.
-    await page.goto(`${origin}/app/posts/${encodeURIComponent(String(onToots.id))}/edit`);
+    await page.goto(`${app.origin}/app/posts/${encodeURIComponent(String(onToots.id))}/edit`);
     await expect.poll(() => editor.locator('strong').count()).toBe(1);
     expect(await editor.locator('ul li').count()).toBe(2);
     expect(await page.inputValue('#alt-0')).toBe('A red kite over a field');
@@ -512,14 +444,14 @@ describe('the web app: composer and post detail', () => {
     ];
     for (const [days, hour, content, type, channel] of plan) {
       const date = new Date(Date.parse(tenOClock(days).iso) + (hour - 10) * 60 * 60_000).toISOString();
-      const res = await sessionApi(page, origin, 'POST', '/posts', {
+      const res = await app.api(page, 'POST', '/posts', {
         type,
         date,
         posts: [{ integration: { id: channel }, value: [{ content }] }],
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    await page.goto(`${origin}/app`);
+    await page.goto(`${app.origin}/app`);
     await expect.poll(() => page.locator('.fc-event.post').count()).toBeGreaterThanOrEqual(plan.length);
     await screenshotsBothWidths(page, SHOTS, 'calendar-planned');
     await context.close();

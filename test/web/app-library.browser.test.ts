@@ -1,15 +1,10 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { startMailServer } from '../helpers/mail-server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { unique } from '../helpers/app.ts';
+import { accessibilityProblems } from '../helpers/browser.ts';
 import { multipart, png } from '../helpers/media-files.ts';
-import { processBudget } from '../helpers/process.ts';
-import { dropFile, sessionApi, screenshotsBothWidths, signedInContext } from '../helpers/web-app.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-vi.setConfig({ testTimeout: BROWSER_TEST_MS });
+import { dropFile, screenshotsBothWidths } from '../helpers/web-app.ts';
+import { appSuite } from './browser-suite.ts';
 
 /**
  * The web app's media library, channels, notifications and analytics in real headless Chromium
@@ -20,39 +15,7 @@ vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 const SHOTS = '/tmp/herald-shots/library';
 const MARKUP = (id: string) => `<img src=x id=${id}>Hook & <b>Co</b>`;
 
-let t: TestApp;
-let origin: string;
-let browser: Browser;
-let mail: Awaited<ReturnType<typeof startMailServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const pageErrors: string[] = [];
-const cspViolations: string[] = [];
-
-beforeAll(
-  async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    mail = await startMailServer();
-    receiver = await startWebhookReceiver();
-    ({ t, origin, browser } = await servedToChromium(SHOTS, { env: { SMTP_URL: mail.url, OUTBOUND_ALLOW_LOOPBACK: 'true' } }));
-  },
-  processBudget(1, 60_000),
-);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await mail?.close();
-  await receiver?.close();
-  expect(pageErrors).toEqual([]);
-  expect(cspViolations).toEqual([]);
-});
-
-async function open(email: string, where: string): Promise<Page> {
-  const context = await signedInContext(browser, t, mail, origin, email);
-  const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
-  await page.goto(`${origin}${where}`);
-  return page;
-}
+const app = appSuite({ artifacts: SHOTS, receiver: true });
 
 /** Nothing the names hold became an element. */
 async function noInjected(page: Page): Promise<void> {
@@ -61,14 +24,12 @@ async function noInjected(page: Page): Promise<void> {
 
 describe('the web app: media, channels, notifications, analytics', () => {
   it('an owner uses every view through the API; markup in names stays text; a viewer sees no destructive button and the API refuses them', async () => {
-    const email = `${unique('owner')}@example.test`;
-    const user = await t.services.users.create({ email });
     const workspaceName = unique(MARKUP('injected-workspace'));
-    const workspace = await t.services.workspaces.create({ name: workspaceName, ownerId: user.id });
-    const group = await t.services.groups.create(workspace.id, MARKUP('injected-group'));
+    const { email, workspace } = await app.owner('owner', workspaceName);
+    const group = await app.t.services.groups.create(workspace.id, MARKUP('injected-group'));
 
     // Channels: connect a webhook through the form, with a name holding markup.
-    const page = await open(email, '/app/channels');
+    const page = await app.open(email, '/app/channels');
     await page.locator('h1', { hasText: 'Channels' }).waitFor();
     await expect.poll(() => page.locator('main').innerText()).toContain('No channel yet');
     expect(await page.title()).toBe('Channels · Herald');
@@ -82,7 +43,7 @@ describe('the web app: media, channels, notifications, analytics', () => {
     expect(await page.locator('#connect-channelId').getAttribute('required')).not.toBeNull();
     await page.selectOption('#connect-platform', 'webhook');
     expect(await page.locator('.more-fields summary').innerText()).toContain('Signing secret');
-    await page.fill('#connect-url', receiver.url);
+    await page.fill('#connect-url', app.receiver.url);
     await page.fill('#connect-name', MARKUP('injected-channel'));
     await page.selectOption('#connect-group', group.id);
     await page.click('.connect-form button[type=submit]');
@@ -92,7 +53,7 @@ describe('the web app: media, channels, notifications, analytics', () => {
     expect(await card.innerText()).toContain('Active');
     expect(await card.innerText()).toContain(MARKUP('injected-group'));
     await noInjected(page);
-    const [channel] = (await sessionApi(page, origin, 'GET', '/integrations')).body;
+    const [channel] = (await app.api(page, 'GET', '/integrations')).body;
     expect(channel!.name).toBe(MARKUP('injected-channel'));
     expect((channel!.customer as { id: string }).id).toBe(group.id);
     await screenshotsBothWidths(page, SHOTS, 'channels');
@@ -108,17 +69,17 @@ describe('the web app: media, channels, notifications, analytics', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await card.locator('.channel-editor button[type=submit]').click();
     await expect.poll(() => page.locator('.channels-view > [role=status]').innerText()).toBe('Launch hook is saved.');
-    const renamed = (await sessionApi(page, origin, 'GET', '/integrations')).body[0]!;
+    const renamed = (await app.api(page, 'GET', '/integrations')).body[0]!;
     expect(renamed.name).toBe('Launch hook');
     expect(renamed.customer).toBeNull();
-    const preferred = (await sessionApi(page, origin, 'GET', `/integration-settings/${String(channel!.id)}`)).body;
+    const preferred = (await app.api(page, 'GET', `/integration-settings/${String(channel!.id)}`)).body;
     expect(preferred.preferredSettings).toEqual({ title: 'From the channel' });
     // Opened again, the form shows the channel's preferred settings as the API answers them.
     await card.locator('button', { hasText: 'Edit' }).click();
     await expect.poll(() => preferredTitle.inputValue()).toBe('From the channel');
     await card.locator('button', { hasText: 'Edit' }).click();
     // A channel the platform stopped accepting says so in words; Reconnect (the same credentials, checked again) enables it.
-    await t.runtime.db
+    await app.t.runtime.db
       .updateTable('channels')
       .set({ disabled: 1, disabled_reason: 'needs_reconnect' })
       .where('id', '=', String(channel!.id))
@@ -127,10 +88,10 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await expect.poll(() => card.locator('.tag').innerText()).toBe('Needs reconnecting');
     await card.locator('button', { hasText: 'Reconnect' }).click();
     await expect.poll(() => card.locator('.tag').innerText()).toBe('Active');
-    expect((await sessionApi(page, origin, 'GET', '/integrations')).body[0]!.disabled).toBe(false);
+    expect((await app.api(page, 'GET', '/integrations')).body[0]!.disabled).toBe(false);
 
     // Media: upload two images, one (named with markup) with the file button, one dropped on the drop zone; both show in the grid.
-    await page.goto(`${origin}/app/media`);
+    await page.goto(`${app.origin}/app/media`);
     await page.locator('h1', { hasText: 'Media library' }).waitFor();
     await expect.poll(() => page.locator('main').innerText()).toContain('The library is empty');
     const markupFile = '<img src=x id=injected-file onerror=alert(1)> & co.png'; // no slash: a browser sends the last path segment
@@ -167,16 +128,16 @@ describe('the web app: media, channels, notifications, analytics', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.locator('.media-card', { hasText: 'sunrise.png' }).locator('button.danger').click();
     await expect.poll(() => page.locator('.media-card').count()).toBe(2);
-    const library = (await sessionApi(page, origin, 'GET', '/media')).body as unknown as { results: Array<{ name: string }> };
+    const library = (await app.api(page, 'GET', '/media')).body as unknown as { results: Array<{ name: string }> };
     expect(library.results.map((m) => m.name)).toEqual(['from-the-client.png', markupFile]);
 
     // Notifications: the header counts the unseen ones; the list links to what each is about.
-    await t.services.notifications.notify(workspace.id, {
+    await app.t.services.notifications.notify(workspace.id, {
       kind: 'channel_disconnected',
       message: `${MARKUP('injected-notification')} needs reconnecting`,
       channelId: String(channel!.id),
     });
-    await page.goto(`${origin}/app`);
+    await page.goto(`${app.origin}/app`);
     const badge = page.locator('header nav a[href="/app/notifications"] .unread');
     await expect.poll(() => badge.innerText()).toBe('1');
     await page.click('header nav a[href="/app/notifications"]');
@@ -187,16 +148,16 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await noInjected(page);
     await expect.poll(() => badge.count()).toBe(0);
     // Read is the member's, on the server: after one more, another browser of theirs counts that one only; the API agrees.
-    await t.services.notifications.notify(workspace.id, { kind: 'limit_warning', message: 'Nearly at the plan limit' });
-    const elsewhere = await open(email, '/app');
+    await app.t.services.notifications.notify(workspace.id, { kind: 'limit_warning', message: 'Nearly at the plan limit' });
+    const elsewhere = await app.open(email, '/app');
     await expect.poll(() => elsewhere.locator('header nav a[href="/app/notifications"] .unread').innerText()).toBe('1');
-    expect((await sessionApi(elsewhere, origin, 'GET', '/notifications')).body.unreadCount).toBe(1);
+    expect((await app.api(elsewhere, 'GET', '/notifications')).body.unreadCount).toBe(1);
     await elsewhere.context().close();
     await screenshotsBothWidths(page, SHOTS, 'notifications');
     expect(await accessibilityProblems(page)).toEqual([]);
 
     // Analytics: the workspace's numbers over a range, then one channel's.
-    await page.goto(`${origin}/app/analytics`);
+    await page.goto(`${app.origin}/app/analytics`);
     await page.locator('.totals').waitFor();
     expect(await page.locator('main').innerText()).toContain('No published post with numbers in this range.');
     await page.selectOption('.analytics-view select >> nth=2', String(channel!.id));
@@ -211,31 +172,28 @@ describe('the web app: media, channels, notifications, analytics', () => {
     await noInjected(page);
 
     // A viewer: no connect form, no channel or media buttons; the API refuses the same things.
-    const viewerEmail = `${unique('viewer')}@example.test`;
-    const viewerUser = await t.services.users.create({ email: viewerEmail });
-    await t.services.workspaces.addMember(workspace.id, viewerUser.id, 'viewer');
-    const viewer = await open(viewerEmail, '/app/channels');
+    const viewer = await app.open((await app.member(workspace.id, 'viewer')).email, '/app/channels');
     await expect.poll(() => viewer.locator('.channel-card').count()).toBe(1);
     expect(await viewer.locator('main button, .connect-form').count()).toBe(0);
     expect(await viewer.locator('main').innerText()).toContain('an owner or an admin connects and changes them');
-    expect((await sessionApi(viewer, origin, 'DELETE', `/integrations/${String(channel!.id)}`)).status).toBe(403);
-    expect((await sessionApi(viewer, origin, 'PATCH', `/integrations/${String(channel!.id)}`, { name: 'x' })).status).toBe(403);
+    expect((await app.api(viewer, 'DELETE', `/integrations/${String(channel!.id)}`)).status).toBe(403);
+    expect((await app.api(viewer, 'PATCH', `/integrations/${String(channel!.id)}`, { name: 'x' })).status).toBe(403);
     await screenshotsBothWidths(viewer, SHOTS, 'channels-viewer');
     expect(await accessibilityProblems(viewer)).toEqual([]);
-    await viewer.goto(`${origin}/app/media`);
+    await viewer.goto(`${app.origin}/app/media`);
     await viewer.locator('main', { hasText: 'cannot use the media library' }).waitFor();
     expect(await viewer.locator('main button').count()).toBe(0);
-    expect((await sessionApi(viewer, origin, 'POST', '/upload-link')).status).toBe(403);
+    expect((await app.api(viewer, 'POST', '/upload-link')).status).toBe(403);
     const fileId = (library.results[0] as unknown as { id: string }).id;
-    expect((await sessionApi(viewer, origin, 'DELETE', `/media/${fileId}`)).status).toBe(403);
+    expect((await app.api(viewer, 'DELETE', `/media/${fileId}`)).status).toBe(403);
     expect(await accessibilityProblems(viewer)).toEqual([]);
 
     // Back as the owner: delete the channel (confirmed); it shows as deleted and leaves the API's list.
-    await page.goto(`${origin}/app/channels`);
+    await page.goto(`${app.origin}/app/channels`);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.locator('.channel-card button.danger').click();
     await page.locator('.channel-card.gone').waitFor();
     expect(await page.locator('.channel-card.gone').innerText()).toContain('Deleted');
-    expect((await sessionApi(page, origin, 'GET', '/integrations')).body).toEqual([]);
+    expect((await app.api(page, 'GET', '/integrations')).body).toEqual([]);
   }, 240_000);
 });

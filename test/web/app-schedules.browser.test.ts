@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TEST_WEBHOOK_SECRET, unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { startMailServer } from '../helpers/mail-server.ts';
-import { processBudget } from '../helpers/process.ts';
-import { screenshotsBothWidths, sessionApi, signedInContext } from '../helpers/web-app.ts';
-
-vi.setConfig({ testTimeout: BROWSER_TEST_MS });
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { unique } from '../helpers/app.ts';
+import { accessibilityProblems } from '../helpers/browser.ts';
+import { screenshotsBothWidths } from '../helpers/web-app.ts';
+import { appSuite } from './browser-suite.ts';
 
 /**
  * The posting schedules in the web app's channels view, in real headless Chromium against the
@@ -17,36 +13,7 @@ vi.setConfig({ testTimeout: BROWSER_TEST_MS });
  */
 const SHOTS = '/tmp/herald-shots/schedules';
 
-let t: TestApp;
-let origin: string;
-let browser: Browser;
-let mail: Awaited<ReturnType<typeof startMailServer>>;
-const pageErrors: string[] = [];
-const cspViolations: string[] = [];
-
-beforeAll(
-  async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    mail = await startMailServer();
-    ({ t, origin, browser } = await servedToChromium(SHOTS, { env: { SMTP_URL: mail.url } }));
-  },
-  processBudget(1, 60_000),
-);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await mail?.close();
-  expect(pageErrors).toEqual([]);
-  expect(cspViolations).toEqual([]);
-});
-
-async function open(email: string, where: string): Promise<Page> {
-  const context = await signedInContext(browser, t, mail, origin, email);
-  const page = recordProblems(await context.newPage(), { pageErrors, cspViolations });
-  await page.goto(`${origin}${where}`);
-  return page;
-}
+const app = appSuite({ artifacts: SHOTS });
 
 /** Presses Enter on the control named `name` after reaching it with the keyboard's focus. */
 async function press(page: Page, role: 'button', name: string | RegExp): Promise<void> {
@@ -59,15 +26,9 @@ type Schedule = { timeZone: string; slots: Array<{ day: string; time: string }>;
 
 describe('the web app: posting schedules', () => {
   it("an owner sets the workspace's default and a channel's own schedule with the keyboard; the API has them; a viewer only reads", async () => {
-    const email = `${unique('owner')}@example.test`;
-    const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: unique('Schedules'), ownerId: user.id });
-    const channel = await t.services.channels.create(workspace.id, {
-      provider: 'webhook',
-      name: 'Hook',
-      config: { url: 'https://hooks.example.test/in', secret: TEST_WEBHOOK_SECRET },
-    });
-    const page = await open(email, '/app/channels');
+    const { email, workspace } = await app.owner('owner', unique('Schedules'));
+    const channel = await app.hookChannel(workspace.id);
+    const page = await app.open(email, '/app/channels');
     const section = page.getByRole('region', { name: 'Posting schedules' });
     await section.getByText("Herald's built-in default").waitFor();
     const slots = section.locator('.slot-list li');
@@ -88,7 +49,7 @@ describe('the web app: posting schedules', () => {
     await press(page, 'button', 'Remove slot 1');
     await press(page, 'button', 'Save the schedule');
     await section.getByText("The workspace's default schedule is saved.").waitFor();
-    const workspaceDefault = (await sessionApi(page, origin, 'GET', '/schedule')).body as unknown as Schedule;
+    const workspaceDefault = (await app.api(page, 'GET', '/schedule')).body as unknown as Schedule;
     expect(workspaceDefault).toMatchObject({ timeZone: 'Europe/Paris', source: 'workspace' });
     expect(workspaceDefault.slots).toHaveLength(builtIn);
     expect(workspaceDefault.slots).toContainEqual({ day: 'wednesday', time: '07:45' });
@@ -98,7 +59,7 @@ describe('the web app: posting schedules', () => {
     // The channel: it uses the default until it has its own; its next free slot is shown in its zone.
     await section.getByLabel('Schedule of', { exact: true }).selectOption(channel.id);
     await section.getByText("This channel uses the workspace's default schedule.").waitFor();
-    const next = (await sessionApi(page, origin, 'GET', `/find-slot/${channel.id}`)).body as unknown as { date: string };
+    const next = (await app.api(page, 'GET', `/find-slot/${channel.id}`)).body as unknown as { date: string };
     const shown = new Date(next.date).toLocaleString('en-GB', { timeZone: 'Europe/Paris', dateStyle: 'medium', timeStyle: 'short' });
     await section.getByText(`Next free slot: ${shown} (Europe/Paris).`).waitFor();
     await section.getByLabel('Time zone', { exact: true }).fill('Australia/Sydney');
@@ -108,11 +69,11 @@ describe('the web app: posting schedules', () => {
     await press(page, 'button', 'Save the schedule');
     await section.getByText("Hook's schedule is saved.").waitFor();
     await section.getByText('This channel has its own schedule.').waitFor();
-    const own = (await sessionApi(page, origin, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule;
+    const own = (await app.api(page, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule;
     expect(own).toEqual(
       expect.objectContaining({ timeZone: 'Australia/Sydney', source: 'channel', slots: [{ day: 'monday', time: '10:00' }] }),
     );
-    const sydney = (await sessionApi(page, origin, 'GET', `/find-slot/${channel.id}`)).body as unknown as { date: string };
+    const sydney = (await app.api(page, 'GET', `/find-slot/${channel.id}`)).body as unknown as { date: string };
     const inSydney = (options: Intl.DateTimeFormatOptions) =>
       new Date(sydney.date).toLocaleString('en-GB', { timeZone: 'Australia/Sydney', ...options });
     expect([inSydney({ weekday: 'long' }), inSydney({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })]).toEqual([
@@ -127,28 +88,23 @@ describe('the web app: posting schedules', () => {
     await press(page, 'button', 'Save the schedule');
     await section.locator('[role=status].bad').waitFor();
     expect(await section.locator('[role=status]').innerText()).toMatch(/time zone/i);
-    expect(((await sessionApi(page, origin, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule).timeZone).toBe(
+    expect(((await app.api(page, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule).timeZone).toBe(
       'Australia/Sydney',
     );
 
     // Back to the workspace's default.
     await press(page, 'button', 'Use the workspace default');
     await section.getByText("Hook now uses the workspace's default schedule.").waitFor();
-    expect(((await sessionApi(page, origin, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule).source).toBe(
-      'workspace',
-    );
+    expect(((await app.api(page, 'GET', `/integrations/${channel.id}/schedule`)).body as unknown as Schedule).source).toBe('workspace');
 
     // A viewer reads the schedules and has nothing to press; the API refuses a change from them.
-    const viewerEmail = `${unique('viewer')}@example.test`;
-    const viewerUser = await t.services.users.create({ email: viewerEmail });
-    await t.services.workspaces.addMember(workspace.id, viewerUser.id, 'viewer');
-    const viewer = await open(viewerEmail, '/app/channels');
+    const viewer = await app.open((await app.member(workspace.id, 'viewer')).email, '/app/channels');
     const readOnly = viewer.getByRole('region', { name: 'Posting schedules' });
     await readOnly.getByText('An owner or an admin changes the schedules.').waitFor();
     expect(await readOnly.getByLabel('Time zone', { exact: true }).inputValue()).toBe('Europe/Paris');
     expect(await readOnly.getByLabel('Time zone', { exact: true }).isDisabled()).toBe(true);
     expect(await readOnly.locator('button').count()).toBe(0);
-    expect((await sessionApi(viewer, origin, 'PUT', '/schedule', { timeZone: 'UTC', slots: [] })).status).toBe(403);
+    expect((await app.api(viewer, 'PUT', '/schedule', { timeZone: 'UTC', slots: [] })).status).toBe(403);
     expect(await accessibilityProblems(viewer)).toEqual([]);
   }, 240_000);
 });

@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { unique, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { startMailServer } from '../helpers/mail-server.ts';
-import { processBudget } from '../helpers/process.ts';
-import { appContext, screenshotsBothWidths, sessionApi, signInToApp } from '../helpers/web-app.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-vi.setConfig({ testTimeout: BROWSER_TEST_MS });
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { unique } from '../helpers/app.ts';
+import { accessibilityProblems } from '../helpers/browser.ts';
+import { drag, screenshotsBothWidths } from '../helpers/web-app.ts';
+import { appSuite } from './browser-suite.ts';
 
 /**
  * The web app's calendar in real headless Chromium against the real server on loopback: sign in
@@ -25,68 +19,36 @@ const MARKUP_CONTENT = '<p>Launch &lt;img src=x onerror="window.injected=1" id="
 const MARKUP_TEXT = 'Launch <img src=x onerror="window.injected=1" id="injected-img"> day & more';
 const DAY = 24 * 60 * 60_000;
 
-let t: TestApp;
-let origin: string;
-let browser: Browser;
-let mail: Awaited<ReturnType<typeof startMailServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const pageErrors: string[] = [];
-const cspViolations: string[] = [];
-
-beforeAll(
-  async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    mail = await startMailServer();
-    receiver = await startWebhookReceiver();
-    ({ t, origin, browser } = await servedToChromium(path.join(SHOTS, 'unused'), {
-      env: { SMTP_URL: mail.url, OUTBOUND_ALLOW_LOOPBACK: 'true', RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /account/sign-in': 10_000 }) },
-    }));
-  },
-  processBudget(1, 60_000),
-);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await mail?.close();
-  await receiver?.close();
-  expect(pageErrors).toEqual([]);
-  expect(cspViolations).toEqual([]);
-});
-
-const newContext = () => appContext(browser, { pageErrors, cspViolations });
-const signIn = (page: Page, email: string) => signInToApp(page, origin, mail, email);
-const apiCall = (page: Page, method: string, url: string, data?: unknown, csrf = true) => sessionApi(page, origin, method, url, data, csrf);
+const app = appSuite({ artifacts: SHOTS, receiver: true, env: { RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /account/sign-in': 10_000 }) } });
+const apiCall = app.api;
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A new workspace's owner, signed in to the app in the browser, with a webhook channel connected through the API. */
+async function ownerWithHook(name: string) {
+  const { email, user, workspace } = await app.owner(name);
+  const { context, page } = await app.signIn(email);
+  return { user, workspace, context, page, channelId: await app.connectHook(page) };
+}
 
 const shots = (page: Page, name: string) => screenshotsBothWidths(page, SHOTS, name);
 
 describe('the web app: calendar', () => {
   it('an owner sees the planned posts, drags one to another day (the API has the new time), opens one; markup stays text', async () => {
-    const email = `${unique('owner')}@example.test`;
-    const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: unique('<i>Acme</i>'), ownerId: user.id });
-    const { context, page } = await newContext();
-    await signIn(page, email);
+    const { email, workspace } = await app.owner('owner', unique('<i>Acme</i>'));
+    const { context, page } = await app.signIn(email);
     // Signed in, the site's address is the app.
-    await page.goto(`${origin}/`);
+    await page.goto(`${app.origin}/`);
     await page.waitForURL(/\/app$/);
     await page.locator('.fc').waitFor();
 
-    const served = await page.request.get(`${origin}/app`);
+    const served = await page.request.get(`${app.origin}/app`);
     const csp = served.headers()['content-security-policy']!;
     expect(csp).toMatch(/script-src 'self'(;|$)/);
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
 
-    const connected = await apiCall(page, 'POST', '/integrations/connect', {
-      provider: 'webhook',
-      name: MARKUP_CHANNEL,
-      url: receiver.url,
-    });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    const channelId = (connected.body.integration as { id: string }).id;
+    const channelId = await app.connectHook(page, MARKUP_CHANNEL);
     // Without the CSRF header, the same session is refused.
     expect((await apiCall(page, 'GET', '/integrations', undefined, false)).status).toBe(403);
 
@@ -120,16 +82,7 @@ describe('the web app: calendar', () => {
     await shots(page, 'calendar-month');
 
     // Drag the scheduled post two days later; the API then has the new date, same time of day.
-    const target = page.locator(`.fc-daygrid-day[data-date="${isoDay(new Date(first.getTime() + 2 * DAY))}"]`);
-    await target.scrollIntoViewIfNeeded();
-    await shown.scrollIntoViewIfNeeded();
-    const from = (await shown.boundingBox())!;
-    const to = (await target.boundingBox())!;
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2 + 5, from.y + from.height / 2 + 5, { steps: 5 });
-    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 20 });
-    await page.mouse.up();
+    await drag(page, shown, page.locator(`.fc-daygrid-day[data-date="${isoDay(new Date(first.getTime() + 2 * DAY))}"]`));
     await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Moved to/);
     const read = await apiCall(page, 'GET', `/posts/${scheduled}`);
     expect(read.body.publishDate).toBe(new Date(first.getTime() + 2 * DAY).toISOString());
@@ -161,11 +114,7 @@ describe('the web app: calendar', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
 
     // A viewer of the same workspace: sees the posts, can drag none, and the API refuses the move.
-    const viewerEmail = `${unique('viewer')}@example.test`;
-    const viewerUser = await t.services.users.create({ email: viewerEmail });
-    await t.services.workspaces.addMember(workspace.id, viewerUser.id, 'viewer');
-    const viewer = await newContext();
-    await signIn(viewer.page, viewerEmail);
+    const viewer = await app.signIn((await app.member(workspace.id, 'viewer')).email);
     await expect.poll(() => viewer.page.locator('.fc-event.post').count()).toBe(2);
     expect(await viewer.page.locator('.fc-event-draggable').count()).toBe(0);
     expect(await viewer.page.locator('main').innerText()).toContain('can look at the calendar but not move posts');
@@ -177,15 +126,8 @@ describe('the web app: calendar', () => {
     await context.close();
   }, 180_000);
 
-  it('a busy day shows its first four posts and "+N more", which opens that day’s list with every post; one GET /posts per view', async () => {
-    const email = `${unique('busy')}@example.test`;
-    const user = await t.services.users.create({ email });
-    await t.services.workspaces.create({ name: unique('Busy'), ownerId: user.id });
-    const { context, page } = await newContext();
-    await signIn(page, email);
-    const connected = await apiCall(page, 'POST', '/integrations/connect', { provider: 'webhook', name: 'Hook', url: receiver.url });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    const channelId = (connected.body.integration as { id: string }).id;
+  it('a busy day shows its first four posts and "+N more", which lists the rest and opens that day’s list with every post; one GET /posts per view', async () => {
+    const { context, page, channelId } = await ownerWithHook('busy');
     // Seven drafts today (UTC, the context's zone), ten minutes apart, created out of order.
     const now = new Date();
     const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 10);
@@ -206,7 +148,7 @@ describe('the web app: calendar', () => {
     const more = page.locator('.fc-event.posts-more');
     await more.waitFor();
     expect(await more.innerText()).toBe('+3 more');
-    expect(await more.getAttribute('aria-label')).toMatch(/^3 more posts on .+: show the day's list$/);
+    expect(await more.getAttribute('aria-label')).toMatch(/^3 more posts on .+: show them$/);
     expect(await page.locator('.fc-event.post .fc-event-title').allInnerTexts()).toEqual([
       '✎ Busy & 0',
       '✎ Busy & 1',
@@ -215,9 +157,22 @@ describe('the web app: calendar', () => {
     ]);
     expect(calls).toHaveLength(1);
 
-    // From the keyboard: the day's list, fetched for that day, with all seven.
+    // From the keyboard: the rest of the day under the entry (no call), then the day's list, fetched for that day, with all seven.
     await more.focus();
     await page.keyboard.press('Enter');
+    const rest = page.getByRole('dialog', { name: /^Posts on / });
+    await rest.waitFor();
+    expect(await rest.locator('.more-post').allTextContents()).toEqual([
+      '10:40 ✎ Busy & 4 (Draft)',
+      '10:50 ✎ Busy & 5 (Draft)',
+      '11:00 ✎ Busy & 6 (Draft)',
+    ]);
+    expect(calls).toHaveLength(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => rest.count()).toBe(0);
+    expect(await page.evaluate('document.activeElement.classList.contains("posts-more")')).toBe(true);
+    await page.keyboard.press('Enter');
+    await rest.getByRole('button', { name: "Show the day's list" }).click();
     await page.locator('.fc-listDay-view').waitFor();
     await expect.poll(() => page.locator('.fc-list-event.post').count()).toBe(7);
     expect(await page.locator('.fc-list-event.post .fc-list-event-title').allInnerTexts()).toEqual(
@@ -236,6 +191,112 @@ describe('the web app: calendar', () => {
     expect(await page.locator('.fc-daygrid-event.post').count()).toBe(4);
     expect(calls).toHaveLength(3);
     expect(await accessibilityProblems(page)).toEqual([]);
+    await context.close();
+  }, 180_000);
+  it('a busy day’s posts beyond the fourth are dragged from its "+N more" list to another day or moved with the keyboard; a refusal puts the post back; a published post does not move', async () => {
+    const { context, page, channelId, user, workspace } = await ownerWithHook('mover');
+    // Six drafts on one day of this month (UTC, the context's zone), ten minutes apart from 10:00; the day after is in the same month.
+    const now = new Date();
+    const date = Math.min(now.getUTCDate(), 20);
+    const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), date, 10);
+    const ids: string[] = [];
+    for (const i of [0, 1, 2, 3, 4, 5]) {
+      const res = await apiCall(page, 'POST', '/posts', {
+        type: 'draft',
+        date: new Date(day + i * 10 * 60_000).toISOString(),
+        posts: [{ integration: { id: channelId }, value: [{ content: `<p>Moving ${i}</p>` }] }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(res.body[0]!.postId as string);
+    }
+    const publishDate = async (id: string) => (await apiCall(page, 'GET', `/posts/${id}`)).body.publishDate;
+    const cell = (at: number) => page.locator(`.fc-daygrid-day[data-date="${isoDay(new Date(at))}"]`);
+
+    await page.reload();
+    const more = page.locator('.fc-event.posts-more');
+    await more.waitFor();
+    expect(await more.innerText()).toBe('+2 more');
+    await more.click();
+    const rest = page.getByRole('dialog', { name: /^Posts on / });
+    const entries = rest.locator('.more-post');
+    await expect.poll(() => entries.allTextContents()).toEqual(['10:40 ✎ Moving 4 (Draft)', '10:50 ✎ Moving 5 (Draft)']);
+    expect(await rest.locator('.more-post.movable').count()).toBe(2);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await shots(page, 'calendar-more');
+
+    // Refused: the member became a viewer in the meantime. The API's refusal is shown, and the post stays where it was.
+    await app.t.services.workspaces.setRole(workspace.id, user.id, 'viewer');
+    await drag(page, entries.nth(1), cell(day + DAY));
+    await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/scope|permission|may not|role/i);
+    expect(await page.locator('[role=status]').getAttribute('class')).toContain('bad');
+    expect(await entries.allTextContents()).toEqual(['10:40 ✎ Moving 4 (Draft)', '10:50 ✎ Moving 5 (Draft)']);
+    expect(
+      await cell(day + DAY)
+        .locator('.fc-event')
+        .count(),
+    ).toBe(0);
+    expect(await publishDate(ids[5]!)).toBe(new Date(day + 50 * 60_000).toISOString());
+    await app.t.services.workspaces.setRole(workspace.id, user.id, 'owner');
+
+    // The sixth post, dragged from the list to the next day: the API has it there at the same time; the day shows it.
+    await drag(page, entries.nth(1), cell(day + DAY));
+    await expect.poll(() => page.locator('[role=status]').innerText()).toMatch(/^Moved to/);
+    expect(await publishDate(ids[5]!)).toBe(new Date(day + DAY + 50 * 60_000).toISOString());
+    await expect
+      .poll(() =>
+        cell(day + DAY)
+          .locator('.fc-event.post')
+          .allInnerTexts(),
+      )
+      .toEqual([expect.stringContaining('Moving 5')]);
+    await expect.poll(() => more.innerText()).toBe('+1 more');
+    expect(await entries.allTextContents()).toEqual(['10:40 ✎ Moving 4 (Draft)']);
+
+    // The keyboard's equivalent: open the fifth from the list, give the detail panel another day, press Enter.
+    await entries.first().locator('button').focus();
+    await page.keyboard.press('Enter');
+    const detail = page.locator('.detail');
+    await detail.waitFor();
+    const field = detail.getByLabel('Move to day');
+    await field.focus();
+    await field.fill(isoDay(new Date(day + 2 * DAY)));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => publishDate(ids[4]!)).toBe(new Date(day + 2 * DAY + 40 * 60_000).toISOString());
+    await expect.poll(() => page.locator('.fc-event.posts-more').count()).toBe(0);
+    await expect.poll(() => rest.count()).toBe(0);
+    await expect
+      .poll(() =>
+        cell(day + 2 * DAY)
+          .locator('.fc-event.post')
+          .allInnerTexts(),
+      )
+      .toEqual([expect.stringContaining('Moving 4')]);
+    expect(await cell(day).locator('.fc-event.post').count()).toBe(4);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await shots(page, 'calendar-moved');
+
+    // A published post in the list does not move: it is not draggable and its detail offers no move.
+    for (const [i, content] of [
+      [7, 'Published one'],
+      [8, 'Draft after it'],
+    ] as const) {
+      const res = await apiCall(page, 'POST', '/posts', {
+        type: 'draft',
+        date: new Date(day + i * 10 * 60_000).toISOString(),
+        posts: [{ integration: { id: channelId }, value: [{ content: `<p>${content}</p>` }] }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(res.body[0]!.postId as string);
+    }
+    await app.t.runtime.db.updateTable('posts').set({ state: 'PUBLISHED' }).where('id', '=', ids[6]!).execute();
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await more.click();
+    await expect.poll(() => entries.allTextContents()).toEqual(['11:10 ✓ Published one (Published)', '11:20 ✎ Draft after it (Draft)']);
+    expect(await rest.locator('.more-post.movable').allTextContents()).toEqual(['11:20 ✎ Draft after it (Draft)']);
+    await entries.first().locator('button').click();
+    await expect.poll(() => detail.innerText()).toContain('Published one');
+    expect(await detail.getByLabel('Move to day').count()).toBe(0);
     await context.close();
   }, 180_000);
 });

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { accessOf, createTenant, TEST_WEBHOOK_SECRET, type TestApp } from '../helpers/app.ts';
-import { accessibilityProblems, recordProblems, servedToChromium, BROWSER_TEST_MS } from '../helpers/browser.ts';
-import { processBudget } from '../helpers/process.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect } from 'vitest';
+import { accessOf, createTenant, TEST_WEBHOOK_SECRET } from '../helpers/app.ts';
+import { accessibilityProblems } from '../helpers/browser.ts';
 import { createPerson } from '../oauth/helpers.ts';
+import { browserSuite } from './browser-suite.ts';
 
 /**
  * The tour of the server-rendered pages, shared by the files that take it in parts
@@ -26,36 +26,17 @@ export interface Visitor {
 
 /** Registers the file's hooks (a server, Chromium, the seeded workspace) and returns the tour's helpers. */
 export function pageTour() {
-  vi.setConfig({ testTimeout: BROWSER_TEST_MS });
-  let t: TestApp;
-  let browser: Browser;
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
+  const suite = browserSuite({ artifacts: ARTIFACTS });
   const visitor: Visitor = { origin: '', session: '', uploadPath: '' };
-
-  beforeAll(
-    async () => {
-      let origin: string;
-      ({ t, origin, browser } = await servedToChromium(ARTIFACTS));
-      visitor.origin = origin;
-    },
-    processBudget(1, 30_000),
-  );
-
-  afterAll(async () => {
-    await browser?.close();
-    expect(pageErrors).toEqual([]);
-    expect(cspViolations).toEqual([]);
-  });
 
   /** A fresh browser page `width` px wide (a phone's below 500 px), signed in with `session` if given, its problems recorded. */
   async function pageAt(width: number, session?: string): Promise<Page> {
-    const context = await browser.newContext({
+    const page = await suite.newPage({
       viewport: { width, height: 900 },
       ...(width < 500 && { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }),
     });
-    if (session) await context.addCookies([{ name: 'herald_session', value: session, url: visitor.origin }]);
-    return recordProblems(await context.newPage(), { pageErrors, cspViolations });
+    if (session) await page.context().addCookies([{ name: 'herald_session', value: session, url: visitor.origin }]);
+    return page;
   }
 
   /** Opens `url` at each width (signed in with `session` if given), saves a screenshot, and returns what the page shows of the shell. */
@@ -80,6 +61,8 @@ export function pageTour() {
 
   // The workspace every page shows: keys, apps, members, an invitation, webhook endpoints, a post awaiting approval.
   beforeAll(async () => {
+    const t = suite.t;
+    visitor.origin = suite.origin;
     const tenant = await createTenant(t);
     visitor.uploadPath = new URL(
       ((await t.request({ method: 'POST', url: '/public/v1/upload-link', key: tenant.key })).json() as { url: string }).url,

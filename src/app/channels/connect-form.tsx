@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Channel, type ClientGroup, type Provider, type ProviderField } from '../api.ts';
+import { AreaField, CheckField, InputField } from '../shared/fields.tsx';
 import { messageOf } from '../shared/format.ts';
 
 export type ConnectAnswer = { url: string } | { integration: Channel; reconnected: boolean; secret?: string };
@@ -46,62 +47,40 @@ function FieldInput({
   value: string | boolean | undefined;
   onChange: (v: string | boolean) => void;
 }) {
-  const id = `connect-${field.name}`;
-  const hint = field.description ? `${id}-hint` : undefined;
-  const label = (
-    <>
-      {field.label}
-      {field.required ? '' : ' (optional)'}
-    </>
-  );
-  const description = field.description && (
-    <span class="hint" id={hint}>
-      {field.description}
-    </span>
-  );
+  const frame = {
+    id: `connect-${field.name}`,
+    label: (
+      <>
+        {field.label}
+        {field.required ? '' : ' (optional)'}
+      </>
+    ),
+    description: field.description,
+  };
   if (field.type === 'boolean')
-    return (
-      <div class="check">
-        <input
-          id={id}
-          type="checkbox"
-          checked={value === true}
-          aria-describedby={hint}
-          onChange={(e) => onChange((e.target as HTMLInputElement).checked)}
-        />
-        <label for={id}>{label}</label>
-        {description}
-      </div>
-    );
+    return <CheckField {...frame} checked={value === true} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />;
   const text = typeof value === 'string' ? value : '';
+  if (field.type === 'list' || field.type === 'json')
+    return (
+      <AreaField
+        {...frame}
+        class={field.type === 'json' ? 'mono' : undefined}
+        required={field.required}
+        value={text}
+        onInput={(e) => onChange((e.target as HTMLTextAreaElement).value)}
+      />
+    );
   const placeholder = typeof field.default === 'string' || typeof field.default === 'number' ? String(field.default) : undefined;
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {description}
-      {field.type === 'list' || field.type === 'json' ? (
-        <textarea
-          id={id}
-          rows={2}
-          class={field.type === 'json' ? 'mono' : undefined}
-          required={field.required}
-          aria-describedby={hint}
-          value={text}
-          onInput={(e) => onChange((e.target as HTMLTextAreaElement).value)}
-        />
-      ) : (
-        <input
-          id={id}
-          type={field.secret ? 'password' : field.type === 'number' ? 'number' : field.type === 'url' ? 'url' : 'text'}
-          autocomplete="off"
-          required={field.required}
-          placeholder={placeholder}
-          aria-describedby={hint}
-          value={text}
-          onInput={(e) => onChange((e.target as HTMLInputElement).value)}
-        />
-      )}
-    </div>
+    <InputField
+      {...frame}
+      type={field.secret ? 'password' : field.type === 'number' ? 'number' : field.type === 'url' ? 'url' : 'text'}
+      autocomplete="off"
+      required={field.required}
+      placeholder={placeholder}
+      value={text}
+      onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+    />
   );
 }
 

@@ -1,3 +1,6 @@
+import type { ComponentChildren } from 'preact';
+import { AreaField, CheckField, ChoiceField, InputField } from '../shared/fields.tsx';
+
 /** A JSON Schema property, as GET /integration-settings/:id describes a channel's settings. */
 type Property = {
   type?: string | string[];
@@ -100,56 +103,40 @@ export function SettingsForm({
   return (
     <div class="settings-form">
       {entries.map(([name, p]) => {
-        const id = `${idPrefix}-${name}`;
         const kind = typeOf(p);
         const value = values[name];
-        const label = (
-          <>
-            {labelOf(name, p)}
-            {required.has(name) && <span class="required"> (required)</span>}
-          </>
-        );
-        const hint = p.description && (
-          <span class="hint" id={`${id}-hint`}>
-            {p.description}
-          </span>
-        );
-        const described = p.description ? `${id}-hint` : undefined;
+        const frame = {
+          id: `${idPrefix}-${name}`,
+          label: (
+            <>
+              {labelOf(name, p)}
+              {required.has(name) && <span class="required"> (required)</span>}
+            </>
+          ),
+          description: p.description,
+        };
         if (kind === 'boolean')
           return (
-            <div class="check">
-              <input
-                id={id}
-                type="checkbox"
-                checked={value === true}
-                aria-describedby={described}
-                onChange={(e) => set(name, (e.target as HTMLInputElement).checked || undefined)}
-              />
-              <label for={id}>{label}</label>
-              {hint}
-            </div>
+            <CheckField
+              {...frame}
+              checked={value === true}
+              onChange={(e) => set(name, (e.target as HTMLInputElement).checked || undefined)}
+            />
           );
-        let control;
         if (kind === 'enum')
-          control = (
-            <select
-              id={id}
-              aria-describedby={described}
+          return (
+            <ChoiceField
+              {...frame}
+              options={(p.enum ?? []).map(String)}
               value={value === undefined ? '' : String(value)}
               onChange={(e) => set(name, (e.target as HTMLSelectElement).value || undefined)}
-            >
-              <option value="">(not set)</option>
-              {(p.enum ?? []).map((option) => (
-                <option value={String(option)}>{String(option)}</option>
-              ))}
-            </select>
+            />
           );
-        else if (kind === 'number' || kind === 'integer')
-          control = (
-            <input
-              id={id}
+        if (kind === 'number' || kind === 'integer')
+          return (
+            <InputField
+              {...frame}
               type="number"
-              aria-describedby={described}
               min={p.minimum}
               max={p.maximum}
               step={kind === 'integer' ? 1 : 'any'}
@@ -160,12 +147,10 @@ export function SettingsForm({
               }}
             />
           );
-        else if (kind === 'array' && p.items && typeOf(p.items) === 'string')
-          control = (
-            <textarea
-              id={id}
-              rows={2}
-              aria-describedby={described}
+        if (kind === 'array' && p.items && typeOf(p.items) === 'string')
+          return (
+            <AreaField
+              {...frame}
               value={Array.isArray(value) ? value.join('\n') : ''}
               onInput={(e) =>
                 set(
@@ -178,25 +163,17 @@ export function SettingsForm({
               }
             />
           );
-        else if (kind === 'string')
-          control = (
-            <input
-              id={id}
+        if (kind === 'string')
+          return (
+            <InputField
+              {...frame}
               type="text"
-              aria-describedby={described}
               maxLength={p.maxLength}
               value={typeof value === 'string' ? value : ''}
               onInput={(e) => set(name, (e.target as HTMLInputElement).value)}
             />
           );
-        else control = <JsonField id={id} described={described} value={value} onChange={(parsed) => set(name, parsed)} />;
-        return (
-          <div class="field">
-            <label for={id}>{label}</label>
-            {hint}
-            {control}
-          </div>
-        );
+        return <JsonField frame={frame} value={value} onChange={(parsed) => set(name, parsed)} />;
       })}
     </div>
   );
@@ -204,23 +181,19 @@ export function SettingsForm({
 
 /** A setting with a deeper shape, written as JSON; an unreadable value is said so and not sent. */
 function JsonField({
-  id,
-  described,
+  frame,
   value,
   onChange,
 }: {
-  id: string;
-  described: string | undefined;
+  frame: { id: string; label: ComponentChildren; description: string | undefined };
   value: unknown;
   onChange: (value: unknown) => void;
 }) {
   const initial = value === undefined ? '' : JSON.stringify(value);
   return (
-    <textarea
-      id={id}
-      rows={2}
+    <AreaField
+      {...frame}
       class="mono"
-      aria-describedby={described}
       value={initial}
       onChange={(e) => {
         const raw = (e.target as HTMLTextAreaElement).value.trim();
