@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { htmlToPlainText } from '../../src/content/html.ts';
 import { unique } from '../helpers/app.ts';
@@ -265,18 +265,15 @@ describe('the web app: composer and post detail', () => {
   }, 120_000);
 
   it("the counter shows the platform's own count from the server once the writer pauses: X counts a link as 23, Mastodon a remote mention by its local part", async () => {
-    const email = `${unique('counter')}@example.test`;
-    const user = await t.services.users.create({ email });
-    const workspace = await t.services.workspaces.create({ name: unique('Counts'), ownerId: user.id });
-    const { context, page } = await appContext(browser, problems);
-    await signInToApp(page, origin, mail, email);
+    const { email, workspace } = await app.owner('counter', unique('Counts'));
+    const { context, page } = await app.signIn(email);
     // Stored as given (the operator's path): nothing here calls X or the instance.
-    const x = await t.services.channels.create(workspace.id, {
+    const x = await app.t.services.channels.create(workspace.id, {
       provider: 'x',
       name: 'Birdsite',
       config: { accessToken: 'x-access-token-for-tests', userId: '12345', username: 'herald' },
     });
-    const toots = await t.services.channels.create(workspace.id, {
+    const toots = await app.t.services.channels.create(workspace.id, {
       provider: 'mastodon',
       name: 'Toots',
       config: { instance: 'https://mastodon.example', accessToken: 'token-for-the-operator-path' },
@@ -284,7 +281,7 @@ describe('the web app: composer and post detail', () => {
     // Each count the composer asks for is held until the test lets it through.
     const held: Array<{ body: { integrations: string[] }; release: () => void }> = [];
     const asked: string[][] = [];
-    await page.route('**/public/v1/posts/measure', (route) => {
+    await page.route('**/public/v1/posts/measure', (route: Route) => {
       const body = route.request().postDataJSON() as { integrations: string[] };
       asked.push(body.integrations);
       held.push({ body, release: () => void route.continue() });
@@ -300,7 +297,7 @@ describe('the web app: composer and post detail', () => {
         })
         .toBe(true);
 
-    await page.goto(`${origin}/app/compose`);
+    await page.goto(`${app.origin}/app/compose`);
     await page.locator('#compose-text').waitFor();
     await page.check(`#pick-${x.id}`);
     await page.check(`#pick-${toots.id}`);

@@ -1,9 +1,8 @@
 import type { components } from '../../client/api-types.ts';
+import { countGraphemes } from '../../content/graphemes.ts';
 
 export type ChannelSettings = components['schemas']['ChannelSettings'];
 export type TextLimit = ChannelSettings['textLimit'];
-
-const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
 /**
  * The text's length in the platform's own unit (GET /integration-settings/:id `textLimit.unit`):
@@ -13,10 +12,7 @@ const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(unde
 export function countText(text: string, unit: TextLimit['unit']): number {
   if (unit === 'bytes') return new TextEncoder().encode(text).length;
   if (unit === 'characters') return [...text].length;
-  if (!segmenter) return [...text].length;
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
+  return typeof Intl.Segmenter === 'function' ? countGraphemes(text) : [...text].length;
 }
 
 const UNIT_WORDS: Record<TextLimit['unit'], string> = { graphemes: 'characters', characters: 'characters', bytes: 'bytes' };
