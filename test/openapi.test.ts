@@ -1,13 +1,36 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generateOpenApiDocument, serializeDocument } from '../src/openapi/openapi.document.ts';
+import { generateOpenApiDocument } from '../src/openapi/openapi.document.ts';
 import { createTestApp } from './helpers/app.ts';
+import { processBudget } from './helpers/process.ts';
+
+const run = promisify(execFile);
 
 describe('OpenAPI document', () => {
-  it('the committed document matches the code (run `npm run openapi` after changing a schema)', async () => {
-    const committed = fs.readFileSync(new URL('../openapi/public-api-v1.json', import.meta.url), 'utf8');
-    expect(serializeDocument(await generateOpenApiDocument())).toBe(committed);
-  });
+  it(
+    'the committed document matches the code (run `npm run openapi` after changing a schema)',
+    async () => {
+      const committed = fs.readFileSync(new URL('../openapi/public-api-v1.json', import.meta.url), 'utf8');
+      // Made in a process of its own, as `npm run openapi` makes it: the suite's shared module cache
+      // has been seen to change a few schemas' descriptions after some files ran (not yet traced).
+      const made = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          "const m = await import('./src/openapi/openapi.document.ts'); process.stdout.write(m.serializeDocument(await m.generateOpenApiDocument()));",
+        ],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), maxBuffer: 64 * 1024 * 1024 },
+      );
+      expect(made.stdout).toBe(committed);
+    },
+    processBudget(1),
+  );
 
   it('documents POST /imports with both bodies: JSON rows, and a CSV file as multipart/form-data with its fields', async () => {
     const document = (await generateOpenApiDocument()) as {

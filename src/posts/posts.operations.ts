@@ -1,3 +1,4 @@
+import { grouped } from '../lib/numbers.ts';
 import { conflictErrors, notFoundErrors } from '../http/common.schema.ts';
 import { compileStringify } from '../http/schema-compilers.ts';
 import { joinInChunks } from '../http/json-in-chunks.ts';
@@ -134,7 +135,7 @@ export const measurePostText = operation({
     url: '/posts/measure',
     tags: ['Posts'],
     summary: "Count a thread's text as each channel's platform counts it",
-    description: `Nothing is stored. For each channel, each part of \`value\` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention \`@user@domain\` by its \`@user\`; YouTube counts bytes. \`max\` is the channel's limit with these settings (X's \`longPosts\`, a Mastodon instance's own limit), and \`over\` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope \`posts:read\`. A channel of another workspace, or outside a channel-limited key, answers 404. At most ${MEASURE_MAX_CHANNELS} channels, 26 parts and ${MEASURE_MAX_CONTENT.toLocaleString('en')} characters of content in all (400). Short links (\`shortLink\`) are not applied: the count is of the links as written.`,
+    description: `Nothing is stored. For each channel, each part of \`value\` is converted as a publish converts it (plain text, Markdown or HTML, per platform) and counted as the platform counts it: X weighs links as 23 and wide characters as 2; Mastodon counts links as 23 and a mention \`@user@domain\` by its \`@user\`; YouTube counts bytes. \`max\` is the channel's limit with these settings (X's \`longPosts\`, a Mastodon instance's own limit), and \`over\` says the readiness check (GET /posts/:id/missing) and the publish would refuse the text for its length. Scope \`posts:read\`. A channel of another workspace, or outside a channel-limited key, answers 404. At most ${MEASURE_MAX_CHANNELS} channels, 26 parts and ${grouped(MEASURE_MAX_CONTENT)} characters of content in all (400). Short links (\`shortLink\`) are not applied: the count is of the links as written.`,
     response: measureSchema,
     errors: notFoundErrors,
   },

@@ -1,3 +1,4 @@
+import { grouped } from '../lib/numbers.ts';
 import * as z from 'zod';
 import { APPROVAL_DECISIONS } from '../approvals/approvals.table.ts';
 import { count, wholeNumber } from '../http/common.schema.ts';
@@ -433,7 +434,7 @@ export const measureBody = z
           });
       })
       .describe(
-        `The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most ${MEASURE_MAX_CONTENT.toLocaleString('en')} characters of content in all.`,
+        `The thread as POST /posts takes it: the post, then its comments (media play no part in the count). At most ${grouped(MEASURE_MAX_CONTENT)} characters of content in all.`,
       ),
     settings: z
       .record(z.string(), z.record(z.string(), z.unknown()))

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import { grouped } from '../../lib/numbers.ts';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, retryAfterMs, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens, storedTokens } from '../oauth-api.ts';
@@ -31,14 +32,6 @@ export const xConfigSchema = z.object({
   username: z.string().min(1).max(50),
 });
 type XConfig = z.infer<typeof xConfigSchema>;
-
-/**
- * 25000 as "25,000", grouped by hand: a number's toLocaleString in a schema built at module load
- * would map ICU's locale data (several MiB of resident memory) into every process at start-up.
- */
-function grouped(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-}
 
 const settingsSchema = z.object({
   longPosts: z
