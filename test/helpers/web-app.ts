@@ -59,19 +59,7 @@ export async function screenshotsBothWidths(page: Page, dir: string, name: strin
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-      // The calendar lays itself out again after a resize (in its resize handler): wait until its grids span its box.
-      await expect
-        .poll(() =>
-          page.evaluate(`(() => {
-            const box = document.querySelector('.fc-view-harness');
-            if (!box) return true;
-            const width = box.getBoundingClientRect().width;
-            return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
-              (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
-            );
-          })()`),
-        )
-        .toBe(true);
+      await calendarLaidOut(page);
       await page.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
       const sizes = (await page.evaluate(
         '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
@@ -84,6 +72,35 @@ export async function screenshotsBothWidths(page: Page, dir: string, name: strin
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1440, height: 900 });
+  // What the test does next (a drag) aims at the calendar as laid out at this width.
+  await calendarLaidOut(page);
+}
+
+/** Waits until the calendar, if the page has one, has laid itself out again after a resize (in its resize handler): its grids span its box. */
+async function calendarLaidOut(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(`(() => {
+        const box = document.querySelector('.fc-view-harness');
+        if (!box) return true;
+        const width = box.getBoundingClientRect().width;
+        return [...document.querySelectorAll('.fc-col-header, .fc-daygrid-body, .fc-timegrid-body')].every(
+          (grid) => Math.abs(grid.getBoundingClientRect().width - width) < 20,
+        );
+      })()`),
+    )
+    .toBe(true);
+}
+
+/** The element's box once it has stopped moving (two animation frames apart): a drag aims at where it is, not where it was. */
+async function settledBox(page: Page, locator: Locator) {
+  let box = await locator.boundingBox();
+  for (;;) {
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    const next = await locator.boundingBox();
+    if (box && next && box.x === next.x && box.y === next.y && box.width === next.width && box.height === next.height) return next;
+    box = next;
+  }
 }
 
 /** Drops a file on the app's drop zone (the composer's or the media library's), as a person dragging it from their desktop does. */
@@ -102,8 +119,8 @@ export async function dropFile(page: Page, name: string, bytes: Buffer, type: st
 export async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
   await to.scrollIntoViewIfNeeded();
   await from.scrollIntoViewIfNeeded();
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
+  const a = await settledBox(page, from);
+  const b = await settledBox(page, to);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 5, { steps: 5 });
