@@ -16,6 +16,7 @@ import * as z from 'zod';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { parseJsonOr } from '../lib/json.ts';
 import type { PostTransitions } from '../posts/post-transitions.ts';
+import { partialSettings } from '../posts/readiness.ts';
 import * as repo from './channels.repository.ts';
 import { CredentialRenewals } from './credential-renewal.ts';
 import type { DisabledReason } from './channels.table.ts';
@@ -520,8 +521,7 @@ export class ChannelsService {
    */
   async choosePreferredSettings(workspaceId: string, id: string, chosen: Record<string, unknown>): Promise<Channel> {
     const channel = await this.get(workspaceId, id);
-    const schema = getProvider(channel.provider).settingsSchema;
-    const checked = (schema instanceof z.ZodObject ? schema.partial() : schema).safeParse(chosen);
+    const checked = partialSettings(getProvider(channel.provider)).safeParse(chosen);
     if (!checked.success) throw new Error(`${channel.provider} chose settings its own schema refuses: ${checked.error.message}`);
     const merged = { ...channel.preferredSettings, ...(checked.data as Record<string, unknown>) };
     await repo.updateChannel(this.deps.db, workspaceId, id, {

@@ -116,7 +116,7 @@ export function checkReadiness(input: ReadinessInput): MissingItem[] {
 
 /** Each provider's settings schema with every field optional, built once (building one per post was a bulk import's cost). */
 const partials = new WeakMap<Provider, z.ZodType>();
-function partialSettings(provider: Provider): z.ZodType {
+export function partialSettings(provider: Provider): z.ZodType {
   let partial = partials.get(provider);
   if (!partial) {
     const schema = provider.settingsSchema;

@@ -78,13 +78,23 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<void
   }
 }
 
-/** A new, empty PostgreSQL database next to the test one (`name_<random>`), and how to drop it. */
-export async function createPostgresDatabase(label: string, serverUrl = POSTGRES_URL): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new PostgreSQL database next to the test one (`name_<random>`), and how to drop it: empty, or
+ * a copy of `template` (a database nobody is connected to).
+ */
+export async function createPostgresDatabase(
+  label: string,
+  serverUrl = POSTGRES_URL,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${label}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template} STRATEGY WAL_LOG` : ''}`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: databaseUrl(name, serverUrl),
     drop: async () => {
@@ -169,22 +179,12 @@ export async function freshDatabase(options: { migrated?: boolean } = {}): Promi
     };
   }
   if (options.migrated) {
-    const name = `herald_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate()} STRATEGY WAL_LOG`);
-    } finally {
-      await admin.end();
-    }
+    const database = await createPostgresDatabase('herald_t', POSTGRES_URL, await migratedTemplate());
     return {
-      target: { kind: 'postgres', url: databaseUrl(name), poolSize: 5 },
+      target: { kind: 'postgres', url: database.url, poolSize: 5 },
       dataDir,
       drop: async () => {
-        const c = new pg.Client({ connectionString: POSTGRES_URL });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        await database.drop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };

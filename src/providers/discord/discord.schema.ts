@@ -2,6 +2,15 @@ import * as z from 'zod';
 import { isHttpsOrLoopback } from '../config-urls.ts';
 
 const SNOWFLAKE = /^\d{15,21}$/;
+
+/** The server a channel is in (either way of connecting): only for links to published messages. */
+const guildId = z
+  .string()
+  .regex(SNOWFLAKE, 'a Discord id (digits)')
+  .optional()
+  .meta({ title: 'Server ID' })
+  .describe('The server id, for links to published messages.');
+
 const WEBHOOK_PATH = /\/api(?:\/v\d+)?\/webhooks\/(\d{15,21})\/([\w-]{10,})\/?$/;
 
 export const DISCORD_API = 'https://discord.com/api/v10';
@@ -14,12 +23,7 @@ const webhookConfig = z
       .refine((value) => WEBHOOK_PATH.test(new URL(value).pathname), 'a Discord webhook URL: …/api/webhooks/<id>/<token>')
       .meta({ title: 'Webhook URL', writeOnly: true })
       .describe('The channel webhook URL (Server Settings → Integrations → Webhooks → Copy Webhook URL).'),
-    guildId: z
-      .string()
-      .regex(SNOWFLAKE, 'a Discord id (digits)')
-      .optional()
-      .meta({ title: 'Server ID' })
-      .describe('The server id, for links to published messages.'),
+    guildId,
   })
   .meta({ title: 'A channel webhook' });
 
@@ -36,12 +40,7 @@ const botConfig = z
       .regex(SNOWFLAKE, 'a Discord channel id (digits; Developer Mode → right-click the channel → Copy Channel ID)')
       .meta({ title: 'Channel ID' })
       .describe('The channel posts go to.'),
-    guildId: z
-      .string()
-      .regex(SNOWFLAKE, 'a Discord id (digits)')
-      .optional()
-      .meta({ title: 'Server ID' })
-      .describe('The server id, for links to published messages.'),
+    guildId,
     apiBase: z
       .string()
       .refine(isHttpsOrLoopback, 'an https URL (plain http only for a server on this machine)')

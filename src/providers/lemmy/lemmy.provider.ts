@@ -41,6 +41,8 @@ const settingsSchema = z.object({
   nsfw: z.boolean().optional().describe('Mark the post NSFW.'),
 });
 type Settings = z.infer<typeof settingsSchema>;
+/** The settings with every field optional, for the readiness check (built once, not per check). */
+const optionalSettings = settingsSchema.partial();
 
 /** `name@host` as the instance resolves it; a bare `name` is a community of the account's instance. */
 function communityName(value: string): string {
@@ -244,7 +246,7 @@ export const lemmyProvider: P.Provider = {
         missing.push({ field: `value[${part}].content`, reason: `The comment is ${text.length} characters; Lemmy takes ${COMMENT_MAX}.` });
       return missing;
     }
-    const parsed = settingsSchema.partial().safeParse(settings);
+    const parsed = optionalSettings.safeParse(settings);
     const missing = postProblems(parsed.success ? parsed.data : {}, text, media);
     if (media.length > 0) {
       const notPublic = baseUrlNotPublic(platformApps);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { grouped } from '../../lib/numbers.ts';
 import { htmlToPlainText } from '../../content/html.ts';
 import { callPlatform, readMedia, type PlatformAnswer, type PlatformRequest } from '../platform-call.ts';
 import { oauthPlatform, refreshTokenRenewal, field, pause, readTokens, storedTokens, type RefreshedTokens } from '../oauth-api.ts';
@@ -259,7 +260,7 @@ function commentProblem(
   if (length > COMMENT_LIMIT)
     return {
       on: 'content',
-      reason: `The comment is ${length} characters long; LinkedIn comments take ${COMMENT_LIMIT.toLocaleString('en')}.`,
+      reason: `The comment is ${length} characters long; LinkedIn comments take ${grouped(COMMENT_LIMIT)}.`,
     };
   if (media.length > 1) return { on: 'image', reason: `LinkedIn comments take one image; this one has ${media.length} files.` };
   if (media.some((m) => !IMAGE_TYPES.includes(m.mimeType)))

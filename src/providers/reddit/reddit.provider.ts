@@ -51,6 +51,8 @@ const settingsSchema = z.object({
   sendReplies: z.boolean().optional().describe("Send replies to the account's inbox (default true)."),
 });
 type Settings = z.infer<typeof settingsSchema>;
+/** The settings with every field optional, for the readiness check (built once, not per check). */
+const optionalSettings = settingsSchema.partial();
 
 const SINGLE_URL = /^\s*(https?:\/\/\S+)\s*$/i;
 
@@ -391,7 +393,7 @@ export const redditProvider: P.Provider = {
         missing.push({ field: `value[${part}].content`, reason: `The comment is ${text.length} characters; Reddit takes ${COMMENT_MAX}.` });
       return missing;
     }
-    const parsed = settingsSchema.partial().safeParse(settings);
+    const parsed = optionalSettings.safeParse(settings);
     return postProblems(parsed.success ? parsed.data : {}, text, media);
   },
   signIn,
