@@ -1,8 +1,10 @@
 // The server of the analytics scenario: `herald serve` (role all: the API, the publishing engine,
 // the collector) in this process, with collection cycles run when the bench asks on standard input:
-// `cycle` makes every followed channel and post due and runs one cycle, printing `cycle <json>`;
+// `cycle` makes every followed channel and post due and runs one cycle, printing `cycle <json>`
+// (`measured cycle`: with how long it held the event loop at a time);
 // `loop` makes them due, answers `looping {}` and runs cycles until `stop` (which ends the one under
 // way at its next platform call), then prints `looped <json>`.
+import { PerformanceObserver } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
@@ -19,9 +21,50 @@ async function makeDue(): Promise<void> {
   await db.updateTable('analytics_posts').set({ next_collect_at: now }).execute();
 }
 
-/** One cycle: ticks until one finds nothing due. */
-async function cycle(): Promise<{ ticks: number; channels: number; calls: number; parts: number; failures: number; ms: number }> {
+/** How long the event loop was held at a time: a callback queued each turn notes the gaps between turns (the loop never sleeps meanwhile). */
+function holds() {
+  const gaps: number[] = [];
+  const pauses: number[] = [];
+  const gc = new PerformanceObserver((list) => list.getEntries().forEach((entry) => pauses.push(entry.duration)));
+  gc.observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  let on = true;
+  const turn = () => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+    if (on) setImmediate(turn);
+  };
+  setImmediate(turn);
+  return () => {
+    on = false;
+    gc.disconnect();
+    gaps.sort((a, b) => a - b);
+    const over = (ms: number) => gaps.filter((gap) => gap > ms).length;
+    const at = (p: number) => Number((gaps[Math.ceil(p * gaps.length) - 1] ?? 0).toFixed(2));
+    return {
+      turns: gaps.length,
+      p99: at(0.99),
+      p999: at(0.999),
+      max: at(1),
+      over1ms: over(1),
+      over2ms: over(2),
+      over5ms: over(5),
+      gcOver1ms: pauses.filter((ms) => ms > 1).length,
+      gcOver5ms: pauses.filter((ms) => ms > 5).length,
+      gcMax: Number(Math.max(0, ...pauses).toFixed(2)),
+    };
+  };
+}
+
+type Held = ReturnType<ReturnType<typeof holds>>;
+
+/** One cycle: ticks until one finds nothing due; with `measure`, how long it held the event loop at a time. */
+async function cycle(
+  measure = false,
+): Promise<{ ticks: number; channels: number; calls: number; parts: number; failures: number; ms: number; held?: Held }> {
   const total = { ticks: 0, channels: 0, calls: 0, parts: 0, failures: 0, ms: 0 };
+  const held = measure ? holds() : null;
   const start = performance.now();
   for (;;) {
     const report = await collector.collectDue();
@@ -33,15 +76,15 @@ async function cycle(): Promise<{ ticks: number; channels: number; calls: number
     total.failures += report.failures;
   }
   total.ms = Math.round(performance.now() - start);
-  return total;
+  return held ? { ...total, held: held() } : total;
 }
 
 let looping: Promise<{ cycles: number; calls: number }> | null = null;
 let stopLoop = false;
 for await (const line of readline.createInterface({ input: process.stdin })) {
-  if (line === 'cycle') {
+  if (line === 'cycle' || line === 'measured cycle') {
     await makeDue();
-    process.stdout.write(`cycle ${JSON.stringify(await cycle())}\n`);
+    process.stdout.write(`cycle ${JSON.stringify(await cycle(line === 'measured cycle'))}\n`);
   } else if (line === 'loop') {
     // Everything due before the answer (the bench starts its load after it); the cycle runs until `stop`.
     await makeDue();

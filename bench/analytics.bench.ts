@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/lib/ids.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { percentile, randomArrivals } from './arrivals.ts';
 import { API_ENV, WARM_UP_SECONDS } from './herald-api.ts';
 import { cpuMs, freePort, load, median, stop, type Load } from './lib.ts';
 
@@ -145,8 +146,15 @@ async function startAnalyticsServer(env: Record<string, string>) {
   });
   const next = (prefix: string) =>
     new Promise<string>((resolve, reject) => {
-      waiting.push({ prefix, resolve: (rest) => resolve(rest.slice(prefix.length + 1)) });
-      child.once('exit', (code) => reject(new Error(`the analytics server exited (${code})`)));
+      const exited = (code: number | null) => reject(new Error(`the analytics server exited (${code})`));
+      child.once('exit', exited);
+      waiting.push({
+        prefix,
+        resolve: (rest) => {
+          child.off('exit', exited);
+          resolve(rest.slice(prefix.length + 1));
+        },
+      });
     });
   const listening = next('listening');
   await listening;
@@ -191,9 +199,12 @@ export async function analyticsBench(options: { seconds: number; connections: nu
       const cycle = await running.ask<Cycle>('cycle', 'cycle');
       cycles.push({ ...cycle, serverCpuMs: Math.round(cpuMs(running.child.pid) - cpu), platformCalls: fake.calls() - calls });
     }
+    // One more, with a callback queued each turn: how long the cycle holds the event loop at a time (what a request arriving meanwhile waits for).
+    const { held } = await running.ask<Cycle & { held: unknown }>('measured cycle', 'cycle');
     await load(`${running.url}${reads.integrations}`, { seconds: WARM_UP_SECONDS, connections: options.connections, headers });
     const phases: Record<string, { alone: Phase[]; collecting: Phase[] }> = {};
     const loopedCycles: number[] = [];
+    const pooled: Record<string, { alone: number[]; collecting: number[] }> = {};
     for (let round = 0; round < options.rounds; round++) {
       for (const [name, url] of Object.entries(reads)) {
         phases[name] ??= { alone: [], collecting: [] };
@@ -201,12 +212,14 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         for (const phase of order) {
           if (phase === 'collecting') await running.ask('loop', 'looping');
           const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
-          const result = await load(`${running.url}${url}`, {
-            seconds: options.seconds,
-            connections: options.connections,
-            rate: options.rate,
-            headers,
-          });
+          // At a set rate, random arrivals from the round's seed: both phases of a round send at the same moments.
+          const { latencies = [], ...result } = options.rate
+            ? await randomArrivals(`${running.url}${url}`, { seconds: options.seconds, rate: options.rate, seed: round + 1, headers })
+            : {
+                ...(await load(`${running.url}${url}`, { seconds: options.seconds, connections: options.connections, headers })),
+                latencies: [],
+              };
+          (pooled[name] ??= { alone: [], collecting: [] })[phase].push(...latencies);
           const used = cpuMs(running.child.pid) - before;
           const platformCalls = fake.calls() - calls;
           if (phase === 'collecting') loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);
@@ -223,9 +236,29 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         const p99 = (list: Phase[]) => median(list.map((l) => l.latencyP99));
         const cpu = (list: Phase[]) => median(list.map((l) => l.serverCpuMicrosecondsPerRequest));
         const rps = (list: Phase[]) => median(list.map((l) => l.requestsPerSecond));
+        // With random arrivals: the percentiles of every round's requests together (steadier than any one round's).
+        const all = pooled[name]!;
+        const overAll = (values: number[], p: number) =>
+          Number(
+            percentile(
+              [...values].sort((a, b) => a - b),
+              p,
+            ).toFixed(2),
+          );
+        const together = all.alone.length
+          ? {
+              allRounds: {
+                p99: { alone: overAll(all.alone, 99), collecting: overAll(all.collecting, 99) },
+                p99Ratio: Number((overAll(all.collecting, 99) / overAll(all.alone, 99)).toFixed(3)),
+                p999: { alone: overAll(all.alone, 99.9), collecting: overAll(all.collecting, 99.9) },
+                requests: { alone: all.alone.length, collecting: all.collecting.length },
+              },
+            }
+          : {};
         return [
           name,
           {
+            ...together,
             p99MsMedian: { alone: p99(alone), collecting: p99(collecting) },
             p99Ratio: Number((p99(collecting) / p99(alone)).toFixed(3)),
             p99RatioPerRound: alone.map((a, i) => Number((collecting[i]!.latencyP99 / a.latencyP99).toFixed(3))),
@@ -244,6 +277,7 @@ export async function analyticsBench(options: { seconds: number; connections: nu
       posts: CHANNELS * POSTS_PER_CHANNEL,
       firstCycle: first,
       cycles,
+      held,
       cyclesDuringLoads: loopedCycles,
       api: summary,
     };

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChannelsService } from '../channels/channels.service.ts';
 import type { Db, Executor } from '../db/database.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
@@ -49,6 +50,11 @@ export type CollectorOptions = {
    * long, a small share of the process's time.
    */
   requestYieldMaxMs: number;
+  /**
+   * How long the cycle holds the event loop at most while it stores readings before it lets other
+   * work run (a turn of the loop): a request arriving meanwhile waits no longer than about this.
+   */
+  sliceMs: number;
 };
 
 export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
@@ -59,6 +65,7 @@ export const DEFAULT_COLLECTOR_OPTIONS: CollectorOptions = {
   backoffMs: 15 * 60_000,
   yieldPollMs: 1000,
   requestYieldMaxMs: 1000,
+  sliceMs: 0.5,
 };
 
 /** What one collection did: channels collected, platform calls made, parts and accounts read. */
@@ -112,6 +119,8 @@ export class AnalyticsCollector {
     const answered =
       this.#requests &&
       (await waitWhileBusy(this.#requests, { pollMs: this.#options.yieldPollMs, maxMs: this.#options.requestYieldMaxMs, stopped }));
+    // The step goes on in a turn of its own, after whatever is waiting to run.
+    await nextTurn();
     return Boolean(published || answered);
   }
 
@@ -168,8 +177,11 @@ export class AnalyticsCollector {
     const { db, clock } = this.deps;
     if (METRICS_PROVIDERS.length === 0) return;
     const now = clock.now().toISOString();
-    for (const channel of await repo.listUnfollowedChannels(db, METRICS_PROVIDERS, 500))
+    const channels = await repo.listUnfollowedChannels(db, METRICS_PROVIDERS, 500);
+    for (const [i, channel] of channels.entries()) {
+      if (i > 0 && i % 20 === 0) await nextTurn();
       await this.#follow(channel.id, channel.workspace_id, now);
+    }
   }
 
   /** Follows one channel now (a read of a channel not followed yet); false when its platform reports no numbers. */
@@ -216,6 +228,11 @@ export class AnalyticsCollector {
     });
     if (!leased) return null;
     const report = { calls: 0, parts: 0, accounts: 0, failures: 0 };
+    // In the cycle, each step of a channel runs in its own turn of the event loop, and readings are
+    // stored a slice at a time: the cycle never holds a request up for long (see `sliceMs`). An
+    // on-demand refresh (a person waiting for it) runs straight through.
+    const turn = input.due ? () => nextTurn() : async () => {};
+    const sliceMs = input.due ? this.#options.sliceMs : Number.POSITIVE_INFINITY;
     const state = (await repo.findFollowedChannel(db, channelId))!;
     let accountNext = state.account_next_at;
     const settle: Parameters<typeof repo.settleChannel>[3] = {};
@@ -234,6 +251,7 @@ export class AnalyticsCollector {
     try {
       if (!(await mayCall())) return report;
       const opened = await this.#open(state.workspace_id, channelId);
+      await turn();
       phase = 'posts';
       if (opened === 'deleted') {
         await repo.settleChannel(db, channelId, by, { active: 0, error: 'The channel was deleted; its numbers are no longer read.' });
@@ -250,7 +268,7 @@ export class AnalyticsCollector {
       const { ctx, metrics } = opened;
       // A platform that reports nothing per post (Telegram) has no parts to follow.
       const readsPosts = metrics.reports.post.length > 0;
-      if (readsPosts) await this.#followParts(channelId, start);
+      if (readsPosts) await this.#followParts(channelId, start, turn);
       if (input.account || (input.due && Date.parse(state.account_next_at) <= start.getTime())) {
         // A platform that reports nothing of accounts (LinkedIn members) is not asked.
         if (metrics.reports.account.length > 0) {
@@ -261,6 +279,7 @@ export class AnalyticsCollector {
           report.calls += 1;
           report.accounts += 1;
           await this.#storeAccount(channelId, reading, clock.now(), settle);
+          await turn();
         }
         accountNext = new Date(clock.now().getTime() + DAY).toISOString();
       }
@@ -279,11 +298,17 @@ export class AnalyticsCollector {
           batch.map((part) => ({ id: part.release_id, meta: parseJsonOr<Record<string, unknown>>(part.release_meta, {}) })),
         );
         report.calls += 1;
-        // One transaction per batch: a commit per batch rather than per part.
+        await turn();
+        // A transaction per slice: as many parts as `sliceMs` allows, then a turn for other work.
         const at = clock.now();
-        await db.transaction().execute(async (trx) => {
-          for (const part of batch) await this.#storePart(trx, part, readings.get(part.release_id), at);
-        });
+        for (let j = 0; j < batch.length;) {
+          const begun = performance.now();
+          await db.transaction().execute(async (trx) => {
+            do await this.#storePart(trx, batch[j]!, readings.get(batch[j]!.release_id), at);
+            while (++j < batch.length && performance.now() - begun < sliceMs);
+          });
+          await turn();
+        }
         report.parts += batch.length;
       }
       settle.error = null;
@@ -352,26 +377,31 @@ export class AnalyticsCollector {
     return { metrics, ctx: await channels.renewals.live(provider, { channel: channelRef, config, outbound, platformApps }) };
   }
 
-  async #followParts(channelId: string, now: Date): Promise<void> {
+  /** Follows the channel's newly published parts (up to 500 a time), 50 rows a statement with a `turn` after each. */
+  async #followParts(channelId: string, now: Date, turn: () => Promise<void>): Promise<void> {
     const since = new Date(now.getTime() - COLLECTION_HORIZON_MS).toISOString();
-    const rows = await repo.listUnfollowedParts(this.deps.db, channelId, since, 500);
-    if (rows.length === 0) return;
-    await repo.followParts(
-      this.deps.db,
-      rows.map((row) => ({
-        post_id: row.post_id,
-        part: row.idx,
-        workspace_id: row.workspace_id,
-        channel_id: channelId,
-        release_id: row.release_id!,
-        release_meta: row.release_meta,
-        published_at: row.published_at ?? now.toISOString(),
-        next_collect_at: now.toISOString(),
-        metrics: null,
-        raw: null,
-        metrics_updated_at: null,
-      })),
-    );
+    const found = await repo.listUnfollowedParts(this.deps.db, channelId, since, 500);
+    await turn();
+    for (let i = 0; i < found.length; i += 50) {
+      const rows = found.slice(i, i + 50);
+      await repo.followParts(
+        this.deps.db,
+        rows.map((row) => ({
+          post_id: row.post_id,
+          part: row.idx,
+          workspace_id: row.workspace_id,
+          channel_id: channelId,
+          release_id: row.release_id!,
+          release_meta: row.release_meta,
+          published_at: row.published_at ?? now.toISOString(),
+          next_collect_at: now.toISOString(),
+          metrics: null,
+          raw: null,
+          metrics_updated_at: null,
+        })),
+      );
+      await turn();
+    }
   }
 
   async #storeAccount(
@@ -394,11 +424,13 @@ export class AnalyticsCollector {
   /** Stores a part's reading (a snapshot only when the numbers changed) and when it is next read. */
   async #storePart(db: Executor, part: AnalyticsPostsTable, reading: MetricsReading | undefined, at: Date): Promise<void> {
     const next = nextPostCollection(part.published_at, at);
-    if (!reading) return void (await repo.updatePart(db, part.post_id, part.part, { next_collect_at: next }));
+    if (!reading) return void (await repo.setPartNextCollection(db, part.post_id, part.part, next));
     const metrics = JSON.stringify(sortedMetrics(reading.metrics));
     if (metrics !== part.metrics)
       await repo.insertPostSnapshot(db, { post_id: part.post_id, part: part.part, collected_at: at.toISOString(), metrics });
-    await repo.updatePart(db, part.post_id, part.part, {
+    await repo.storePartReading(db, {
+      post_id: part.post_id,
+      part: part.part,
       next_collect_at: next,
       metrics,
       raw: JSON.stringify(reading.raw),
@@ -407,7 +439,7 @@ export class AnalyticsCollector {
   }
 }
 
-/** The same numbers always serialise the same way, so an unchanged reading is recognised. */
+/** The same numbers always serialise the same way, so an unchanged reading is recognised (names in code-unit order: no locale at work for every part). */
 function sortedMetrics(metrics: Metrics): Metrics {
-  return Object.fromEntries(Object.entries(metrics).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(Object.entries(metrics).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.ts';
+import { precompiledWrite } from '../db/precompiled.ts';
 import type { AnalyticsChannelsTable, AnalyticsPostsTable } from './analytics.table.ts';
 
 /** Channels of `providers` not yet followed for numbers (at most `limit`). */
@@ -165,21 +166,71 @@ export async function nextPartDue(db: Executor, channelId: string): Promise<stri
   return (row?.next as string | null | undefined) ?? null;
 }
 
-export function updatePart(
+// A reading of a part writes these two statements (the cycle runs them for every part it reads):
+// compiled once, not built through Kysely each time.
+const storeReadingStatement = precompiledWrite<{
+  post_id: string;
+  part: number;
+  next_collect_at: string | null;
+  metrics: string;
+  raw: string;
+  metrics_updated_at: string;
+}>((db, param) =>
+  db
+    .updateTable('analytics_posts')
+    .set({
+      next_collect_at: param('next_collect_at'),
+      metrics: param('metrics'),
+      raw: param('raw'),
+      metrics_updated_at: param('metrics_updated_at'),
+    })
+    .where('post_id', '=', param('post_id'))
+    .where('part', '=', param('part') as unknown as number),
+);
+
+const nextCollectionStatement = precompiledWrite<{ post_id: string; part: number; next_collect_at: string | null }>((db, param) =>
+  db
+    .updateTable('analytics_posts')
+    .set({ next_collect_at: param('next_collect_at') })
+    .where('post_id', '=', param('post_id'))
+    .where('part', '=', param('part') as unknown as number),
+);
+
+const insertPostSnapshotStatement = precompiledWrite<{ post_id: string; part: number; collected_at: string; metrics: string }>(
+  (db, param) =>
+    db
+      .insertInto('analytics_post_snapshots')
+      .values({
+        post_id: param('post_id'),
+        part: param('part') as unknown as number,
+        collected_at: param('collected_at'),
+        metrics: param('metrics'),
+      })
+      .onConflict((oc) => oc.columns(['post_id', 'part', 'collected_at']).doUpdateSet({ metrics: param('metrics') })),
+);
+
+/** Stores a part's latest reading and when it is next read. */
+export function storePartReading(
   db: Executor,
-  postId: string,
-  part: number,
-  changes: Partial<Pick<AnalyticsPostsTable, 'next_collect_at' | 'metrics' | 'raw' | 'metrics_updated_at'>>,
+  row: Pick<AnalyticsPostsTable, 'post_id' | 'part' | 'next_collect_at' | 'metrics_updated_at'> & { metrics: string; raw: string },
 ) {
-  return db.updateTable('analytics_posts').set(changes).where('post_id', '=', postId).where('part', '=', part).execute();
+  return storeReadingStatement(db, {
+    post_id: row.post_id,
+    part: row.part,
+    next_collect_at: row.next_collect_at,
+    metrics: row.metrics,
+    raw: row.raw,
+    metrics_updated_at: row.metrics_updated_at!,
+  });
+}
+
+/** Sets when a part is next read (its platform gave no reading this time). */
+export function setPartNextCollection(db: Executor, postId: string, part: number, next: string | null) {
+  return nextCollectionStatement(db, { post_id: postId, part, next_collect_at: next });
 }
 
 export function insertPostSnapshot(db: Executor, row: { post_id: string; part: number; collected_at: string; metrics: string }) {
-  return db
-    .insertInto('analytics_post_snapshots')
-    .values(row)
-    .onConflict((oc) => oc.columns(['post_id', 'part', 'collected_at']).doUpdateSet({ metrics: row.metrics }))
-    .execute();
+  return insertPostSnapshotStatement(db, row);
 }
 
 // Reads for the API.
