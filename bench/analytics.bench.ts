@@ -175,7 +175,15 @@ type Phase = Load & { serverCpuMicrosecondsPerRequest: number; platformCallsDuri
  * reads are loaded, each in its own turn: `GET /integrations` (the most common call) and
  * `GET /analytics/posts/:id`. Before them, `cycles` cycles with nothing else running: their calls, time and server CPU.
  */
-export async function analyticsBench(options: { seconds: number; connections: number; rounds: number; cycles: number; rate?: number }) {
+export async function analyticsBench(options: {
+  seconds: number;
+  connections: number;
+  rounds: number;
+  cycles: number;
+  rate?: number;
+  /** A control run: the "collecting" turns collect nothing, so their ratio to the others shows the spread of the measure itself. */
+  control?: boolean;
+}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const fake = await startFakeMastodon();
   const env = { ...API_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
@@ -210,7 +218,7 @@ export async function analyticsBench(options: { seconds: number; connections: nu
         phases[name] ??= { alone: [], collecting: [] };
         const order = round % 2 === 0 ? (['alone', 'collecting'] as const) : (['collecting', 'alone'] as const);
         for (const phase of order) {
-          if (phase === 'collecting') await running.ask('loop', 'looping');
+          if (phase === 'collecting' && !options.control) await running.ask('loop', 'looping');
           const [before, calls] = [cpuMs(running.child.pid), fake.calls()];
           // At a set rate, random arrivals from the round's seed: both phases of a round send at the same moments.
           const { latencies = [], ...result } = options.rate
@@ -222,7 +230,8 @@ export async function analyticsBench(options: { seconds: number; connections: nu
           (pooled[name] ??= { alone: [], collecting: [] })[phase].push(...latencies);
           const used = cpuMs(running.child.pid) - before;
           const platformCalls = fake.calls() - calls;
-          if (phase === 'collecting') loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);
+          if (phase === 'collecting' && !options.control)
+            loopedCycles.push((await running.ask<{ cycles: number }>('stop', 'looped')).cycles);
           phases[name]![phase].push({
             ...result,
             serverCpuMicrosecondsPerRequest: Math.round((used * 1000) / result.total),

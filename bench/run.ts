@@ -21,6 +21,7 @@ const { values, positionals } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     rate: { type: 'string' },
+    control: { type: 'boolean' },
     posts: { type: 'string', default: '2000' },
     lead: { type: 'string', default: '20' },
     'video-mib': { type: 'string', default: '200' },
@@ -94,7 +95,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     }),
   // The web app: the first view's compressed bytes, and the month view with 1,000 posts in headless Chromium (`--runs` page loads).
   webapp: () => webappBench({ runs: Number(values.runs) }),
-  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone; `--rate N` loads the API at N requests/s instead of a closed loop).
+  // A collection cycle over 100 channels and 20,000 posts: its calls and cost, and the API's p99 with and without cycles running (`--rounds`, 3 unless given; `--runs` cycles measured alone; `--rate N` loads the API at N requests/s, random arrivals, instead of a closed loop; `--control`: the "collecting" turns collect nothing, to show the measure's own spread).
   analytics: () =>
     analyticsBench({
       seconds: Number(values.seconds),
@@ -102,6 +103,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
       rounds: Number(values.rounds ?? 3),
       cycles: Number(values.runs ?? 2),
       ...(values.rate && { rate: Number(values.rate) }),
+      control: values.control === true,
     }),
   // A bulk import of `--posts` rows (5,000 unless given): rows checked and created per second, the event loop's longest delay; `--backends sqlite,postgres`, `--runs` (3 unless given).
   imports: () =>

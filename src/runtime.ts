@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { createKysely, stopBackgroundCheckpoints, type DatabaseTarget, type QueryObserver } from './db/connection.ts';
+import { createKysely, type DatabaseTarget, type QueryObserver } from './db/connection.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { databaseCheck, redisCheck, storageCheck, type ReadinessCheck } from './health/readiness.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -70,14 +70,9 @@ export async function openRuntime(
     onQuery?: QueryObserver;
     uploadLinks?: UploadLinksOptions;
     webhookDelivery?: ServiceDeps['webhookDelivery'];
-    /** SQLite's checkpoints in a worker thread (the long-running server: see db/checkpoints.ts). */
-    backgroundCheckpoints?: boolean;
   } = {},
 ): Promise<Runtime> {
-  const db = await createKysely(options.target ?? config.database, {
-    onQuery: options.onQuery,
-    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
-  });
+  const db = await createKysely(options.target ?? config.database, { onQuery: options.onQuery });
   try {
     if (options.migrate !== false && config.migrateOnStart) await migrateToLatest(db);
     else if (options.migrate !== false) {
@@ -88,7 +83,6 @@ export async function openRuntime(
         );
     }
   } catch (error) {
-    await stopBackgroundCheckpoints(db);
     await db.destroy();
     throw error;
   }
@@ -180,7 +174,6 @@ export async function openRuntime(
       else redis?.disconnect();
       s3?.close();
       await outbound.close();
-      await stopBackgroundCheckpoints(db);
       await db.destroy();
     },
   };

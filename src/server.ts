@@ -25,12 +25,7 @@ export async function startServer(config: Config, options: { role?: Role } = {})
     );
   }
   const log = await createLogger({ level: config.logLevel, serializers: requestLogSerializers });
-  const runtime = await openRuntime(config, {
-    log: log.child({ component: 'queue' }),
-    mailLog: log.child({ component: 'mail' }),
-    // A server runs for long: SQLite's checkpoints go to a worker thread, not to the commit that passes the limit.
-    backgroundCheckpoints: true,
-  });
+  const runtime = await openRuntime(config, { log: log.child({ component: 'queue' }), mailLog: log.child({ component: 'mail' }) });
   const app =
     role === 'worker'
       ? await buildHealthApp({ checks: runtime.readiness, log })

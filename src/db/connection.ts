@@ -5,7 +5,6 @@ import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type Pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type DatabaseIntrospector, type LogEvent, type Transaction } from 'kysely';
-import type { BackgroundCheckpoints } from './checkpoints.ts';
 import type { Database } from './database.ts';
 import { OwnSchemaIntrospector } from './sql.ts';
 
@@ -28,11 +27,7 @@ const require = createRequire(import.meta.url);
 /** Opens the database; only the driver of the configured dialect is loaded. */
 export async function createKysely(
   target: DatabaseTarget,
-  options: {
-    onQuery?: QueryObserver | undefined;
-    /** SQLite: checkpoints in a worker thread instead of in the commits that pass the limit (a long-running server; see checkpoints.ts). */
-    backgroundCheckpoints?: boolean;
-  } = {},
+  options: { onQuery?: QueryObserver | undefined } = {},
 ): Promise<Kysely<Database>> {
   const onQuery = options.onQuery;
   const log = onQuery ? (event: LogEvent) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }) : undefined;
@@ -48,16 +43,8 @@ export async function createKysely(
     const reader = target.file === ':memory:' ? null : new Sqlite(target.file, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
     const commits = reader ? watchCommits(sqlite, target.file) : null;
-    const checkpoints =
-      options.backgroundCheckpoints && reader
-        ? (await import('./checkpoints.ts')).checkpointInBackground(sqlite, {
-            file: target.file,
-            driver: require.resolve('better-sqlite3'),
-          })
-        : null;
-    const statements = withStatementCache(sqlite, reader, commits, checkpoints);
+    const statements = withStatementCache(sqlite, reader, commits);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), ...(log && { log }) });
-    if (checkpoints) backgroundCheckpoints.set(db, checkpoints);
     if (reader) {
       const cache = statementCache(reader);
       readers.set(db, {
@@ -173,16 +160,9 @@ function statementCache(sqlite: SqliteDatabase.Database, size = 500) {
  * query on SQLite, so prepared statements are kept by SQL text.
  * Reuse is safe: better-sqlite3 runs each statement to completion synchronously.
  */
-function withStatementCache(
-  sqlite: SqliteDatabase.Database,
-  reader: SqliteDatabase.Database | null,
-  commits: CommitWatch | null,
-  checkpoints: BackgroundCheckpoints | null,
-) {
+function withStatementCache(sqlite: SqliteDatabase.Database, reader: SqliteDatabase.Database | null, commits: CommitWatch | null) {
   return {
     close: () => {
-      // Stopped already by `stopBackgroundCheckpoints`, unless the database was destroyed without it: then the worker closes its connection after this one.
-      void checkpoints?.stop();
       reader?.close();
       sqlite.close();
       // Only now that SQLite's own descriptors are closed (see watchCommits).
@@ -251,17 +231,6 @@ function watchCommits(sqlite: SqliteDatabase.Database, file: string): CommitWatc
   };
 }
 const readers = new WeakMap<Kysely<Database>, SqliteReader>();
-const backgroundCheckpoints = new WeakMap<Kysely<Database>, BackgroundCheckpoints>();
-
-/** The worker checkpointing `db` (see `createKysely`'s `backgroundCheckpoints`); undefined without one. */
-export function checkpointsOf(db: Kysely<Database>): BackgroundCheckpoints | undefined {
-  return backgroundCheckpoints.get(db);
-}
-
-/** Stops `db`'s checkpointing worker, if it has one, and waits for it: before `db.destroy()`, so the last connection to close is the writer's. */
-export async function stopBackgroundCheckpoints(db: Kysely<Database>): Promise<void> {
-  await backgroundCheckpoints.get(db)?.stop();
-}
 
 /**
  * The read-only connection of a SQLite database, for reads outside any transaction; undefined
