@@ -134,7 +134,12 @@ async function startAnalyticsServer(env: Record<string, string>) {
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', SERVER], {
+  // BENCH_SERVER_CPUS keeps the server on those processors (`taskset -c`, which runs node in its own
+  // place): with the bench on the others (`taskset -c 1 npm run bench …`), neither takes the other's.
+  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', SERVER];
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command;
+  const child: ChildProcess = spawn(file!, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,10 +1,12 @@
 // Analytics end to end: posts published to a local Mastodon, its numbers collected by the
 // collector on the test clock, stored as snapshots and read back through the HTTP API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AnalyticsCollector } from '../../src/analytics/analytics.collector.ts';
+import { AnalyticsCollector, type CollectorOptions } from '../../src/analytics/analytics.collector.ts';
+import { sqliteReader } from '../../src/db/connection.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { clearMastodonInstances } from '../../src/providers/mastodon/mastodon.provider.ts';
 import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
+import { BACKEND } from '../helpers/backend.ts';
 import { createOk, postBody } from '../helpers/posts.ts';
 import { FakeMastodon } from '../providers/mastodon/fake-mastodon.ts';
 
@@ -66,6 +68,17 @@ const statusReads = (ids: string[]) =>
     (c) => c.path === '/api/v1/statuses' && c.method === 'GET' && c.url.searchParams.getAll('id[]').some((id) => ids.includes(id)),
   );
 const collect = () => t.services.analytics.collector.collectDue();
+/** A second collector on the same database, as another worker would run. */
+const newCollector = (options: Partial<CollectorOptions> = {}) =>
+  new AnalyticsCollector({
+    db: t.runtime.db,
+    clock,
+    outbound: t.runtime.outbound,
+    platformApps: t.services.channels.platformApps,
+    channels: t.services.channels,
+    notifications: t.services.notifications,
+    options,
+  });
 
 describe('collection from the platform', () => {
   it("reads a post's and its comment's numbers as Mastodon reports them, normalised, with the history of changes", async () => {
@@ -244,14 +257,7 @@ describe('collection from the platform', () => {
     const w = await mastodonTenant();
     await publish(w);
     await t.services.analytics.collector.followChannels();
-    const other = new AnalyticsCollector({
-      db: t.runtime.db,
-      clock,
-      outbound: t.runtime.outbound,
-      platformApps: t.services.channels.platformApps,
-      channels: t.services.channels,
-      notifications: t.services.notifications,
-    });
+    const other = newCollector();
     const accountReads = () =>
       fake.received.filter(
         (c) =>
@@ -269,6 +275,42 @@ describe('collection from the platform', () => {
     expect(mine.lease_until).toBeNull();
     expect(mine.metrics_updated_at).toBe(clock.now().toISOString());
   });
+});
+
+describe('the cycle gives way', () => {
+  // On PostgreSQL every statement already waits for the server, outside the event loop.
+  it.skipIf(BACKEND !== 'sqlite')(
+    'stores readings a slice at a time, with a turn of the event loop between slices (SQLite, where a statement holds the loop)',
+    async () => {
+      const reader = sqliteReader(t.runtime.db)!;
+      const w = await mastodonTenant();
+      const { postId, statuses } = await publish(w, 5);
+      for (const [i, status] of statuses.entries()) status.favourites_count = 10 + i;
+      await t.services.analytics.collector.followChannels();
+      // A slice of 0 ms: one part a transaction, then a turn.
+      const sliced = newCollector({ sliceMs: 0 });
+      const stored = () =>
+        Number((reader.first('select count(*) as n from analytics_post_snapshots where post_id = ?', [postId]) as { n: number }).n);
+      // Between two turns of the loop, how many of the post's six readings were stored.
+      const perTurn: number[] = [];
+      let last = stored();
+      let next: NodeJS.Immediate;
+      const turn = () => {
+        const now = stored();
+        if (now !== last) perTurn.push(now - last);
+        last = now;
+        next = setImmediate(turn);
+      };
+      next = setImmediate(turn);
+      await sliced.collectDue();
+      clearImmediate(next);
+      turn();
+      clearImmediate(next);
+      expect(stored()).toBe(6);
+      expect(perTurn.reduce((a, b) => a + b, 0)).toBe(6);
+      expect(Math.max(...perTurn)).toBe(1);
+    },
+  );
 });
 
 describe('refresh on demand', () => {
