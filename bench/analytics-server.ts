@@ -8,6 +8,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { percentile } from './receiver.ts';
 
 const server = await startServer(loadConfig(process.env));
 const { db } = server.runtime;
@@ -48,12 +49,12 @@ function holds() {
     gc.disconnect();
     gaps.sort((a, b) => a - b);
     const over = (ms: number) => gaps.filter((gap) => gap > ms).length;
-    const at = (p: number) => Number((gaps[Math.ceil(p * gaps.length) - 1] ?? 0).toFixed(2));
+    const at = (p: number) => Number(percentile(gaps, p).toFixed(2));
     return {
       turns: gaps.length,
-      p99: at(0.99),
-      p999: at(0.999),
-      max: at(1),
+      p99: at(99),
+      p999: at(99.9),
+      max: at(100),
       over1ms: over(1),
       over2ms: over(2),
       over5ms: over(5),

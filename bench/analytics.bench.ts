@@ -13,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/lib/ids.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { percentile, randomArrivals } from './arrivals.ts';
+import { randomArrivals } from './arrivals.ts';
 import { API_ENV, WARM_UP_SECONDS } from './herald-api.ts';
 import { cpuMs, freePort, load, median, stop, type Load } from './lib.ts';
+import { percentile } from './receiver.ts';
 
 const SERVER = fileURLToPath(new URL('./analytics-server.ts', import.meta.url));
 const CHANNELS = 100;

@@ -13,6 +13,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import type { Load } from './lib.ts';
+import { percentile } from './receiver.ts';
 
 export type ArrivalsOptions = { seconds: number; rate: number; seed: number; headers?: Record<string, string> };
 export type ArrivalsResult = Load & {
@@ -59,9 +60,6 @@ export function arrivalTimes(options: Pick<ArrivalsOptions, 'seconds' | 'rate' |
   }
 }
 
-/** The `p`th percentile of sorted values (nearest rank). */
-export const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function run(url: string, options: ArrivalsOptions): Promise<ArrivalsResult> {

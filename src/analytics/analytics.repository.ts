@@ -166,16 +166,19 @@ export async function nextPartDue(db: Executor, channelId: string): Promise<stri
   return (row?.next as string | null | undefined) ?? null;
 }
 
-// A reading of a part writes these two statements (the cycle runs them for every part it reads):
-// compiled once, not built through Kysely each time.
-const storeReadingStatement = precompiledWrite<{
+/** A part's latest reading and when it is next read. */
+type PartReading = {
   post_id: string;
   part: number;
   next_collect_at: string | null;
   metrics: string;
   raw: string;
   metrics_updated_at: string;
-}>((db, param) =>
+};
+
+// A reading of a part writes these two statements (the cycle runs them for every part it reads):
+// compiled once, not built through Kysely each time.
+const storeReadingStatement = precompiledWrite<PartReading>((db, param) =>
   db
     .updateTable('analytics_posts')
     .set({
@@ -210,18 +213,8 @@ const insertPostSnapshotStatement = precompiledWrite<{ post_id: string; part: nu
 );
 
 /** Stores a part's latest reading and when it is next read. */
-export function storePartReading(
-  db: Executor,
-  row: Pick<AnalyticsPostsTable, 'post_id' | 'part' | 'next_collect_at' | 'metrics_updated_at'> & { metrics: string; raw: string },
-) {
-  return storeReadingStatement(db, {
-    post_id: row.post_id,
-    part: row.part,
-    next_collect_at: row.next_collect_at,
-    metrics: row.metrics,
-    raw: row.raw,
-    metrics_updated_at: row.metrics_updated_at!,
-  });
+export function storePartReading(db: Executor, row: PartReading) {
+  return storeReadingStatement(db, row);
 }
 
 /** Sets when a part is next read (its platform gave no reading this time). */

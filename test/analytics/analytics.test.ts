@@ -1,7 +1,6 @@
 // Analytics end to end: posts published to a local Mastodon, its numbers collected by the
 // collector on the test clock, stored as snapshots and read back through the HTTP API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AnalyticsCollector, type CollectorOptions } from '../../src/analytics/analytics.collector.ts';
 import { sqliteReader } from '../../src/db/connection.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { clearMastodonInstances } from '../../src/providers/mastodon/mastodon.provider.ts';
@@ -9,6 +8,7 @@ import { createTenant, createTestApp, type Tenant, type TestApp } from '../helpe
 import { BACKEND } from '../helpers/backend.ts';
 import { createOk, postBody } from '../helpers/posts.ts';
 import { FakeMastodon } from '../providers/mastodon/fake-mastodon.ts';
+import { newCollector } from './collectors.ts';
 
 const clock = new ManualClock('2026-06-01T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -68,17 +68,6 @@ const statusReads = (ids: string[]) =>
     (c) => c.path === '/api/v1/statuses' && c.method === 'GET' && c.url.searchParams.getAll('id[]').some((id) => ids.includes(id)),
   );
 const collect = () => t.services.analytics.collector.collectDue();
-/** A second collector on the same database, as another worker would run. */
-const newCollector = (options: Partial<CollectorOptions> = {}) =>
-  new AnalyticsCollector({
-    db: t.runtime.db,
-    clock,
-    outbound: t.runtime.outbound,
-    platformApps: t.services.channels.platformApps,
-    channels: t.services.channels,
-    notifications: t.services.notifications,
-    options,
-  });
 
 describe('collection from the platform', () => {
   it("reads a post's and its comment's numbers as Mastodon reports them, normalised, with the history of changes", async () => {
@@ -257,7 +246,7 @@ describe('collection from the platform', () => {
     const w = await mastodonTenant();
     await publish(w);
     await t.services.analytics.collector.followChannels();
-    const other = newCollector();
+    const other = newCollector(t, clock);
     const accountReads = () =>
       fake.received.filter(
         (c) =>
@@ -288,7 +277,7 @@ describe('the cycle gives way', () => {
       for (const [i, status] of statuses.entries()) status.favourites_count = 10 + i;
       await t.services.analytics.collector.followChannels();
       // A slice of 0 ms: one part a transaction, then a turn.
-      const sliced = newCollector({ sliceMs: 0 });
+      const sliced = newCollector(t, clock, { sliceMs: 0 });
       const stored = () =>
         Number((reader.first('select count(*) as n from analytics_post_snapshots where post_id = ?', [postId]) as { n: number }).n);
       // Between two turns of the loop, how many of the post's six readings were stored.

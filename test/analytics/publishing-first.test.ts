@@ -4,13 +4,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AnalyticsCollector } from '../../src/analytics/analytics.collector.ts';
 import { requestActivity } from '../../src/http/request-activity.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { clearMastodonInstances } from '../../src/providers/mastodon/mastodon.provider.ts';
 import { createTenant, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createOk, postBody } from '../helpers/posts.ts';
 import { FakeMastodon } from '../providers/mastodon/fake-mastodon.ts';
+import { newCollector } from './collectors.ts';
 
 const clock = new ManualClock('2026-06-01T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -101,16 +101,8 @@ it("the cycle waits for a pause in the API's requests before each platform call"
       return requests.changed(pollMs);
     },
   };
-  const collector = new AnalyticsCollector({
-    db: t.runtime.db,
-    clock,
-    outbound: t.runtime.outbound,
-    platformApps: t.services.channels.platformApps,
-    channels: t.services.channels,
-    notifications: t.services.notifications,
-    // Waits as long as the request is in flight: the verdict never depends on how long that is.
-    options: { requestYieldMaxMs: 3_600_000 },
-  });
+  // Waits as long as the request is in flight: the verdict never depends on how long that is.
+  const collector = newCollector(t, clock, { requestYieldMaxMs: 3_600_000 });
   collector.yieldTo(t.publisher.activity, watched);
   clock.advance(HOUR);
   const from = fake.received.length;
