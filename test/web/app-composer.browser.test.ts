@@ -370,7 +370,8 @@ describe('the web app: composer and post detail', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
     await address.fill('example.com/launch');
     await address.press('Enter');
-    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('compose-text');
+    // The editor takes the focus back in the next animation frame (the editor's own focus command), so wait for it.
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.id')).toBe('compose-text');
     const editor = page.locator('#compose-text');
     expect(await editor.locator('strong').innerText()).toBe('day');
     expect(await editor.locator('ul li').count()).toBe(2);
